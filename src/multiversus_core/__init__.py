@@ -1,0 +1,94 @@
+"""Multiversus: an event-sourced rules engine for a two-player game of hidden choices.
+
+The public API in brief::
+
+    from multiversus_core import MatchSettings, start_match, legal_commands, apply
+
+    state = start_match(MatchSettings(heroes="banner-knight", adversaries="smogon", seed=7))
+    while not state.is_over:
+        seat = decider_seat(state)
+        command = legal_commands(state, seat)[0]
+        state, events = apply(state, command)
+
+Rules are pure functions: :func:`decide` turns a command into events and
+:func:`evolve` folds one event into a state. :func:`fold` replays a list of
+events; :mod:`multiversus_core.log` reads and writes match logs.
+"""
+
+from multiversus_core.board import Board, Figure, Tile
+from multiversus_core.commands import (
+    BeginAction,
+    ChooseSide,
+    ChooseStartingTeam,
+    ChooseTeams,
+    Command,
+    EndMove,
+    FlipForSetUp,
+    GiveUpInitiative,
+    RollInitiative,
+    SelectCoins,
+    SelectNoReaction,
+    SelectReaction,
+    Step,
+)
+from multiversus_core.decide import decide, decider_seat, waiting_for
+from multiversus_core.errors import (
+    IllegalCommandError,
+    InvalidCommandError,
+    LogError,
+    MultiversusError,
+    SettingsError,
+    SheetError,
+)
+from multiversus_core.events import EVENT_TYPES, Event
+from multiversus_core.evolve import evolve, initial_state
+from multiversus_core.legal import legal_commands
+from multiversus_core.match import apply, check_settings, fold, start_match
+from multiversus_core.settings import MatchSettings
+from multiversus_core.state import MatchState
+from multiversus_core.terms import Seat, Side, Square
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "EVENT_TYPES",
+    "BeginAction",
+    "Board",
+    "ChooseSide",
+    "ChooseStartingTeam",
+    "ChooseTeams",
+    "Command",
+    "EndMove",
+    "Event",
+    "Figure",
+    "FlipForSetUp",
+    "GiveUpInitiative",
+    "IllegalCommandError",
+    "InvalidCommandError",
+    "LogError",
+    "MatchSettings",
+    "MatchState",
+    "MultiversusError",
+    "RollInitiative",
+    "Seat",
+    "SelectCoins",
+    "SelectNoReaction",
+    "SelectReaction",
+    "SettingsError",
+    "SheetError",
+    "Side",
+    "Square",
+    "Step",
+    "Tile",
+    "__version__",
+    "apply",
+    "check_settings",
+    "decide",
+    "decider_seat",
+    "evolve",
+    "fold",
+    "initial_state",
+    "legal_commands",
+    "start_match",
+    "waiting_for",
+]

@@ -1,0 +1,27 @@
+"""A scratch pad for :func:`decide`: emit events and see their effect at once.
+
+Rules often depend on what an earlier event of the same command did (a turn
+that ends may start another); the builder folds each event as it is emitted
+so the next rule sees the up-to-date state.
+"""
+
+from __future__ import annotations
+
+from multiversus_core.events import Event
+from multiversus_core.evolve import evolve
+from multiversus_core.state import MatchState
+
+
+class Builder:
+    """Collects the events of one command, folding each into ``state``."""
+
+    __slots__ = ("events", "state")
+
+    def __init__(self, state: MatchState) -> None:
+        self.state = state
+        self.events: list[Event] = []
+
+    def emit(self, event: Event) -> None:
+        """Record an event and apply it to the working state."""
+        self.events.append(event)
+        self.state = evolve(self.state, event)

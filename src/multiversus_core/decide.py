@@ -1,0 +1,197 @@
+"""``decide(command, state) -> events``: the rules, applied to one command.
+
+``decide`` is pure: it reads the state and the command, draws chance from
+the seeded state (or takes the value the command supplies), and returns the
+events that happened. It raises :class:`InvalidCommandError` for a command
+that is not well formed and :class:`IllegalCommandError` for one the rules do
+not allow now.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from multiversus_core import activation, dice, initiative, setup
+from multiversus_core.builder import Builder
+from multiversus_core.commands import (
+    BeginAction,
+    ChooseSide,
+    ChooseStartingTeam,
+    ChooseTeams,
+    Command,
+    EndMove,
+    FlipForSetUp,
+    GiveUpInitiative,
+    RollInitiative,
+    SelectCoins,
+    SelectNoReaction,
+    SelectReaction,
+    Step,
+)
+from multiversus_core.errors import IllegalCommandError, InvalidCommandError
+from multiversus_core.events import Event, InitiativeGivenUp
+from multiversus_core.state import MatchState, Pending
+from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, Seat, Side
+from multiversus_core.units import Unit
+
+_WAITING_FOR: Final[dict[Pending, str]] = {
+    "flip": "flip the coin for the Set Up Player",
+    "teams": "choose the teams and scenario",
+    "starting_team": "choose the team that starts with the Initiative",
+    "side": "choose a team",
+    "select": "select coins",
+    "react": "select a reaction",
+    "begin_action": "choose which action to take first",
+    "move": "move",
+    "roll": "roll the Initiative die",
+    "over": "nothing: the match is over",
+}
+
+
+def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
+    """Return the events that ``command`` causes in ``state``.
+
+    :raises InvalidCommandError: if the command is not well formed.
+    :raises IllegalCommandError: if the rules do not allow it now.
+    """
+    _check_well_formed(command)
+    b = Builder(state)
+    match command:
+        case FlipForSetUp(player=player, winner=winner):
+            _expect(state, player, "flip")
+            if winner is None:
+                winner = 1 if dice.flip_coin(state.settings.seed, state.draws) else 2
+            setup.flip(b, winner)
+        case ChooseTeams(player=player, heroes=heroes, adversaries=adversaries, scenario=scenario):
+            _expect(state, player, "teams")
+            setup.choose_teams(b, heroes, adversaries, scenario)
+        case ChooseStartingTeam(player=player, side=side):
+            _expect(state, player, "starting_team")
+            setup.choose_starting_team(b, side)
+        case ChooseSide(player=player, side=side):
+            _expect(state, player, "side")
+            setup.choose_side(b, player, side)
+        case SelectCoins(player=player, unit=unit_id, colour=colour, actions=actions):
+            side = _expect(state, player, "select")
+            activation.select_coins(b, side, _unit(state, unit_id), colour, actions)
+        case SelectReaction(player=player, unit=unit_id, colour=colour, actions=actions):
+            side = _expect(state, player, "react")
+            activation.select_reaction(b, side, _unit(state, unit_id), colour, actions)
+        case SelectNoReaction(player=player):
+            side = _expect(state, player, "react")
+            activation.select_no_reaction(b, side)
+        case BeginAction(player=player, action=kind):
+            _expect(state, player, "begin_action")
+            activation.begin_action(b, kind)
+        case Step(player=player, figure=figure_id, direction=direction):
+            _expect(state, player, "move")
+            try:
+                figure = state.figure(figure_id)
+            except KeyError:
+                raise InvalidCommandError(f"no figure {figure_id!r} is in this match") from None
+            activation.step(b, figure, direction)
+        case EndMove(player=player):
+            _expect(state, player, "move")
+            activation.end_move(b)
+        case RollInitiative(player=player, die=die):
+            side = _expect(state, player, "roll")
+            if die is None:
+                die = dice.roll_die(state.settings.seed, state.draws)
+            initiative.roll(b, side, die)
+        case GiveUpInitiative(player=player):
+            side = _expect(state, player, "select")
+            if not state.may_give_up:
+                raise IllegalCommandError(
+                    "the Initiative can be given up only after a roll that kept it"
+                )
+            b.emit(InitiativeGivenUp(side=side))
+            initiative.end_turn(b, side, "initiative_given_up")
+    return tuple(b.events)
+
+
+def decider_seat(state: MatchState) -> Seat | None:
+    """Return the seat whose decision the match is waiting for, or None once it is over."""
+    match state.pending:
+        case "flip":
+            return 1
+        case "teams" | "starting_team":
+            return state.set_up_player
+        case "side":
+            return None if state.set_up_player is None else (2 if state.set_up_player == 1 else 1)
+        case "react":
+            return None if state.reactive is None else state.seat_of(state.reactive)
+        case "over":
+            return None
+        case _:
+            return None if state.active is None else state.seat_of(state.active)
+
+
+def waiting_for(state: MatchState) -> str:
+    """Describe the decision the match is waiting for, in the game's words."""
+    seat = decider_seat(state)
+    if seat is None:
+        return _WAITING_FOR[state.pending]
+    name = state.settings.players[seat - 1]
+    side = state.side_of(seat)
+    who = f"{name} ({side.capitalize()})" if side else name
+    return f"{who} to {_WAITING_FOR[state.pending]}"
+
+
+def _expect(state: MatchState, player: Seat, pending: Pending) -> Side:
+    """Check that the match waits for ``player`` to make this kind of decision.
+
+    Returns the player's side (a placeholder before sides are chosen).
+    """
+    if state.pending == "over":
+        raise IllegalCommandError("the match is over")
+    seat = decider_seat(state)
+    if state.pending != pending or seat != player:
+        raise IllegalCommandError(
+            f"the match is not waiting for that: it waits for {waiting_for(state)}"
+        )
+    return state.side_of(player) or "heroes"
+
+
+def _unit(state: MatchState, unit_id: str) -> Unit:
+    try:
+        return state.unit(unit_id)
+    except KeyError:
+        raise InvalidCommandError(f"no unit {unit_id!r} is in this match") from None
+
+
+def _check_well_formed(command: Command) -> None:
+    """Raise :class:`InvalidCommandError` for values outside the game's vocabulary."""
+    if command.player not in SEATS:
+        raise InvalidCommandError(f"player must be seat 1 or 2, not {command.player!r}")
+    match command:
+        case FlipForSetUp(winner=winner) if winner is not None and winner not in SEATS:
+            raise InvalidCommandError(f"the coin favours seat 1 or 2, not {winner!r}")
+        case ChooseStartingTeam(side=side) | ChooseSide(side=side) if side not in SIDES:
+            raise InvalidCommandError(f"a team is 'heroes' or 'adversaries', not {side!r}")
+        case (
+            SelectCoins(colour=colour, actions=actions)
+            | SelectReaction(colour=colour, actions=actions)
+        ):
+            if colour not in ("green", "grey"):
+                raise InvalidCommandError(f"a unit coin is green or grey, not {colour!r}")
+            if len(actions) > 2:
+                raise InvalidCommandError("at most two action coins can be selected")
+            if any(a not in ACTION_KINDS for a in actions):
+                raise InvalidCommandError(f"action coins are {', '.join(ACTION_KINDS)}")
+            if tuple(sorted(actions)) != actions:
+                raise InvalidCommandError("list the action coins in alphabetical order")
+            if isinstance(command, SelectReaction) and not actions:
+                raise InvalidCommandError("a reaction needs at least one action coin")
+        case BeginAction(action=kind) if kind not in ACTION_KINDS:
+            raise InvalidCommandError(f"actions are {', '.join(ACTION_KINDS)}, not {kind!r}")
+        case Step(direction=direction):
+            dc, dr = direction
+            if dc not in (-1, 0, 1) or dr not in (-1, 0, 1) or (dc, dr) == (0, 0):
+                raise InvalidCommandError(
+                    f"a step is one space: each of the direction's parts is -1, 0 or 1, "
+                    f"not both 0 (got {direction!r})"
+                )
+        case RollInitiative(die=die) if die is not None and not 1 <= die <= 6:
+            raise InvalidCommandError(f"a six-sided die shows 1 to 6, not {die!r}")
+        case _:
+            pass

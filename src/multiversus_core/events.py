@@ -1,0 +1,229 @@
+"""Events: the facts a match is made of, in the past tense.
+
+Every event is a frozen msgspec struct with an explicit snake_case tag, so
+logs do not depend on class names. :data:`Event` is the union of them all.
+Storage details (line numbers, hashes) belong to the log, never to events.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypeAlias
+
+import msgspec
+
+from multiversus_core.board import Board, Figure
+from multiversus_core.terms import ActionKind, Seat, Side, Square
+from multiversus_core.units import CoinId, Unit
+
+
+class _Event(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind"):
+    pass
+
+
+# --- set-up (rulebook: Set up) ---------------------------------------------
+
+
+class SetUpCoinFlipped(_Event, frozen=True, tag="set_up_coin_flipped"):
+    """The coin was flipped and decided who is the Set Up Player (step 1)."""
+
+    set_up_player: Seat
+
+
+class TeamsChosen(_Event, frozen=True, tag="teams_chosen"):
+    """The Set Up Player chose the Hero team, the Adversary team and the scenario (step 2)."""
+
+    heroes: str
+    adversaries: str
+    scenario: str
+    units: tuple[Unit, ...]
+    """Every unit in play, Heroes first, as the sheets define them."""
+
+
+class BoardSetUp(_Event, frozen=True, tag="board_set_up"):
+    """The Set Up Player laid out the tiles and placed every figure (step 2)."""
+
+    board: Board
+    figures: tuple[Figure, ...]
+
+
+class StartingTeamChosen(_Event, frozen=True, tag="starting_team_chosen"):
+    """The Set Up Player chose which team begins every round with the Initiative (step 3)."""
+
+    side: Side
+
+
+class SideChosen(_Event, frozen=True, tag="side_chosen"):
+    """The Other Player chose the team they control; the Set Up Player has the other (step 4)."""
+
+    seat: Seat
+    side: Side
+
+
+# --- rounds and turns (rulebook: Gameplay; R13-R16) -------------------------
+
+
+class RoundStarted(_Event, frozen=True, tag="round_started"):
+    """A new round began."""
+
+    round: int
+
+
+class TurnStarted(_Event, frozen=True, tag="turn_started"):
+    """A team took the Initiative die and began its turn."""
+
+    side: Side
+
+
+class DiscardReturned(_Event, frozen=True, tag="discard_returned"):
+    """Unit coins went from a player's discard back to their stash (R14)."""
+
+    side: Side
+    coins: tuple[CoinId, ...]
+
+
+class TurnEnded(_Event, frozen=True, tag="turn_ended"):
+    """A team's turn ended and it lost the Initiative die."""
+
+    side: Side
+    reason: Literal["initiative_lost", "initiative_given_up", "no_activation"]
+
+
+class RoundEnded(_Event, frozen=True, tag="round_ended"):
+    """Both teams had their turn; the round is over."""
+
+    round: int
+
+
+class MatchEnded(_Event, frozen=True, tag="match_ended"):
+    """The match is over."""
+
+    reason: Literal["six_rounds_played"]
+
+
+# --- activations (rulebook: Taking actions; R3, R4) -------------------------
+
+
+class CoinsSelected(_Event, frozen=True, tag="coins_selected"):
+    """The active player secretly selected a unit coin and action coins."""
+
+    side: Side
+    coin: CoinId
+    actions: tuple[ActionKind, ...]
+
+
+class ReactionSelected(_Event, frozen=True, tag="reaction_selected"):
+    """The reactive player secretly selected a unit coin and action coin(s), or nothing (R3)."""
+
+    side: Side
+    coin: CoinId | None
+    actions: tuple[ActionKind, ...]
+
+
+class CoinsRevealed(_Event, frozen=True, tag="coins_revealed"):
+    """The active player revealed their selection before the first action (R4)."""
+
+    side: Side
+    coin: CoinId
+    actions: tuple[ActionKind, ...]
+
+
+class ActionStarted(_Event, frozen=True, tag="action_started"):
+    """The active unit began one action (two coins of one kind make one amplified action)."""
+
+    side: Side
+    unit: str
+    action: ActionKind
+    double: bool
+
+
+class FigureStepped(_Event, frozen=True, tag="figure_stepped"):
+    """A figure of the active unit moved one space, orthogonally (R19)."""
+
+    figure: str
+    to: Square
+
+
+class ActionEnded(_Event, frozen=True, tag="action_ended"):
+    """The active unit finished an action."""
+
+    side: Side
+    action: ActionKind
+
+
+class ReactionRevealed(_Event, frozen=True, tag="reaction_revealed"):
+    """The reactive player revealed a selection they had not used (R4)."""
+
+    side: Side
+    coin: CoinId
+    actions: tuple[ActionKind, ...]
+
+
+class UnitCoinDiscarded(_Event, frozen=True, tag="unit_coin_discarded"):
+    """A used unit coin was left in its player's discard."""
+
+    side: Side
+    coin: CoinId
+
+
+class UnitCoinReturned(_Event, frozen=True, tag="unit_coin_returned"):
+    """An unused reactive unit coin went back to its player's stash (R4)."""
+
+    side: Side
+    coin: CoinId
+
+
+class ActivationEnded(_Event, frozen=True, tag="activation_ended"):
+    """The activation is over; every action coin went back to its stash (R3)."""
+
+    side: Side
+
+
+# --- the Initiative (rulebook: Testing and Losing Initiative; R13) ----------
+
+
+class InitiativeRolled(_Event, frozen=True, tag="initiative_rolled"):
+    """The active player rolled the Initiative die."""
+
+    side: Side
+    die: int
+    greys: int
+    """Grey unit coins in that player's discard when the die was rolled."""
+    lost: bool
+    """True if the die was a 6 or at most ``greys``."""
+
+
+class InitiativeGivenUp(_Event, frozen=True, tag="initiative_given_up"):
+    """The active player kept the Initiative on the die but gave it up willingly."""
+
+    side: Side
+
+
+Event: TypeAlias = (
+    SetUpCoinFlipped
+    | TeamsChosen
+    | BoardSetUp
+    | StartingTeamChosen
+    | SideChosen
+    | RoundStarted
+    | TurnStarted
+    | DiscardReturned
+    | TurnEnded
+    | RoundEnded
+    | MatchEnded
+    | CoinsSelected
+    | ReactionSelected
+    | CoinsRevealed
+    | ActionStarted
+    | FigureStepped
+    | ActionEnded
+    | ReactionRevealed
+    | UnitCoinDiscarded
+    | UnitCoinReturned
+    | ActivationEnded
+    | InitiativeRolled
+    | InitiativeGivenUp
+)
+"""Every kind of event."""
+
+EVENT_TYPES: tuple[type[Event], ...] = Event.__args__
+"""The event classes, in the order of the union."""

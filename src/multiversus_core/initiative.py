@@ -1,0 +1,99 @@
+"""Rounds, turns, the Initiative die and coin return.
+
+Rulebook: *Gameplay*, *Testing and Losing Initiative*; rulings R13-R16, and
+project ruling P1 (see ``docs/rules-reference.md``).
+"""
+
+from __future__ import annotations
+
+from typing import Final, Literal
+
+from multiversus_core.activation import has_legal_activation
+from multiversus_core.builder import Builder
+from multiversus_core.events import (
+    DiscardReturned,
+    InitiativeRolled,
+    MatchEnded,
+    RoundEnded,
+    RoundStarted,
+    TurnEnded,
+    TurnStarted,
+)
+from multiversus_core.state import MatchState
+from multiversus_core.terms import Side, other_side
+from multiversus_core.units import is_grey
+
+ROUNDS: Final = 6
+"""A match lasts six rounds (R16)."""
+
+TurnEndReason = Literal["initiative_lost", "initiative_given_up", "no_activation"]
+
+
+def greys_in_discard(state: MatchState, side: Side) -> int:
+    """Return how many grey unit coins a side has in its discard."""
+    return sum(1 for coin in state.piles(side).discard if is_grey(coin))
+
+
+def loses_initiative(die: int, greys: int) -> bool:
+    """True if a roll loses the Initiative: a 6, or at most the greys in the discard (R13)."""
+    return die == 6 or die <= greys
+
+
+def roll(b: Builder, side: Side, die: int) -> None:
+    """Record an Initiative roll and end the turn if it was lost (R13, R15)."""
+    greys = greys_in_discard(b.state, side)
+    lost = loses_initiative(die, greys)
+    b.emit(InitiativeRolled(side=side, die=die, greys=greys, lost=lost))
+    if lost:
+        end_turn(b, side, "initiative_lost")
+    else:
+        _end_turn_if_stuck(b)
+
+
+def start_round(b: Builder, number: int) -> None:
+    """Begin a round with the starting team's turn (R16); it returns all its coins (R14)."""
+    b.emit(RoundStarted(round=number))
+    first = b.state.starting_side
+    assert first is not None
+    b.emit(TurnStarted(side=first))
+    _return(b, first, include_grey=True)
+    _end_turn_if_stuck(b)
+
+
+def end_turn(b: Builder, side: Side, reason: TurnEndReason) -> None:
+    """End a side's turn and pass the Initiative, or end the round and perhaps the match.
+
+    The side whose turn ended takes back every unit coin; the side gaining the
+    Initiative takes back its green coins, and its grey ones too unless the
+    Initiative was given up willingly (R14).
+    """
+    b.emit(TurnEnded(side=side, reason=reason))
+    _return(b, side, include_grey=True)
+    state = b.state
+    if state.turns_in_round >= 2:
+        b.emit(RoundEnded(round=state.round))
+        if state.round >= ROUNDS:
+            b.emit(MatchEnded(reason="six_rounds_played"))
+        else:
+            start_round(b, state.round + 1)
+        return
+    gaining = other_side(side)
+    b.emit(TurnStarted(side=gaining))
+    _return(b, gaining, include_grey=reason != "initiative_given_up")
+    _end_turn_if_stuck(b)
+
+
+def _return(b: Builder, side: Side, *, include_grey: bool) -> None:
+    discard = b.state.piles(side).discard
+    coins = discard if include_grey else tuple(c for c in discard if not is_grey(c))
+    if coins:
+        b.emit(DiscardReturned(side=side, coins=coins))
+
+
+def _end_turn_if_stuck(b: Builder) -> None:
+    # R15 and P1: with no unit coin for a unit that can act, the turn ends as
+    # if the Initiative were lost, whether at the start of the turn or after
+    # a kept roll.
+    side = b.state.active
+    if side is not None and b.state.pending == "select" and not has_legal_activation(b.state, side):
+        end_turn(b, side, "no_activation")

@@ -1,0 +1,322 @@
+"""Movement: free spaces, regular (orthogonal) movement and forced movement.
+
+Rulebook: *Spaces and movement*, *Terrain* (free spaces), *Blocking terrain and
+characters*, *Forced Movement*, *Sizes*; rulings R19, R20.
+
+A figure moves by its origin (top-left space). A step enters the spaces of the
+new footprint that the old one did not cover; only those have to be free, so
+a Large figure never blocks itself and may slip diagonally past blockers at
+its corners (the rulebook's Large diagonal example). A character may pass
+through an allied character its player lets it through, but never end a move
+sharing a space with it.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Sequence
+
+from multiversus_core.board import Board, Figure
+from multiversus_core.geometry import ORTHOGONAL, figure_squares, footprint, tile_squares
+from multiversus_core.terms import Direction, Size, Square
+
+
+class _Spaces:
+    """Which spaces one mover may enter, and which it may only pass through, for one call."""
+
+    __slots__ = ("blocked", "height", "soft", "width")
+
+    def __init__(
+        self, board: Board, figures: Iterable[Figure], mover: Figure, passable: frozenset[str]
+    ) -> None:
+        blocked: set[Square] = set()
+        soft: set[Square] = set()
+        for tile in board.tiles:
+            # Terrain never shares a space with terrain, blocking or not.
+            if tile.blocking or mover.terrain:
+                blocked.update(tile_squares(tile))
+        for other in figures:
+            if other.id == mover.id or other.square is None:
+                continue
+            squares = figure_squares(other)
+            if other.terrain:
+                if other.blocking or mover.terrain:
+                    blocked.update(squares)
+            elif mover.terrain:
+                # A non-blocking piece (a Curtain) may share a character's space.
+                if mover.blocking:
+                    (soft if other.id in passable else blocked).update(squares)
+            elif other.id in passable or not other.blocking:
+                soft.update(squares)
+            else:
+                blocked.update(squares)
+        self.width = board.width
+        self.height = board.height
+        self.blocked = frozenset(blocked)
+        self.soft = frozenset(soft - blocked)
+
+    def free(self, square: Square) -> bool:
+        """Return whether the mover may enter the space."""
+        c, r = square
+        return 0 <= c < self.width and 0 <= r < self.height and square not in self.blocked
+
+    def rests(self, origin: Square, size: Size) -> bool:
+        """Return whether the mover shares no space with a character it may only pass through."""
+        return self.soft.isdisjoint(footprint(origin, size))
+
+    def stands(self, origin: Square, size: Size) -> bool:
+        """Return whether every space is free and none holds a pass-through character."""
+        squares = footprint(origin, size)
+        return all(self.free(s) for s in squares) and self.soft.isdisjoint(squares)
+
+    def advance(self, origin: Square, size: Size, direction: Direction) -> Square | None:
+        """Return the origin one step in direction, or None if a newly entered space is not free."""
+        new = (origin[0] + direction[0], origin[1] + direction[1])
+        old = footprint(origin, size)
+        if all(self.free(s) for s in footprint(new, size) if s not in old):
+            return new
+        return None
+
+    def distances(self, start: Square, size: Size, limit: int) -> dict[Square, int]:
+        """Return the fewest orthogonal steps to each origin reachable in at most limit steps."""
+        seen = {start: 0}
+        queue = deque((start,))
+        while queue:
+            origin = queue.popleft()
+            steps = seen[origin]
+            if steps >= limit:
+                continue
+            for direction in ORTHOGONAL:
+                new = self.advance(origin, size, direction)
+                if new is not None and new not in seen:
+                    seen[new] = steps + 1
+                    queue.append(new)
+        return seen
+
+    def walk(self, start: Square, size: Size, direction: Direction, distance: int) -> list[Square]:
+        """Return the origins of a straight move, stopping before the first blocked step."""
+        path: list[Square] = []
+        origin = start
+        for _ in range(distance):
+            new = self.advance(origin, size, direction)
+            if new is None:
+                break
+            path.append(new)
+            origin = new
+        return path
+
+    def settle(self, path: Sequence[Square], size: Size) -> int:
+        """Return how many origins of path to keep so that it does not end on a passed character."""
+        keep = len(path)
+        while keep and not self.rests(path[keep - 1], size):
+            keep -= 1
+        return keep
+
+
+def _allies(figures: Iterable[Figure], mover: Figure) -> frozenset[str]:
+    """Return the ids of the on-board characters that could let mover pass through.
+
+    Project ruling: only a character can be let through, by allied characters
+    (its own side's); terrain pieces are not characters and have no allies.
+    """
+    if mover.terrain:
+        return frozenset()
+    return frozenset(
+        other.id
+        for other in figures
+        if other.side == mover.side
+        and other.is_character
+        and other.id != mover.id
+        and other.square is not None
+    )
+
+
+def is_free_for(
+    board: Board,
+    figures: Sequence[Figure],
+    mover: Figure,
+    square: Square,
+    *,
+    passable: frozenset[str] = frozenset(),
+) -> bool:
+    """Return whether mover may enter the space (rulebook *Free spaces*, *Blocking*).
+
+    For a character: the space is on the board, not a blocking special tile,
+    holds no blocking terrain piece, and holds no other character unless that
+    character is in passable or is not blocking. For a terrain piece: on the
+    board, on no special tile and no other terrain piece (terrain never
+    shares with terrain), and, if the piece is blocking, on no character
+    outside passable. The mover's own spaces and off-board figures are ignored.
+    """
+    return _Spaces(board, figures, mover, passable).free(square)
+
+
+def can_stand(
+    board: Board,
+    figures: Sequence[Figure],
+    mover: Figure,
+    origin: Square,
+    *,
+    passable: frozenset[str] = frozenset(),
+) -> bool:
+    """Return whether mover may end a move with its top-left space at origin.
+
+    Every space of its footprint must be free for it, and none may hold a
+    character it may only pass through (one in passable, or a non-blocking
+    character when the mover is a character).
+    """
+    return _Spaces(board, figures, mover, passable).stands(origin, mover.size)
+
+
+def step(figure: Figure, direction: Direction) -> Square:
+    """Return the figure's origin after one step in direction.
+
+    :raises ValueError: if the figure is off the board.
+    """
+    if figure.square is None:
+        raise ValueError(f"{figure.id} is off the board")
+    return (figure.square[0] + direction[0], figure.square[1] + direction[1])
+
+
+def _regular_spaces(
+    board: Board, figures: Sequence[Figure], mover: Figure, pass_through_allies: bool
+) -> _Spaces:
+    passable = _allies(figures, mover) if pass_through_allies else frozenset()
+    return _Spaces(board, figures, mover, passable)
+
+
+def step_options(
+    board: Board,
+    figures: Sequence[Figure],
+    mover: Figure,
+    steps_left: int,
+    *,
+    pass_through_allies: bool,
+) -> tuple[Direction, ...]:
+    """Return the orthogonal directions in which mover may take its next step (R19).
+
+    steps_left counts this step. A direction is offered when every space the
+    footprint newly enters is free for the mover (allied characters are
+    passable when pass_through_allies) and the mover can still end the move
+    legally: some origin within steps_left - 1 further steps where it shares
+    no space with a character it passed through. Returns () for a mover off
+    the board or with no steps left.
+    """
+    if mover.square is None or steps_left < 1:
+        return ()
+    spaces = _regular_spaces(board, figures, mover, pass_through_allies)
+    options: list[Direction] = []
+    for direction in ORTHOGONAL:
+        new = spaces.advance(mover.square, mover.size, direction)
+        if new is None:
+            continue
+        if spaces.rests(new, mover.size) or any(
+            spaces.rests(origin, mover.size)
+            for origin in spaces.distances(new, mover.size, steps_left - 1)
+        ):
+            options.append(direction)
+    return tuple(options)
+
+
+def can_stop_here(
+    board: Board, figures: Sequence[Figure], mover: Figure, *, pass_through_allies: bool
+) -> bool:
+    """Return whether mover may end its move where it stands.
+
+    False when it shares a space with a character it is passing through, or
+    is off the board.
+    """
+    if mover.square is None:
+        return False
+    spaces = _regular_spaces(board, figures, mover, pass_through_allies)
+    return spaces.rests(mover.square, mover.size)
+
+
+def reachable(
+    board: Board,
+    figures: Sequence[Figure],
+    mover: Figure,
+    max_steps: int,
+    *,
+    pass_through_allies: bool,
+) -> frozenset[Square]:
+    """Return every origin where a move of up to max_steps orthogonal steps may end (R19).
+
+    Includes the start (a move may be zero steps); empty for a mover off the
+    board. Agrees with repeatedly taking :func:`step_options` and stopping
+    where :func:`can_stop_here` holds.
+    """
+    if mover.square is None:
+        return frozenset()
+    spaces = _regular_spaces(board, figures, mover, pass_through_allies)
+    ends = {
+        origin
+        for origin in spaces.distances(mover.square, mover.size, max_steps)
+        if spaces.rests(origin, mover.size)
+    }
+    ends.add(mover.square)
+    return frozenset(ends)
+
+
+def forced_path(
+    board: Board,
+    figures: Sequence[Figure],
+    mover: Figure,
+    direction: Direction,
+    distance: int,
+    *,
+    passable: frozenset[str] = frozenset(),
+) -> tuple[Square, ...]:
+    """Return the successive origins of a push, pull or slide, excluding the start (R20).
+
+    The figure moves in a straight line, diagonals allowed, and stops before
+    the first step whose newly entered spaces are not all free for it; other
+    blocked spaces do not matter. A path that would end sharing a space with
+    a passable character is cut back to the last origin where it does not.
+    Returns () for a figure off the board or a distance below one.
+    """
+    if mover.square is None or distance < 1:
+        return ()
+    spaces = _Spaces(board, figures, mover, passable)
+    path = spaces.walk(mover.square, mover.size, direction, distance)
+    return tuple(path[: spaces.settle(path, mover.size)])
+
+
+def forced_move_options(
+    board: Board,
+    figures: Sequence[Figure],
+    mover: Figure,
+    direction: Direction,
+    distance: int,
+) -> frozenset[Square]:
+    """Return every origin a forced move can end on, over the allies' choices to let it pass.
+
+    Each allied character in the way blocks or lets the mover through, at its
+    player's choice (the rulebook's Orc and Goblin example); enemies and
+    blocking terrain always block. Includes the start when the mover cannot
+    move (or an ally stops it at once); empty for a figure off the board.
+    """
+    if mover.square is None:
+        return frozenset()
+    start, size = mover.square, mover.size
+    allies = _allies(figures, mover)
+    spaces = _Spaces(board, figures, mover, allies)
+    ally_squares = frozenset(
+        s for other in figures if other.id in allies for s in figure_squares(other)
+    )
+    # Walk as if every ally lets the mover through; each ally the walk meets
+    # could instead have stopped it just before.
+    path = spaces.walk(start, size, direction, distance)
+
+    def end(steps: int) -> Square:
+        keep = spaces.settle(path[:steps], size)
+        return path[keep - 1] if keep else start
+
+    ends = {end(len(path))}
+    previous = footprint(start, size)
+    for k, origin in enumerate(path):
+        current = footprint(origin, size)
+        if any(s in ally_squares and s not in previous for s in current):
+            ends.add(end(k))
+        previous = current
+    return frozenset(ends)

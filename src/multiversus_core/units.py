@@ -1,0 +1,57 @@
+"""Units in play and their unit coins (rulebook: *Teams*, *Coins*, *Units and characters*; R1, R2).
+
+A unit coin is named by a string id ``"<unit>.<colour><n>"``, for example
+``"militia.green1"`` or ``"militia.grey2"``, so logs stay readable and a coin's
+colour and unit can be read from its id alone.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from multiversus_core.terms import Colour, Side, Size
+
+CoinId = str
+"""A unit coin, ``"<unit>.<colour><n>"``."""
+
+
+def coin_id(unit: str, colour: Colour, number: int) -> CoinId:
+    """Return the id of a unit's ``number``-th coin of a colour (from 1)."""
+    return f"{unit}.{colour}{number}"
+
+
+def coin_unit(coin: CoinId) -> str:
+    """Return the id of the unit a coin belongs to."""
+    return coin.rpartition(".")[0]
+
+
+def is_grey(coin: CoinId) -> bool:
+    """True for a grey unit coin."""
+    return coin.rpartition(".")[2].startswith("grey")
+
+
+def coin_colour(coin: CoinId) -> Colour:
+    """Return the colour of a unit coin."""
+    return "grey" if is_grey(coin) else "green"
+
+
+class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A unit in the match: its sheet entry resolved to figures and coins."""
+
+    id: str
+    """Unique in the match."""
+    name: str
+    side: Side
+    role: str
+    """champion, lieutenant, mob, beast, minions or terrain (R1)."""
+    figures: tuple[str, ...]
+    """Ids of its characters (or terrain pieces)."""
+    coins: tuple[CoinId, ...]
+    """All its unit coins, green first."""
+    size: Size = "medium"
+    abilities: tuple[str, ...] = ()
+
+    @property
+    def is_terrain(self) -> bool:
+        """True for the Adversaries' Terrain unit, whose members are terrain pieces (R1)."""
+        return self.role == "terrain"
