@@ -176,7 +176,8 @@ def evolve(state: MatchState, event: Event) -> MatchState:
         case BoardSetUp(board=board, figures=figures):
             return replace(state, board=board, figures=figures, pending="starting_team")
         case StartingTeamChosen(side=side):
-            return replace(state, starting_side=side, pending="side")
+            # The die goes on the starting team's sheet at once (set-up step 3).
+            return replace(state, starting_side=side, active=side, pending="side")
         case SideChosen(seat=seat, side=side):
             heroes_seat = seat if side == "heroes" else (2 if seat == 1 else 1)
             return replace(state, heroes_seat=heroes_seat)

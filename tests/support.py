@@ -1,0 +1,111 @@
+"""Given/when/then helpers for rule tests.
+
+``given`` builds a state by folding events (or by playing commands),
+``when`` decides a command against it, and the test states the events or the
+error that follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from multiversus_core import (
+    ChooseSide,
+    ChooseStartingTeam,
+    ChooseTeams,
+    Command,
+    EndMove,
+    Event,
+    FlipForSetUp,
+    MatchSettings,
+    MatchState,
+    RollInitiative,
+    SelectCoins,
+    SelectReaction,
+    apply,
+    decide,
+    decider_seat,
+    fold,
+    legal_commands,
+    start_match,
+)
+from multiversus_core.terms import ActionKind, Colour, Seat, Side
+
+SETTINGS = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=11)
+"""The bundled default pairing, with a fixed seed."""
+
+
+def play(state: MatchState, *commands: Command) -> MatchState:
+    """Apply commands in order and return the final state."""
+    for command in commands:
+        state, _ = apply(state, command)
+    return state
+
+
+def given(state: MatchState | MatchSettings, *events: Event) -> MatchState:
+    """Return the state after folding ``events``."""
+    return fold(events, state)
+
+
+def when(state: MatchState, command: Command) -> tuple[Event, ...]:
+    """Return the events ``command`` causes (raising what decide raises)."""
+    return decide(command, state)
+
+
+def kinds(events: Iterable[Event]) -> list[str]:
+    """Return the tags of some events, in order."""
+    return [type(e).__struct_config__.tag for e in events]  # type: ignore[misc]
+
+
+def set_up(
+    settings: MatchSettings = SETTINGS,
+    *,
+    set_up_player: Seat = 1,
+    starting: Side = "heroes",
+    heroes_seat: Seat = 1,
+) -> MatchState:
+    """Return a state at the start of round 1, after the four set-up steps."""
+    state = start_match(settings)
+    state = play(state, FlipForSetUp(player=1, winner=set_up_player))
+    (teams,) = [c for c in legal_commands(state, set_up_player) if isinstance(c, ChooseTeams)]
+    other: Seat = 2 if set_up_player == 1 else 1
+    other_side: Side = "heroes" if heroes_seat == other else "adversaries"
+    return play(
+        state,
+        teams,
+        ChooseStartingTeam(player=set_up_player, side=starting),
+        ChooseSide(player=other, side=other_side),
+    )
+
+
+def seat(state: MatchState) -> Seat:
+    """Return the seat the match waits for."""
+    player = decider_seat(state)
+    assert player is not None
+    return player
+
+
+def react(state: MatchState, unit: str | None = None, colour: Colour = "green") -> MatchState:
+    """Make the reactive selection: the given unit's coin with a Defend coin, or the first option."""
+    player = seat(state)
+    if unit is None:
+        options = legal_commands(state, player)
+        return play(state, options[0])
+    return play(state, SelectReaction(player=player, unit=unit, colour=colour, actions=("defend",)))
+
+
+def activate(
+    state: MatchState,
+    unit: str,
+    colour: Colour = "green",
+    actions: tuple[ActionKind, ...] = ("move",),
+) -> MatchState:
+    """Select coins for ``unit``, let the reactive player select, and end the move at once."""
+    state = play(state, SelectCoins(player=seat(state), unit=unit, colour=colour, actions=actions))
+    state = react(state)
+    return play(state, EndMove(player=seat(state)))
+
+
+def roll(state: MatchState, die: int) -> MatchState:
+    """Roll a physical die showing ``die``."""
+    return play(state, RollInitiative(player=seat(state), die=die))

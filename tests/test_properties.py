@@ -1,0 +1,166 @@
+"""Property tests over random legal play: folding, invariants, and the legal listing."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from multiversus_core import (
+    BeginAction,
+    ChooseSide,
+    ChooseStartingTeam,
+    Command,
+    EndMove,
+    Event,
+    FlipForSetUp,
+    GiveUpInitiative,
+    MatchSettings,
+    MatchState,
+    MultiversusError,
+    RollInitiative,
+    SelectCoins,
+    SelectNoReaction,
+    SelectReaction,
+    Step,
+    apply,
+    decide,
+    decider_seat,
+    evolve,
+    fold,
+    legal_commands,
+    start_match,
+)
+from multiversus_core.geometry import DIRECTIONS, figure_squares, on_board
+from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, ActionKind, Colour
+
+SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
+PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def random_match(seed: int) -> tuple[MatchState, list[tuple[Command, tuple[Event, ...]]]]:
+    """Play a whole match with uniformly random legal commands."""
+    rng = random.Random(seed)
+    state = start_match(MatchSettings(seed=seed))
+    log = []
+    while not state.is_over:
+        seat = decider_seat(state)
+        assert seat is not None
+        command = rng.choice(legal_commands(state, seat))
+        state, events = apply(state, command)
+        log.append((command, events))
+    return state, log
+
+
+def check_invariants(state: MatchState) -> None:
+    """The invariants that must hold after every event."""
+    # Each unit coin is in exactly one place: stash, discard, or in play.
+    for side in SIDES:
+        piles = state.piles(side)
+        places = list(piles.stash) + list(piles.discard)
+        act = state.activation
+        if act is not None:
+            if act.side == side and act.coin is not None:
+                places.append(act.coin)
+            if act.side != side and act.reaction_coin is not None:
+                places.append(act.reaction_coin)
+        owned = [c for u in state.units if u.side == side for c in u.coins]
+        assert Counter(places) == Counter(owned), (side, places, owned)
+    # No two characters share a space, and every footprint lies on the board.
+    if state.board is not None:
+        seen: dict[tuple[int, int], str] = {}
+        for figure in state.figures:
+            squares = figure_squares(figure)
+            assert len(squares) == (4 if figure.size == "large" else 1)
+            for square in squares:
+                assert on_board(state.board, square)
+                if figure.is_character:
+                    # Mid-move, a character may stand on an ally it is passing.
+                    mover = (
+                        state.activation.action.mover
+                        if state.activation and state.activation.action
+                        else None
+                    )
+                    if square in seen and mover not in (figure.id, seen[square]):
+                        raise AssertionError(f"{figure.id} shares {square} with {seen[square]}")
+                    seen[square] = figure.id
+    # The round never exceeds six; from set-up step 3 to the end, exactly one side
+    # holds the Initiative die.
+    assert 0 <= state.round <= 6
+    if state.starting_side is not None and not state.is_over:
+        assert state.active in SIDES
+
+
+@PROPERTY
+@given(seed=SEEDS)
+def test_folding_a_log_equals_applying_its_events_one_by_one(seed: int) -> None:
+    live, log = random_match(seed)
+    events = [e for _, es in log for e in es]
+    assert fold(events, MatchSettings(seed=seed)) == live
+
+
+@PROPERTY
+@given(seed=SEEDS)
+def test_random_legal_play_keeps_the_invariants_after_every_event(seed: int) -> None:
+    _, log = random_match(seed)
+    state = start_match(MatchSettings(seed=seed))
+    for _, events in log:
+        for event in events:
+            state = evolve(state, event)
+            check_invariants(state)
+    assert state.is_over and state.round == 6
+
+
+def candidate_commands(state: MatchState) -> list[Command]:
+    """A superset of the legal commands: every command shape with every plausible value."""
+    actions: list[tuple[ActionKind, ...]] = [()]
+    actions += [(a,) for a in ACTION_KINDS]
+    actions += [tuple(sorted(p)) for p in itertools.combinations_with_replacement(ACTION_KINDS, 2)]  # type: ignore[misc]
+    colours: tuple[Colour, Colour] = ("green", "grey")
+    out: list[Command] = []
+    for seat in SEATS:
+        out += [
+            FlipForSetUp(player=seat),
+            RollInitiative(player=seat),
+            GiveUpInitiative(player=seat),
+        ]
+        out += [EndMove(player=seat), SelectNoReaction(player=seat)]
+        out += [ChooseStartingTeam(player=seat, side=s) for s in SIDES]
+        out += [ChooseSide(player=seat, side=s) for s in SIDES]
+        out += [BeginAction(player=seat, action=a) for a in ACTION_KINDS]
+        for unit in state.units:
+            for colour, acts in itertools.product(colours, actions):
+                out.append(SelectCoins(player=seat, unit=unit.id, colour=colour, actions=acts))
+                if acts:
+                    out.append(
+                        SelectReaction(player=seat, unit=unit.id, colour=colour, actions=acts)
+                    )
+        for figure in state.figures:
+            out += [Step(player=seat, figure=figure.id, direction=d) for d in DIRECTIONS]
+    return out
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS)
+def test_legal_listing_is_exact_both_ways(seed: int) -> None:
+    rng = random.Random(seed)
+    state = start_match(MatchSettings(seed=seed))
+    checked = 0
+    while not state.is_over:
+        listed = {c for s in SEATS for c in legal_commands(state, s)}
+        # Check every decision point early on, then a sample, to keep the test quick.
+        if checked < 40 or rng.random() < 0.1:
+            checked += 1
+            for command in candidate_commands(state):
+                try:
+                    decide(command, state)
+                    accepted = True
+                except MultiversusError:
+                    accepted = False
+                assert accepted == (command in listed), (command, state.pending)
+        seat = decider_seat(state)
+        assert seat is not None
+        state, _ = apply(state, rng.choice(legal_commands(state, seat)))
