@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 from msgspec.structs import replace
-from tests.support import activate, play, roll, set_up, when
 
 from multiversus_core import (
     EndMove,
@@ -34,6 +33,7 @@ from multiversus_core.events import (
     UnitCoinReturned,
 )
 from multiversus_core.state import Piles
+from tests.support import activate, play, roll, set_up, when
 
 
 def test_r2_selecting_a_colour_takes_that_coin_from_the_stash() -> None:

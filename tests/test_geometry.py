@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boards import ENEMY, HERO, LARGE_ENEMY, LARGE_HERO, build, terrain, tile
 from multiversus_core.board import Board, Figure, Tile
 from multiversus_core.geometry import (
     DIAGONAL,
@@ -26,6 +25,7 @@ from multiversus_core.geometry import (
     tile_at,
 )
 from multiversus_core.terms import Size, Square
+from tests.boards import ENEMY, HERO, LARGE_ENEMY, LARGE_HERO, build, terrain, tile
 
 OBSCURING_TERRAIN = terrain(obscuring=True)
 

@@ -11,9 +11,9 @@ from multiversus_core import (
     ChooseSide,
     Figure,
     GiveUpInitiative,
-    MatchState,
     IllegalCommandError,
     InvalidCommandError,
+    MatchState,
     RollInitiative,
     legal_commands,
 )

@@ -9,7 +9,6 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from boards import ENEMY, HERO, LARGE_HERO, Piece, build, terrain, tile
 from multiversus_core.board import Board, Figure, Tile
 from multiversus_core.geometry import DIRECTIONS, ORTHOGONAL, figure_squares, footprint
 from multiversus_core.movement import (
@@ -23,6 +22,7 @@ from multiversus_core.movement import (
     step_options,
 )
 from multiversus_core.terms import Direction, Square
+from tests.boards import ENEMY, HERO, LARGE_HERO, Piece, build, terrain, tile
 
 CURTAIN = terrain(blocking=False)
 WALL = terrain(blocking=True)
