@@ -1,0 +1,31 @@
+"""The ``multiversus`` Typer app: one module per command, combined here."""
+
+from __future__ import annotations
+
+import typer
+
+from multiversus_cli.play import EPILOG, play
+
+app = typer.Typer(
+    name="multiversus",
+    help="Multiversus: a two-player skirmish game of hidden coin selections.",
+    no_args_is_help=True,
+    add_completion=False,
+)
+
+
+@app.callback()
+def _root() -> None:
+    """Multiversus: a two-player skirmish game of hidden coin selections."""
+
+
+app.command("play", epilog=EPILOG)(play)
+
+
+def main() -> None:
+    """Run the command-line program (the ``multiversus`` entry point)."""
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,669 @@
+"""``multiversus play``: a match at the terminal, with a human or a bot in each seat.
+
+Every accepted command is written to the match log before anything else
+happens, so quitting, closing the input or pressing Ctrl-C leaves a log that
+``--resume`` carries on from.
+"""
+
+from __future__ import annotations
+
+import random
+import shlex
+import signal
+import sys
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+from types import FrameType
+from typing import Annotated, Final
+
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from multiversus_cli.describe import Narrator, command_parts, side_name
+from multiversus_cli.render import render_board, render_piles, render_units, status_line
+from multiversus_core.board import Figure
+from multiversus_core.bots import RandomBot
+from multiversus_core.commands import Command, SelectCoins, SelectNoReaction, SelectReaction
+from multiversus_core.decide import decider_seat, waiting_for
+from multiversus_core.errors import LogError, MultiversusError, SettingsError
+from multiversus_core.events import Event
+from multiversus_core.evolve import initial_state
+from multiversus_core.legal import legal_commands
+from multiversus_core.log import LogWriter, replay
+from multiversus_core.match import apply, start_match
+from multiversus_core.settings import MatchSettings
+from multiversus_core.sheets import DEFAULT_ADVERSARIES, DEFAULT_HEROES, find_team
+from multiversus_core.state import MatchState
+from multiversus_core.terms import SEATS, Seat
+
+EXIT_OK: Final = 0
+"""The match ended, or the player quit with ``q`` or closed the input: the log is kept."""
+EXIT_FAILURE: Final = 1
+"""The log could not be written, or the engine failed (a bug)."""
+EXIT_USAGE: Final = 2
+"""Bad options: an unknown team or scenario, a log that exists or cannot be read."""
+EXIT_INTERRUPTED: Final = 130
+"""Ctrl-C: the log is kept (128 + SIGINT, as shells report it)."""
+
+EPILOG: Final = (
+    "Exit codes: 0 the match ended, or you quit (q or Ctrl-D; the log is kept); "
+    "1 the log could not be written; 2 bad options (unknown team, log exists or "
+    "cannot be read); 130 interrupted with Ctrl-C (the log is kept)."
+)
+
+_HELP: Final = """\
+Type the number of a choice and press Enter (Enter alone takes the only choice).
+At any prompt you can also type:
+  b  the board                 u  units, figures and their spaces
+  d  coin piles: your stash, both discards, the opponent's stash count
+  l  the match so far, in words
+  m  the list of choices again h or ?  this help
+  q  quit; the log is kept, and --resume carries on from it"""
+
+
+class PlayerKind(StrEnum):
+    """Who sits in a seat."""
+
+    human = "human"
+    bot = "bot"
+
+
+class UsageError(Exception):
+    """Options that cannot start a match; the message says why."""
+
+
+class _Quit(Exception):
+    """The player typed q."""
+
+
+class _InputEnded(Exception):
+    """Standard input was closed (Ctrl-D, or the end of a pipe)."""
+
+
+# --- the command ----------------------------------------------------------------
+
+
+def play(
+    heroes: Annotated[
+        str | None,
+        typer.Option(help=f"Id of the Hero team. (default: {DEFAULT_HEROES})", show_default=False),
+    ] = None,
+    adversaries: Annotated[
+        str | None,
+        typer.Option(
+            help=f"Id of the Adversary team. (default: {DEFAULT_ADVERSARIES})", show_default=False
+        ),
+    ] = None,
+    scenario: Annotated[
+        str | None,
+        typer.Option(help="Id of a scenario on the Adversary sheet. (default: its first)"),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(help="Seed for every die roll and coin flip. (default: random, printed)"),
+    ] = None,
+    log: Annotated[
+        Path | None,
+        typer.Option(
+            help="Where to save the match log. (default: ./multiversus-YYYYmmdd-HHMMSS.jsonl)",
+            dir_okay=False,
+        ),
+    ] = None,
+    player1: Annotated[
+        PlayerKind, typer.Option(help="Who plays seat 1.", case_sensitive=False)
+    ] = PlayerKind.human,
+    player2: Annotated[
+        PlayerKind, typer.Option(help="Who plays seat 2.", case_sensitive=False)
+    ] = PlayerKind.bot,
+    name1: Annotated[
+        str | None, typer.Option(help="Name of seat 1. (default: Player 1, or Bot)")
+    ] = None,
+    name2: Annotated[
+        str | None, typer.Option(help="Name of seat 2. (default: Player 2, or Bot)")
+    ] = None,
+    bot_seed: Annotated[
+        int | None, typer.Option(help="Seed of the random bots. (default: the match seed)")
+    ] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(
+            help="Carry on a match from its log, appending to it. The log fixes teams, "
+            "seed and names; --player1/--player2/--bot-seed say who plays on.",
+            dir_okay=False,
+        ),
+    ] = None,
+    quiet: Annotated[
+        bool,
+        typer.Option("--quiet", "--fast", help="Two bots only: print just the result."),
+    ] = False,
+) -> None:
+    """Play a match: you against the random bot, two people at one screen, or two bots.
+
+    Each decision lists the legal choices by number; type one. The log is saved as
+    the match goes, so a match can be stopped and carried on with --resume.
+
+    Examples:
+
+    multiversus play
+
+    multiversus play --seed 7 --player2 human --name1 Alice --name2 Bob
+
+    multiversus play --player1 bot --player2 bot --seed 7 --quiet
+
+    multiversus play --resume multiversus-20250101-120000.jsonl
+    """
+    out = Console(highlight=False, soft_wrap=True)
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    kinds: dict[Seat, PlayerKind] = {1: player1, 2: player2}
+    try:
+        game = _prepare(
+            out,
+            kinds,
+            heroes=heroes,
+            adversaries=adversaries,
+            scenario=scenario,
+            seed=seed,
+            log=log,
+            names=(name1, name2),
+            bot_seed=bot_seed,
+            resume=resume,
+            quiet=quiet,
+        )
+    except (UsageError, MultiversusError) as exc:
+        err.print(f"multiversus play: {_one_line(exc)}", markup=False)
+        raise typer.Exit(EXIT_USAGE) from None
+    raise typer.Exit(game.run())
+
+
+def _one_line(exc: BaseException) -> str:
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def default_log_path(now: datetime | None = None, folder: Path | None = None) -> Path:
+    """Return ``./multiversus-<YYYYmmdd-HHMMSS>.jsonl``, numbered if that file exists."""
+    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
+    folder = folder or Path()
+    path = folder / f"multiversus-{stamp}.jsonl"
+    number = 2
+    while path.exists():
+        path = folder / f"multiversus-{stamp}-{number}.jsonl"
+        number += 1
+    return path
+
+
+def _prepare(
+    out: Console,
+    kinds: dict[Seat, PlayerKind],
+    *,
+    heroes: str | None,
+    adversaries: str | None,
+    scenario: str | None,
+    seed: int | None,
+    log: Path | None,
+    names: tuple[str | None, str | None],
+    bot_seed: int | None,
+    resume: Path | None,
+    quiet: bool,
+) -> Game:
+    """Check the options and open the log; return a game ready to run.
+
+    :raises UsageError: for options that cannot start a match.
+    :raises MultiversusError: for unknown teams (SettingsError) or a bad log (LogError).
+    """
+    if quiet and any(kind is PlayerKind.human for kind in kinds.values()):
+        raise UsageError("--quiet is for a game between two bots (--player1 bot --player2 bot)")
+    if resume is not None:
+        fixed = {
+            "--heroes": heroes,
+            "--adversaries": adversaries,
+            "--scenario": scenario,
+            "--seed": seed,
+            "--log": log,
+            "--name1": names[0],
+            "--name2": names[1],
+        }
+        clashes = [option for option, value in fixed.items() if value is not None]
+        if clashes:
+            raise UsageError(
+                f"{', '.join(clashes)} cannot be used with --resume: the log fixes the match"
+            )
+        if not resume.is_file():
+            raise UsageError(f"no log file {str(resume)!r}")
+        try:
+            writer, match_log = LogWriter.resume(resume)
+        except LogError as exc:
+            raise UsageError(f"cannot carry on from this log: {_one_line(exc)}") from None
+        try:
+            state = replay(match_log, str(resume))
+        except Exception as exc:  # a log edited by hand can break replay in any way
+            writer.close()
+            raise UsageError(f"cannot carry on from this log: {_one_line(exc)}") from None
+        history = [(entry.command, tuple(entry.events)) for entry in match_log.entries]
+        path = resume
+    else:
+        settings = _settings(kinds, heroes, adversaries, scenario, seed, names)
+        state = start_match(settings)
+        if log is not None and log.exists():
+            raise UsageError(
+                f"{str(log)!r} already exists: choose another --log, or carry it on with --resume"
+            )
+        path = log if log is not None else default_log_path()
+        try:
+            writer = LogWriter.create(path, settings)
+        except LogError as exc:
+            raise UsageError(f"cannot write the log {str(path)!r}: {exc.reason}") from None
+        history = []
+    settings = state.settings
+    seed_for_bots = settings.seed if bot_seed is None else bot_seed
+    bots = {seat: RandomBot(seed_for_bots) for seat in SEATS if kinds[seat] is PlayerKind.bot}
+    return Game(
+        out=out,
+        state=state,
+        writer=writer,
+        path=path,
+        kinds=kinds,
+        bots=bots,
+        bot_seed=bot_seed,
+        history=history,
+        quiet=quiet,
+        resumed=resume is not None,
+    )
+
+
+def _settings(
+    kinds: dict[Seat, PlayerKind],
+    heroes: str | None,
+    adversaries: str | None,
+    scenario: str | None,
+    seed: int | None,
+    names: tuple[str | None, str | None],
+) -> MatchSettings:
+    heroes = heroes or DEFAULT_HEROES
+    adversaries = adversaries or DEFAULT_ADVERSARIES
+    if scenario is None:
+        sheet = find_team(adversaries)
+        if sheet is None:
+            raise SettingsError(f"no team {adversaries!r} is installed")
+        if sheet.scenarios:
+            scenario = sheet.scenarios[0].id
+    if seed is None:
+        seed = random.SystemRandom().randrange(10**9)
+    both_bots = all(kind is PlayerKind.bot for kind in kinds.values())
+    players: list[str] = []
+    for seat, given in zip(SEATS, names, strict=True):
+        if given is not None:
+            players.append(given.strip())
+        elif kinds[seat] is PlayerKind.bot:
+            players.append(f"Bot {seat}" if both_bots else "Bot")
+        else:
+            players.append(f"Player {seat}")
+    return MatchSettings(
+        heroes=heroes,
+        adversaries=adversaries,
+        scenario=scenario,
+        seed=seed,
+        players=(players[0], players[1]),
+    )
+
+
+# --- the game loop ----------------------------------------------------------------
+
+
+@dataclass
+class Game:
+    """A match being played at the terminal, writing its log as it goes."""
+
+    out: Console
+    state: MatchState
+    writer: LogWriter
+    path: Path
+    kinds: dict[Seat, PlayerKind]
+    bots: dict[Seat, RandomBot]
+    bot_seed: int | None
+    history: list[tuple[Command, tuple[Event, ...]]]
+    quiet: bool = False
+    resumed: bool = False
+    read_line: Callable[[], str] = field(default_factory=lambda: _read_stdin)
+    """Reads one line of input; raises EOFError at the end of the input."""
+    narrator: Narrator = field(init=False)
+    _shown_figures: tuple[Figure, ...] | None = field(default=None, init=False)
+    _after_secret: bool = field(default=False, init=False)
+
+    def __post_init__(self) -> None:
+        self.narrator = Narrator(self.viewer)
+
+    @property
+    def humans(self) -> tuple[Seat, ...]:
+        """The seats played at the keyboard."""
+        return tuple(seat for seat in SEATS if self.kinds[seat] is PlayerKind.human)
+
+    @property
+    def is_hot_seat(self) -> bool:
+        """True when two people share the screen."""
+        return len(self.humans) == 2
+
+    @property
+    def viewer(self) -> Seat | None:
+        """Whose secrets the running commentary may tell: the only human's, or nobody's."""
+        humans = self.humans
+        return humans[0] if len(humans) == 1 else None
+
+    def run(self) -> int:
+        """Play until the match ends or the player stops; return the exit code."""
+        try:
+            with self.writer:
+                self._introduce()
+                self._loop()
+        except _Quit:
+            self._flush()
+            self.out.print("You left the match.")
+            self._print_resume_hint()
+            return EXIT_OK
+        except _InputEnded:
+            self._flush()
+            self.out.print("\nThe input ended, so the match stops here.")
+            self._print_resume_hint()
+            return EXIT_OK
+        except KeyboardInterrupt:
+            self._flush()
+            self.out.print("\nInterrupted.")
+            self._print_resume_hint()
+            return EXIT_INTERRUPTED
+        except (OSError, LogError) as exc:
+            self._flush()
+            self._error(f"could not write the log {str(self.path)!r}: {_one_line(exc)}")
+            return EXIT_FAILURE
+        except MultiversusError as exc:
+            self._flush()
+            self._error(f"the engine refused a command it had offered (a bug): {_one_line(exc)}")
+            self._print_resume_hint()
+            return EXIT_FAILURE
+        self._finish()
+        return EXIT_OK
+
+    # --- stages -------------------------------------------------------------------
+
+    def _introduce(self) -> None:
+        if self.quiet:
+            return
+        settings = self.state.settings
+        if self.resumed:
+            self.out.print(
+                f"Resuming {self.path}: {len(self.history)} commands replayed.", markup=False
+            )
+            if self.state.is_over:
+                self.out.print("The match in this log is already over.")
+        else:
+            self.out.print(f"Seed {settings.seed} (play it again with --seed {settings.seed}).")
+            self.out.print(f"Saving the log to {self.path}", markup=False)
+        for seat in SEATS:
+            kind = "bot" if self.kinds[seat] is PlayerKind.bot else "human"
+            self.out.print(f"Seat {seat}: {settings.players[seat - 1]} ({kind})", markup=False)
+        if self.is_hot_seat:
+            self.out.print("Hot-seat: pass the keyboard when asked; secret choices are screened.")
+        if self.humans:
+            self.out.print("Type h at any prompt for help.")
+
+    def _loop(self) -> None:
+        while not self.state.is_over:
+            seat = decider_seat(self.state)
+            if seat is None:
+                raise MultiversusError(f"nobody is to decide ({self.state.pending})")
+            bot = self.bots.get(seat)
+            command = bot.choose(self.state, seat) if bot else self._ask(seat)
+            self._commit(command)
+            if not self.humans:
+                self._flush(keep_open_steps=True)
+
+    def _commit(self, command: Command) -> None:
+        before = self.state
+        with _interrupts_deferred():
+            state, events = apply(before, command)
+            self.writer.append(command, events)
+        self.state = state
+        self.history.append((command, events))
+        self.narrator.tell(before, events)
+        secret = isinstance(command, SelectCoins | SelectReaction | SelectNoReaction)
+        if secret and self.is_hot_seat:
+            self._after_secret = True
+
+    def _finish(self) -> None:
+        self._flush()
+        state = self.state
+        if self.quiet:
+            self.out.print(
+                f"The match ended after six rounds ({len(self.history)} commands, "
+                f"seed {state.settings.seed}). Log: {self.path}",
+                markup=False,
+            )
+            return
+        self.out.print()
+        self.out.print(render_board(state, self.viewer))
+        self.out.print()
+        self.out.print(
+            "The match ended after six rounds. (Scoring comes in a later version.)", style="bold"
+        )
+        self.out.print(f"The log is saved in {self.path}", markup=False)
+
+    # --- a human decision ---------------------------------------------------------
+
+    def _ask(self, seat: Seat) -> Command:
+        state = self.state
+        secret = state.pending in ("select", "react")
+        if self.is_hot_seat and (secret or self._after_secret):
+            self._hand_over(seat, secret=secret)
+        self._after_secret = False
+        self._flush()
+        commands = legal_commands(state, seat)
+        if not commands:
+            raise MultiversusError(f"no legal command for seat {seat}")
+        self.out.print()
+        self._show_position(seat)
+        self.out.print(Text(f"▶ {waiting_for(state)}", style="bold"))
+        self._show_menu(commands)
+        while True:
+            raw = self._read(f"Choice (1-{len(commands)}, h for help): ")
+            answer = raw.strip().lower()
+            if answer == "" and len(commands) == 1:
+                return commands[0]
+            try:
+                number = int(answer)
+            except ValueError:
+                pass
+            else:
+                if 1 <= number <= len(commands):
+                    return commands[number - 1]
+                self._say_wrong(f"There is no choice {number}.", len(commands))
+                continue
+            if not self._extra(answer, seat, commands):
+                shown = raw.strip()
+                if not shown:
+                    self._say_wrong("Nothing was typed.", len(commands))
+                else:
+                    self._say_wrong(f"{shown[:20]!r} is not a choice.", len(commands))
+
+    def _extra(self, answer: str, seat: Seat, commands: Sequence[Command]) -> bool:
+        """Answer one of the letters any prompt accepts; False if it is not one."""
+        match answer:
+            case "b" | "board":
+                self.out.print(render_board(self.state, seat))
+            case "u" | "units":
+                self.out.print(render_units(self.state, seat))
+            case "d" | "discard" | "coins" | "piles":
+                self.out.print(render_piles(self.state, seat))
+            case "l" | "log":
+                self._show_log(seat)
+            case "m" | "menu" | "list":
+                self._show_menu(commands)
+            case "h" | "?" | "help":
+                self.out.print(_HELP, markup=False)
+            case "q" | "quit" | "exit":
+                raise _Quit
+            case _:
+                return False
+        return True
+
+    def _say_wrong(self, what: str, count: int) -> None:
+        only = "1" if count == 1 else f"a number from 1 to {count}"
+        self.out.print(f"{what} Type {only}, or h for help.", style="yellow", markup=False)
+
+    def _read(self, prompt: str) -> str:
+        self.out.print(prompt, end="", markup=False)
+        try:
+            line = self.read_line()
+        except EOFError:
+            raise _InputEnded from None
+        except UnicodeDecodeError:
+            line = "\ufffd"
+        if not sys.stdin.isatty():
+            self.out.print(line, markup=False)  # echo piped input, so the transcript reads well
+        return line
+
+    def _hand_over(self, seat: Seat, *, secret: bool) -> None:
+        self._clear_screen()
+        name = self.state.settings.players[seat - 1]
+        side = self.state.side_of(seat)
+        who = f"{name} ({side_name(side)})" if side else name
+        why = " for a secret choice" if secret else ""
+        self.out.print(
+            f"Pass the keyboard to {who}{why}. {name}: press Enter when you are ready.",
+            markup=False,
+        )
+        answer = self._read("")
+        if answer.strip().lower() in ("q", "quit"):
+            raise _Quit
+
+    def _clear_screen(self) -> None:
+        self._shown_figures = None  # show the board again on the fresh screen
+        if self.out.is_terminal:
+            self.out.clear()
+            self.out.file.write("\033[3J")  # the scrollback too, where the terminal allows
+            self.out.file.flush()
+        else:
+            self.out.print("──── the screen is cleared here ────")
+
+    def _show_position(self, seat: Seat) -> None:
+        state = self.state
+        if state.board is not None and state.figures != self._shown_figures:
+            self.out.print(render_board(state, seat))
+            self._shown_figures = state.figures
+        else:
+            self.out.print(status_line(state, seat))
+
+    def _show_menu(self, commands: Sequence[Command]) -> None:
+        """List the choices by number, one line per group (a unit coin, a figure's steps)."""
+        groups: list[tuple[str | None, list[str]]] = []
+        for number, command in enumerate(commands, start=1):
+            heading, label = command_parts(self.state, command)
+            item = f"{number:>2} {label}"
+            if groups and heading is not None and groups[-1][0] == heading:
+                groups[-1][1].append(item)
+            else:
+                groups.append((heading, [item]))
+        indent = max((len(h) + 2 for h, _ in groups if h is not None), default=0)
+        width = max(self.out.width - indent, 30)
+        for heading, items in groups:
+            lines = _pack(items, width)
+            for i, line in enumerate(lines):
+                head = f"{heading}:" if heading is not None and i == 0 else ""
+                text = Text()
+                text.append(head.ljust(indent), style="bold")
+                for j, item in enumerate(line):
+                    text.append(("    " if j else "") + item[:2], style="bold cyan")
+                    text.append(item[2:])
+                self.out.print(text)
+
+    def _show_log(self, seat: Seat) -> None:
+        state = initial_state(self.state.settings)
+        narrator = Narrator(seat)
+        for _, events in self.history:
+            state = narrator.tell(state, events)
+        lines = narrator.take()
+        self.out.print(Text(f"The match so far ({len(self.history)} commands):", style="bold"))
+        for line in lines or ["Nothing has happened yet."]:
+            self.out.print(f"  {line}", markup=False)
+
+    # --- output -------------------------------------------------------------------
+
+    def _flush(self, *, keep_open_steps: bool = False) -> None:
+        lines = self.narrator.take(keep_open_steps=keep_open_steps)
+        if self.quiet:
+            return
+        for line in lines:
+            self.out.print(f"  {line}", markup=False)
+
+    def _error(self, message: str) -> None:
+        Console(stderr=True, highlight=False, soft_wrap=True).print(
+            f"multiversus play: {message}", markup=False
+        )
+
+    def _print_resume_hint(self) -> None:
+        words = ["multiversus", "play", "--resume", str(self.path)]
+        for seat in SEATS:
+            default = PlayerKind.human if seat == 1 else PlayerKind.bot
+            if self.kinds[seat] is not default:
+                words += [f"--player{seat}", self.kinds[seat].value]
+        if self.bot_seed is not None and self.bots:
+            words += ["--bot-seed", str(self.bot_seed)]
+        self.out.print(f"The log is kept in {self.path}. To carry on:", markup=False)
+        self.out.print(f"  {shlex.join(words)}", markup=False)
+
+
+def _read_stdin() -> str:
+    """Read a line from standard input (with line editing at a terminal)."""
+    return input()
+
+
+def _pack(items: Sequence[str], width: int) -> list[list[str]]:
+    """Pack menu items into lines no wider than ``width``, four spaces apart, never split."""
+    lines: list[list[str]] = []
+    used = 0
+    for item in items:
+        if lines and used + 4 + len(item) <= width:
+            lines[-1].append(item)
+            used += 4 + len(item)
+        else:
+            lines.append([item])
+            used = len(item)
+    return lines
+
+
+@contextmanager
+def _interrupts_deferred() -> Iterator[None]:
+    """Hold Ctrl-C until the block ends, so a command and its log entry are written whole."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+
+    def hold(signum: int, frame: FrameType | None) -> None:
+        caught.append(signum)
+
+    previous = signal.signal(signal.SIGINT, hold)
+    try:
+        yield
+    finally:
+        signal.signal(
+            signal.SIGINT, previous if previous is not None else signal.default_int_handler
+        )
+        if caught:
+            raise KeyboardInterrupt
+
+
+__all__ = [
+    "EPILOG",
+    "EXIT_FAILURE",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "Game",
+    "PlayerKind",
+    "default_log_path",
+    "play",
+]

@@ -1,0 +1,365 @@
+"""Views of a match drawn with rich: the board, the status line, units and coin piles.
+
+Every view takes the state and the viewer's seat (None for the public view)
+and shows only what that viewer may know: the opponent's stash is a count,
+and a selection is shown only to its own player until the events reveal it.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Final
+
+from rich import box
+from rich.console import Console, Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from multiversus_cli.describe import (
+    actions_name,
+    can_see,
+    coin_name,
+    coin_summary,
+    figure_name,
+    side_label,
+    side_name,
+    square,
+)
+from multiversus_core.board import Board, Figure
+from multiversus_core.geometry import figure_squares, tile_at
+from multiversus_core.state import Activation, MatchState
+from multiversus_core.terms import SIDES, Seat, Side, Square
+
+SIDE_STYLES: Final[dict[Side, str]] = {
+    "heroes": "bold bright_blue",
+    "adversaries": "bold red",
+}
+"""The colour of each side's figures and names."""
+
+TERRAIN_PIECE_STYLE: Final = "italic magenta"
+TILE_STYLE: Final = "on grey30"
+BLOCKING_TILE_STYLE: Final = "on grey15"
+EMPTY: Final = "·"
+
+
+# --- labels -------------------------------------------------------------------
+
+
+def _abbreviation(name: str) -> str:
+    words = [w for w in name.replace("-", " ").split() if w[:1].isalnum()]
+    if not words:
+        return "?"
+    if len(words) == 1:
+        return words[0][:2].capitalize()
+    return (words[0][0] + words[1][0]).upper()
+
+
+def figure_labels(state: MatchState) -> dict[str, str]:
+    """Return a short label for every figure, for example "BK", "TM2" or "Sm".
+
+    A unit's figures share an abbreviation of its name, numbered when the unit
+    has more than one; labels are unique in the match.
+    """
+    used: set[str] = set()
+    labels: dict[str, str] = {}
+    for index, unit in enumerate(state.units, start=1):
+        abbr = _abbreviation(unit.name)
+        candidates = [abbr, *(abbr[0] + ch.lower() for ch in unit.name[1:] if ch.isalnum())]
+        abbr = next((c for c in candidates if c not in used), f"{abbr[0]}{index}")
+        used.add(abbr)
+        for number, figure_id in enumerate(unit.figures, start=1):
+            labels[figure_id] = abbr if len(unit.figures) == 1 else f"{abbr}{number}"
+    for figure in state.figures:  # figures of no listed unit: keep them visible
+        labels.setdefault(figure.id, figure.id[:3])
+    return labels
+
+
+def tile_marks(board: Board) -> dict[str, str]:
+    """Return a lower-case mark for each special terrain on the board, for example "sv"."""
+    marks: dict[str, str] = {}
+    for tile in board.tiles:
+        if tile.terrain in marks:
+            continue
+        mark = _abbreviation(tile.terrain).lower()
+        if mark in marks.values():
+            mark = f"{mark[0]}{len(marks) + 1}"
+        marks[tile.terrain] = mark
+    return marks
+
+
+def figure_style(figure: Figure) -> str:
+    """Return the rich style of a figure: its side's colour, or the terrain-piece style."""
+    return TERRAIN_PIECE_STYLE if figure.terrain else SIDE_STYLES[figure.side]
+
+
+# --- the board ------------------------------------------------------------------
+
+
+def _occupants(state: MatchState) -> dict[Square, list[Figure]]:
+    cells: dict[Square, list[Figure]] = {}
+    # Characters first, so a character sharing a space with a terrain piece leads its cell.
+    for figure in sorted(state.figures, key=lambda f: f.terrain):
+        for sq in figure_squares(figure):
+            cells.setdefault(sq, []).append(figure)
+    return cells
+
+
+def board_grid(state: MatchState) -> RenderableType:
+    """Return the board as a grid: column numbers across the top, row numbers down the left.
+
+    Each space shows the label of the figure on it (a Large figure's label
+    fills its four spaces), the mark of a special tile, or a dot.
+    """
+    board = state.board
+    if board is None:
+        return Text("The board is not laid out yet.", style="dim")
+    labels = figure_labels(state)
+    marks = tile_marks(board)
+    cells = _occupants(state)
+    grid = Table(box=None, padding=(0, 1), show_header=True, pad_edge=False, show_edge=False)
+    grid.add_column("", justify="right", style="dim", min_width=2)
+    for column in range(board.width):
+        grid.add_column(str(column), justify="center", min_width=3, header_style="dim")
+    for row in range(board.height):
+        line: list[RenderableType] = [Text(str(row), style="dim")]
+        for column in range(board.width):
+            tile = tile_at(board, (column, row))
+            background = ""
+            if tile is not None:
+                background = BLOCKING_TILE_STYLE if tile.blocking else TILE_STYLE
+            figures = cells.get((column, row), [])
+            cell = Text(style=background)
+            if figures:
+                for i, figure in enumerate(figures):
+                    if i:
+                        cell.append("+")
+                    cell.append(labels[figure.id], style=figure_style(figure))
+            elif tile is not None:
+                cell.append(marks[tile.terrain], style="dim")
+            else:
+                cell.append(EMPTY, style="dim")
+            line.append(cell)
+        grid.add_row(*line)
+    return grid
+
+
+def board_legend(state: MatchState) -> RenderableType:
+    """Return the legend: each label with its figure's name and space, and each tile mark."""
+    labels = figure_labels(state)
+    units = Table.grid(padding=(0, 1))
+    units.add_column()
+    units.add_column()
+    units.add_column()
+    for side in SIDES:
+        first = True
+        for unit in state.units:
+            if unit.side != side:
+                continue
+            figures = [f for f in state.figures if f.unit == unit.id]
+            unit_labels = Text()
+            for i, figure in enumerate(figures):
+                if i:
+                    unit_labels.append(" ")
+                unit_labels.append(labels[figure.id], style=figure_style(figure))
+            name = unit.name
+            if len(figures) > 1:
+                name += f" {', '.join(str(n) for n in range(1, len(figures) + 1))}"
+            if unit.size == "large":
+                name += " (Large)"
+            gone = [f.name for f in figures if f.square is None]
+            if gone:
+                name += f" (off the board: {', '.join(gone)})"
+            heading = Text(f"{side_name(side)}:", style=SIDE_STYLES[side]) if first else Text("")
+            units.add_row(heading, unit_labels, name)
+            first = False
+    legend = Text()
+    if state.board is not None:
+        marks = tile_marks(state.board)
+        seen: set[str] = set()
+        parts: list[str] = []
+        for tile in state.board.tiles:
+            if tile.terrain in seen:
+                continue
+            seen.add(tile.terrain)
+            props = ", ".join(
+                p for p, on in (("blocking", tile.blocking), ("obscuring", tile.obscuring)) if on
+            )
+            kind = f" ({props})" if props else ""
+            parts.append(f"{marks[tile.terrain]} {tile.terrain}{kind}")
+        if parts:
+            legend.append("Tiles: ", style="dim")
+            legend.append(", ".join(parts))
+            legend.append("\n")
+        pieces = [f for f in state.figures if f.terrain]
+        if pieces:
+            legend.append(
+                "Italic labels are terrain pieces; spaces are (column,row) from the top left.",
+                style="dim",
+            )
+        else:
+            legend.append("Spaces are (column,row) from the top left.", style="dim")
+    legend.rstrip()
+    return Group(units, legend)
+
+
+def status_line(state: MatchState, viewer: Seat | None) -> Text:
+    """Return the status: round, who holds the Initiative, each side's coin counts, and
+    the activation under way as ``viewer`` may know it."""
+    text = Text()
+    if state.is_over:
+        text.append("The match is over", style="bold")
+        text.append(f" after round {state.round} of 6.")
+    elif state.round == 0:
+        text.append("Set-up", style="bold")
+        if state.starting_side is not None:
+            text.append(f" · the {side_name(state.starting_side)} start each round")
+    else:
+        text.append(f"Round {state.round} of 6", style="bold")
+        if state.active is not None:
+            text.append(" · ")
+            text.append(side_label(state, state.active), style=SIDE_STYLES[state.active])
+            text.append(f" hold the Initiative (turn {state.turns_in_round} of 2)")
+            if state.may_give_up:
+                text.append(" · they may give it up")
+    if state.heroes_team is not None:
+        for side in SIDES:
+            piles = state.piles(side)
+            text.append("\n")
+            text.append(side_label(state, side), style=SIDE_STYLES[side])
+            text.append(f": stash {len(piles.stash)}, discard {len(piles.discard)}")
+            if viewer is not None and state.side_of(viewer) == side:
+                text.append(" (you)", style="dim")
+    if state.activation is not None:
+        text.append("\n")
+        text.append(_activation_text(state, state.activation, viewer))
+    return text
+
+
+def _activation_text(state: MatchState, act: Activation, viewer: Seat | None) -> Text:
+    text = Text("Activation: ")
+    text.append(side_name(act.side), style=SIDE_STYLES[act.side])
+    if act.revealed or can_see(state, viewer, act.side):
+        coin = coin_name(state, act.coin) if act.coin is not None else state.unit(act.unit).name
+        text.append(f" — {coin} with {actions_name(act.actions)}")
+        if not act.revealed:
+            text.append(" (your secret)", style="dim")
+    else:
+        text.append(" — coins selected in secret")
+    reactive: Side = "heroes" if act.side == "adversaries" else "adversaries"
+    text.append(" · reaction: ")
+    if not act.reaction_selected:
+        text.append("not selected yet")
+    elif act.reaction_revealed or can_see(state, viewer, reactive):
+        if act.reaction_coin is None:
+            text.append("none")
+        else:
+            text.append(
+                f"{coin_name(state, act.reaction_coin)} with {actions_name(act.reaction_actions)}"
+            )
+            if not act.reaction_revealed:
+                text.append(" (your secret)", style="dim")
+    elif act.reaction_coin is None and act.reaction_actions == ():
+        # Selecting nothing is announced at the table, so it is public.
+        text.append("none")
+    else:
+        text.append("selected in secret")
+    action = act.action
+    if action is not None and action.mover is not None:
+        text.append(
+            f" · moving: {figure_name(state, action.mover)}, "
+            f"{action.steps_left} space{'s' if action.steps_left != 1 else ''} left"
+        )
+    return text
+
+
+def render_board(state: MatchState, viewer: Seat | None) -> RenderableType:
+    """Return the status line, the board and its legend, as ``viewer`` may see them."""
+    return Group(status_line(state, viewer), Text(""), board_grid(state), board_legend(state))
+
+
+# --- units and piles --------------------------------------------------------------
+
+
+def render_units(state: MatchState, viewer: Seat | None) -> RenderableType:
+    """Return every unit with its figures, their labels, spaces and conditions (all public)."""
+    labels = figure_labels(state)
+    tables: list[RenderableType] = []
+    for side in SIDES:
+        mine = viewer is not None and state.side_of(viewer) == side
+        title = Text(side_label(state, side) + (" (you)" if mine else ""), style=SIDE_STYLES[side])
+        table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
+        table.add_column("Unit (role)")
+        table.add_column("Label", no_wrap=True)
+        table.add_column("Figure")
+        table.add_column("Space", no_wrap=True)
+        table.add_column("Condition", no_wrap=True)
+        for unit in state.units:
+            if unit.side != side:
+                continue
+            role = unit.role + (", Large" if unit.size == "large" else "")
+            for i, figure_id in enumerate(unit.figures):
+                try:
+                    figure = state.figure(figure_id)
+                except KeyError:
+                    continue
+                table.add_row(
+                    f"{unit.name} ({role})" if i == 0 else "",
+                    Text(labels[figure.id], style=figure_style(figure)),
+                    figure.name,
+                    square(figure.square),
+                    "terrain" if figure.terrain else figure.condition,
+                )
+        tables.append(table)
+    return Group(*tables)
+
+
+def render_piles(state: MatchState, viewer: Seat | None) -> RenderableType:
+    """Return each side's stash and discard as ``viewer`` may know them.
+
+    Discards are face up; a stash is shown in full only to its own player,
+    and the opponent's only as a count.
+    """
+    table = Table(title="Unit coins", title_justify="left")
+    table.add_column("Side")
+    table.add_column("Stash")
+    table.add_column("Discard (face up)")
+    for side in SIDES:
+        piles = state.piles(side)
+        own = viewer is not None and state.side_of(viewer) == side
+        if own:
+            stash = f"{len(piles.stash)}: {coin_summary(state, piles.stash)}"
+        else:
+            stash = f"{len(piles.stash)} coins (hidden)"
+        discard = f"{len(piles.discard)}: {coin_summary(state, piles.discard)}"
+        label = side_label(state, side) + (" (you)" if own else "")
+        table.add_row(Text(label, style=SIDE_STYLES[side]), stash, discard)
+    parts: list[RenderableType] = [table]
+    if state.activation is not None:
+        parts.append(_activation_text(state, state.activation, viewer))
+    parts.append(
+        Text("Action coins (Attack, Defend, Move, Stunt, two of each) always return.", style="dim")
+    )
+    return Group(*parts)
+
+
+def to_text(renderable: RenderableType, width: int = 100) -> str:
+    """Return a renderable as plain text, as a terminal of that width would show it."""
+    console = Console(width=width, file=io.StringIO(), color_system=None, highlight=False)
+    console.print(renderable)
+    file = console.file
+    assert isinstance(file, io.StringIO)
+    return file.getvalue()
+
+
+__all__ = [
+    "SIDE_STYLES",
+    "board_grid",
+    "board_legend",
+    "figure_labels",
+    "render_board",
+    "render_piles",
+    "render_units",
+    "status_line",
+    "tile_marks",
+    "to_text",
+]
