@@ -1,0 +1,528 @@
+"""Match logs: round trips, the writer, strict reading, replay and the schema (docs/log-format.md)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import typing
+from functools import cache
+from pathlib import Path
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import multiversus_core
+from multiversus_core import MatchSettings, MatchState, apply, decider_seat, start_match
+from multiversus_core.bots import RandomBot
+from multiversus_core.commands import Command
+from multiversus_core.dice import draw, flip_coin, roll_die
+from multiversus_core.errors import LogError
+from multiversus_core.events import EVENT_TYPES, ActionStarted
+from multiversus_core.log import (
+    LOG_FORMAT,
+    LOG_VERSION,
+    LogEntry,
+    LogWriter,
+    MatchLog,
+    decode_log,
+    encode_entry,
+    encode_header,
+    encode_log,
+    log_schema,
+    read_log,
+    replay,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+SCHEMA_FILE = ROOT / "docs" / "log-schema.json"
+FORMAT_DOC = ROOT / "docs" / "log-format.md"
+SEEDS = (0, 1, 2, 3, 4)
+
+
+@cache
+def _played(seed: int) -> tuple[MatchLog, MatchState]:
+    """A complete random match: its log (built with apply) and its live final state."""
+    settings = MatchSettings(seed=seed)
+    state = start_match(settings)
+    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1000)}
+    entries = []
+    while not state.is_over:
+        seat = decider_seat(state)
+        assert seat is not None
+        command = bots[seat].choose(state, seat)
+        state, events = apply(state, command)
+        entries.append(LogEntry(command=command, events=events))
+    header = decode_log(encode_header(settings)).header
+    return MatchLog(header=header, entries=tuple(entries)), state
+
+
+def _log_bytes(seed: int = 0) -> bytes:
+    return encode_log(_played(seed)[0])
+
+
+def _lines(seed: int = 0) -> list[bytes]:
+    """The log's lines, each with its newline."""
+    return _log_bytes(seed).splitlines(keepends=True)
+
+
+def _read_error(data: bytes, path: str = "match.jsonl") -> LogError:
+    with pytest.raises(LogError) as caught:
+        decode_log(data, path)
+    assert caught.value.path == path
+    return caught.value
+
+
+def _with_line(index: int, line: bytes, seed: int = 0) -> bytes:
+    """The log with its line ``index`` (0-based) replaced by ``line``."""
+    lines = _lines(seed)
+    lines[index] = line
+    return b"".join(lines)
+
+
+def _edited(index: int, edit: dict[str, object], seed: int = 0) -> bytes:
+    """The log with keys of line ``index`` (0-based) changed, still compact JSON."""
+    record = json.loads(_lines(seed)[index])
+    record.update(edit)
+    return _with_line(index, msgspec.json.encode(record) + b"\n", seed)
+
+
+# Round trips
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_round_trip_of_a_random_match_is_equal_and_byte_identical(seed: int) -> None:
+    # given the log of a complete random match
+    log, _ = _played(seed)
+    data = encode_log(log)
+    # when it is decoded and encoded again
+    decoded = decode_log(data)
+    # then the log is equal and its bytes identical
+    assert decoded == log
+    assert encode_log(decoded) == data
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_replay_of_a_decoded_log_equals_the_live_final_state(seed: int) -> None:
+    # given a match played live and its log read back from bytes
+    log, final = _played(seed)
+    decoded = decode_log(encode_log(log))
+    # when the log is replayed, then it reaches the state the live match reached
+    assert replay(decoded) == final
+    assert replay(decoded).is_over
+
+
+def test_encoding_is_compact_with_fields_in_struct_order() -> None:
+    header = encode_header(MatchSettings(heroes="banner-knight", seed=7))
+    engine = multiversus_core.__version__.encode()
+    assert header == (
+        b'{"record":"header","format":"multiversus-log","version":1,"engine":"' + engine + b'",'
+        b'"settings":{"heroes":"banner-knight","adversaries":null,"scenario":null,'
+        b'"variants":[],"seed":7,"players":["Player 1","Player 2"]}}\n'
+    )
+    entry = _played(0)[0].entries[0]
+    line = encode_entry(entry.command, entry.events)
+    assert line.startswith(b'{"record":"entry","command":{"kind":"flip_for_set_up","player":1,')
+    assert line.count(b"\n") == 1
+    assert line.endswith(b"\n")
+
+
+def test_a_log_of_only_the_header_round_trips() -> None:
+    data = encode_header(MatchSettings())
+    log = decode_log(data)
+    assert log.entries == ()
+    assert log.header.format == LOG_FORMAT
+    assert log.header.version == LOG_VERSION
+    assert encode_log(log) == data
+
+
+# The writer
+
+
+def test_log_writer_writes_what_encode_log_gives(tmp_path: Path) -> None:
+    # given a played match
+    log, _ = _played(1)
+    path = tmp_path / "match.jsonl"
+    # when every entry is appended by a writer
+    with LogWriter.create(path, log.settings) as writer:
+        for entry in log.entries:
+            writer.append(entry.command, entry.events)
+        assert writer.lines == 1 + len(log.entries)
+    # then the file is the canonical encoding and reads back equal
+    assert writer.closed
+    assert path.read_bytes() == encode_log(log)
+    assert read_log(path) == log
+
+
+def test_log_writer_resume_appends_after_the_same_bytes(tmp_path: Path) -> None:
+    # given a log written half way and closed
+    log, _ = _played(2)
+    half = len(log.entries) // 2
+    path = tmp_path / "match.jsonl"
+    with LogWriter.create(path, log.settings) as writer:
+        for entry in log.entries[:half]:
+            writer.append(entry.command, entry.events)
+    prefix = path.read_bytes()
+    # when it is resumed and the rest appended
+    writer, so_far = LogWriter.resume(path)
+    with writer:
+        assert so_far == MatchLog(header=log.header, entries=log.entries[:half])
+        for entry in log.entries[half:]:
+            writer.append(entry.command, entry.events)
+    # then the first bytes are unchanged and the whole log is complete
+    data = path.read_bytes()
+    assert data.startswith(prefix)
+    assert data == encode_log(log)
+
+
+def test_log_writer_never_overwrites_an_existing_file(tmp_path: Path) -> None:
+    path = tmp_path / "match.jsonl"
+    path.write_bytes(b"keep me\n")
+    with pytest.raises(LogError) as caught:
+        LogWriter.create(path, MatchSettings())
+    assert caught.value.line == 0
+    assert "exists" in caught.value.reason
+    assert path.read_bytes() == b"keep me\n"
+
+
+def test_log_writer_refuses_to_append_once_closed(tmp_path: Path) -> None:
+    writer = LogWriter.create(tmp_path / "match.jsonl", MatchSettings())
+    writer.close()
+    entry = _played(0)[0].entries[0]
+    with pytest.raises(ValueError, match="closed"):
+        writer.append(entry.command, entry.events)
+
+
+def test_log_writer_resume_refuses_a_truncated_log(tmp_path: Path) -> None:
+    path = tmp_path / "match.jsonl"
+    path.write_bytes(_log_bytes()[:-10])
+    with pytest.raises(LogError, match="truncated"):
+        LogWriter.resume(path)
+
+
+# Strict reading: files
+
+
+def test_read_log_of_a_missing_file_names_line_0_and_the_system_reason(tmp_path: Path) -> None:
+    path = tmp_path / "missing.jsonl"
+    with pytest.raises(LogError) as caught:
+        read_log(path)
+    assert caught.value.path == str(path)
+    assert caught.value.line == 0
+    assert "No such file" in caught.value.reason
+
+
+def test_read_log_names_the_file_in_errors(tmp_path: Path) -> None:
+    path = tmp_path / "match.jsonl"
+    path.write_bytes(_with_line(3, b"\n"))
+    with pytest.raises(LogError) as caught:
+        read_log(path)
+    assert caught.value.path == str(path)
+    assert caught.value.line == 4
+    assert str(caught.value).startswith(f"{path}, line 4: ")
+
+
+# Strict reading: the header
+
+
+def test_strict_reading_an_empty_file_is_refused_at_line_1() -> None:
+    error = _read_error(b"")
+    assert error.line == 1
+    assert "empty" in error.reason
+
+
+def test_strict_reading_a_first_line_that_is_not_a_header_is_refused() -> None:
+    error = _read_error(b"".join(_lines()[1:]))
+    assert error.line == 1
+    assert "line 1 must be the header record" in error.reason
+    assert "'entry'" in error.reason
+
+
+def test_strict_reading_a_header_on_a_later_line_is_refused() -> None:
+    lines = _lines()
+    error = _read_error(b"".join([*lines[:3], lines[0], *lines[3:]]))
+    assert error.line == 4
+    assert "second header" in error.reason
+
+
+def test_strict_reading_a_newer_version_names_both_versions() -> None:
+    # given a version 2 header, which may well carry fields version 1 does not know
+    data = _edited(0, {"version": 2, "checksum": "abc"})
+    error = _read_error(data)
+    assert error.line == 1
+    assert error.reason == "this log is format version 2; this engine reads version 1"
+
+
+def test_strict_reading_a_version_older_than_1_is_refused() -> None:
+    error = _read_error(_edited(0, {"version": 0}))
+    assert error.line == 1
+    assert "versions start at 1" in error.reason
+
+
+def test_strict_reading_a_foreign_format_is_refused() -> None:
+    error = _read_error(_edited(0, {"format": "chess-pgn"}))
+    assert error.line == 1
+    assert "not a multiversus log" in error.reason
+    assert "'chess-pgn'" in error.reason
+
+
+def test_strict_reading_an_unknown_field_in_the_header_is_refused() -> None:
+    error = _read_error(_edited(0, {"written_at": "2024-01-01"}))
+    assert error.line == 1
+    assert error.reason == "unknown field 'written_at' at `$`"
+
+
+# Strict reading: entries
+
+
+def test_strict_reading_an_unknown_field_names_its_path() -> None:
+    record = json.loads(_lines()[5])
+    record["command"]["note"] = "hello"
+    error = _read_error(_with_line(5, msgspec.json.encode(record) + b"\n"))
+    assert error.line == 6
+    assert error.reason == "unknown field 'note' at `$.command`"
+
+
+def test_strict_reading_an_unknown_event_kind_is_refused() -> None:
+    record = json.loads(_lines()[2])
+    record["events"][0]["kind"] = "dice_exploded"
+    error = _read_error(_with_line(2, msgspec.json.encode(record) + b"\n"))
+    assert error.line == 3
+    assert error.reason == "unknown event kind 'dice_exploded' at `$.events[0].kind`"
+
+
+def test_strict_reading_an_unknown_command_kind_is_refused() -> None:
+    error = _read_error(_edited(2, {"command": {"kind": "cheat", "player": 1}}))
+    assert error.line == 3
+    assert error.reason == "unknown command kind 'cheat' at `$.command.kind`"
+
+
+def test_strict_reading_a_wrong_type_names_msgspec_path() -> None:
+    # given an entry whose third event is an Initiative roll with a die that is not a number
+    lines = _lines()
+    command = {"kind": "roll_initiative", "player": 1, "die": 6}
+    events = [
+        {"kind": "activation_ended", "side": "heroes"},
+        {"kind": "activation_ended", "side": "heroes"},
+        {"kind": "initiative_rolled", "side": "heroes", "die": "six", "greys": 0, "lost": True},
+    ]
+    entry = msgspec.json.encode({"record": "entry", "command": command, "events": events})
+    error = _read_error(b"".join([*lines[:7], entry + b"\n", *lines[7:]]))
+    assert error.line == 8
+    assert error.reason == "wrong type at `$.events[2].die`: expected int, got str"
+
+
+def test_strict_reading_a_missing_field_is_refused() -> None:
+    error = _read_error(_edited(4, {"command": {"kind": "end_move"}}))
+    assert error.line == 5
+    assert error.reason == "missing field 'player' at `$.command`"
+
+
+def test_strict_reading_a_value_outside_a_literal_is_refused() -> None:
+    error = _read_error(_edited(4, {"command": {"kind": "end_move", "player": 3}}))
+    assert error.line == 5
+    assert "value 3 is not allowed at `$.command.player`" in error.reason
+
+
+# Strict reading: lines and bytes
+
+
+def test_strict_reading_a_last_line_without_newline_is_truncated() -> None:
+    data = _log_bytes()
+    count = data.count(b"\n")
+    error = _read_error(data[:-1])
+    assert error.line == count
+    assert "does not end with a newline" in error.reason
+    assert "truncated" in error.reason
+
+
+def test_strict_reading_a_line_that_is_not_complete_json_is_refused() -> None:
+    line = _lines()[6]
+    error = _read_error(_with_line(6, line[: len(line) // 2] + b"\n"))
+    assert error.line == 7
+    assert "not complete JSON" in error.reason
+
+
+def test_strict_reading_malformed_json_is_refused() -> None:
+    error = _read_error(_with_line(6, b'{"record" "entry"}\n'))
+    assert error.line == 7
+    assert "not valid JSON" in error.reason
+
+
+def test_strict_reading_invalid_utf8_is_refused() -> None:
+    line = _lines()[3]
+    at = line.index(b'"kind":"') + len(b'"kind":"')
+    error = _read_error(_with_line(3, line[:at] + b"\xff" + line[at:]))
+    assert error.line == 4
+    assert error.reason == f"invalid UTF-8 at byte {at + 1} of the line"
+
+
+def test_strict_reading_invalid_utf8_in_the_header_is_refused() -> None:
+    line = _lines()[0]
+    error = _read_error(_with_line(0, line.replace(b"Player 1", b"Player \xc3")))
+    assert error.line == 1
+    assert "invalid UTF-8" in error.reason
+
+
+def test_strict_reading_a_blank_line_is_refused() -> None:
+    lines = _lines()
+    error = _read_error(b"".join([*lines[:4], b"\n", *lines[4:]]))
+    assert error.line == 5
+    assert "blank" in error.reason
+
+
+def test_strict_reading_a_blank_line_at_the_end_is_refused() -> None:
+    data = _log_bytes()
+    error = _read_error(data + b"\n")
+    assert error.line == data.count(b"\n") + 1
+    assert "blank" in error.reason
+
+
+def test_strict_reading_windows_line_endings_are_refused() -> None:
+    line = _lines()[2]
+    error = _read_error(_with_line(2, line[:-1] + b"\r\n"))
+    assert error.line == 3
+    assert "carriage return" in error.reason
+
+
+def test_strict_reading_a_record_not_in_canonical_form_is_refused() -> None:
+    # given a line that means the same but has a space after a colon
+    line = _lines()[2]
+    error = _read_error(_with_line(2, line.replace(b'"record":', b'"record": ', 1)))
+    assert error.line == 3
+    assert "canonical form" in error.reason
+    assert "byte 11" in error.reason
+
+
+def test_strict_reading_fields_out_of_order_are_refused() -> None:
+    record = json.loads(_lines()[2])
+    reordered = {"record": "entry", "events": record["events"], "command": record["command"]}
+    error = _read_error(_with_line(2, msgspec.json.encode(reordered) + b"\n"))
+    assert error.line == 3
+    assert "canonical form" in error.reason
+
+
+def test_strict_reading_two_records_on_one_line_are_refused() -> None:
+    lines = _lines()
+    error = _read_error(b"".join([*lines[:2], lines[2][:-1] + lines[3], *lines[4:]]))
+    assert error.line == 3
+    assert "not valid JSON" in error.reason
+
+
+MUTATION = st.tuples(
+    st.sampled_from(["flip", "insert", "delete"]),
+    st.integers(min_value=0),
+    st.integers(min_value=0, max_value=255),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.sampled_from(SEEDS), mutations=st.lists(MUTATION, min_size=1, max_size=4))
+def test_mutated_logs_decode_canonically_or_raise_log_error(
+    seed: int, mutations: list[tuple[str, int, int]]
+) -> None:
+    # given a real log with some bytes flipped, inserted or deleted
+    data = bytearray(_log_bytes(seed))
+    for operation, position, value in mutations:
+        at = position % (len(data) + 1)
+        if operation == "insert":
+            data[at:at] = bytes([value])
+        elif data and operation == "delete":
+            del data[at % len(data)]
+        elif data:
+            data[at % len(data)] ^= value or 1
+    mutated = bytes(data)
+    # when it is read, then it is a log that encodes to exactly these bytes, or a LogError
+    error: LogError | None = None
+    try:
+        log = decode_log(mutated)
+    except LogError as caught:
+        error = caught
+    if error is None:
+        assert encode_log(log) == mutated
+    else:
+        assert error.line >= 1
+        assert error.reason
+
+
+# Replay
+
+
+def test_replay_names_the_line_of_an_event_that_cannot_follow() -> None:
+    # given a log whose first entry starts an action though no activation is under way
+    log, _ = _played(0)
+    command = log.entries[0].command
+    bad = LogEntry(
+        command=command,
+        events=(ActionStarted(side="heroes", unit="x", action="move", double=False),),
+    )
+    edited = MatchLog(header=log.header, entries=(*log.entries[:3], bad))
+    with pytest.raises(LogError) as caught:
+        replay(edited, "edited.jsonl")
+    assert caught.value.path == "edited.jsonl"
+    assert caught.value.line == 5
+    assert "event 1 (action_started) cannot follow" in caught.value.reason
+
+
+# Schema
+
+
+def test_schema_file_is_up_to_date() -> None:
+    expected = json.dumps(log_schema(), indent=2, sort_keys=True) + "\n"
+    actual = SCHEMA_FILE.read_text(encoding="utf-8") if SCHEMA_FILE.exists() else ""
+    assert actual == expected, (
+        "docs/log-schema.json is out of date; regenerate it from the repository root with "
+        "`PYTHONPATH=src python -m multiversus_core.log --schema > docs/log-schema.json`"
+    )
+
+
+def test_schema_is_json_naming_both_records() -> None:
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    text = json.dumps(schema)
+    assert '"header"' in text
+    assert '"entry"' in text
+    assert set(schema["discriminator"]["mapping"]) == {"header", "entry"}
+
+
+def test_schema_command_line_prints_the_schema_file() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "multiversus_core.log", "--schema"],
+        capture_output=True,
+        check=True,
+        cwd=ROOT,
+        env={"PYTHONPATH": str(ROOT / "src")},
+    )
+    assert result.stdout == SCHEMA_FILE.read_bytes()
+
+
+# The format document
+
+
+def test_format_doc_lists_every_event_and_command_kind() -> None:
+    text = FORMAT_DOC.read_text(encoding="utf-8")
+    kinds = [t.__struct_config__.tag for t in (*EVENT_TYPES, *typing.get_args(Command))]
+    missing = [kind for kind in kinds if f"| `{kind}` |" not in text]
+    assert not missing, f"docs/log-format.md does not list {missing}"
+
+
+def test_format_doc_example_lines_come_from_the_seed_0_match() -> None:
+    text = FORMAT_DOC.read_text(encoding="utf-8")
+    examples = [line.encode() + b"\n" for line in text.splitlines() if line.startswith('{"record"')]
+    lines = _lines(0)
+    assert len(examples) >= 8
+    assert all(example in lines for example in examples)
+
+
+def test_format_doc_dice_test_vectors_match_the_dice_module() -> None:
+    text = FORMAT_DOC.read_text(encoding="utf-8")
+    rows = re.findall(
+        r"^\| (\d+) \| (\d+) \| `(0x[0-9a-f]{16})` \| (\d) \| (heads|tails) \|$", text, re.M
+    )
+    assert len(rows) >= 4
+    for seed, n, value, die, coin in rows:
+        assert draw(int(seed), int(n)) == int(value, 16)
+        assert roll_die(int(seed), int(n)) == int(die)
+        assert flip_coin(int(seed), int(n)) == (coin == "heads")
