@@ -12,7 +12,7 @@ import msgspec
 from multiversus_core.terms import Condition, Side, Size, Square
 
 
-class Tile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Tile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """A face-up (special) two-by-two Terrain Tile.
 
     Every tile not listed on a board is an ordinary face-down tile, which has
@@ -29,7 +29,7 @@ class Tile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """It breaks line of sight (R18)."""
 
 
-class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """A square grid of two-by-two tiles, as a scenario lays it out (R17)."""
 
     width: int
@@ -40,7 +40,7 @@ class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The special (face-up) tiles; all others are ordinary."""
 
 
-class Figure(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Figure(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """A character or terrain piece on the board.
 
     Terrain pieces belong to the Adversaries' Terrain unit (R1): they can move

@@ -15,7 +15,7 @@ import msgspec
 from multiversus_core.terms import ActionKind, Colour, Direction, Seat, Side
 
 
-class _Command(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind"):
+class _Command(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False, tag_field="kind"):
     player: Seat
     """The seat giving the command."""
 

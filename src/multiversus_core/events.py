@@ -16,7 +16,7 @@ from multiversus_core.terms import ActionKind, Seat, Side, Square
 from multiversus_core.units import CoinId, Unit
 
 
-class _Event(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="kind"):
+class _Event(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False, tag_field="kind"):
     pass
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgspec
 
 
-class MatchSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class MatchSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """What the players agreed to play before set-up begins.
 
     A team or scenario left as None is chosen by the Set Up Player during

@@ -31,14 +31,14 @@ Pending: TypeAlias = Literal[
 """The decision the match is waiting for."""
 
 
-class Piles(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Piles(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """One player's unit coins: hidden in the stash, or face up in the discard."""
 
     stash: tuple[CoinId, ...] = ()
     discard: tuple[CoinId, ...] = ()
 
 
-class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """The action the active unit is taking."""
 
     kind: ActionKind
@@ -53,7 +53,7 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Move actions: figures whose move is over."""
 
 
-class Activation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Activation(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """One activation: the active selection, the reactive selection, and progress."""
 
     side: Side
@@ -74,7 +74,7 @@ class Activation(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The action under way."""
 
 
-class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """Everything known about a match at one point, referee's view."""
 
     settings: MatchSettings

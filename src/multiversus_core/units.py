@@ -35,7 +35,7 @@ def coin_colour(coin: CoinId) -> Colour:
     return "grey" if is_grey(coin) else "green"
 
 
-class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """A unit in the match: its sheet entry resolved to figures and coins."""
 
     id: str

@@ -1,0 +1,184 @@
+"""Replay speed: decode plus fold, against msgspec's raw decode of the same bytes.
+
+One log is one match (a match has a few hundred events), so the script plays
+complete random matches with ``RandomBot`` until their logs hold at least
+``--events`` events, writes one log file per match into a folder, then
+measures, on the same bytes read back into memory:
+
+* replay: ``replay(decode_log(data))`` for every log, the library's replay
+  path (strict, canonical decoding plus folding every event with ``evolve``);
+* raw decode, two ways: ``msgspec.json.Decoder().decode_lines(data)``, the
+  schema-less decode into plain Python objects, and
+  ``msgspec.json.Decoder(LogHeader | LogEntry).decode_lines(data)``, the
+  typed decode into the same record structs with no checks and no fold.
+
+Both are timed in the same run, best of ``--repeat``, and reported in events
+per second with their ratio. Disk reads are not timed. Run::
+
+    PYTHONPATH=src python benchmarks/replay_speed.py --events 100000 --check
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import msgspec
+
+from multiversus_core import MatchSettings, apply, decider_seat, start_match
+from multiversus_core.bots import RandomBot
+from multiversus_core.log import (
+    LogEntry,
+    LogHeader,
+    decode_log,
+    encode_entry,
+    encode_header,
+    replay,
+)
+
+TARGET_RATIO = 0.5
+"""Replay should run at least half as fast as raw decoding."""
+
+
+def play_match(match_seed: int) -> tuple[bytes, int]:
+    """Play one complete random match; return its log bytes and its number of events."""
+    settings = MatchSettings(seed=match_seed)
+    state = start_match(settings)
+    bots = {1: RandomBot(match_seed), 2: RandomBot(match_seed ^ 0x5EED)}
+    lines = [encode_header(settings)]
+    count = 0
+    while not state.is_over:
+        seat = decider_seat(state)
+        assert seat is not None
+        command = bots[seat].choose(state, seat)
+        state, events = apply(state, command)
+        lines.append(encode_entry(command, events))
+        count += len(events)
+    return b"".join(lines), count
+
+
+def generate(folder: Path, events: int, seed: int) -> tuple[list[Path], int]:
+    """Write match logs into ``folder`` until they hold ``events`` events; show progress."""
+    folder.mkdir(parents=True, exist_ok=True)
+    seeds = random.Random(seed)
+    paths: list[Path] = []
+    total = 0
+    step = max(events // 50, 1)
+    shown = 0
+    while total < events:
+        data, count = play_match(seeds.getrandbits(64))
+        path = folder / f"match-{len(paths):05d}.jsonl"
+        path.write_bytes(data)
+        paths.append(path)
+        total += count
+        if total - shown >= step or total >= events:
+            shown = total
+            print(
+                f"\rgenerating: {min(total, events):,} / {events:,} events, {len(paths):,} matches",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+    print(file=sys.stderr)
+    return paths, total
+
+
+def timed(run: Callable[[], None]) -> float:
+    """Return how long one call of ``run`` takes, in seconds."""
+    start = time.perf_counter()
+    run()
+    return time.perf_counter() - start
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--events",
+        type=int,
+        default=1_000_000,
+        help="generate logs holding at least this many events (default 1,000,000)",
+    )
+    parser.add_argument(
+        "--out", type=Path, default=None, help="folder for the logs (default: a temporary folder)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed for the random matches")
+    parser.add_argument("--repeat", type=int, default=3, help="timings to take the best of")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help=f"exit with status 1 if replay is slower than {TARGET_RATIO} x either raw decode",
+    )
+    args = parser.parse_args(argv)
+
+    with tempfile.TemporaryDirectory(prefix="multiversus-replay-") as temporary:
+        folder = args.out or Path(temporary)
+        start = time.perf_counter()
+        paths, events = generate(folder, args.events, args.seed)
+        generation = time.perf_counter() - start
+        logs = [path.read_bytes() for path in paths]
+
+    typed_decoder = msgspec.json.Decoder(LogHeader | LogEntry)
+    plain_decoder = msgspec.json.Decoder()
+
+    def typed_decode() -> None:
+        for data in logs:
+            typed_decoder.decode_lines(data)
+
+    def plain_decode() -> None:
+        for data in logs:
+            plain_decoder.decode_lines(data)
+
+    def replay_all() -> None:
+        for data in logs:
+            replay(decode_log(data))
+
+    # Alternate the three so that machine noise affects them alike.
+    plain_best = typed_best = replay_best = float("inf")
+    for _ in range(args.repeat):
+        plain_best = min(plain_best, timed(plain_decode))
+        typed_best = min(typed_best, timed(typed_decode))
+        replay_best = min(replay_best, timed(replay_all))
+
+    # One more pass, timing the two halves of replay apart (for diagnosis only).
+    decoding = folding = 0.0
+    for data in logs:
+        start = time.perf_counter()
+        log = decode_log(data)
+        middle = time.perf_counter()
+        replay(log)
+        decoding += middle - start
+        folding += time.perf_counter() - middle
+
+    size = sum(len(data) for data in logs)
+    plain_ratio = plain_best / replay_best
+    typed_ratio = typed_best / replay_best
+    print(f"logs:          {len(logs):,} matches, {events:,} events, {size / 1e6:,.1f} MB")
+    print(f"generation:    {generation:,.1f} s")
+    print(f"raw decode:    {events / plain_best:,.0f} events/s schema-less ({plain_best:.3f} s)")
+    print(f"               {events / typed_best:,.0f} events/s typed structs ({typed_best:.3f} s)")
+    print(f"replay:        {events / replay_best:,.0f} events/s ({replay_best:.3f} s)")
+    print(f"  decoding:    {events / decoding:,.0f} events/s (decode_log alone)")
+    print(f"  folding:     {events / folding:,.0f} events/s (replay of decoded logs alone)")
+    print(f"ratio:         {plain_ratio:.2f} x schema-less decode (target >= {TARGET_RATIO})")
+    print(f"               {typed_ratio:.2f} x typed decode (target >= {TARGET_RATIO})")
+    failed = [
+        name
+        for name, ratio in (("schema-less", plain_ratio), ("typed", typed_ratio))
+        if ratio < TARGET_RATIO
+    ]
+    if args.check and failed:
+        print(
+            f"replay is below {TARGET_RATIO} x the {' and '.join(failed)} decode",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
