@@ -164,7 +164,9 @@ def _initiative_given_up(state: MatchState, event: InitiativeGivenUp) -> MatchSt
 
 def _discard_returned(state: MatchState, event: DiscardReturned) -> MatchState:
     piles = state.piles(event.side)
-    discard = tuple(c for c in piles.discard if c not in event.coins)
+    discard = piles.discard
+    for coin in event.coins:
+        discard = _without(discard, coin)
     stash = _sorted_with(piles.stash, event.coins)
     return _with_piles(state, event.side, Piles(stash=stash, discard=discard))
 
@@ -227,7 +229,11 @@ def _side_chosen(state: MatchState, event: SideChosen) -> MatchState:
 
 def _figure_stepped(state: MatchState, event: FigureStepped) -> MatchState:
     figure_id = event.figure
-    figures = tuple(replace(f, square=event.to) if f.id == figure_id else f for f in state.figures)
+    figures = state.figures
+    for i, figure in enumerate(figures):
+        if figure.id == figure_id:
+            figures = (*figures[:i], replace(figure, square=event.to), *figures[i + 1 :])
+            break
     act = state.activation
     assert act is not None and act.action is not None
     action = act.action
@@ -246,10 +252,12 @@ def _with_piles(state: MatchState, side: Side, piles: Piles) -> MatchState:
 
 
 def _without(coins: tuple[CoinId, ...], coin: CoinId) -> tuple[CoinId, ...]:
-    return tuple(c for c in coins if c != coin)
+    i = coins.index(coin)
+    return coins[:i] + coins[i + 1 :]
 
 
 def _sorted_with(coins: tuple[CoinId, ...], more: Iterable[CoinId]) -> tuple[CoinId, ...]:
+    # Stashes are kept sorted so that equal states encode to equal bytes.
     return tuple(sorted((*coins, *more)))
 
 
