@@ -9,12 +9,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from msgspec.structs import replace
+
 from multiversus_core import (
     ChooseSide,
     ChooseStartingTeam,
     ChooseTeams,
     Command,
-    EndMove,
+    EndAction,
     Event,
     FlipForSetUp,
     MatchSettings,
@@ -29,7 +31,7 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.terms import ActionKind, Colour, Seat, Side
+from multiversus_core.terms import ActionKind, Colour, Condition, Seat, Side
 
 SETTINGS = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=11)
 """The bundled default pairing, with a fixed seed."""
@@ -103,9 +105,48 @@ def activate(
     """Select coins for ``unit``, let the reactive player select, and end the move at once."""
     state = play(state, SelectCoins(player=seat(state), unit=unit, colour=colour, actions=actions))
     state = react(state)
-    return play(state, EndMove(player=seat(state)))
+    return play(state, EndAction(player=seat(state)))
 
 
 def roll(state: MatchState, die: int) -> MatchState:
     """Roll a physical die showing ``die``."""
     return play(state, RollInitiative(player=seat(state), die=die))
+
+
+def placed(state: MatchState, squares: dict[str, tuple[int, int] | None]) -> MatchState:
+    """Return the state with some figures put on other squares (None: off the board)."""
+    figures = tuple(
+        replace(f, square=squares[f.id]) if f.id in squares else f for f in state.figures
+    )
+    return replace(state, figures=figures)
+
+
+def conditioned(state: MatchState, conditions: dict[str, Condition]) -> MatchState:
+    """Return the state with some characters' conditions set (eliminated ones leave the board)."""
+    figures = tuple(
+        replace(
+            f,
+            condition=conditions[f.id],
+            square=None if conditions[f.id] == "eliminated" else f.square,
+        )
+        if f.id in conditions
+        else f
+        for f in state.figures
+    )
+    return replace(state, figures=figures)
+
+
+def select(
+    state: MatchState,
+    unit: str,
+    actions: tuple[ActionKind, ...],
+    reaction: tuple[str, tuple[ActionKind, ...]] | None = None,
+) -> MatchState:
+    """Select the active coins, then the reactive ones (a given unit and coins, or the first option)."""
+    state = play(state, SelectCoins(player=seat(state), unit=unit, colour="green", actions=actions))
+    if reaction is None:
+        return react(state)
+    unit_id, coins = reaction
+    return play(
+        state, SelectReaction(player=seat(state), unit=unit_id, colour="green", actions=coins)
+    )

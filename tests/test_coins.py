@@ -7,7 +7,7 @@ import pytest
 from msgspec.structs import replace
 
 from multiversus_core import (
-    EndMove,
+    EndAction,
     GiveUpInitiative,
     IllegalCommandError,
     InvalidCommandError,
@@ -58,13 +58,34 @@ def test_r2_a_unit_with_no_coin_of_that_colour_in_the_stash_cannot_be_selected()
 
 def test_r3_active_selection_is_a_unit_coin_and_one_or_two_action_coins() -> None:
     options = legal_commands(set_up(), 1)
-    selections = {(c.unit, c.colour, c.actions) for c in options if isinstance(c, SelectCoins)}
-    assert selections == {
-        (unit, colour, actions)
-        for unit in ("knight", "squire", "militia")
-        for colour in ("green", "grey")
-        for actions in (("move",), ("move", "move"))
+    knight_green = {
+        c.actions
+        for c in options
+        if isinstance(c, SelectCoins) and (c.unit, c.colour) == ("knight", "green")
     }
+    # One coin, two alike (never two Defends), or two different; no Recovery while unhurt.
+    assert knight_green == {
+        ("attack",),
+        ("defend",),
+        ("move",),
+        ("stunt",),
+        ("attack", "attack"),
+        ("move", "move"),
+        ("stunt", "stunt"),
+        ("attack", "defend"),
+        ("attack", "move"),
+        ("attack", "stunt"),
+        ("defend", "move"),
+        ("defend", "stunt"),
+        ("move", "stunt"),
+    }
+    units = {(c.unit, c.colour) for c in options if isinstance(c, SelectCoins)}
+    assert units == {(u, c) for u in ("knight", "squire", "militia") for c in ("green", "grey")}
+
+
+def test_r3_double_defend_is_not_a_legal_active_selection() -> None:
+    with pytest.raises(IllegalCommandError, match="Double-Defend is N/A"):
+        when(set_up(), SelectCoins(player=1, unit="knight", colour="green", actions=("defend", "defend")))
 
 
 def test_r3_only_your_own_units_can_be_selected() -> None:
@@ -144,7 +165,7 @@ def test_r3_r4_end_of_activation_discards_active_coin_and_returns_unused_reactiv
     state = play(
         state, SelectReaction(player=2, unit="bruisers", colour="grey", actions=("attack",))
     )
-    events = when(state, EndMove(player=1))
+    events = when(state, EndAction(player=1))
     assert events == (
         ActionEnded(side="heroes", action="move"),
         ReactionRevealed(side="adversaries", coin="bruisers.grey1", actions=("attack",)),
@@ -152,7 +173,7 @@ def test_r3_r4_end_of_activation_discards_active_coin_and_returns_unused_reactiv
         UnitCoinReturned(side="adversaries", coin="bruisers.grey1"),
         ActivationEnded(side="heroes"),
     )
-    after = play(state, EndMove(player=1))
+    after = play(state, EndAction(player=1))
     assert after.piles("heroes").discard == ("knight.green1",)
     assert "bruisers.grey1" in after.piles("adversaries").stash
     assert after.piles("adversaries").discard == ()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from multiversus_core import (
-    EndMove,
+    EndAction,
     IllegalCommandError,
     InvalidCommandError,
     MatchState,
@@ -33,7 +33,7 @@ def test_move_each_character_moves_up_to_three_spaces() -> None:
     assert state.figure("knight").square == (1, 6)
     with pytest.raises(IllegalCommandError, match="no movement left"):
         when(state, Step(player=1, figure="knight", direction=N))
-    assert legal_commands(state, 1) == (EndMove(player=1),)
+    assert legal_commands(state, 1) == (EndAction(player=1),)
 
 
 def test_double_move_moves_up_to_six_spaces() -> None:
@@ -41,13 +41,13 @@ def test_double_move_moves_up_to_six_spaces() -> None:
     for _ in range(6):
         state = play(state, Step(player=1, figure="knight", direction=N))
     assert state.figure("knight").square == (1, 3)
-    assert legal_commands(state, 1) == (EndMove(player=1),)
+    assert legal_commands(state, 1) == (EndAction(player=1),)
 
 
 def test_move_step_is_recorded_as_an_event_per_space() -> None:
     state = _moving("knight")
     assert when(state, Step(player=1, figure="knight", direction=E)) == (
-        FigureStepped(figure="knight", to=(2, 9)),
+        FigureStepped(figure="knight", to=(2, 9), steps_left=2),
     )
 
 
@@ -67,7 +67,7 @@ def test_r19_cannot_step_off_the_board() -> None:
 
 
 def test_only_figures_of_the_active_unit_move() -> None:
-    with pytest.raises(IllegalCommandError, match="not in the active unit"):
+    with pytest.raises(IllegalCommandError, match="not in the acting unit"):
         when(_moving("knight"), Step(player=1, figure="squire", direction=N))
     with pytest.raises(InvalidCommandError, match="no figure 'ghost'"):
         when(_moving("knight"), Step(player=1, figure="ghost", direction=N))
@@ -97,13 +97,13 @@ def test_r19_ally_lets_a_character_pass_but_never_end_on_it() -> None:
     state = play(state, Step(player=1, figure="militia-1", direction=E))
     assert state.figure("militia-1").square == (7, 9)
     # It may not stop there, nor let another character move first.
-    assert EndMove(player=1) not in legal_commands(state, 1)
+    assert EndAction(player=1) not in legal_commands(state, 1)
     with pytest.raises(IllegalCommandError, match="cannot end its move on an ally"):
-        when(state, EndMove(player=1))
+        when(state, EndAction(player=1))
     with pytest.raises(IllegalCommandError, match="must move on"):
         when(state, Step(player=1, figure="militia-3", direction=N))
     state = play(state, Step(player=1, figure="militia-1", direction=N))
-    assert EndMove(player=1) in legal_commands(state, 1)
+    assert EndAction(player=1) in legal_commands(state, 1)
 
 
 def test_r19_stepping_onto_an_ally_is_offered_only_if_the_mover_can_get_off() -> None:
@@ -132,8 +132,8 @@ def test_r19_a_large_figure_moves_its_whole_footprint() -> None:
     assert state.figure("smogon").square == (4, 1)
 
 
-def test_end_move_leaves_unmoved_characters_where_they_are() -> None:
-    state = play(_moving("militia"), EndMove(player=1))
+def test_end_action_leaves_unmoved_characters_where_they_are() -> None:
+    state = play(_moving("militia"), EndAction(player=1))
     assert state.pending == "roll"
     assert state.figure("militia-2").square == (7, 9)
 

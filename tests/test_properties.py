@@ -10,22 +10,28 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from multiversus_core import (
+    AfterAttack,
+    Attack,
     BeginAction,
+    ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
     Command,
-    EndMove,
+    DeclineReaction,
+    EndAction,
     Event,
     FlipForSetUp,
     GiveUpInitiative,
     MatchSettings,
     MatchState,
     MultiversusError,
+    React,
     RollInitiative,
     SelectCoins,
     SelectNoReaction,
     SelectReaction,
     Step,
+    Stunt,
     apply,
     decide,
     decider_seat,
@@ -34,6 +40,8 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
+from multiversus_core.abilities import REGISTRY
+from multiversus_core.bots import RandomBot
 from multiversus_core.geometry import DIRECTIONS, figure_squares, on_board
 from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, ActionKind, Colour
 
@@ -42,14 +50,14 @@ PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[Healt
 
 
 def random_match(seed: int) -> tuple[MatchState, list[tuple[Command, tuple[Event, ...]]]]:
-    """Play a whole match with uniformly random legal commands."""
-    rng = random.Random(seed)
+    """Play a whole match between two random bots, over a pairing the seed picks."""
     state = start_match(MatchSettings(seed=seed))
+    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
     log = []
     while not state.is_over:
         seat = decider_seat(state)
         assert seat is not None
-        command = rng.choice(legal_commands(state, seat))
+        command = bots[seat].choose(state, seat)
         state, events = apply(state, command)
         log.append((command, events))
     return state, log
@@ -74,19 +82,22 @@ def check_invariants(state: MatchState) -> None:
         seen: dict[tuple[int, int], str] = {}
         for figure in state.figures:
             squares = figure_squares(figure)
+            if figure.condition == "eliminated":
+                continue
             assert len(squares) == (4 if figure.size == "large" else 1)
             for square in squares:
                 assert on_board(state.board, square)
                 if figure.is_character:
                     # Mid-move, a character may stand on an ally it is passing.
-                    mover = (
-                        state.activation.action.mover
-                        if state.activation and state.activation.action
-                        else None
-                    )
-                    if square in seen and mover not in (figure.id, seen[square]):
+                    act = state.activation
+                    movers = {a.mover for a in (act.action, act.reaction) if a} if act else set()
+                    if square in seen and not movers & {figure.id, seen[square]}:
                         raise AssertionError(f"{figure.id} shares {square} with {seen[square]}")
                     seen[square] = figure.id
+    # Eliminated characters are off the board, and only characters are ever harmed (R1).
+    for figure in state.figures:
+        assert (figure.condition == "eliminated") == (figure.square is None), figure
+        assert not figure.terrain or figure.condition == "unharmed"
     # The round never exceeds six; from set-up step 3 to the end, exactly one side
     # holds the Initiative die.
     assert 0 <= state.round <= 6
@@ -111,7 +122,8 @@ def test_random_legal_play_keeps_the_invariants_after_every_event(seed: int) -> 
         for event in events:
             state = evolve(state, event)
             check_invariants(state)
-    assert state.is_over and state.round == 6
+    assert state.is_over
+    assert state.round == 6 or state.ended == "elimination"
 
 
 def candidate_commands(state: MatchState) -> list[Command]:
@@ -127,7 +139,12 @@ def candidate_commands(state: MatchState) -> list[Command]:
             RollInitiative(player=seat),
             GiveUpInitiative(player=seat),
         ]
-        out += [EndMove(player=seat), SelectNoReaction(player=seat)]
+        out += [EndAction(player=seat), SelectNoReaction(player=seat)]
+        out += [React(player=seat), DeclineReaction(player=seat)]
+        out += [AfterAttack(player=seat, choice="stay"), AfterAttack(player=seat, choice="push")]
+        out += [AfterAttack(player=seat, choice="step", direction=d) for d in DIRECTIONS]
+        for offer in state.secret_offers:
+            out += [ChooseSecret(player=seat, name=offer.name, choice=c) for c in offer.options]
         out += [ChooseStartingTeam(player=seat, side=s) for s in SIDES]
         out += [ChooseSide(player=seat, side=s) for s in SIDES]
         out += [BeginAction(player=seat, action=a) for a in ACTION_KINDS]
@@ -140,6 +157,9 @@ def candidate_commands(state: MatchState) -> list[Command]:
                     )
         for figure in state.figures:
             out += [Step(player=seat, figure=figure.id, direction=d) for d in DIRECTIONS]
+            out += [Attack(player=seat, attacker=figure.id, target=t.id) for t in state.figures]
+            out += [Stunt(player=seat, figure=figure.id, target=t.id) for t in state.figures]
+            out += [Stunt(player=seat, figure=figure.id, ability=a) for a in REGISTRY]
     return out
 
 
@@ -148,6 +168,7 @@ def candidate_commands(state: MatchState) -> list[Command]:
 def test_legal_listing_is_exact_both_ways(seed: int) -> None:
     rng = random.Random(seed)
     state = start_match(MatchSettings(seed=seed))
+    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
     checked = 0
     while not state.is_over:
         listed = {c for s in SEATS for c in legal_commands(state, s)}
@@ -163,4 +184,4 @@ def test_legal_listing_is_exact_both_ways(seed: int) -> None:
                 assert accepted == (command in listed), (command, state.pending)
         seat = decider_seat(state)
         assert seat is not None
-        state, _ = apply(state, rng.choice(legal_commands(state, seat)))
+        state, _ = apply(state, bots[seat].choose(state, seat))

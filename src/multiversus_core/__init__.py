@@ -17,19 +17,25 @@ events; :mod:`multiversus_core.log` reads and writes match logs.
 
 from multiversus_core.board import Board, Figure, Tile
 from multiversus_core.commands import (
+    AfterAttack,
+    Attack,
     BeginAction,
+    ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
     ChooseTeams,
     Command,
-    EndMove,
+    DeclineReaction,
+    EndAction,
     FlipForSetUp,
     GiveUpInitiative,
+    React,
     RollInitiative,
     SelectCoins,
     SelectNoReaction,
     SelectReaction,
     Step,
+    Stunt,
 )
 from multiversus_core.decide import decide, decider_seat, waiting_for
 from multiversus_core.errors import (
@@ -52,13 +58,17 @@ __version__ = "0.1.0"
 
 __all__ = [
     "EVENT_TYPES",
+    "AfterAttack",
+    "Attack",
     "BeginAction",
     "Board",
+    "ChooseSecret",
     "ChooseSide",
     "ChooseStartingTeam",
     "ChooseTeams",
     "Command",
-    "EndMove",
+    "DeclineReaction",
+    "EndAction",
     "Event",
     "Figure",
     "FlipForSetUp",
@@ -69,6 +79,7 @@ __all__ = [
     "MatchSettings",
     "MatchState",
     "MultiversusError",
+    "React",
     "RollInitiative",
     "Seat",
     "SelectCoins",
@@ -79,6 +90,7 @@ __all__ = [
     "Side",
     "Square",
     "Step",
+    "Stunt",
     "Tile",
     "__version__",
     "apply",

@@ -1,41 +1,54 @@
-"""Activations: coin selection, reveal, actions and discard.
+"""Activations: coin selection, reveal, actions, reactions and discard.
 
-Rulebook: *Taking actions*, *Actions and reactions*, *Units and characters*,
-*Spaces and movement*; rulings R2-R4, R19. The predicates here are shared by
-:func:`decide` and the legal-command listing, so the two cannot disagree.
+Rulebook: *Taking actions*, *Actions and reactions*, *Two-coin actions*,
+*Recovery*, *Reactions*, *Units and characters*, *Spaces and movement*;
+rulings R2-R12, R19. The predicates here are shared by :func:`decide` and the
+legal-command listing, so the two cannot disagree.
+
+An activation runs as a chain of decisions. When an active figure is about
+to take a step that triggers a reaction (leaving a square adjacent to the
+reactive unit, attacking, stunting, recovering), the step is held back and
+offered to the reactive player (R6). If they react, the reaction resolves
+completely; then the held step goes ahead if it still can.
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from multiversus_core import movement
+from multiversus_core import combat, movement
+from multiversus_core.abilities import REGISTRY, abilities_of, stunt_abilities
 from multiversus_core.board import Figure
 from multiversus_core.builder import Builder
-from multiversus_core.errors import IllegalCommandError
+from multiversus_core.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.events import (
     ActionEnded,
     ActionStarted,
     ActivationEnded,
     CoinsRevealed,
     CoinsSelected,
+    ConditionChanged,
+    FigureMoved,
     FigureStepped,
+    FollowUpChosen,
+    ReactionDeclined,
+    ReactionEnded,
     ReactionRevealed,
     ReactionSelected,
+    ReactionStarted,
+    ReactionTriggered,
+    RecoveryMade,
+    StuntFailed,
+    StuntPerformed,
     UnitCoinDiscarded,
     UnitCoinReturned,
 )
-from multiversus_core.state import MatchState
+from multiversus_core.geometry import are_adjacent, figure_squares, push_direction
+from multiversus_core.state import Action, Activation, MatchState, Suspended, Trigger
 from multiversus_core.terms import ActionKind, Colour, Direction, Side
 from multiversus_core.units import CoinId, Unit, coin_colour, coin_unit
 
-ACTIVE_SELECTIONS: Final[tuple[tuple[ActionKind, ...], ...]] = (("move",), ("move", "move"))
-"""Action-coin selections an active unit may make in this version: Move actions only.
-
-Attacks, Defends, Stunts and Recovery arrive with the whole-game rules.
-"""
-
-REACTIVE_SELECTIONS: Final[tuple[tuple[ActionKind, ...], ...]] = (
+ACTION_SELECTIONS: Final[tuple[tuple[ActionKind, ...], ...]] = (
     ("attack",),
     ("defend",),
     ("move",),
@@ -43,11 +56,26 @@ REACTIVE_SELECTIONS: Final[tuple[tuple[ActionKind, ...], ...]] = (
     ("attack", "attack"),
     ("move", "move"),
     ("stunt", "stunt"),
+    ("attack", "defend"),
+    ("attack", "move"),
+    ("attack", "stunt"),
+    ("defend", "move"),
+    ("defend", "stunt"),
+    ("move", "stunt"),
 )
+"""Action-coin selections of an active unit: one coin, two different, or two alike
+except two Defends (Double-Defend is N/A). No coin at all is a Recovery (R3)."""
+
+REACTIVE_SELECTIONS: Final[tuple[tuple[ActionKind, ...], ...]] = ACTION_SELECTIONS[:7]
 """Reactive selections: one action coin, or two alike except two Defends (R3)."""
 
+MOVE_SPACES: Final = 3
+"""Spaces a Move lets each figure move."""
+DOUBLE_MOVE_SPACES: Final = 6
+"""Spaces a Double-Move lets each figure move."""
+
 DRIFTING: Final = "Drifting"
-"""The ability that lets a Terrain unit's pieces take Move actions (R1)."""
+"""The ability that lets a Terrain unit's pieces take Move actions and reactions (R1)."""
 
 
 # --- who can do what --------------------------------------------------------
@@ -58,25 +86,53 @@ def figures_of(state: MatchState, unit: Unit) -> tuple[Figure, ...]:
     return tuple(f for f in state.figures if f.unit == unit.id and f.square is not None)
 
 
+def able_figures(state: MatchState, unit: Unit) -> tuple[Figure, ...]:
+    """Return a unit's figures that can take actions: on the board and not Disabled."""
+    return tuple(f for f in figures_of(state, unit) if f.condition != "disabled")
+
+
 def can_move(unit: Unit) -> bool:
-    """True if the unit's figures may take Move actions: characters, or Drifting terrain (R1)."""
+    """True if the unit's figures may move: characters, or Drifting terrain (R1)."""
     return not unit.is_terrain or DRIFTING in unit.abilities
 
 
+def _terrain_selections(unit: Unit) -> tuple[tuple[ActionKind, ...], ...]:
+    # Terrain pieces move and stunt only as their abilities allow (R1).
+    kinds: list[ActionKind] = []
+    if can_move(unit):
+        kinds.append("move")
+    if stunt_abilities(unit, double=False) or stunt_abilities(unit, double=True):
+        kinds.append("stunt")
+    return tuple(a for a in ACTION_SELECTIONS if set(a) <= set(kinds))
+
+
+def needs_recovery(state: MatchState, unit: Unit) -> bool:
+    """True if a character of the unit is Wounded or Disabled."""
+    return any(f.condition in ("wounded", "disabled") for f in figures_of(state, unit))
+
+
 def active_selections(state: MatchState, unit: Unit) -> tuple[tuple[ActionKind, ...], ...]:
-    """Return the action-coin selections the unit may make as the active unit."""
-    if not figures_of(state, unit) or not can_move(unit):
+    """Return the action-coin selections the unit may make as the active unit.
+
+    ``()`` stands for a Recovery. A unit whose characters are all Disabled
+    can only Recover.
+    """
+    if not figures_of(state, unit):
         return ()
-    return ACTIVE_SELECTIONS
+    if unit.is_terrain:
+        return _terrain_selections(unit)
+    recovery: tuple[tuple[ActionKind, ...], ...] = ((),) if needs_recovery(state, unit) else ()
+    if not able_figures(state, unit):
+        return recovery
+    return recovery + ACTION_SELECTIONS
 
 
 def reactive_selections(state: MatchState, unit: Unit) -> tuple[tuple[ActionKind, ...], ...]:
     """Return the action-coin selections the unit may make as the reactive unit."""
-    if not figures_of(state, unit):
+    if not able_figures(state, unit):
         return ()
     if unit.is_terrain:
-        # Terrain pieces only move and stunt, as their abilities allow (R1).
-        return (("move",), ("move", "move")) if can_move(unit) else ()
+        return tuple(a for a in _terrain_selections(unit) if a in REACTIVE_SELECTIONS)
     return REACTIVE_SELECTIONS
 
 
@@ -105,6 +161,14 @@ def can_react(state: MatchState, side: Side) -> bool:
     return any(u.id in stash_units and reactive_selections(state, u) for u in units_of(state, side))
 
 
+def current(state: MatchState) -> Action | None:
+    """Return the action or reaction under way: the reaction if one is."""
+    act = state.activation
+    if act is None:
+        return None
+    return act.reaction or act.action
+
+
 # --- selection and reveal ---------------------------------------------------
 
 
@@ -122,19 +186,23 @@ def select_coins(
     if not options:
         raise IllegalCommandError(f"{unit.name} cannot act: it has nothing it can do")
     if actions not in options:
-        raise IllegalCommandError(_active_selection_problem(unit, actions))
+        raise IllegalCommandError(_active_selection_problem(state, unit, actions))
     coin = coin_in_stash(state, side, unit, colour)
     if coin is None:
         raise IllegalCommandError(f"{unit.name} has no {colour} unit coin in its stash")
     b.emit(CoinsSelected(side=side, coin=coin, actions=actions))
 
 
-def _active_selection_problem(unit: Unit, actions: tuple[ActionKind, ...]) -> str:
+def _active_selection_problem(
+    state: MatchState, unit: Unit, actions: tuple[ActionKind, ...]
+) -> str:
     if not actions:
         return f"a Recovery needs a Wounded or Disabled character in {unit.name}"
-    if "move" not in actions or len(set(actions)) > 1:
-        return "only Move actions can be taken in this version of the engine"
-    return f"{unit.name} cannot take that selection"
+    if actions == ("defend", "defend"):
+        return "two Defend coins are not a legal selection (Double-Defend is N/A)"
+    if not able_figures(state, unit):
+        return f"every character of {unit.name} is Disabled: it can only Recover"
+    return f"{unit.name} cannot take that selection (terrain acts only as its abilities allow)"
 
 
 def select_reaction(
@@ -176,25 +244,24 @@ def select_no_reaction(b: Builder, side: Side) -> None:
 
 
 def _reveal_and_begin(b: Builder) -> None:
-    act = b.state.activation
-    assert act is not None and act.coin is not None
+    act = _activation(b.state)
+    assert act.coin is not None
     b.emit(CoinsRevealed(side=act.side, coin=act.coin, actions=act.actions))
+    if not act.actions:
+        b.emit(ActionStarted(side=act.side, unit=act.unit, action="recovery", double=False))
+        _recover(b)
+        return
     _next_action(b)
 
 
 def _next_action(b: Builder) -> None:
     """Start the next action if only one can come next; finish the activation if none."""
-    act = b.state.activation
-    assert act is not None
+    act = _activation(b.state)
     remaining = act.remaining
     if not remaining:
         _end_activation(b)
     elif len(set(remaining)) == 1:
-        b.emit(
-            ActionStarted(
-                side=act.side, unit=act.unit, action=remaining[0], double=len(remaining) == 2
-            )
-        )
+        _start_action(b, remaining[0], double=len(remaining) == 2)
     # Otherwise two different actions remain: the player chooses (BeginAction).
 
 
@@ -203,17 +270,51 @@ def begin_action(b: Builder, kind: ActionKind) -> None:
 
     :raises IllegalCommandError: if that action was not selected.
     """
-    act = b.state.activation
-    assert act is not None
+    act = _activation(b.state)
     if kind not in act.remaining:
         raise IllegalCommandError(f"no {kind.capitalize()} action coin was selected")
-    b.emit(ActionStarted(side=act.side, unit=act.unit, action=kind, double=False))
+    _start_action(b, kind, double=False)
+
+
+def _start_action(b: Builder, kind: ActionKind, *, double: bool) -> None:
+    act = _activation(b.state)
+    b.emit(ActionStarted(side=act.side, unit=act.unit, action=kind, double=double))
+    if kind == "defend":
+        # A Defend action protects the unit from attack reactions from now on (R10).
+        _end_action(b)
+
+
+def end_action(b: Builder) -> None:
+    """End the action or reaction under way (the EndAction command).
+
+    :raises IllegalCommandError: if a figure stands on an ally, or an attacker
+        must first choose its Step or Push.
+    """
+    action = current(b.state)
+    if action is None or action.kind not in ("move", "attack", "stunt"):
+        raise IllegalCommandError("there is no action under way to end")
+    if not can_end_move(b.state):
+        mover = b.state.figure(action.mover or "")
+        raise IllegalCommandError(f"{mover.name} cannot end its move on an ally (R19)")
+    act = _activation(b.state)
+    if act.reaction is not None:
+        _end_reaction(b)
+    else:
+        _end_action(b)
+
+
+def _end_action(b: Builder) -> None:
+    action = _activation(b.state).action
+    assert action is not None
+    b.emit(ActionEnded(side=action.side, action=action.kind))
+    if not b.state.is_over:
+        _next_action(b)
 
 
 def _end_activation(b: Builder) -> None:
     """Reveal, discard and return coins at the end of an activation (R3, R4)."""
-    act = b.state.activation
-    assert act is not None and act.coin is not None
+    act = _activation(b.state)
+    assert act.coin is not None
     reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
     if act.reaction_coin is not None and not act.reaction_revealed:
         b.emit(
@@ -228,30 +329,143 @@ def _end_activation(b: Builder) -> None:
     b.emit(ActivationEnded(side=act.side))
 
 
-# --- the Move action (R19) --------------------------------------------------
+def _activation(state: MatchState) -> Activation:
+    act = state.activation
+    assert act is not None
+    return act
+
+
+# --- triggers and reactions (R5, R6, R7) ------------------------------------
+
+
+def reactive_unit(state: MatchState) -> Unit | None:
+    """Return the unit the reactive player selected, if it can still react."""
+    act = state.activation
+    if act is None or act.reaction_coin is None:
+        return None
+    unit = state.unit(coin_unit(act.reaction_coin))
+    return unit if able_figures(state, unit) else None
+
+
+def _may_offer(state: MatchState, trigger: Trigger) -> bool:
+    act = _activation(state)
+    if act.reaction is not None or act.offer is not None or reactive_unit(state) is None:
+        return False
+    kinds = set(act.reaction_actions)
+    if trigger == "targeted":
+        return kinds == {"defend"} and not act.defending
+    # One reaction per action (R5); a Defend reaction needs no trigger.
+    return not act.reacted_to_action and "defend" not in kinds
+
+
+def _in_range_of_reactive(state: MatchState, figure: Figure) -> bool:
+    unit = reactive_unit(state)
+    if unit is None:
+        return False
+    return any(combat.can_attack(state, r, figure) for r in able_figures(state, unit))
+
+
+def _adjacent_to_reactive(state: MatchState, figure: Figure) -> bool:
+    unit = reactive_unit(state)
+    if unit is None:
+        return False
+    return any(are_adjacent(figure, r) for r in figures_of(state, unit) if not r.terrain)
+
+
+def _offer(b: Builder, trigger: Trigger, held: Suspended) -> bool:
+    """Offer a trigger to the reactive player if they may react to it; True if offered."""
+    if not _may_offer(b.state, trigger):
+        return False
+    act = _activation(b.state)
+    reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
+    b.emit(ReactionTriggered(side=reactive, trigger=trigger, figure=held.figure, held=held))
+    return True
+
+
+def react(b: Builder) -> None:
+    """React to the trigger on offer with the selected coins (R4, R6)."""
+    act = _activation(b.state)
+    assert act.offer is not None and act.reaction_coin is not None
+    reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
+    if not act.reaction_revealed:
+        b.emit(
+            ReactionRevealed(side=reactive, coin=act.reaction_coin, actions=act.reaction_actions)
+        )
+    kind = act.reaction_actions[0]
+    double = len(act.reaction_actions) == 2
+    b.emit(
+        ReactionStarted(
+            side=reactive, unit=coin_unit(act.reaction_coin), action=kind, double=double
+        )
+    )
+    if kind == "defend":
+        # The Defend reaction is revealed and covers the rest of the activation (R5).
+        _end_reaction(b)
+
+
+def decline(b: Builder) -> None:
+    """Let the trigger on offer pass; the held step goes ahead."""
+    act = _activation(b.state)
+    assert act.offer is not None
+    reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
+    b.emit(ReactionDeclined(side=reactive))
+    _carry_out(b, act.offer.held)
+
+
+def _end_reaction(b: Builder) -> None:
+    """End the reaction; then the held step goes ahead if it still can (R6)."""
+    act = _activation(b.state)
+    assert act.reaction is not None and act.offer is not None
+    held = act.offer.held
+    b.emit(ReactionEnded(side=act.reaction.side))
+    if not b.state.is_over:
+        _carry_out(b, held)
+
+
+def _carry_out(b: Builder, held: Suspended) -> None:
+    match held.step:
+        case "step":
+            _finish_step(b, held)
+        case "follow_step":
+            _finish_follow_step(b, held)
+        case "attack":
+            _finish_attack(b, held)
+        case "stunt":
+            _finish_stunt(b, held)
+        case "recovery":
+            _finish_recovery(b)
+
+
+# --- the Move action and reaction (R19) -------------------------------------
 
 
 def movers(state: MatchState) -> tuple[Figure, ...]:
-    """Return the active unit's figures that may still begin or continue a move."""
-    act = state.activation
-    assert act is not None and act.action is not None
-    unit = state.unit(act.unit)
-    return tuple(f for f in figures_of(state, unit) if f.id not in act.action.moved)
+    """Return the acting unit's figures that may still begin or continue a move."""
+    action = current(state)
+    assert action is not None
+    unit = state.unit(action.unit)
+    return tuple(f for f in able_figures(state, unit) if f.id not in action.done)
+
+
+def _allowance(state: MatchState, figure: Figure, double: bool) -> int:
+    spaces = DOUBLE_MOVE_SPACES if double else MOVE_SPACES
+    for ability in abilities_of(state.unit(figure.unit)):
+        spaces = ability.movement(state, figure, spaces)
+    return spaces
 
 
 def step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
-    """Return the directions in which ``figure`` may take its next step of the Move action."""
-    act = state.activation
-    assert act is not None and act.action is not None and state.board is not None
-    action = act.action
-    if figure.id in action.moved:
+    """Return the directions in which ``figure`` may take its next step of the move."""
+    action = current(state)
+    assert action is not None and state.board is not None
+    if figure.id in action.done or figure.condition == "disabled" or figure.square is None:
         return ()
     if action.mover == figure.id:
         steps = action.steps_left
     else:
         if action.mover is not None and not can_end_move(state):
             return ()  # the current mover stands on an ally and must move on
-        steps = action.allowance
+        steps = _allowance(state, figure, action.double)
     if steps <= 0:
         return ()
     return movement.step_options(
@@ -260,64 +474,401 @@ def step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
 
 
 def can_end_move(state: MatchState) -> bool:
-    """True if the current mover, if any, may stop where it stands (never on an ally, R19)."""
-    act = state.activation
-    assert act is not None and act.action is not None and state.board is not None
-    mover = act.action.mover
-    if mover is None:
+    """True if the current mover, if any, may stop where it stands (never on an ally, R19).
+
+    A mover boxed in on an ally with no way on at all may stop (it cannot do otherwise).
+    """
+    action = current(state)
+    if action is None or action.mover is None:
         return True
-    return movement.can_stop_here(
-        state.board, state.figures, state.figure(mover), pass_through_allies=True
-    )
+    assert state.board is not None
+    mover = state.figure(action.mover)
+    if mover.condition == "disabled" or mover.square is None:
+        return True
+    if movement.can_stop_here(state.board, state.figures, mover, pass_through_allies=True):
+        return True
+    return action.mover == mover.id and not step_options(state, mover)
 
 
 def step(b: Builder, figure: Figure, direction: Direction) -> None:
-    """Move a figure of the active unit one space (R19).
+    """Move a figure of the acting unit one space (R19), unless the step triggers a reaction.
 
     :raises IllegalCommandError: if the figure may not step that way now.
     """
     state = b.state
-    act = state.activation
-    assert act is not None and act.action is not None
-    if figure.unit != act.unit:
-        raise IllegalCommandError(f"{figure.name} is not in the active unit")
+    action = current(state)
+    assert action is not None
+    if figure.unit != action.unit:
+        raise IllegalCommandError(f"{figure.name} is not in the acting unit")
     if figure.square is None:
         raise IllegalCommandError(f"{figure.name} is not on the board")
+    if figure.condition == "disabled":
+        raise IllegalCommandError(f"{figure.name} is Disabled and cannot move")
     if direction[0] and direction[1]:
         raise IllegalCommandError("regular movement is orthogonal, never diagonal")
-    if figure.id in act.action.moved:
+    if figure.id in action.done:
         raise IllegalCommandError(f"{figure.name} has already moved in this action")
-    if act.action.mover not in (None, figure.id) and not can_end_move(state):
-        current = state.figure(act.action.mover or "")
+    if action.mover not in (None, figure.id) and not can_end_move(state):
+        mover = state.figure(action.mover or "")
         raise IllegalCommandError(
-            f"{current.name} stands on an ally and must move on before another figure moves"
+            f"{mover.name} stands on an ally and must move on before another figure moves"
         )
-    if act.action.mover == figure.id and act.action.steps_left <= 0:
+    if action.mover == figure.id and action.steps_left <= 0:
         raise IllegalCommandError(f"{figure.name} has no movement left")
     if direction not in step_options(state, figure):
         raise IllegalCommandError(f"{figure.name} cannot step {compass(direction)} from here")
-    b.emit(FigureStepped(figure=figure.id, to=movement.step(figure, direction)))
+    held = Suspended(step="step", figure=figure.id, to=movement.step(figure, direction))
+    if action.side == _activation(state).side and _adjacent_to_reactive(state, figure):
+        if _offer(b, "left_adjacent", held):
+            return
+    _finish_step(b, held)
 
 
-def end_move(b: Builder) -> None:
-    """End the Move action under way, then go on to the next action or end the activation.
+def _finish_step(b: Builder, held: Suspended) -> None:
+    state = b.state
+    figure = state.figure(held.figure)
+    assert held.to is not None
+    if figure.square is None:
+        return
+    if figure.condition == "disabled":
+        _unstrand(b, figure)  # a Disabled character stops moving (R6)
+        return
+    direction = (held.to[0] - figure.square[0], held.to[1] - figure.square[1])
+    if direction in step_options(state, figure):
+        action = current(state)
+        assert action is not None
+        steps = (
+            action.steps_left
+            if action.mover == figure.id
+            else _allowance(state, figure, action.double)
+        )
+        b.emit(FigureStepped(figure=figure.id, to=held.to, steps_left=steps - 1))
+    elif not step_options(state, figure):
+        # The reaction blocked the way and the figure can go no further.
+        _unstrand(b, figure)
 
-    :raises IllegalCommandError: if the current mover stands on an ally.
+
+def _unstrand(b: Builder, figure: Figure) -> None:
+    """Move a character stranded on an ally it was passing through to the nearest
+    space it could stop on (project ruling P14)."""
+    state = b.state
+    assert state.board is not None and figure.square is not None
+    if movement.can_stop_here(state.board, state.figures, figure, pass_through_allies=True):
+        return
+    limit = state.board.width * state.board.height
+    for steps in range(1, limit + 1):
+        found = movement.reachable(
+            state.board, state.figures, figure, steps, pass_through_allies=True
+        )
+        if found:
+            b.emit(FigureMoved(figure=figure.id, to=min(found, key=_row_major), how="place"))
+            return
+
+
+# --- the Attack action and reaction (R8, R9) --------------------------------
+
+
+def attackers(state: MatchState) -> tuple[Figure, ...]:
+    """Return the acting unit's characters that have not attacked yet in this action."""
+    action = current(state)
+    assert action is not None
+    unit = state.unit(action.unit)
+    return tuple(f for f in able_figures(state, unit) if not f.terrain and f.id not in action.done)
+
+
+def attack_targets(state: MatchState, attacker: Figure) -> tuple[Figure, ...]:
+    """Return the characters ``attacker`` may attack now in the action under way."""
+    action = current(state)
+    act = _activation(state)
+    assert action is not None
+    if attacker.id in action.done or action.follow_up is not None:
+        return ()
+    if act.reaction is not None:
+        allowed_unit: str | None = act.unit  # reactions attack the active unit only
+    else:
+        allowed_unit = action.target_unit
+    return tuple(
+        f
+        for f in state.figures
+        if (allowed_unit is None or f.unit == allowed_unit)
+        and combat.can_attack(state, attacker, f)
+    )
+
+
+def attack(b: Builder, attacker: Figure, target: Figure) -> None:
+    """Declare one attack of the action or reaction under way (R8).
+
+    :raises IllegalCommandError: if that attack is not possible now.
     """
-    if not can_end_move(b.state):
-        act = b.state.activation
-        assert act is not None and act.action is not None
-        mover = b.state.figure(act.action.mover or "")
-        raise IllegalCommandError(f"{mover.name} cannot end its move on an ally (R19)")
-    end_action(b)
+    state = b.state
+    action = current(state)
+    assert action is not None
+    if attacker.unit != action.unit:
+        raise IllegalCommandError(f"{attacker.name} is not in the acting unit")
+    if attacker.terrain:
+        raise IllegalCommandError(f"{attacker.name} is terrain and cannot attack")
+    if attacker.condition == "disabled":
+        raise IllegalCommandError(f"{attacker.name} is Disabled and cannot attack")
+    if attacker.id in action.done:
+        raise IllegalCommandError(f"{attacker.name} has already attacked in this action")
+    if target not in attack_targets(state, attacker):
+        if action.target_unit is not None and target.unit != action.target_unit:
+            unit = state.unit(action.target_unit)
+            raise IllegalCommandError(f"every attack of this action must target {unit.name}")
+        raise IllegalCommandError(f"{attacker.name} cannot attack {target.name} from there")
+    held = Suspended(step="attack", figure=attacker.id, target=target.id)
+    act = _activation(state)
+    if act.reaction is None:
+        reactive = reactive_unit(state)
+        if reactive is not None:
+            in_reactive = target.unit == reactive.id
+            if in_reactive and _offer(b, "targeted", held):
+                return
+            if in_reactive and action.double and _offer(b, "double_attacked", held):
+                return
+            if (
+                not in_reactive
+                and _in_range_of_reactive(state, attacker)
+                and _offer(b, "attacked_other", held)
+            ):
+                return
+    _finish_attack(b, held)
 
 
-def end_action(b: Builder) -> None:
-    """Finish the action under way and carry on with the activation."""
-    act = b.state.activation
-    assert act is not None and act.action is not None
-    b.emit(ActionEnded(side=act.side, action=act.action.kind))
-    _next_action(b)
+def _finish_attack(b: Builder, held: Suspended) -> None:
+    state = b.state
+    act = _activation(state)
+    action = current(state)
+    assert action is not None and held.target is not None
+    attacker = state.figure(held.figure)
+    target = state.figure(held.target)
+    if not combat.can_attack(state, attacker, target):
+        # The reaction Disabled the attacker, or moved one of the two out of
+        # reach: the attack is not made (R6), and the attacker may still act.
+        return
+    if act.reaction is not None:
+        defended = act.braced
+        harmless = act.action is not None and act.action.kind == "recovery"
+    else:
+        defended = act.defending and target.unit == coin_unit(act.reaction_coin or "")
+        harmless = False
+    combat.resolve_attack(
+        b, attacker, target, defended=defended, double=action.double, harmless=harmless
+    )
+
+
+def follow_up_options(state: MatchState) -> tuple[tuple[str, Direction | None], ...]:
+    """Return the attacker's choices after an attack: ("stay", None), ("step", d), ("push", None)."""
+    action = current(state)
+    assert action is not None and action.follow_up is not None and state.board is not None
+    attacker = state.figure(action.follow_up[0])
+    target = state.figure(action.follow_up[1])
+    options: list[tuple[str, Direction | None]] = [("stay", None)]
+    if attacker.square is not None and attacker.condition != "disabled":
+        for direction in movement.step_options(
+            state.board, state.figures, attacker, 1, pass_through_allies=False
+        ):
+            options.append(("step", direction))
+    if _push_destination(state, attacker, target) is not None:
+        options.append(("push", None))
+    return tuple(options)
+
+
+def _push_destination(
+    state: MatchState, attacker: Figure, target: Figure
+) -> tuple[int, int] | None:
+    if target.square is None or attacker.square is None or target.condition == "eliminated":
+        return None  # an eliminated target cannot be pushed (R9)
+    assert state.board is not None
+    if set(figure_squares(attacker)) & set(figure_squares(target)):
+        return None
+    direction = push_direction(attacker, target)
+    path = movement.forced_path(state.board, state.figures, target, direction, 1)
+    return path[0] if path else None
+
+
+def after_attack(b: Builder, choice: str, direction: Direction | None) -> None:
+    """Step the attacker, push the target, or stay, after an attack (R9).
+
+    :raises IllegalCommandError: if that choice is not possible.
+    """
+    state = b.state
+    action = current(state)
+    assert action is not None and action.follow_up is not None
+    attacker = state.figure(action.follow_up[0])
+    target = state.figure(action.follow_up[1])
+    if (choice, direction) not in follow_up_options(state):
+        if choice == "push":
+            raise IllegalCommandError(
+                f"{target.name} cannot be pushed: the space behind is not free"
+            )
+        if choice == "step" and direction is None:
+            raise InvalidCommandError("a step after an attack needs a direction")
+        raise IllegalCommandError(f"{attacker.name} cannot do that after its attack")
+    if choice == "stay":
+        b.emit(FollowUpChosen(attacker=attacker.id, choice="stay"))
+    elif choice == "push":
+        to = _push_destination(state, attacker, target)
+        assert to is not None
+        b.emit(FollowUpChosen(attacker=attacker.id, choice="push"))
+        b.emit(FigureMoved(figure=target.id, to=to, how="push"))
+    else:
+        assert direction is not None
+        b.emit(FollowUpChosen(attacker=attacker.id, choice="step"))
+        held = Suspended(
+            step="follow_step", figure=attacker.id, to=movement.step(attacker, direction)
+        )
+        act = _activation(b.state)
+        if act.reaction is None and _adjacent_to_reactive(b.state, attacker):
+            if _offer(b, "left_adjacent", held):
+                return
+        _finish_follow_step(b, held)
+
+
+def _finish_follow_step(b: Builder, held: Suspended) -> None:
+    state = b.state
+    figure = state.figure(held.figure)
+    assert held.to is not None and state.board is not None
+    if figure.square is None or figure.condition == "disabled":
+        return
+    direction = (held.to[0] - figure.square[0], held.to[1] - figure.square[1])
+    options = movement.step_options(
+        state.board, state.figures, figure, 1, pass_through_allies=False
+    )
+    if direction in options:
+        b.emit(FigureMoved(figure=figure.id, to=held.to, how="step"))
+
+
+# --- the Stunt action and reaction (R11) ------------------------------------
+
+
+def stunters(state: MatchState) -> tuple[Figure, ...]:
+    """Return the acting unit's figures that have not stunted yet in this action."""
+    action = current(state)
+    assert action is not None
+    unit = state.unit(action.unit)
+    return tuple(f for f in able_figures(state, unit) if f.id not in action.done)
+
+
+def stunt_options(state: MatchState, figure: Figure) -> tuple[tuple[str | None, str | None], ...]:
+    """Return (ability, target) pairs ``figure`` may use: its unit's (!)/(!!) abilities, or
+    an adjacent figure (or one sharing its space) to interact with (rulebook: Abilities)."""
+    action = current(state)
+    assert action is not None
+    if figure.id in action.done:
+        return ()
+    unit = state.unit(figure.unit)
+    options: list[tuple[str | None, str | None]] = [
+        (a.name, None) for a in stunt_abilities(unit, action.double)
+    ]
+    if not action.double:
+        for other in state.figures:
+            if (
+                other.id != figure.id
+                and other.square is not None
+                and (
+                    are_adjacent(figure, other)
+                    or set(figure_squares(figure)) & set(figure_squares(other))
+                )
+            ):
+                options.append((None, other.id))
+    if action.stunt is not None:
+        # Every figure of the unit performs the same stunt (rulebook: Units and characters).
+        options = [
+            o for o in options if (o[0] and "!" + o[0]) == action.stunt or o[1] == action.stunt
+        ]
+    return tuple(options)
+
+
+def stunt(b: Builder, figure: Figure, ability: str | None, target: str | None) -> None:
+    """Use a stunt-based ability or interact with a figure (R11).
+
+    :raises InvalidCommandError: if neither or both of ability and target are given.
+    :raises IllegalCommandError: if that stunt is not possible now.
+    """
+    state = b.state
+    action = current(state)
+    assert action is not None
+    if (ability is None) == (target is None):
+        raise InvalidCommandError("a stunt names an ability or a target to interact with, not both")
+    if ability is not None and ability not in REGISTRY:
+        raise InvalidCommandError(f"no ability {ability!r} is known")
+    if target is not None:
+        try:
+            state.figure(target)
+        except KeyError:
+            raise InvalidCommandError(f"no figure {target!r} is in this match") from None
+    if figure.unit != action.unit:
+        raise IllegalCommandError(f"{figure.name} is not in the acting unit")
+    if figure.condition == "disabled" or figure.square is None:
+        raise IllegalCommandError(f"{figure.name} cannot act")
+    if (ability, target) not in stunt_options(state, figure):
+        raise IllegalCommandError(f"{figure.name} cannot perform that stunt now")
+    held = Suspended(step="stunt", figure=figure.id, target=target, ability=ability)
+    act = _activation(state)
+    if act.reaction is None and _in_range_of_reactive(state, figure):
+        if _offer(b, "stunted", held):
+            return
+    _finish_stunt(b, held)
+
+
+def _finish_stunt(b: Builder, held: Suspended) -> None:
+    state = b.state
+    act = _activation(state)
+    action = current(state)
+    assert action is not None
+    if act.reaction is None and act.struck:
+        # Subject to an attack reaction: the stunt fails (R11) and the action ends.
+        b.emit(StuntFailed(side=act.side, unit=action.unit))
+        _end_action(b)
+        return
+    figure = state.figure(held.figure)
+    if figure.square is None or figure.condition == "disabled":
+        return
+    b.emit(StuntPerformed(figure=figure.id, ability=held.ability, target=held.target))
+    if held.ability is not None:
+        REGISTRY[held.ability].on_stunt(b, b.state.figure(figure.id), action.double)
+    elif held.target is not None:
+        other = b.state.figure(held.target)
+        for ability in abilities_of(b.state.unit(other.unit)):
+            ability.on_interact(b, b.state.figure(figure.id), other)
+
+
+# --- Recovery (R12) ---------------------------------------------------------
+
+
+def _recover(b: Builder) -> None:
+    act = _activation(b.state)
+    unit = b.state.unit(act.unit)
+    figures = figures_of(b.state, unit)
+    held = Suspended(step="recovery", figure=figures[0].id)
+    if any(_in_range_of_reactive(b.state, f) for f in figures):
+        if _offer(b, "recovered", held):
+            return
+    _finish_recovery(b)
+
+
+def _finish_recovery(b: Builder) -> None:
+    """Recover unless an attack reaction struck the unit; the turn then ends (R12)."""
+    from multiversus_core.initiative import end_turn
+
+    act = _activation(b.state)
+    unit = b.state.unit(act.unit)
+    succeeded = not act.struck
+    b.emit(RecoveryMade(side=act.side, unit=unit.id, succeeded=succeeded))
+    if succeeded:
+        for figure in figures_of(b.state, unit):
+            if figure.condition == "wounded":
+                b.emit(ConditionChanged(figure=figure.id, condition="unharmed"))
+            elif figure.condition == "disabled":
+                b.emit(ConditionChanged(figure=figure.id, condition="wounded"))
+    b.emit(ActionEnded(side=act.side, action="recovery"))
+    _end_activation(b)
+    end_turn(b, act.side, "recovery")
+
+
+def _row_major(square: tuple[int, int]) -> tuple[int, int]:
+    return (square[1], square[0])
 
 
 _COMPASS: Final[dict[Direction, str]] = {

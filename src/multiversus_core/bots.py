@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from multiversus_core.commands import Command
+from multiversus_core.commands import Command, DeclineReaction, EndAction, Step
 from multiversus_core.decide import decider_seat
 from multiversus_core.errors import IllegalCommandError
 from multiversus_core.legal import legal_commands
@@ -13,15 +13,23 @@ from multiversus_core.state import MatchState
 from multiversus_core.terms import Seat
 
 
+_HOLDING_BACK = (EndAction, DeclineReaction)
+
+
 class RandomBot:
     """Plays any seat of any match by choosing a legal command at random.
 
-    Two bots made with the same seed choose the same commands in the same
-    states, so bot games are reproducible.
+    When it could do something else, it ends an action or lets a trigger pass
+    only with probability ``hold_back``, and with probability ``advance`` a
+    step goes toward the nearest enemy, so its figures meet and fight rather
+    than wander. Two bots made with the same seed choose the same
+    commands in the same states, so bot games are reproducible.
     """
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, *, hold_back: float = 0.15, advance: float = 0.6) -> None:
         self._random = random.Random(seed)
+        self._hold_back = hold_back
+        self._advance = advance
 
     def choose(self, state: MatchState, player: Seat) -> Command:
         """Return a legal command for ``player``.
@@ -31,10 +39,31 @@ class RandomBot:
         commands = legal_commands(state, player)
         if not commands:
             raise IllegalCommandError(f"the match is not waiting for seat {player}")
+        active = [c for c in commands if not isinstance(c, _HOLDING_BACK)]
+        if active and len(active) < len(commands) and self._random.random() >= self._hold_back:
+            commands = tuple(active)
+        steps = [c for c in commands if isinstance(c, Step)]
+        if steps and len(steps) == len(commands) and self._random.random() < self._advance:
+            # Most of the time, close in on the enemy.
+            best = min(_distance_after(state, c) for c in steps)
+            commands = tuple(c for c in steps if _distance_after(state, c) == best)
         return self._random.choice(commands)
 
     def __repr__(self) -> str:
         return "RandomBot(...)"
+
+
+def _distance_after(state: MatchState, command: Step) -> int:
+    figure = state.figure(command.figure)
+    assert figure.square is not None
+    column = figure.square[0] + command.direction[0]
+    row = figure.square[1] + command.direction[1]
+    enemies = [
+        f.square
+        for f in state.figures
+        if f.side != figure.side and not f.terrain and f.square is not None
+    ]
+    return min((abs(c - column) + abs(r - row) for c, r in enemies), default=0)
 
 
 def play_out(state: MatchState, bots: dict[Seat, RandomBot]) -> MatchState:

@@ -8,7 +8,7 @@ turns an accepted command into events.
 
 from __future__ import annotations
 
-from typing import TypeAlias
+from typing import Literal, TypeAlias
 
 import msgspec
 
@@ -91,8 +91,51 @@ class Step(_Command, frozen=True, tag="step"):
     direction: Direction
 
 
-class EndMove(_Command, frozen=True, tag="end_move"):
-    """End the current Move action; figures that have not moved stay where they are."""
+class EndAction(_Command, frozen=True, tag="end_action"):
+    """End the action or reaction under way; figures that have not acted do nothing."""
+
+
+class ChooseSecret(_Command, frozen=True, tag="choose_secret"):
+    """At set-up, secretly choose what a secret on your sheet will be (R23)."""
+
+    name: str
+    choice: str
+
+
+class Attack(_Command, frozen=True, tag="attack"):
+    """Have one character of the acting unit attack one target (R8)."""
+
+    attacker: str
+    target: str
+
+
+class AfterAttack(_Command, frozen=True, tag="after_attack"):
+    """After an attack, Step the attacker one space, Push the target away, or stay (R9).
+
+    ``direction`` is needed for a step only.
+    """
+
+    choice: Literal["step", "push", "stay"]
+    direction: Direction | None = None
+
+
+class Stunt(_Command, frozen=True, tag="stunt"):
+    """Have one figure of the acting unit use a stunt-based ability or interact with a figure.
+
+    Give ``ability`` (a (!) or (!!) ability of the unit) or ``target`` (an adjacent figure).
+    """
+
+    figure: str
+    ability: str | None = None
+    target: str | None = None
+
+
+class React(_Command, frozen=True, tag="react"):
+    """As the reactive player, react to the trigger just offered (R5, R6)."""
+
+
+class DeclineReaction(_Command, frozen=True, tag="decline_reaction"):
+    """As the reactive player, let the trigger just offered pass."""
 
 
 class RollInitiative(_Command, frozen=True, tag="roll_initiative"):
@@ -119,7 +162,13 @@ Command: TypeAlias = (
     | SelectNoReaction
     | BeginAction
     | Step
-    | EndMove
+    | EndAction
+    | ChooseSecret
+    | Attack
+    | AfterAttack
+    | Stunt
+    | React
+    | DeclineReaction
     | RollInitiative
     | GiveUpInitiative
 )

@@ -12,21 +12,28 @@ from __future__ import annotations
 from typing import Final
 
 from multiversus_core import activation, dice, initiative, setup
+from multiversus_core.board import Figure
 from multiversus_core.builder import Builder
 from multiversus_core.commands import (
+    AfterAttack,
+    Attack,
     BeginAction,
+    ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
     ChooseTeams,
     Command,
-    EndMove,
+    DeclineReaction,
+    EndAction,
     FlipForSetUp,
     GiveUpInitiative,
+    React,
     RollInitiative,
     SelectCoins,
     SelectNoReaction,
     SelectReaction,
     Step,
+    Stunt,
 )
 from multiversus_core.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.events import Event, InitiativeGivenUp
@@ -43,6 +50,11 @@ _WAITING_FOR: Final[dict[Pending, str]] = {
     "react": "select a reaction",
     "begin_action": "choose which action to take first",
     "move": "move",
+    "attack": "attack",
+    "after_attack": "step, push or stay after the attack",
+    "stunt": "stunt",
+    "offer": "react or let the trigger pass",
+    "secret": "choose a secret",
     "roll": "roll the Initiative die",
     "over": "nothing: the match is over",
 }
@@ -85,14 +97,28 @@ def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
             activation.begin_action(b, kind)
         case Step(player=player, figure=figure_id, direction=direction):
             _expect(state, player, "move")
-            try:
-                figure = state.figure(figure_id)
-            except KeyError:
-                raise InvalidCommandError(f"no figure {figure_id!r} is in this match") from None
-            activation.step(b, figure, direction)
-        case EndMove(player=player):
-            _expect(state, player, "move")
-            activation.end_move(b)
+            activation.step(b, _figure(state, figure_id), direction)
+        case EndAction(player=player):
+            _expect(state, player, "move", "attack", "stunt")
+            activation.end_action(b)
+        case ChooseSecret(player=player, name=name, choice=choice):
+            side = _expect(state, player, "secret")
+            setup.choose_secret(b, side, name, choice)
+        case Attack(player=player, attacker=attacker_id, target=target_id):
+            _expect(state, player, "attack")
+            activation.attack(b, _figure(state, attacker_id), _figure(state, target_id))
+        case AfterAttack(player=player, choice=choice, direction=direction):
+            _expect(state, player, "after_attack")
+            activation.after_attack(b, choice, direction)
+        case Stunt(player=player, figure=figure_id, ability=ability, target=target):
+            _expect(state, player, "stunt")
+            activation.stunt(b, _figure(state, figure_id), ability, target)
+        case React(player=player):
+            _expect(state, player, "offer")
+            activation.react(b)
+        case DeclineReaction(player=player):
+            _expect(state, player, "offer")
+            activation.decline(b)
         case RollInitiative(player=player, die=die):
             side = _expect(state, player, "roll")
             if die is None:
@@ -118,10 +144,17 @@ def decider_seat(state: MatchState) -> Seat | None:
             return state.set_up_player
         case "side":
             return None if state.set_up_player is None else (2 if state.set_up_player == 1 else 1)
-        case "react":
+        case "react" | "offer":
             return None if state.reactive is None else state.seat_of(state.reactive)
+        case "secret":
+            offer = setup.next_secret(state)
+            return None if offer is None else state.seat_of(offer.side)
         case "over":
             return None
+        case "move" | "attack" | "after_attack" | "stunt" if (
+            state.activation is not None and state.activation.reaction is not None
+        ):
+            return state.seat_of(state.activation.reaction.side)
         case _:
             return None if state.active is None else state.seat_of(state.active)
 
@@ -137,7 +170,7 @@ def waiting_for(state: MatchState) -> str:
     return f"{who} to {_WAITING_FOR[state.pending]}"
 
 
-def _expect(state: MatchState, player: Seat, pending: Pending) -> Side:
+def _expect(state: MatchState, player: Seat, *pending: Pending) -> Side:
     """Check that the match waits for ``player`` to make this kind of decision.
 
     Returns the player's side (a placeholder before sides are chosen).
@@ -145,11 +178,18 @@ def _expect(state: MatchState, player: Seat, pending: Pending) -> Side:
     if state.pending == "over":
         raise IllegalCommandError("the match is over")
     seat = decider_seat(state)
-    if state.pending != pending or seat != player:
+    if state.pending not in pending or seat != player:
         raise IllegalCommandError(
             f"the match is not waiting for that: it waits for {waiting_for(state)}"
         )
     return state.side_of(player) or "heroes"
+
+
+def _figure(state: MatchState, figure_id: str) -> Figure:
+    try:
+        return state.figure(figure_id)
+    except KeyError:
+        raise InvalidCommandError(f"no figure {figure_id!r} is in this match") from None
 
 
 def _unit(state: MatchState, unit_id: str) -> Unit:
@@ -157,6 +197,13 @@ def _unit(state: MatchState, unit_id: str) -> Unit:
         return state.unit(unit_id)
     except KeyError:
         raise InvalidCommandError(f"no unit {unit_id!r} is in this match") from None
+
+
+def _is_unit_step(direction: object) -> bool:
+    if not isinstance(direction, tuple) or len(direction) != 2:
+        return False
+    dc, dr = direction
+    return dc in (-1, 0, 1) and dr in (-1, 0, 1) and (dc, dr) != (0, 0)
 
 
 def _check_well_formed(command: Command) -> None:
@@ -184,6 +231,12 @@ def _check_well_formed(command: Command) -> None:
                 raise InvalidCommandError("a reaction needs at least one action coin")
         case BeginAction(action=kind) if kind not in ACTION_KINDS:
             raise InvalidCommandError(f"actions are {', '.join(ACTION_KINDS)}, not {kind!r}")
+        case AfterAttack(choice=choice, direction=direction) if choice not in (
+            "step",
+            "push",
+            "stay",
+        ) or (direction is not None and not _is_unit_step(direction)):
+            raise InvalidCommandError("after an attack: step (with a direction), push, or stay")
         case Step(direction=direction):
             dc, dr = direction
             if dc not in (-1, 0, 1) or dr not in (-1, 0, 1) or (dc, dr) == (0, 0):

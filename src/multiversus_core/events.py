@@ -12,7 +12,8 @@ from typing import Literal, TypeAlias
 import msgspec
 
 from multiversus_core.board import Board, Figure
-from multiversus_core.terms import ActionKind, Seat, Side, Square
+from multiversus_core.state import ActionName, SecretOffer, Suspended, Trigger
+from multiversus_core.terms import ActionKind, Condition, Seat, Side, Square
 from multiversus_core.units import CoinId, Unit
 
 
@@ -37,6 +38,8 @@ class TeamsChosen(_Event, frozen=True, tag="teams_chosen"):
     scenario: str
     units: tuple[Unit, ...]
     """Every unit in play, Heroes first, as the sheets define them."""
+    secrets: tuple[SecretOffer, ...] = ()
+    """The set-up secrets the two sheets let their players choose (R23)."""
 
 
 class BoardSetUp(_Event, frozen=True, tag="board_set_up"):
@@ -85,7 +88,7 @@ class TurnEnded(_Event, frozen=True, tag="turn_ended"):
     """A team's turn ended and it lost the Initiative die."""
 
     side: Side
-    reason: Literal["initiative_lost", "initiative_given_up", "no_activation"]
+    reason: Literal["initiative_lost", "initiative_given_up", "no_activation", "recovery"]
 
 
 class RoundEnded(_Event, frozen=True, tag="round_ended"):
@@ -95,9 +98,28 @@ class RoundEnded(_Event, frozen=True, tag="round_ended"):
 
 
 class MatchEnded(_Event, frozen=True, tag="match_ended"):
-    """The match is over."""
+    """The match is over, with its result (rulebook: Scoring)."""
 
-    reason: Literal["six_rounds_played"]
+    reason: str
+    """"elimination", "six_rounds_played", or the name of the win condition that decided it."""
+    winner: Side | None = None
+    """The winning side; None for a draw."""
+
+
+class SecretChosen(_Event, frozen=True, tag="secret_chosen"):
+    """A player chose a set-up secret their sheet offers (R23)."""
+
+    side: Side
+    name: str
+    choice: str
+
+
+class SecretRevealed(_Event, frozen=True, tag="secret_revealed"):
+    """A set-up secret was revealed, by use or at the end of the match (R23)."""
+
+    side: Side
+    name: str
+    choice: str
 
 
 # --- activations (rulebook: Taking actions; R3, R4) -------------------------
@@ -132,22 +154,118 @@ class ActionStarted(_Event, frozen=True, tag="action_started"):
 
     side: Side
     unit: str
-    action: ActionKind
+    action: ActionName
     double: bool
 
 
 class FigureStepped(_Event, frozen=True, tag="figure_stepped"):
-    """A figure of the active unit moved one space, orthogonally (R19)."""
+    """A figure moved one space as part of a Move action or reaction (R19)."""
 
     figure: str
     to: Square
+    steps_left: int
+    """Spaces the figure may still move in this action after this step."""
 
 
 class ActionEnded(_Event, frozen=True, tag="action_ended"):
     """The active unit finished an action."""
 
     side: Side
+    action: ActionName
+
+
+# --- reactions (rulebook: Reactions; R5, R6) --------------------------------
+
+
+class ReactionTriggered(_Event, frozen=True, tag="reaction_triggered"):
+    """An active figure's step made a reaction possible; the step waits (R6)."""
+
+    side: Side
+    """The reactive side, who may react."""
+    trigger: Trigger
+    figure: str
+    held: Suspended
+
+
+class ReactionDeclined(_Event, frozen=True, tag="reaction_declined"):
+    """The reactive player chose not to react to a trigger."""
+
+    side: Side
+
+
+class ReactionStarted(_Event, frozen=True, tag="reaction_started"):
+    """The reactive unit began its reaction."""
+
+    side: Side
+    unit: str
     action: ActionKind
+    double: bool
+
+
+class ReactionEnded(_Event, frozen=True, tag="reaction_ended"):
+    """The reaction is over; the held step goes on if it still can (R6)."""
+
+    side: Side
+
+
+# --- attacks, stunts and recovery (rulebook: Actions; R8-R12) ---------------
+
+
+class AttackMade(_Event, frozen=True, tag="attack_made"):
+    """One character attacked one target (R8)."""
+
+    attacker: str
+    target: str
+    advantage: bool
+    """The target was adjacent to more enemies than its allies plus one (R21)."""
+    defended: bool
+    """The target's unit was defending."""
+    hit: bool
+
+
+class ConditionChanged(_Event, frozen=True, tag="condition_changed"):
+    """A character's condition changed; an eliminated character leaves the board."""
+
+    figure: str
+    condition: Condition
+
+
+class FollowUpChosen(_Event, frozen=True, tag="follow_up_chosen"):
+    """An attacker chose to Step, Push its target, or neither (R9)."""
+
+    attacker: str
+    choice: Literal["step", "push", "stay"]
+
+
+class FigureMoved(_Event, frozen=True, tag="figure_moved"):
+    """A figure moved outside a Move action: a step after an attack, or forced movement."""
+
+    figure: str
+    to: Square
+    how: Literal["step", "push", "pull", "slide", "place"]
+
+
+class StuntPerformed(_Event, frozen=True, tag="stunt_performed"):
+    """A figure used a stunt-based ability or interacted with a figure (R11)."""
+
+    figure: str
+    ability: str | None
+    target: str | None
+
+
+class StuntFailed(_Event, frozen=True, tag="stunt_failed"):
+    """A stunt failed: its unit was subject to an attack reaction (R11)."""
+
+    side: Side
+    unit: str
+
+
+class RecoveryMade(_Event, frozen=True, tag="recovery_made"):
+    """A unit's Recovery succeeded or failed (R12)."""
+
+    side: Side
+    unit: str
+    succeeded: bool
 
 
 class ReactionRevealed(_Event, frozen=True, tag="reaction_revealed"):
@@ -222,6 +340,19 @@ Event: TypeAlias = (
     | ActivationEnded
     | InitiativeRolled
     | InitiativeGivenUp
+    | SecretChosen
+    | SecretRevealed
+    | ReactionTriggered
+    | ReactionDeclined
+    | ReactionStarted
+    | ReactionEnded
+    | AttackMade
+    | ConditionChanged
+    | FollowUpChosen
+    | FigureMoved
+    | StuntPerformed
+    | StuntFailed
+    | RecoveryMade
 )
 """Every kind of event."""
 

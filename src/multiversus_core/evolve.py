@@ -13,26 +13,40 @@ from typing import Any, Final
 
 from msgspec.structs import replace
 
+from multiversus_core.board import Figure
 from multiversus_core.events import (
     ActionEnded,
     ActionStarted,
     ActivationEnded,
+    AttackMade,
     BoardSetUp,
     CoinsRevealed,
     CoinsSelected,
+    ConditionChanged,
     DiscardReturned,
     Event,
+    FigureMoved,
     FigureStepped,
+    FollowUpChosen,
     InitiativeGivenUp,
     InitiativeRolled,
     MatchEnded,
+    ReactionDeclined,
+    ReactionEnded,
     ReactionRevealed,
     ReactionSelected,
+    ReactionStarted,
+    ReactionTriggered,
+    RecoveryMade,
     RoundEnded,
     RoundStarted,
+    SecretChosen,
+    SecretRevealed,
     SetUpCoinFlipped,
     SideChosen,
     StartingTeamChosen,
+    StuntFailed,
+    StuntPerformed,
     TeamsChosen,
     TurnEnded,
     TurnStarted,
@@ -40,14 +54,9 @@ from multiversus_core.events import (
     UnitCoinReturned,
 )
 from multiversus_core.settings import MatchSettings
-from multiversus_core.state import Action, Activation, MatchState, Piles
+from multiversus_core.state import Action, Activation, MatchState, Offer, Pending, Piles, Secret
 from multiversus_core.terms import Side
 from multiversus_core.units import CoinId, Unit, coin_unit
-
-MOVE_ALLOWANCE = 3
-"""Spaces a Move action lets each figure move."""
-DOUBLE_MOVE_ALLOWANCE = 6
-"""Spaces a Double-Move lets each figure move."""
 
 
 def initial_state(settings: MatchSettings) -> MatchState:
@@ -62,30 +71,163 @@ def evolve(state: MatchState, event: Event) -> MatchState:
     return _HANDLERS[type(event)](state, event)
 
 
+_PENDING_FOR: Final[dict[str, Pending]] = {"move": "move", "attack": "attack", "stunt": "stunt"}
+
+
+def _pending_for(state: MatchState, action: Action | None) -> Pending:
+    if action is None:
+        return "begin_action"
+    if action.follow_up is not None:
+        return "after_attack"
+    return _PENDING_FOR.get(action.kind, state.pending)
+
+
 def _action_started(state: MatchState, event: ActionStarted) -> MatchState:
     act = state.activation
     assert act is not None
     kind = event.action
-    remaining = list(act.remaining)
-    remaining.remove(kind)
-    if event.double:
-        remaining.remove(kind)
-    allowance = 0
-    if kind == "move":
-        allowance = DOUBLE_MOVE_ALLOWANCE if event.double else MOVE_ALLOWANCE
-    action = Action(kind=kind, double=event.double, allowance=allowance)
+    remaining = act.remaining
+    if kind != "recovery":
+        coins = list(remaining)
+        coins.remove(kind)
+        if event.double:
+            coins.remove(kind)
+        remaining = tuple(coins)
+    action = Action(kind=kind, double=event.double, side=event.side, unit=event.unit)
     return replace(
         state,
-        pending="move" if kind == "move" else state.pending,
-        activation=replace(act, remaining=tuple(remaining), action=action),
+        pending=_pending_for(state, action),
+        activation=replace(
+            act, remaining=remaining, action=action, braced=act.braced or kind == "defend"
+        ),
     )
 
 
 def _action_ended(state: MatchState, event: ActionEnded) -> MatchState:
     act = state.activation
     assert act is not None
-    pending = "begin_action" if act.remaining else state.pending
-    return replace(state, pending=pending, activation=replace(act, action=None))
+    return replace(
+        state,
+        pending="begin_action",
+        activation=replace(act, action=None, reacted_to_action=False, struck=False),
+    )
+
+
+def _with_acting(state: MatchState, act: Activation, action: Action) -> MatchState:
+    """Replace the action or reaction under way, and the decision it waits for."""
+    if act.reaction is not None:
+        act = replace(act, reaction=action)
+    else:
+        act = replace(act, action=action)
+    return replace(state, activation=act, pending=_pending_for(state, action))
+
+
+def _reaction_triggered(state: MatchState, event: ReactionTriggered) -> MatchState:
+    act = state.activation
+    assert act is not None
+    offer = Offer(trigger=event.trigger, figure=event.figure, held=event.held)
+    return replace(state, pending="offer", activation=replace(act, offer=offer))
+
+
+def _reaction_declined(state: MatchState, event: ReactionDeclined) -> MatchState:
+    act = state.activation
+    assert act is not None
+    return replace(
+        state, pending=_pending_for(state, act.action), activation=replace(act, offer=None)
+    )
+
+
+def _reaction_started(state: MatchState, event: ReactionStarted) -> MatchState:
+    act = state.activation
+    assert act is not None
+    reaction = Action(kind=event.action, double=event.double, side=event.side, unit=event.unit)
+    act = replace(
+        act,
+        reaction=reaction,
+        reacted=True,
+        reacted_to_action=True,
+        defending=act.defending or event.action == "defend",
+    )
+    return replace(state, activation=act, pending=_pending_for(state, reaction))
+
+
+def _reaction_ended(state: MatchState, event: ReactionEnded) -> MatchState:
+    act = state.activation
+    assert act is not None
+    act = replace(act, reaction=None, offer=None)
+    return replace(state, activation=act, pending=_pending_for(state, act.action))
+
+
+def _attack_made(state: MatchState, event: AttackMade) -> MatchState:
+    act = state.activation
+    assert act is not None
+    acting = act.reaction or act.action
+    assert acting is not None
+    target_unit = state.figure(event.target).unit
+    acting = replace(
+        acting,
+        done=(*acting.done, event.attacker),
+        target_unit=acting.target_unit or target_unit,
+        follow_up=(event.attacker, event.target),
+    )
+    # An attack made during a reaction subjects the active unit to it (R11, R12).
+    act = replace(act, struck=act.struck or act.reaction is not None)
+    return _with_acting(state, act, acting)
+
+
+def _follow_up_chosen(state: MatchState, event: FollowUpChosen) -> MatchState:
+    act = state.activation
+    assert act is not None
+    acting = act.reaction or act.action
+    assert acting is not None
+    return _with_acting(state, act, replace(acting, follow_up=None))
+
+
+def _condition_changed(state: MatchState, event: ConditionChanged) -> MatchState:
+    gone = event.condition == "eliminated"
+    return replace(
+        state,
+        figures=_with_figure(
+            state.figures,
+            event.figure,
+            lambda f: replace(f, condition=event.condition, square=None if gone else f.square),
+        ),
+    )
+
+
+def _figure_moved(state: MatchState, event: FigureMoved) -> MatchState:
+    return replace(
+        state,
+        figures=_with_figure(state.figures, event.figure, lambda f: replace(f, square=event.to)),
+    )
+
+
+def _stunt_performed(state: MatchState, event: StuntPerformed) -> MatchState:
+    act = state.activation
+    assert act is not None
+    acting = act.reaction or act.action
+    assert acting is not None
+    chosen = acting.stunt or ("!" + event.ability if event.ability else event.target)
+    return _with_acting(
+        state, act, replace(acting, done=(*acting.done, event.figure), stunt=chosen)
+    )
+
+
+def _no_change(state: MatchState, event: Event) -> MatchState:
+    return state
+
+
+def _secret_chosen(state: MatchState, event: SecretChosen) -> MatchState:
+    secret = Secret(side=event.side, name=event.name, choice=event.choice)
+    return replace(state, secrets=(*state.secrets, secret))
+
+
+def _secret_revealed(state: MatchState, event: SecretRevealed) -> MatchState:
+    secrets = tuple(
+        replace(s, revealed=True) if (s.side, s.name) == (event.side, event.name) else s
+        for s in state.secrets
+    )
+    return replace(state, secrets=secrets)
 
 
 def _coins_selected(state: MatchState, event: CoinsSelected) -> MatchState:
@@ -194,7 +336,7 @@ def _round_ended(state: MatchState, event: RoundEnded) -> MatchState:
 
 
 def _match_ended(state: MatchState, event: MatchEnded) -> MatchState:
-    return replace(state, ended=event.reason, pending="over", active=None)
+    return replace(state, ended=event.reason, winner=event.winner, pending="over", active=None)
 
 
 def _set_up_coin_flipped(state: MatchState, event: SetUpCoinFlipped) -> MatchState:
@@ -204,6 +346,7 @@ def _set_up_coin_flipped(state: MatchState, event: SetUpCoinFlipped) -> MatchSta
 def _teams_chosen(state: MatchState, event: TeamsChosen) -> MatchState:
     return replace(
         state,
+        secret_offers=event.secrets,
         heroes_team=event.heroes,
         adversaries_team=event.adversaries,
         scenario=event.scenario,
@@ -224,25 +367,29 @@ def _starting_team_chosen(state: MatchState, event: StartingTeamChosen) -> Match
 
 def _side_chosen(state: MatchState, event: SideChosen) -> MatchState:
     heroes_seat = event.seat if event.side == "heroes" else (2 if event.seat == 1 else 1)
-    return replace(state, heroes_seat=heroes_seat)
+    return replace(state, heroes_seat=heroes_seat, pending="secret")
 
 
 def _figure_stepped(state: MatchState, event: FigureStepped) -> MatchState:
-    figure_id = event.figure
-    figures = state.figures
+    figures = _with_figure(state.figures, event.figure, lambda f: replace(f, square=event.to))
+    act = state.activation
+    assert act is not None
+    acting = act.reaction or act.action
+    assert acting is not None
+    done = acting.done
+    if acting.mover is not None and acting.mover != event.figure:
+        done = (*done, acting.mover)  # stepping another figure ends the mover's move
+    acting = replace(acting, mover=event.figure, steps_left=event.steps_left, done=done)
+    return _with_acting(replace(state, figures=figures), act, acting)
+
+
+def _with_figure(
+    figures: tuple[Figure, ...], figure_id: str, change: Callable[[Figure], Figure]
+) -> tuple[Figure, ...]:
     for i, figure in enumerate(figures):
         if figure.id == figure_id:
-            figures = (*figures[:i], replace(figure, square=event.to), *figures[i + 1 :])
-            break
-    act = state.activation
-    assert act is not None and act.action is not None
-    action = act.action
-    if action.mover == figure_id:
-        action = replace(action, steps_left=action.steps_left - 1)
-    else:
-        moved = action.moved if action.mover is None else (*action.moved, action.mover)
-        action = replace(action, mover=figure_id, steps_left=action.allowance - 1, moved=moved)
-    return replace(state, figures=figures, activation=replace(act, action=action))
+            return (*figures[:i], change(figure), *figures[i + 1 :])
+    return figures
 
 
 def _with_piles(state: MatchState, side: Side, piles: Piles) -> MatchState:
@@ -289,5 +436,18 @@ _HANDLERS: Final[dict[type[Event], Callable[[MatchState, Any], MatchState]]] = {
     BoardSetUp: _board_set_up,
     StartingTeamChosen: _starting_team_chosen,
     SideChosen: _side_chosen,
+    SecretChosen: _secret_chosen,
+    SecretRevealed: _secret_revealed,
+    ReactionTriggered: _reaction_triggered,
+    ReactionDeclined: _reaction_declined,
+    ReactionStarted: _reaction_started,
+    ReactionEnded: _reaction_ended,
+    AttackMade: _attack_made,
+    ConditionChanged: _condition_changed,
+    FollowUpChosen: _follow_up_chosen,
+    FigureMoved: _figure_moved,
+    StuntPerformed: _stunt_performed,
+    StuntFailed: _no_change,
+    RecoveryMade: _no_change,
 }
 """One handler per event kind; a test checks that every kind has one."""

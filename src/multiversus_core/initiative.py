@@ -9,11 +9,12 @@ from __future__ import annotations
 from typing import Final, Literal
 
 from multiversus_core.activation import has_legal_activation
+from multiversus_core.scoring import end_match, final_result
+from multiversus_core.sheets import find_team
 from multiversus_core.builder import Builder
 from multiversus_core.events import (
     DiscardReturned,
     InitiativeRolled,
-    MatchEnded,
     RoundEnded,
     RoundStarted,
     TurnEnded,
@@ -26,7 +27,7 @@ from multiversus_core.units import is_grey
 ROUNDS: Final = 6
 """A match lasts six rounds (R16)."""
 
-TurnEndReason = Literal["initiative_lost", "initiative_given_up", "no_activation"]
+TurnEndReason = Literal["initiative_lost", "initiative_given_up", "no_activation", "recovery"]
 
 
 def greys_in_discard(state: MatchState, side: Side) -> int:
@@ -73,7 +74,9 @@ def end_turn(b: Builder, side: Side, reason: TurnEndReason) -> None:
     if state.turns_in_round >= 2:
         b.emit(RoundEnded(round=state.round))
         if state.round >= ROUNDS:
-            b.emit(MatchEnded(reason="six_rounds_played"))
+            sheet = find_team(state.adversaries_team or "")
+            winner, why = final_result(state, sheet.win_conditions if sheet else ())
+            end_match(b, why, winner)
         else:
             start_round(b, state.round + 1)
         return

@@ -1,34 +1,39 @@
 """The legal commands for a player: exactly the commands :func:`decide` accepts.
 
 Each decision point offers a short list: one coin selection, one step of
-one figure, one roll. Property tests check both directions: every listed
-command is accepted, and every command not listed is rejected.
+one figure, one attack of one character, one roll. Property tests check both
+directions: every listed command is accepted, and every command not listed is
+rejected.
 """
 
 from __future__ import annotations
 
 from multiversus_core import activation, setup
 from multiversus_core.commands import (
+    AfterAttack,
+    Attack,
     BeginAction,
+    ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
     ChooseTeams,
     Command,
-    EndMove,
+    DeclineReaction,
+    EndAction,
     FlipForSetUp,
     GiveUpInitiative,
+    React,
     RollInitiative,
     SelectCoins,
     SelectNoReaction,
     SelectReaction,
     Step,
+    Stunt,
 )
 from multiversus_core.decide import decider_seat
 from multiversus_core.state import MatchState
 from multiversus_core.terms import SIDES, Colour, Seat
 from multiversus_core.units import coin_colour, coin_unit
-
-_COLOURS: tuple[Colour, Colour] = ("green", "grey")
 
 
 def legal_commands(state: MatchState, player: Seat) -> tuple[Command, ...]:
@@ -51,6 +56,13 @@ def legal_commands(state: MatchState, player: Seat) -> tuple[Command, ...]:
             return tuple(ChooseStartingTeam(player=player, side=side) for side in SIDES)
         case "side":
             return tuple(ChooseSide(player=player, side=side) for side in SIDES)
+        case "secret":
+            offer = setup.next_secret(state)
+            assert offer is not None
+            return tuple(
+                ChooseSecret(player=player, name=offer.name, choice=choice)
+                for choice in offer.options
+            )
         case "select":
             return _selections(state, player)
         case "react":
@@ -63,6 +75,17 @@ def legal_commands(state: MatchState, player: Seat) -> tuple[Command, ...]:
             )
         case "move":
             return _moves(state, player)
+        case "attack":
+            return _attacks(state, player)
+        case "after_attack":
+            return tuple(
+                AfterAttack(player=player, choice=choice, direction=direction)  # type: ignore[arg-type]
+                for choice, direction in activation.follow_up_options(state)
+            )
+        case "stunt":
+            return _stunts(state, player)
+        case "offer":
+            return (React(player=player), DeclineReaction(player=player))
         case "roll":
             return (RollInitiative(player=player),)
         case "over":
@@ -108,7 +131,25 @@ def _moves(state: MatchState, player: Seat) -> tuple[Command, ...]:
         for direction in activation.step_options(state, figure):
             commands.append(Step(player=player, figure=figure.id, direction=direction))
     if activation.can_end_move(state):
-        commands.append(EndMove(player=player))
+        commands.append(EndAction(player=player))
+    return tuple(commands)
+
+
+def _attacks(state: MatchState, player: Seat) -> tuple[Command, ...]:
+    commands: list[Command] = []
+    for attacker in activation.attackers(state):
+        for target in activation.attack_targets(state, attacker):
+            commands.append(Attack(player=player, attacker=attacker.id, target=target.id))
+    commands.append(EndAction(player=player))
+    return tuple(commands)
+
+
+def _stunts(state: MatchState, player: Seat) -> tuple[Command, ...]:
+    commands: list[Command] = []
+    for figure in activation.stunters(state):
+        for ability, target in activation.stunt_options(state, figure):
+            commands.append(Stunt(player=player, figure=figure.id, ability=ability, target=target))
+    commands.append(EndAction(player=player))
     return tuple(commands)
 
 

@@ -13,6 +13,7 @@ from multiversus_core.builder import Builder
 from multiversus_core.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.events import (
     BoardSetUp,
+    SecretChosen,
     SetUpCoinFlipped,
     SideChosen,
     StartingTeamChosen,
@@ -20,7 +21,7 @@ from multiversus_core.events import (
 )
 from multiversus_core.initiative import start_round
 from multiversus_core.sheets import ScenarioSheet, TeamSheet, UnitSheet, bundled_teams, find_team
-from multiversus_core.state import MatchState
+from multiversus_core.state import MatchState, SecretOffer
 from multiversus_core.terms import Seat, Side
 from multiversus_core.units import Unit, coin_id
 
@@ -80,8 +81,19 @@ def choose_teams(b: Builder, heroes_id: str, adversaries_id: str, scenario_id: s
         ),
     )
     figures = _deploy(board, scenario, heroes, adversaries, units)
+    secrets = tuple(
+        SecretOffer(side=sheet.side, name=secret.name, options=secret.options)
+        for sheet in (heroes, adversaries)
+        for secret in sheet.secrets
+    )
     b.emit(
-        TeamsChosen(heroes=heroes.id, adversaries=adversaries.id, scenario=scenario.id, units=units)
+        TeamsChosen(
+            heroes=heroes.id,
+            adversaries=adversaries.id,
+            scenario=scenario.id,
+            units=units,
+            secrets=secrets,
+        )
     )
     b.emit(BoardSetUp(board=board, figures=figures))
 
@@ -92,9 +104,36 @@ def choose_starting_team(b: Builder, side: Side) -> None:
 
 
 def choose_side(b: Builder, seat: Seat, side: Side) -> None:
-    """Record the Other Player's team (step 4) and begin round 1."""
+    """Record the Other Player's team (step 4); begin round 1 unless secrets are to be chosen."""
     b.emit(SideChosen(seat=seat, side=side))
-    start_round(b, 1)
+    if next_secret(b.state) is None:
+        start_round(b, 1)
+
+
+def next_secret(state: MatchState) -> SecretOffer | None:
+    """Return the next set-up secret to choose (Heroes first, R23), or None when all are chosen."""
+    chosen = {(s.side, s.name) for s in state.secrets}
+    for offer in state.secret_offers:
+        if (offer.side, offer.name) not in chosen:
+            return offer
+    return None
+
+
+def choose_secret(b: Builder, side: Side, name: str, choice: str) -> None:
+    """Record a secret set-up choice (R23); begin round 1 once every secret is chosen.
+
+    :raises IllegalCommandError: if that is not the secret to choose now, or
+        not one of its options.
+    """
+    offer = next_secret(b.state)
+    assert offer is not None
+    if (offer.side, offer.name) != (side, name):
+        raise IllegalCommandError(f"the secret to choose now is {offer.name!r} of the {offer.side}")
+    if choice not in offer.options:
+        raise IllegalCommandError(f"{choice!r} is not one of the options for {name!r}")
+    b.emit(SecretChosen(side=side, name=name, choice=choice))
+    if next_secret(b.state) is None:
+        start_round(b, 1)
 
 
 def _team(team_id: str, side: Side) -> TeamSheet:

@@ -73,6 +73,17 @@ class ScenarioSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """The Heroes' deployment spaces, filled in roster order."""
 
 
+class SecretSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A secret the sheet's player chooses at set-up and keeps hidden (R23)."""
+
+    name: str
+    """Its name, for example "shapeshifter"."""
+    options: tuple[str, ...]
+    """What the player may choose from (figure ids for a hidden identity)."""
+    text: str = ""
+    """The rules text explaining it."""
+
+
 class TeamSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A Hero or Adversary team sheet."""
 
@@ -83,6 +94,10 @@ class TeamSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     scenarios: tuple[ScenarioSheet, ...] = ()
     """Adversary sheets only: the set-up requirements."""
     description: str = ""
+    win_conditions: tuple[str, ...] = ()
+    """Adversary sheets only: registered win conditions checked after round 6, in order."""
+    secrets: tuple[SecretSheet, ...] = ()
+    """Set-up secrets the sheet's player chooses (R23)."""
 
     def unit(self, unit_id: str) -> UnitSheet:
         """Return the unit with this id.

@@ -13,7 +13,7 @@ import msgspec
 
 from multiversus_core.board import Board, Figure
 from multiversus_core.settings import MatchSettings
-from multiversus_core.terms import ActionKind, Seat, Side
+from multiversus_core.terms import ActionKind, Seat, Side, Square
 from multiversus_core.units import CoinId, Unit
 
 Pending: TypeAlias = Literal[
@@ -24,11 +24,34 @@ Pending: TypeAlias = Literal[
     "select",  # the active player selects coins (or gives up the Initiative)
     "react",  # the reactive player selects coins
     "begin_action",  # the active player chooses which of two actions comes first
-    "move",  # the active unit is taking a Move action
+    "move",  # a unit is taking a Move action or reaction
+    "attack",  # a unit is taking an Attack action or reaction
+    "after_attack",  # an attacker chooses to Step, Push or neither
+    "stunt",  # a unit is taking a Stunt action or reaction
+    "offer",  # the reactive player may react to a trigger
+    "secret",  # a player chooses a set-up secret
     "roll",  # the active player rolls the Initiative die
     "over",  # the match has ended
 ]
 """The decision the match is waiting for."""
+
+
+class SecretOffer(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """A secret a sheet lets its player choose at set-up (R23)."""
+
+    side: Side
+    name: str
+    options: tuple[str, ...]
+
+
+class Secret(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """A set-up secret a side chose (R23): hidden from the opponent until revealed."""
+
+    side: Side
+    name: str
+    """The secret's name on the sheet, for example "shapeshifter"."""
+    choice: str
+    revealed: bool = False
 
 
 class Piles(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -38,19 +61,64 @@ class Piles(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     discard: tuple[CoinId, ...] = ()
 
 
-class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
-    """The action the active unit is taking."""
+ActionName: TypeAlias = Literal["attack", "defend", "move", "stunt", "recovery"]
+"""An action coin's kind, or a Recovery (a unit coin with no action coin)."""
 
-    kind: ActionKind
+Trigger: TypeAlias = Literal[
+    "left_adjacent",  # left a square adjacent to a reactive character
+    "attacked_other",  # in range of a reactive character, attacked a character outside its unit
+    "stunted",  # in range of a reactive character, performed a stunt
+    "recovered",  # attempted a recovery in range of a reactive character
+    "double_attacked",  # double-attacked the reactive unit
+    "targeted",  # attacked the reactive unit (a Defend reaction needs no more)
+]
+"""What made a reaction possible (rulebook: Reactions; R5, R6)."""
+
+
+class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """An action of the active unit, or a reaction of the reactive unit, under way."""
+
+    kind: ActionName
     double: bool
+    side: Side
+    unit: str
     allowance: int = 0
-    """Move actions: spaces each figure may move (3, or 6 for a Double-Move)."""
+    """Move: spaces each figure may move (3, or 6 for a Double-Move)."""
     mover: str | None = None
-    """Move actions: the figure moving now."""
+    """Move: the figure moving now."""
     steps_left: int = 0
-    """Move actions: spaces the current mover may still move."""
-    moved: tuple[str, ...] = ()
-    """Move actions: figures whose move is over."""
+    """Move: spaces the current mover may still move."""
+    done: tuple[str, ...] = ()
+    """Figures whose part in this action is over (moved, attacked or stunted)."""
+    target_unit: str | None = None
+    """Attack: the unit every attack of this action targets."""
+    stunt: str | None = None
+    """Stunt: the ability used ("!Name") or the figure interacted with, fixed by the first stunt."""
+    follow_up: tuple[str, str] | None = None
+    """Attack: (attacker, target) waiting for the attacker's Step, Push or neither (R9)."""
+
+
+class Suspended(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """An active step held back while the reactive player may react to it (R6)."""
+
+    step: Literal["step", "follow_step", "attack", "stunt", "recovery"]
+    figure: str
+    """The active figure taking the step (the unit's first figure for a recovery)."""
+    to: Square | None = None
+    """Step: the origin the figure is moving to."""
+    target: str | None = None
+    """Attack: the target; Stunt: the figure interacted with."""
+    ability: str | None = None
+    """Stunt: the ability used."""
+
+
+class Offer(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """A trigger the reactive player may react to, and the step it holds back."""
+
+    trigger: Trigger
+    figure: str
+    """The active figure whose step triggered it."""
+    held: Suspended
 
 
 class Activation(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -70,8 +138,21 @@ class Activation(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     reaction_selected: bool = False
     reaction_revealed: bool = False
     reacted: bool = False
+    """The reactive unit reacted at least once (its coin stays in the discard)."""
     action: Action | None = None
-    """The action under way."""
+    """The active unit's action under way."""
+    reaction: Action | None = None
+    """The reactive unit's reaction under way."""
+    offer: Offer | None = None
+    """A trigger waiting for the reactive player to react or decline."""
+    reacted_to_action: bool = False
+    """The reactive unit already reacted to the current action (R5)."""
+    defending: bool = False
+    """The reactive unit revealed a Defend reaction: it covers the rest of the activation (R5)."""
+    braced: bool = False
+    """The active unit took a Defend action: attack reactions do not harm it (R10)."""
+    struck: bool = False
+    """The active unit was subject to an attack reaction during the current action (R11, R12)."""
 
 
 class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -102,6 +183,12 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     activation: Activation | None = None
     ended: str | None = None
     """Why the match ended, once it has."""
+    winner: Side | None = None
+    """The winning side, once the match has ended; None for a draw."""
+    secret_offers: tuple[SecretOffer, ...] = ()
+    """Set-up secrets the sheets offer (R23)."""
+    secrets: tuple[Secret, ...] = ()
+    """Set-up secrets chosen so far (R23)."""
 
     def piles(self, side: Side) -> Piles:
         """Return a side's unit coin piles."""

@@ -1,0 +1,117 @@
+"""Attacks: range, Advantage, hits and conditions.
+
+Rulebook: *Attacks*, *Advantage*, *Actions* (Attack, Defend), *Two-coin
+actions*; rulings R7, R8, R10, R12, R21 and the Beast rule.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from multiversus_core.abilities import abilities_of
+from multiversus_core.board import Figure
+from multiversus_core.builder import Builder
+from multiversus_core.events import AttackMade, ConditionChanged
+from multiversus_core.geometry import adjacent_figures, are_adjacent, has_line_of_sight
+from multiversus_core.scoring import check_elimination
+from multiversus_core.state import MatchState
+from multiversus_core.terms import Condition
+
+NEXT_CONDITION: Final[dict[Condition, Condition]] = {
+    "unharmed": "wounded",
+    "wounded": "disabled",
+    "disabled": "eliminated",
+    "eliminated": "eliminated",
+}
+"""One hit moves a character one step along this line (R8)."""
+
+
+def is_ranged(state: MatchState, figure: Figure) -> bool:
+    """True if the figure's unit has an ability that makes its attacks ranged."""
+    return any(a.is_ranged() for a in abilities_of(state.unit(figure.unit)))
+
+
+def can_attack(state: MatchState, attacker: Figure, target: Figure) -> bool:
+    """True if ``attacker`` could attack ``target`` now: adjacent, or in sight when Ranged (R7).
+
+    Only characters on the board attack and are attacked (R1); a Disabled
+    character takes no action.
+    """
+    if (
+        attacker.terrain
+        or target.terrain
+        or attacker.square is None
+        or target.square is None
+        or attacker.side == target.side
+        or attacker.condition == "disabled"
+    ):
+        return False
+    if are_adjacent(attacker, target):
+        return True
+    assert state.board is not None
+    return is_ranged(state, attacker) and has_line_of_sight(
+        state.board, state.figures, attacker, target
+    )
+
+
+def has_advantage(state: MatchState, target: Figure) -> bool:
+    """True if an attack on ``target`` has Advantage (R21).
+
+    The target is adjacent to more enemy characters than allied characters
+    plus one; terrain pieces are not characters.
+    """
+    enemies = allies = 0
+    for other in adjacent_figures(state.figures, target):
+        if other.terrain:
+            continue
+        if other.side == target.side:
+            allies += 1
+        else:
+            enemies += 1
+    return enemies > allies + 1
+
+
+def harm(state: MatchState, target: Figure, advantage: bool) -> Condition:
+    """Return the condition a hit leaves ``target`` in (R8, and the Beast rule)."""
+    if target.condition == "wounded" and state.unit(target.unit).role == "beast" and not advantage:
+        return "wounded"  # a Beast is Disabled only by a hit with Advantage
+    return NEXT_CONDITION[target.condition]
+
+
+def resolve_attack(
+    b: Builder,
+    attacker: Figure,
+    target: Figure,
+    *,
+    defended: bool,
+    double: bool,
+    harmless: bool = False,
+) -> None:
+    """Resolve one attack: hit unless defended (a Double-Attack always hits), then harm.
+
+    ``harmless`` is for attacks on a recovering unit, which are not harmed
+    further (R12).
+    """
+    advantage = has_advantage(b.state, target)
+    hit = double or not defended
+    b.emit(
+        AttackMade(
+            attacker=attacker.id,
+            target=target.id,
+            advantage=advantage,
+            defended=defended,
+            hit=hit,
+        )
+    )
+    if hit and not harmless:
+        condition = harm(b.state, target, advantage)
+        if condition != target.condition:
+            b.emit(ConditionChanged(figure=target.id, condition=condition))
+            if condition == "eliminated" and check_elimination(b):
+                return
+    state = b.state
+    for unit_id in dict.fromkeys((attacker.unit, target.unit)):
+        for ability in abilities_of(state.unit(unit_id)):
+            ability.after_attack(b, state.figure(attacker.id), state.figure(target.id), hit)
+            if b.state.is_over:
+                return

@@ -1,0 +1,327 @@
+"""Reactions: the five triggers, the Defend reaction, timing and limits (rulebook:
+Reactions, Two-coin actions, Recovery; R4-R7, R10-R12)."""
+
+from __future__ import annotations
+
+import pytest
+
+from multiversus_core import (
+    AfterAttack,
+    Attack,
+    DeclineReaction,
+    EndAction,
+    IllegalCommandError,
+    MatchState,
+    React,
+    SelectCoins,
+    SelectReaction,
+    Step,
+    Stunt,
+    legal_commands,
+)
+from multiversus_core.events import (
+    AttackMade,
+    ConditionChanged,
+    FigureStepped,
+    ReactionDeclined,
+    ReactionEnded,
+    ReactionRevealed,
+    ReactionStarted,
+    ReactionTriggered,
+    RecoveryMade,
+    StuntFailed,
+    StuntPerformed,
+)
+from multiversus_core.state import Suspended
+from tests.support import conditioned, kinds, placed, play, select, set_up, when
+from tests.test_actions import ARENA
+
+N, E, S, W = (0, -1), (1, 0), (0, 1), (-1, 0)
+
+
+def arena(extra: dict[str, tuple[int, int] | None] | None = None) -> MatchState:
+    return placed(set_up(), {**ARENA, **(extra or {})})
+
+
+def offered(state: MatchState) -> ReactionTriggered | None:
+    act = state.activation
+    if act is None or act.offer is None:
+        return None
+    return ReactionTriggered(
+        side="adversaries", trigger=act.offer.trigger, figure=act.offer.figure, held=act.offer.held
+    )
+
+
+# --- the triggers -------------------------------------------------------------
+
+
+def test_trigger_leaving_a_square_adjacent_to_the_reactive_unit() -> None:
+    state = select(arena(), "knight", ("move",), ("bruisers", ("attack",)))
+    assert when(state, Step(player=1, figure="knight", direction=S)) == (
+        ReactionTriggered(
+            side="adversaries",
+            trigger="left_adjacent",
+            figure="knight",
+            held=Suspended(step="step", figure="knight", to=(4, 7)),
+        ),
+    )
+    assert legal_commands(play(state, Step(player=1, figure="knight", direction=S)), 2) == (
+        React(player=2),
+        DeclineReaction(player=2),
+    )
+
+
+def test_trigger_not_for_a_square_that_is_not_adjacent() -> None:
+    state = select(arena({"knight": (4, 7)}), "knight", ("move",), ("bruisers", ("attack",)))
+    assert kinds(when(state, Step(player=1, figure="knight", direction=S))) == ["figure_stepped"]
+
+
+def test_trigger_attacking_outside_the_reactive_unit_while_in_its_range() -> None:
+    # Smogon stands beside the knight, who attacks a Bruiser.
+    state = select(arena({"smogon": (5, 6)}), "knight", ("attack",), ("smogon", ("attack",)))
+    (event,) = when(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    assert isinstance(event, ReactionTriggered) and event.trigger == "attacked_other"
+
+
+def test_trigger_stunting_in_range_of_the_reactive_unit() -> None:
+    state = select(arena(), "knight", ("stunt",), ("bruisers", ("attack",)))
+    (event,) = when(state, Stunt(player=1, figure="knight", target="bruisers-1"))
+    assert isinstance(event, ReactionTriggered) and event.trigger == "stunted"
+
+
+def test_trigger_recovering_in_range_of_the_reactive_unit() -> None:
+    state = conditioned(arena(), {"knight": "wounded"})
+    state = play(state, SelectCoins(player=1, unit="knight", colour="green", actions=()))
+    events = when(
+        state, SelectReaction(player=2, unit="bruisers", colour="green", actions=("attack",))
+    )
+    assert isinstance(events[-1], ReactionTriggered) and events[-1].trigger == "recovered"
+
+
+def test_trigger_double_attacking_the_reactive_unit() -> None:
+    state = select(arena(), "knight", ("attack", "attack"), ("bruisers", ("move",)))
+    (event,) = when(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    assert isinstance(event, ReactionTriggered) and event.trigger == "double_attacked"
+
+
+def test_a_single_attack_on_the_reactive_unit_triggers_only_a_defend() -> None:
+    state = select(arena(), "knight", ("attack",), ("bruisers", ("attack",)))
+    assert kinds(when(state, Attack(player=1, attacker="knight", target="bruisers-1"))) == [
+        "attack_made",
+        "condition_changed",
+    ]
+
+
+# --- reacting and declining (R4, R5, R6) ----------------------------------------
+
+
+def test_decline_lets_the_held_step_go_ahead_and_is_recorded() -> None:
+    state = select(arena(), "knight", ("move",), ("bruisers", ("attack",)))
+    state = play(state, Step(player=1, figure="knight", direction=S))
+    assert when(state, DeclineReaction(player=2)) == (
+        ReactionDeclined(side="adversaries"),
+        FigureStepped(figure="knight", to=(4, 7), steps_left=2),
+    )
+
+
+def test_r4_r6_a_reaction_is_revealed_and_resolves_before_the_triggering_step() -> None:
+    state = select(arena(), "knight", ("move",), ("bruisers", ("attack",)))
+    state = play(state, Step(player=1, figure="knight", direction=S))
+    assert when(state, React(player=2)) == (
+        ReactionRevealed(side="adversaries", coin="bruisers.green1", actions=("attack",)),
+        ReactionStarted(side="adversaries", unit="bruisers", action="attack", double=False),
+    )
+    state = play(state, React(player=2))
+    # Bruiser 1 attacks the knight, still in his square, before he leaves it.
+    assert state.figure("knight").square == (4, 6)
+    state = play(state, Attack(player=2, attacker="bruisers-1", target="knight"))
+    state = play(state, AfterAttack(player=2, choice="stay"))
+    assert state.figure("knight").condition == "wounded"
+    events = when(state, EndAction(player=2))
+    assert events == (
+        ReactionEnded(side="adversaries"),
+        FigureStepped(figure="knight", to=(4, 7), steps_left=2),
+    )
+
+
+def test_r6_a_character_disabled_by_a_reaction_stops_moving() -> None:
+    state = conditioned(arena(), {"knight": "wounded"})
+    state = select(state, "knight", ("move",), ("bruisers", ("attack",)))
+    state = play(state, Step(player=1, figure="knight", direction=S), React(player=2))
+    state = play(state, Attack(player=2, attacker="bruisers-1", target="knight"))
+    state = play(state, AfterAttack(player=2, choice="stay"))
+    events = when(state, EndAction(player=2))
+    assert events == (ReactionEnded(side="adversaries"),)
+    after = play(state, EndAction(player=2))
+    assert after.figure("knight").square == (4, 6)
+    assert not any(isinstance(c, Step) for c in legal_commands(after, 1))
+
+
+def test_r6_a_disabled_attacker_does_not_attack() -> None:
+    state = conditioned(arena({"smogon": (5, 6)}), {"knight": "wounded"})
+    state = select(state, "knight", ("attack",), ("smogon", ("attack",)))
+    state = play(state, Attack(player=1, attacker="knight", target="bruisers-1"), React(player=2))
+    state = play(state, Attack(player=2, attacker="smogon", target="knight"))
+    state = play(state, AfterAttack(player=2, choice="stay"))
+    assert state.figure("knight").condition == "disabled"
+    assert when(state, EndAction(player=2)) == (ReactionEnded(side="adversaries"),)
+
+
+def test_r5_one_reaction_per_action() -> None:
+    state = select(arena(), "knight", ("move",), ("bruisers", ("move",)))
+    state = play(state, Step(player=1, figure="knight", direction=E), React(player=2))
+    state = play(state, EndAction(player=2))  # the reaction moves nobody
+    # Back beside Bruiser 1 and leaving again: no second offer in this action.
+    assert state.figure("knight").square == (5, 6)
+    assert kinds(when(state, Step(player=1, figure="knight", direction=S))) == ["figure_stepped"]
+
+
+def test_r5_declining_an_earlier_trigger_keeps_the_reaction_for_a_later_one() -> None:
+    state = select(arena(), "knight", ("move",), ("bruisers", ("move",)))
+    state = play(state, Step(player=1, figure="knight", direction=E), DeclineReaction(player=2))
+    (event,) = when(state, Step(player=1, figure="knight", direction=S))
+    assert isinstance(event, ReactionTriggered)
+
+
+def test_r5_the_reactive_unit_may_react_again_to_the_second_action() -> None:
+    state = select(arena(), "knight", ("move", "stunt"), ("bruisers", ("move",)))
+    from multiversus_core import BeginAction
+
+    state = play(state, BeginAction(player=1, action="move"))
+    state = play(state, Step(player=1, figure="knight", direction=E), React(player=2))
+    state = play(state, EndAction(player=2), EndAction(player=1))
+    assert state.pending == "stunt"
+    (event,) = when(state, Stunt(player=1, figure="knight", target="bruisers-1"))
+    assert isinstance(event, ReactionTriggered) and event.trigger == "stunted"
+
+
+def test_move_reaction_moves_the_reactive_units_figures() -> None:
+    state = select(arena(), "knight", ("move",), ("bruisers", ("move",)))
+    state = play(state, Step(player=1, figure="knight", direction=S), React(player=2))
+    assert {c.figure for c in legal_commands(state, 2) if isinstance(c, Step)} == {
+        "bruisers-1",
+        "bruisers-2",
+    }
+    state = play(state, Step(player=2, figure="bruisers-1", direction=N))
+    assert state.figure("bruisers-1").square == (4, 4)
+
+
+# --- Defend (R5, R8, R10) -------------------------------------------------------
+
+
+def test_defend_reaction_makes_attacks_miss_for_the_rest_of_the_activation() -> None:
+    state = arena({"militia-1": (3, 6), "militia-2": (5, 6)})
+    state = select(state, "militia", ("attack",), ("bruisers", ("defend",)))
+    state = play(state, Attack(player=1, attacker="militia-1", target="bruisers-1"))
+    assert offered(state) is not None and offered(state).trigger == "targeted"  # type: ignore[union-attr]
+    events = when(state, React(player=2))
+    assert events[-1] == AttackMade(
+        attacker="militia-1", target="bruisers-1", advantage=True, defended=True, hit=False
+    )
+    state = play(state, React(player=2), AfterAttack(player=1, choice="stay"))
+    # The second attack is covered without another offer.
+    assert when(state, Attack(player=1, attacker="militia-2", target="bruisers-1")) == (
+        AttackMade(
+            attacker="militia-2", target="bruisers-1", advantage=True, defended=True, hit=False
+        ),
+    )
+
+
+def test_double_attack_still_wounds_a_defending_unit() -> None:
+    state = select(arena(), "knight", ("attack", "attack"), ("bruisers", ("defend",)))
+    state = play(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    events = when(state, React(player=2))
+    assert events[-2:] == (
+        AttackMade(
+            attacker="knight", target="bruisers-1", advantage=False, defended=True, hit=True
+        ),
+        ConditionChanged(figure="bruisers-1", condition="wounded"),
+    )
+
+
+def test_r10_a_defend_action_protects_the_active_unit_from_attack_reactions() -> None:
+    from multiversus_core import BeginAction
+
+    state = select(arena(), "knight", ("defend", "move"), ("bruisers", ("attack",)))
+    state = play(state, BeginAction(player=1, action="defend"))
+    state = play(state, Step(player=1, figure="knight", direction=S), React(player=2))
+    events = when(state, Attack(player=2, attacker="bruisers-1", target="knight"))
+    assert events == (
+        AttackMade(
+            attacker="bruisers-1", target="knight", advantage=False, defended=True, hit=False
+        ),
+    )
+
+
+def test_double_attack_reaction_beats_a_defend_action() -> None:
+    from multiversus_core import BeginAction
+
+    state = select(arena(), "knight", ("defend", "move"), ("bruisers", ("attack", "attack")))
+    state = play(state, BeginAction(player=1, action="defend"))
+    state = play(state, Step(player=1, figure="knight", direction=S), React(player=2))
+    events = when(state, Attack(player=2, attacker="bruisers-1", target="knight"))
+    assert events[0] == AttackMade(
+        attacker="bruisers-1", target="knight", advantage=False, defended=True, hit=True
+    )
+
+
+# --- stunts and recovery under attack (R11, R12) --------------------------------
+
+
+def test_r11_a_stunt_fails_when_subject_to_an_attack_reaction_even_without_harm() -> None:
+    from multiversus_core import BeginAction
+
+    state = select(arena(), "knight", ("defend", "stunt"), ("bruisers", ("attack",)))
+    state = play(state, BeginAction(player=1, action="defend"))
+    state = play(state, Stunt(player=1, figure="knight", target="bruisers-1"), React(player=2))
+    state = play(state, Attack(player=2, attacker="bruisers-1", target="knight"))
+    state = play(state, AfterAttack(player=2, choice="stay"))
+    assert state.figure("knight").condition == "unharmed"
+    events = when(state, EndAction(player=2))
+    assert StuntFailed(side="heroes", unit="knight") in events
+    assert not any(isinstance(e, StuntPerformed) for e in events)
+
+
+def test_r11_a_stunt_goes_ahead_when_the_reaction_does_not_attack() -> None:
+    state = select(arena(), "knight", ("stunt",), ("bruisers", ("attack",)))
+    state = play(state, Stunt(player=1, figure="knight", target="bruisers-1"), React(player=2))
+    events = when(state, EndAction(player=2))
+    assert StuntPerformed(figure="knight", ability=None, target="bruisers-1") in events
+
+
+def test_r12_an_attack_reaction_makes_a_recovery_fail_without_harming_the_unit() -> None:
+    state = conditioned(arena(), {"knight": "wounded"})
+    state = play(state, SelectCoins(player=1, unit="knight", colour="green", actions=()))
+    state = play(
+        state,
+        SelectReaction(player=2, unit="bruisers", colour="green", actions=("attack",)),
+        React(player=2),
+    )
+    events = when(state, Attack(player=2, attacker="bruisers-1", target="knight"))
+    assert events == (
+        AttackMade(
+            attacker="bruisers-1", target="knight", advantage=False, defended=False, hit=True
+        ),
+    )
+    state = play(state, Attack(player=2, attacker="bruisers-1", target="knight"))
+    state = play(state, AfterAttack(player=2, choice="stay"))
+    events = when(state, EndAction(player=2))
+    assert RecoveryMade(side="heroes", unit="knight", succeeded=False) in events
+    after = play(state, EndAction(player=2))
+    assert after.figure("knight").condition == "wounded"
+    assert after.active == "adversaries"
+
+
+def test_recovery_is_never_a_reaction() -> None:
+    state = conditioned(arena(), {"bruisers-1": "wounded"})
+    state = play(state, SelectCoins(player=1, unit="knight", colour="green", actions=("move",)))
+    assert not any(
+        isinstance(c, SelectReaction) and not c.actions for c in legal_commands(state, 2)
+    )
+
+
+def test_only_the_acting_seat_gives_reaction_commands() -> None:
+    state = select(arena(), "knight", ("move",), ("bruisers", ("attack",)))
+    state = play(state, Step(player=1, figure="knight", direction=S), React(player=2))
+    with pytest.raises(IllegalCommandError):
+        when(state, Attack(player=1, attacker="knight", target="bruisers-1"))
