@@ -68,7 +68,7 @@ def check_invariants(state: MatchState) -> None:
     # Each unit coin is in exactly one place: stash, discard, or in play.
     for side in SIDES:
         piles = state.piles(side)
-        places = list(piles.stash) + list(piles.discard)
+        places = list(piles.stash) + list(piles.discard) + list(piles.removed)
         act = state.activation
         if act is not None:
             if act.side == side and act.coin is not None:

@@ -108,6 +108,17 @@ class Ranged(Ability):
 
 
 @register
+class Overwatch(Ability):
+    """The rare ability of the variant adjacent-triggers (R22)."""
+
+    name = "Overwatch"
+    text = (
+        "Under the adjacent-triggers variant, this unit's triggers still count characters "
+        "in range, not only adjacent ones."
+    )
+
+
+@register
 class Drifting(Ability):
     """Lets a Terrain unit's pieces take Move actions and reactions (R1)."""
 

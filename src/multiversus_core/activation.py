@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Final
 
+from msgspec.structs import replace
+
 from multiversus_core import combat, movement
 from multiversus_core.abilities import REGISTRY, abilities_of, stunt_abilities
 from multiversus_core.board import Figure
@@ -41,12 +43,14 @@ from multiversus_core.events import (
     StuntFailed,
     StuntPerformed,
     UnitCoinDiscarded,
+    UnitCoinRemoved,
     UnitCoinReturned,
 )
 from multiversus_core.geometry import are_adjacent, figure_squares, push_direction
 from multiversus_core.state import Action, Activation, MatchState, Suspended, Trigger
 from multiversus_core.terms import ActionKind, Colour, Direction, Side
 from multiversus_core.units import CoinId, Unit, coin_colour, coin_unit
+from multiversus_core.variants import is_on
 
 ACTION_SELECTIONS: Final[tuple[tuple[ActionKind, ...], ...]] = (
     ("attack",),
@@ -73,6 +77,12 @@ MOVE_SPACES: Final = 3
 """Spaces a Move lets each figure move."""
 DOUBLE_MOVE_SPACES: Final = 6
 """Spaces a Double-Move lets each figure move."""
+
+DIAGONAL_DOUBLE_MOVE_SPACES: Final = 4
+"""Spaces a Double-Move allows under the variant diagonal-double-move."""
+
+OVERWATCH: Final = "Overwatch"
+"""The ability that keeps range triggers under the variant adjacent-triggers."""
 
 DRIFTING: Final = "Drifting"
 """The ability that lets a Terrain unit's pieces take Move actions and reactions (R1)."""
@@ -259,7 +269,7 @@ def _next_action(b: Builder) -> None:
     act = _activation(b.state)
     remaining = act.remaining
     if not remaining:
-        _end_activation(b)
+        _conclude(b)
     elif len(set(remaining)) == 1:
         _start_action(b, remaining[0], double=len(remaining) == 2)
     # Otherwise two different actions remain: the player chooses (BeginAction).
@@ -311,6 +321,20 @@ def _end_action(b: Builder) -> None:
         _next_action(b)
 
 
+def _conclude(b: Builder) -> None:
+    """The actions are over: offer the variant's Move trigger if it applies, then finish."""
+    state = b.state
+    act = _activation(state)
+    unit = reactive_unit(state)
+    if is_on(state, "move-reaction-at-end") and unit is not None:
+        active = figures_of(state, state.unit(act.unit))
+        beside = any(_adjacent_to_reactive(state, f) for f in active)
+        held = Suspended(step="conclude", figure=active[0].id if active else act.unit)
+        if (not act.reactive_attacked or beside) and _offer(b, "concluded", held):
+            return
+    _end_activation(b)
+
+
 def _end_activation(b: Builder) -> None:
     """Reveal, discard and return coins at the end of an activation (R3, R4)."""
     act = _activation(b.state)
@@ -354,6 +378,9 @@ def _may_offer(state: MatchState, trigger: Trigger) -> bool:
     kinds = set(act.reaction_actions)
     if trigger == "targeted":
         return kinds == {"defend"} and not act.defending
+    if is_on(state, "move-reaction-at-end") and kinds == {"move"}:
+        # Under this variant a Move reaction has only its own trigger.
+        return trigger == "concluded" and not act.reacted
     # One reaction per action (R5); a Defend reaction needs no trigger.
     return not act.reacted_to_action and "defend" not in kinds
 
@@ -362,6 +389,8 @@ def _in_range_of_reactive(state: MatchState, figure: Figure) -> bool:
     unit = reactive_unit(state)
     if unit is None:
         return False
+    if is_on(state, "adjacent-triggers") and OVERWATCH not in unit.abilities:
+        return any(are_adjacent(figure, r) for r in able_figures(state, unit) if not r.terrain)
     return any(combat.can_attack(state, r, figure) for r in able_figures(state, unit))
 
 
@@ -434,6 +463,8 @@ def _carry_out(b: Builder, held: Suspended) -> None:
             _finish_stunt(b, held)
         case "recovery":
             _finish_recovery(b)
+        case "conclude":
+            _end_activation(b)
 
 
 # --- the Move action and reaction (R19) -------------------------------------
@@ -449,6 +480,8 @@ def movers(state: MatchState) -> tuple[Figure, ...]:
 
 def _allowance(state: MatchState, figure: Figure, double: bool) -> int:
     spaces = DOUBLE_MOVE_SPACES if double else MOVE_SPACES
+    if double and is_on(state, "diagonal-double-move"):
+        spaces = DIAGONAL_DOUBLE_MOVE_SPACES
     for ability in abilities_of(state.unit(figure.unit)):
         spaces = ability.movement(state, figure, spaces)
     return spaces
@@ -468,9 +501,23 @@ def step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
         steps = _allowance(state, figure, action.double)
     if steps <= 0:
         return ()
+    diagonal, corners = _diagonal_steps(state, action.double)
     return movement.step_options(
-        state.board, state.figures, figure, steps, pass_through_allies=True
+        state.board,
+        state.figures,
+        figure,
+        steps,
+        pass_through_allies=True,
+        diagonal=diagonal,
+        corners_block=corners,
     )
+
+
+def _diagonal_steps(state: MatchState, double: bool) -> tuple[bool, bool]:
+    """Return (diagonal steps allowed, blocking terrain blocks cutting corners), by variant."""
+    if is_on(state, "diagonal-movement"):
+        return True, True
+    return double and is_on(state, "diagonal-double-move"), False
 
 
 def can_end_move(state: MatchState) -> bool:
@@ -504,7 +551,7 @@ def step(b: Builder, figure: Figure, direction: Direction) -> None:
         raise IllegalCommandError(f"{figure.name} is not on the board")
     if figure.condition == "disabled":
         raise IllegalCommandError(f"{figure.name} is Disabled and cannot move")
-    if direction[0] and direction[1]:
+    if direction[0] and direction[1] and not _diagonal_steps(state, action.double)[0]:
         raise IllegalCommandError("regular movement is orthogonal, never diagonal")
     if figure.id in action.done:
         raise IllegalCommandError(f"{figure.name} has already moved in this action")
@@ -518,10 +565,25 @@ def step(b: Builder, figure: Figure, direction: Direction) -> None:
     if direction not in step_options(state, figure):
         raise IllegalCommandError(f"{figure.name} cannot step {compass(direction)} from here")
     held = Suspended(step="step", figure=figure.id, to=movement.step(figure, direction))
-    if action.side == _activation(state).side and _adjacent_to_reactive(state, figure):
-        if _offer(b, "left_adjacent", held):
-            return
+    if (
+        action.side == _activation(state).side
+        and _leaves_reactive(state, figure, held)
+        and _offer(b, "left_adjacent", held)
+    ):
+        return
     _finish_step(b, held)
+
+
+def _leaves_reactive(state: MatchState, figure: Figure, held: Suspended) -> bool:
+    """True if the step leaves a square adjacent to the reactive unit (trigger 1).
+
+    Under the variant disengage-trigger, only if it ends adjacent to none of it.
+    """
+    if not _adjacent_to_reactive(state, figure):
+        return False
+    if is_on(state, "disengage-trigger"):
+        return not _adjacent_to_reactive(state, replace(figure, square=held.to))
+    return True
 
 
 def _finish_step(b: Builder, held: Suspended) -> None:
@@ -652,13 +714,18 @@ def _finish_attack(b: Builder, held: Suspended) -> None:
     else:
         defended = act.defending and target.unit == coin_unit(act.reaction_coin or "")
         harmless = False
-    combat.resolve_attack(
+    hit = combat.resolve_attack(
         b, attacker, target, defended=defended, double=action.double, harmless=harmless
     )
+    if hit and action.double and is_on(b.state, "double-attack-pushes") and not b.state.is_over:
+        attacker, target = b.state.figure(attacker.id), b.state.figure(target.id)
+        to = _push_destination(b.state, attacker, target)
+        if to is not None:
+            b.emit(FigureMoved(figure=target.id, to=to, how="push"))
 
 
 def follow_up_options(state: MatchState) -> tuple[tuple[str, Direction | None], ...]:
-    """Return the attacker's choices after an attack: ("stay", None), ("step", d), ("push", None)."""
+    """Return the attacker's choices after an attack: stay, step in a direction, or push."""
     action = current(state)
     assert action is not None and action.follow_up is not None and state.board is not None
     attacker = state.figure(action.follow_up[0])
@@ -719,9 +786,12 @@ def after_attack(b: Builder, choice: str, direction: Direction | None) -> None:
             step="follow_step", figure=attacker.id, to=movement.step(attacker, direction)
         )
         act = _activation(b.state)
-        if act.reaction is None and _adjacent_to_reactive(b.state, attacker):
-            if _offer(b, "left_adjacent", held):
-                return
+        if (
+            act.reaction is None
+            and _leaves_reactive(b.state, attacker, held)
+            and _offer(b, "left_adjacent", held)
+        ):
+            return
         _finish_follow_step(b, held)
 
 
@@ -806,9 +876,8 @@ def stunt(b: Builder, figure: Figure, ability: str | None, target: str | None) -
         raise IllegalCommandError(f"{figure.name} cannot perform that stunt now")
     held = Suspended(step="stunt", figure=figure.id, target=target, ability=ability)
     act = _activation(state)
-    if act.reaction is None and _in_range_of_reactive(state, figure):
-        if _offer(b, "stunted", held):
-            return
+    if act.reaction is None and _in_range_of_reactive(state, figure) and _offer(b, "stunted", held):
+        return
     _finish_stunt(b, held)
 
 
@@ -842,9 +911,8 @@ def _recover(b: Builder) -> None:
     unit = b.state.unit(act.unit)
     figures = figures_of(b.state, unit)
     held = Suspended(step="recovery", figure=figures[0].id)
-    if any(_in_range_of_reactive(b.state, f) for f in figures):
-        if _offer(b, "recovered", held):
-            return
+    if any(_in_range_of_reactive(b.state, f) for f in figures) and _offer(b, "recovered", held):
+        return
     _finish_recovery(b)
 
 
@@ -855,15 +923,19 @@ def _finish_recovery(b: Builder) -> None:
     act = _activation(b.state)
     unit = b.state.unit(act.unit)
     succeeded = not act.struck
+    costly = is_on(b.state, "costly-recovery")
     b.emit(RecoveryMade(side=act.side, unit=unit.id, succeeded=succeeded))
     if succeeded:
         for figure in figures_of(b.state, unit):
-            if figure.condition == "wounded":
+            if figure.condition == "wounded" or (costly and figure.condition == "disabled"):
                 b.emit(ConditionChanged(figure=figure.id, condition="unharmed"))
             elif figure.condition == "disabled":
                 b.emit(ConditionChanged(figure=figure.id, condition="wounded"))
     b.emit(ActionEnded(side=act.side, action="recovery"))
+    coin = act.coin
     _end_activation(b)
+    if succeeded and costly and coin is not None:
+        b.emit(UnitCoinRemoved(side=act.side, coin=coin))
     end_turn(b, act.side, "recovery")
 
 

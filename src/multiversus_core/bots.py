@@ -12,7 +12,6 @@ from multiversus_core.match import apply
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Seat
 
-
 _HOLDING_BACK = (EndAction, DeclineReaction)
 
 

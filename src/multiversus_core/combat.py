@@ -86,11 +86,11 @@ def resolve_attack(
     defended: bool,
     double: bool,
     harmless: bool = False,
-) -> None:
+) -> bool:
     """Resolve one attack: hit unless defended (a Double-Attack always hits), then harm.
 
     ``harmless`` is for attacks on a recovering unit, which are not harmed
-    further (R12).
+    further (R12). Returns whether the attack hit.
     """
     advantage = has_advantage(b.state, target)
     hit = double or not defended
@@ -108,10 +108,11 @@ def resolve_attack(
         if condition != target.condition:
             b.emit(ConditionChanged(figure=target.id, condition=condition))
             if condition == "eliminated" and check_elimination(b):
-                return
+                return hit
     state = b.state
     for unit_id in dict.fromkeys((attacker.unit, target.unit)):
         for ability in abilities_of(state.unit(unit_id)):
             ability.after_attack(b, state.figure(attacker.id), state.figure(target.id), hit)
             if b.state.is_over:
-                return
+                return hit
+    return hit

@@ -290,6 +290,13 @@ class UnitCoinReturned(_Event, frozen=True, tag="unit_coin_returned"):
     coin: CoinId
 
 
+class UnitCoinRemoved(_Event, frozen=True, tag="unit_coin_removed"):
+    """A discarded unit coin left the match for good (variant costly-recovery)."""
+
+    side: Side
+    coin: CoinId
+
+
 class ActivationEnded(_Event, frozen=True, tag="activation_ended"):
     """The activation is over; every action coin went back to its stash (R3)."""
 
@@ -353,6 +360,7 @@ Event: TypeAlias = (
     | StuntPerformed
     | StuntFailed
     | RecoveryMade
+    | UnitCoinRemoved
 )
 """Every kind of event."""
 

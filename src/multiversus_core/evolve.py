@@ -51,6 +51,7 @@ from multiversus_core.events import (
     TurnEnded,
     TurnStarted,
     UnitCoinDiscarded,
+    UnitCoinRemoved,
     UnitCoinReturned,
 )
 from multiversus_core.settings import MatchSettings
@@ -115,10 +116,7 @@ def _action_ended(state: MatchState, event: ActionEnded) -> MatchState:
 
 def _with_acting(state: MatchState, act: Activation, action: Action) -> MatchState:
     """Replace the action or reaction under way, and the decision it waits for."""
-    if act.reaction is not None:
-        act = replace(act, reaction=action)
-    else:
-        act = replace(act, action=action)
+    act = replace(act, reaction=action) if act.reaction is not None else replace(act, action=action)
     return replace(state, activation=act, pending=_pending_for(state, action))
 
 
@@ -171,7 +169,13 @@ def _attack_made(state: MatchState, event: AttackMade) -> MatchState:
         follow_up=(event.attacker, event.target),
     )
     # An attack made during a reaction subjects the active unit to it (R11, R12).
-    act = replace(act, struck=act.struck or act.reaction is not None)
+    reactive_unit = coin_unit(act.reaction_coin) if act.reaction_coin else None
+    act = replace(
+        act,
+        struck=act.struck or act.reaction is not None,
+        reactive_attacked=act.reactive_attacked
+        or (act.reaction is None and target_unit == reactive_unit),
+    )
     return _with_acting(state, act, acting)
 
 
@@ -211,6 +215,14 @@ def _stunt_performed(state: MatchState, event: StuntPerformed) -> MatchState:
     return _with_acting(
         state, act, replace(acting, done=(*acting.done, event.figure), stunt=chosen)
     )
+
+
+def _unit_coin_removed(state: MatchState, event: UnitCoinRemoved) -> MatchState:
+    piles = state.piles(event.side)
+    piles = replace(
+        piles, discard=_without(piles.discard, event.coin), removed=(*piles.removed, event.coin)
+    )
+    return _with_piles(state, event.side, piles)
 
 
 def _no_change(state: MatchState, event: Event) -> MatchState:
@@ -310,7 +322,7 @@ def _discard_returned(state: MatchState, event: DiscardReturned) -> MatchState:
     for coin in event.coins:
         discard = _without(discard, coin)
     stash = _sorted_with(piles.stash, event.coins)
-    return _with_piles(state, event.side, Piles(stash=stash, discard=discard))
+    return _with_piles(state, event.side, replace(piles, stash=stash, discard=discard))
 
 
 def _turn_started(state: MatchState, event: TurnStarted) -> MatchState:
@@ -449,5 +461,6 @@ _HANDLERS: Final[dict[type[Event], Callable[[MatchState, Any], MatchState]]] = {
     StuntPerformed: _stunt_performed,
     StuntFailed: _no_change,
     RecoveryMade: _no_change,
+    UnitCoinRemoved: _unit_coin_removed,
 }
 """One handler per event kind; a test checks that every kind has one."""

@@ -9,8 +9,6 @@ from __future__ import annotations
 from typing import Final, Literal
 
 from multiversus_core.activation import has_legal_activation
-from multiversus_core.scoring import end_match, final_result
-from multiversus_core.sheets import find_team
 from multiversus_core.builder import Builder
 from multiversus_core.events import (
     DiscardReturned,
@@ -20,9 +18,12 @@ from multiversus_core.events import (
     TurnEnded,
     TurnStarted,
 )
+from multiversus_core.scoring import end_match, final_result
+from multiversus_core.sheets import find_team
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Side, other_side
 from multiversus_core.units import is_grey
+from multiversus_core.variants import is_on
 
 ROUNDS: Final = 6
 """A match lasts six rounds (R16)."""
@@ -35,15 +36,18 @@ def greys_in_discard(state: MatchState, side: Side) -> int:
     return sum(1 for coin in state.piles(side).discard if is_grey(coin))
 
 
-def loses_initiative(die: int, greys: int) -> bool:
-    """True if a roll loses the Initiative: a 6, or at most the greys in the discard (R13)."""
-    return die == 6 or die <= greys
+def loses_initiative(die: int, greys: int, *, six_loses: bool = True) -> bool:
+    """True if a roll loses the Initiative: a 6, or at most the greys in the discard (R13).
+
+    ``six_loses`` is False under the variant no-automatic-six.
+    """
+    return (six_loses and die == 6) or die <= greys
 
 
 def roll(b: Builder, side: Side, die: int) -> None:
     """Record an Initiative roll and end the turn if it was lost (R13, R15)."""
     greys = greys_in_discard(b.state, side)
-    lost = loses_initiative(die, greys)
+    lost = loses_initiative(die, greys, six_loses=not is_on(b.state, "no-automatic-six"))
     b.emit(InitiativeRolled(side=side, die=die, greys=greys, lost=lost))
     if lost:
         end_turn(b, side, "initiative_lost")
@@ -75,7 +79,11 @@ def end_turn(b: Builder, side: Side, reason: TurnEndReason) -> None:
         b.emit(RoundEnded(round=state.round))
         if state.round >= ROUNDS:
             sheet = find_team(state.adversaries_team or "")
-            winner, why = final_result(state, sheet.win_conditions if sheet else ())
+            conditions = sheet.win_conditions if sheet else ()
+            scheme = [s.choice for s in state.secrets if s.name == "scheme"]
+            if is_on(state, "secret-schemes") and scheme:
+                conditions = (scheme[0],)
+            winner, why = final_result(state, conditions)
             end_match(b, why, winner)
         else:
             start_round(b, state.round + 1)

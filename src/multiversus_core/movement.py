@@ -17,24 +17,33 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 
 from multiversus_core.board import Board, Figure
-from multiversus_core.geometry import ORTHOGONAL, figure_squares, footprint, tile_squares
+from multiversus_core.geometry import (
+    DIRECTIONS,
+    ORTHOGONAL,
+    figure_squares,
+    footprint,
+    tile_squares,
+)
 from multiversus_core.terms import Direction, Size, Square
 
 
 class _Spaces:
     """Which spaces one mover may enter, and which it may only pass through, for one call."""
 
-    __slots__ = ("blocked", "height", "soft", "width")
+    __slots__ = ("blocked", "corners", "height", "soft", "terrain", "width")
 
     def __init__(
         self, board: Board, figures: Iterable[Figure], mover: Figure, passable: frozenset[str]
     ) -> None:
         blocked: set[Square] = set()
         soft: set[Square] = set()
+        terrain: set[Square] = set()
         for tile in board.tiles:
             # Terrain never shares a space with terrain, blocking or not.
             if tile.blocking or mover.terrain:
                 blocked.update(tile_squares(tile))
+            if tile.blocking:
+                terrain.update(tile_squares(tile))
         for other in figures:
             if other.id == mover.id or other.square is None:
                 continue
@@ -42,6 +51,8 @@ class _Spaces:
             if other.terrain:
                 if other.blocking or mover.terrain:
                     blocked.update(squares)
+                if other.blocking:
+                    terrain.update(squares)
             elif mover.terrain:
                 # A non-blocking piece (a Curtain) may share a character's space.
                 if mover.blocking:
@@ -54,6 +65,9 @@ class _Spaces:
         self.height = board.height
         self.blocked = frozenset(blocked)
         self.soft = frozenset(soft - blocked)
+        self.terrain = frozenset(terrain)
+        self.corners = False
+        """When True, a diagonal step may not cut across blocking terrain."""
 
     def free(self, square: Square) -> bool:
         """Return whether the mover may enter the space."""
@@ -73,12 +87,22 @@ class _Spaces:
         """Return the origin one step in direction, or None if a newly entered space is not free."""
         new = (origin[0] + direction[0], origin[1] + direction[1])
         old = footprint(origin, size)
-        if all(self.free(s) for s in footprint(new, size) if s not in old):
-            return new
-        return None
+        if not all(self.free(s) for s in footprint(new, size) if s not in old):
+            return None
+        if self.corners and direction[0] and direction[1]:
+            # The two spaces the step cuts across must hold no blocking terrain.
+            for corner in (
+                (origin[0] + direction[0], origin[1]),
+                (origin[0], origin[1] + direction[1]),
+            ):
+                if any(s in self.terrain for s in footprint(corner, size) if s not in old):
+                    return None
+        return new
 
-    def distances(self, start: Square, size: Size, limit: int) -> dict[Square, int]:
-        """Return the fewest orthogonal steps to each origin reachable in at most limit steps."""
+    def distances(
+        self, start: Square, size: Size, limit: int, directions: tuple[Direction, ...] = ORTHOGONAL
+    ) -> dict[Square, int]:
+        """Return the fewest steps to each origin reachable in at most limit steps."""
         seen = {start: 0}
         queue = deque((start,))
         while queue:
@@ -86,7 +110,7 @@ class _Spaces:
             steps = seen[origin]
             if steps >= limit:
                 continue
-            for direction in ORTHOGONAL:
+            for direction in directions:
                 new = self.advance(origin, size, direction)
                 if new is not None and new not in seen:
                     seen[new] = steps + 1
@@ -179,10 +203,16 @@ def step(figure: Figure, direction: Direction) -> Square:
 
 
 def _regular_spaces(
-    board: Board, figures: Sequence[Figure], mover: Figure, pass_through_allies: bool
+    board: Board,
+    figures: Sequence[Figure],
+    mover: Figure,
+    pass_through_allies: bool,
+    corners_block: bool = False,
 ) -> _Spaces:
     passable = _allies(figures, mover) if pass_through_allies else frozenset()
-    return _Spaces(board, figures, mover, passable)
+    spaces = _Spaces(board, figures, mover, passable)
+    spaces.corners = corners_block
+    return spaces
 
 
 def step_options(
@@ -192,8 +222,13 @@ def step_options(
     steps_left: int,
     *,
     pass_through_allies: bool,
+    diagonal: bool = False,
+    corners_block: bool = False,
 ) -> tuple[Direction, ...]:
-    """Return the orthogonal directions in which mover may take its next step (R19).
+    """Return the directions in which mover may take its next step (R19).
+
+    With ``diagonal`` (a variant), diagonal steps are offered too; with
+    ``corners_block`` a diagonal step may not cut across blocking terrain.
 
     steps_left counts this step. A direction is offered when every space the
     footprint newly enters is free for the mover (allied characters are
@@ -204,15 +239,16 @@ def step_options(
     """
     if mover.square is None or steps_left < 1:
         return ()
-    spaces = _regular_spaces(board, figures, mover, pass_through_allies)
+    spaces = _regular_spaces(board, figures, mover, pass_through_allies, corners_block)
+    directions = DIRECTIONS if diagonal else ORTHOGONAL
     options: list[Direction] = []
-    for direction in ORTHOGONAL:
+    for direction in directions:
         new = spaces.advance(mover.square, mover.size, direction)
         if new is None:
             continue
         if spaces.rests(new, mover.size) or any(
             spaces.rests(origin, mover.size)
-            for origin in spaces.distances(new, mover.size, steps_left - 1)
+            for origin in spaces.distances(new, mover.size, steps_left - 1, directions)
         ):
             options.append(direction)
     return tuple(options)

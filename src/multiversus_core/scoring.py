@@ -38,7 +38,7 @@ def register_win_condition(name: str, text: str) -> Callable[[WinCondition], Win
 
 
 def characters_left(state: MatchState, side: Side) -> int:
-    """Return how many of a side's characters are still on the board (terrain does not count, R1)."""
+    """Return how many of a side's characters are on the board (terrain does not count, R1)."""
     return sum(
         1 for f in state.figures if f.side == side and not f.terrain and f.condition != "eliminated"
     )

@@ -24,6 +24,7 @@ from multiversus_core.sheets import ScenarioSheet, TeamSheet, UnitSheet, bundled
 from multiversus_core.state import MatchState, SecretOffer
 from multiversus_core.terms import Seat, Side
 from multiversus_core.units import Unit, coin_id
+from multiversus_core.variants import is_on
 
 
 def flip(b: Builder, winner: Seat) -> None:
@@ -86,6 +87,10 @@ def choose_teams(b: Builder, heroes_id: str, adversaries_id: str, scenario_id: s
         for sheet in (heroes, adversaries)
         for secret in sheet.secrets
     )
+    if is_on(b.state, "secret-schemes") and adversaries.win_conditions:
+        # The Adversary player picks one win condition in secret (variant secret-schemes).
+        scheme = SecretOffer(side="adversaries", name="scheme", options=adversaries.win_conditions)
+        secrets = (*secrets, scheme)
     b.emit(
         TeamsChosen(
             heroes=heroes.id,

@@ -59,6 +59,8 @@ class Piles(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
 
     stash: tuple[CoinId, ...] = ()
     discard: tuple[CoinId, ...] = ()
+    removed: tuple[CoinId, ...] = ()
+    """Coins out of the match (variant costly-recovery)."""
 
 
 ActionName: TypeAlias = Literal["attack", "defend", "move", "stunt", "recovery"]
@@ -70,6 +72,7 @@ Trigger: TypeAlias = Literal[
     "stunted",  # in range of a reactive character, performed a stunt
     "recovered",  # attempted a recovery in range of a reactive character
     "double_attacked",  # double-attacked the reactive unit
+    "concluded",  # the active unit's actions are over (variant move-reaction-at-end)
     "targeted",  # attacked the reactive unit (a Defend reaction needs no more)
 ]
 """What made a reaction possible (rulebook: Reactions; R5, R6)."""
@@ -101,7 +104,7 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
 class Suspended(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """An active step held back while the reactive player may react to it (R6)."""
 
-    step: Literal["step", "follow_step", "attack", "stunt", "recovery"]
+    step: Literal["step", "follow_step", "attack", "stunt", "recovery", "conclude"]
     figure: str
     """The active figure taking the step (the unit's first figure for a recovery)."""
     to: Square | None = None
@@ -153,6 +156,8 @@ class Activation(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     """The active unit took a Defend action: attack reactions do not harm it (R10)."""
     struck: bool = False
     """The active unit was subject to an attack reaction during the current action (R11, R12)."""
+    reactive_attacked: bool = False
+    """An active character attacked the reactive unit in this activation."""
 
 
 class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):

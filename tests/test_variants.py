@@ -1,0 +1,257 @@
+"""Variants: each Alternative Rule that can be stated precisely, tested on and off (R22)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from msgspec.structs import replace
+
+from multiversus_core import (
+    AfterAttack,
+    Attack,
+    ChooseSecret,
+    EndAction,
+    MatchSettings,
+    MatchState,
+    React,
+    RollInitiative,
+    SelectCoins,
+    SelectReaction,
+    SettingsError,
+    Step,
+    legal_commands,
+    start_match,
+)
+from multiversus_core.events import (
+    FigureMoved,
+    InitiativeRolled,
+    ReactionTriggered,
+    UnitCoinRemoved,
+)
+from multiversus_core.variants import NOT_IMPLEMENTED, VARIANTS
+from tests.support import SETTINGS, activate, conditioned, kinds, placed, play, select, set_up, when
+from tests.test_actions import ARENA
+
+N, E, S, W = (0, -1), (1, 0), (0, 1), (-1, 0)
+
+
+def arena(*variants: str, extra: dict[str, tuple[int, int] | None] | None = None) -> MatchState:
+    settings = replace(SETTINGS, variants=tuple(sorted(variants)))
+    return placed(set_up(settings), {**ARENA, **(extra or {})})
+
+
+def test_variants_are_off_by_default_and_named_in_the_settings() -> None:
+    assert MatchSettings().variants == ()
+    for name in VARIANTS:
+        assert start_match(replace(SETTINGS, variants=(name,))).settings.variants == (name,)
+    with pytest.raises(SettingsError, match="no variant 'squeeze'"):
+        start_match(replace(SETTINGS, variants=("squeeze",)))
+
+
+RULEBOOK = Path(__file__).resolve().parents[2] / "shared" / "rules" / "multiversus-rules.md"
+
+
+def _words(text: str) -> str:
+    return " ".join(text.replace("*", "").split())
+
+
+@pytest.mark.skipif(not RULEBOOK.exists(), reason="the shared rulebook is not beside the project")
+def test_every_variant_quotes_its_rulebook_sentence_word_for_word() -> None:
+    rulebook = _words(RULEBOOK.read_text(encoding="utf-8"))
+    for variant in VARIANTS.values():
+        assert _words(variant.rulebook) in rulebook, variant.name
+        assert variant.summary
+    for sentence, reason in NOT_IMPLEMENTED.items():
+        assert _words(sentence) in rulebook, sentence
+        assert reason
+
+
+def test_no_automatic_six_on_a_six_keeps_the_initiative_with_few_greys() -> None:
+    off = activate(arena(), "knight")
+    assert when(off, RollInitiative(player=1, die=6))[0] == InitiativeRolled(
+        side="heroes", die=6, greys=0, lost=True
+    )
+    on = activate(arena("no-automatic-six"), "knight")
+    assert when(on, RollInitiative(player=1, die=6)) == (
+        InitiativeRolled(side="heroes", die=6, greys=0, lost=False),
+    )
+
+
+def test_costly_recovery_goes_straight_to_unharmed_and_removes_the_coin() -> None:
+    def recover(state: MatchState) -> MatchState:
+        state = conditioned(placed(state, {"militia-1": (0, 7)}), {"militia-1": "disabled"})
+        state = play(state, SelectCoins(player=1, unit="militia", colour="green", actions=()))
+        return play(
+            state, SelectReaction(player=2, unit="smogon", colour="green", actions=("move",))
+        )
+
+    off = recover(arena())
+    assert off.figure("militia-1").condition == "wounded"
+    assert "militia.green1" in off.piles("heroes").stash
+    on = recover(arena("costly-recovery"))
+    assert on.figure("militia-1").condition == "unharmed"
+    assert on.piles("heroes").removed == ("militia.green1",)
+    assert "militia.green1" not in on.piles("heroes").stash
+
+
+def test_costly_recovery_event_is_recorded() -> None:
+    state = conditioned(
+        placed(arena("costly-recovery"), {"militia-1": (0, 7)}), {"militia-1": "wounded"}
+    )
+    state = play(state, SelectCoins(player=1, unit="militia", colour="green", actions=()))
+    events = when(state, SelectReaction(player=2, unit="smogon", colour="green", actions=("move",)))
+    assert UnitCoinRemoved(side="heroes", coin="militia.green1") in events
+
+
+def test_move_reaction_at_end_replaces_the_usual_move_triggers() -> None:
+    # Off: leaving Bruiser 1's side triggers the Bruisers' Move reaction.
+    off = select(arena(), "knight", ("move",), ("bruisers", ("move",)))
+    assert isinstance(when(off, Step(player=1, figure="knight", direction=S))[0], ReactionTriggered)
+    # On: no trigger then; instead, at the end, the knight did not attack them.
+    on = select(arena("move-reaction-at-end"), "knight", ("move",), ("bruisers", ("move",)))
+    on = play(on, Step(player=1, figure="knight", direction=S))
+    assert on.pending == "move"
+    events = when(on, EndAction(player=1))
+    assert isinstance(events[-1], ReactionTriggered) and events[-1].trigger == "concluded"
+    on = play(on, EndAction(player=1), React(player=2))
+    on = play(on, Step(player=2, figure="bruisers-1", direction=S), EndAction(player=2))
+    assert on.pending == "roll"
+
+
+def test_move_reaction_at_end_not_after_being_attacked_from_afar() -> None:
+    state = select(
+        arena("move-reaction-at-end"), "knight", ("attack", "move"), ("bruisers", ("move",))
+    )
+    from multiversus_core import BeginAction
+
+    state = play(state, BeginAction(player=1, action="attack"))
+    state = play(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    state = play(state, AfterAttack(player=1, choice="stay"), EndAction(player=1))
+    # Move away from Bruiser 1 so the knight ends adjacent to no Bruiser.
+    state = play(state, Step(player=1, figure="knight", direction=S))
+    state = play(state, Step(player=1, figure="knight", direction=S))
+    events = when(state, EndAction(player=1))
+    assert not any(isinstance(e, ReactionTriggered) for e in events)
+
+
+def test_adjacent_triggers_need_adjacency_unless_overwatch() -> None:
+    # Smogon two spaces from the knight, who attacks Bruiser 1; give Smogon Ranged sight.
+    extra = {"smogon": (6, 6)}
+
+    def attack(*variants: str, overwatch: bool = False) -> tuple[object, ...]:
+        state = arena(*variants, extra=extra)
+        abilities = ("Ranged", "Overwatch") if overwatch else ("Ranged",)
+        units = tuple(
+            replace(u, abilities=abilities) if u.id == "smogon" else u for u in state.units
+        )
+        state = select(replace(state, units=units), "knight", ("attack",), ("smogon", ("attack",)))
+        return when(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+
+    assert isinstance(attack()[0], ReactionTriggered)
+    assert kinds(attack("adjacent-triggers"))[0] == "attack_made"
+    assert isinstance(attack("adjacent-triggers", overwatch=True)[0], ReactionTriggered)
+
+
+def test_disengage_trigger_only_when_no_longer_adjacent() -> None:
+    # Stepping east from (4,6) to (5,6) stays beside Bruiser 1 at (4,5).
+    off = select(arena(), "knight", ("move",), ("bruisers", ("attack",)))
+    assert isinstance(when(off, Step(player=1, figure="knight", direction=E))[0], ReactionTriggered)
+    on = select(arena("disengage-trigger"), "knight", ("move",), ("bruisers", ("attack",)))
+    assert kinds(when(on, Step(player=1, figure="knight", direction=E))) == ["figure_stepped"]
+    on = play(on, Step(player=1, figure="knight", direction=E))
+    assert isinstance(when(on, Step(player=1, figure="knight", direction=E))[0], ReactionTriggered)
+
+
+def test_diagonal_double_move_four_spaces_with_diagonal_steps() -> None:
+    def steps(state: MatchState) -> set[tuple[int, int]]:
+        return {
+            c.direction
+            for c in legal_commands(state, 1)
+            if isinstance(c, Step) and c.figure == "squire"
+        }
+
+    off = select(arena(extra={"squire": (0, 8)}), "squire", ("move", "move"), ("smogon", ("move",)))
+    assert steps(off) == {N, E, S}
+    on = select(
+        arena("diagonal-double-move", extra={"squire": (0, 8)}),
+        "squire",
+        ("move", "move"),
+        ("smogon", ("move",)),
+    )
+    assert steps(on) == {N, E, S, (1, -1), (1, 1)}
+    for direction in ((1, -1), (1, -1), E, S):
+        on = play(on, Step(player=1, figure="squire", direction=direction))
+    assert on.figure("squire").square == (3, 7) and steps(on) == set()
+    single = select(
+        arena("diagonal-double-move", extra={"squire": (0, 8)}),
+        "squire",
+        ("move",),
+        ("smogon", ("move",)),
+    )
+    assert steps(single) == {N, E, S}
+
+
+def test_diagonal_movement_but_not_across_blocking_terrain() -> None:
+    # The Crag (blocking) covers (2,4)-(3,5). From (1,5), south-east to the free (2,6)
+    # would cut across the Crag at (2,5); south-west to (0,6) cuts across nothing.
+    start = {"squire": (1, 5)}
+
+    def steps(state: MatchState) -> set[tuple[int, int]]:
+        return {
+            c.direction
+            for c in legal_commands(state, 1)
+            if isinstance(c, Step) and c.figure == "squire"
+        }
+
+    on = select(arena("diagonal-movement", extra=start), "squire", ("move",), ("smogon", ("move",)))
+    assert (-1, 1) in steps(on)
+    assert (1, 1) not in steps(on)
+    # Without the corner rule (a diagonal Double-Move) the same step is allowed.
+    double = select(
+        arena("diagonal-double-move", extra=start),
+        "squire",
+        ("move", "move"),
+        ("smogon", ("move",)),
+    )
+    assert (1, 1) in steps(double)
+    off = select(arena(extra=start), "squire", ("move",), ("smogon", ("move",)))
+    assert all(not (d[0] and d[1]) for d in steps(off))
+
+
+def test_double_attack_pushes_the_target_on_a_hit() -> None:
+    off = select(arena(), "knight", ("attack", "attack"), ("smogon", ("move",)))
+    assert kinds(when(off, Attack(player=1, attacker="knight", target="bruisers-1"))) == [
+        "attack_made",
+        "condition_changed",
+    ]
+    on = select(
+        arena("double-attack-pushes"), "knight", ("attack", "attack"), ("smogon", ("move",))
+    )
+    events = when(on, Attack(player=1, attacker="knight", target="bruisers-1"))
+    assert events[-1] == FigureMoved(figure="bruisers-1", to=(4, 4), how="push")
+    assert (
+        play(on, Attack(player=1, attacker="knight", target="bruisers-1")).pending == "after_attack"
+    )
+
+
+def test_secret_schemes_offers_the_adversary_a_secret_win_condition() -> None:
+    from multiversus_core.sheets import find_team
+
+    sheet = find_team("smogon")
+    assert sheet is not None
+    state = set_up(replace(SETTINGS, variants=("secret-schemes",)))
+    if not sheet.win_conditions:
+        assert state.secret_offers == ()
+        return
+    assert state.pending == "secret"
+    (offer,) = [o for o in state.secret_offers if o.name == "scheme"]
+    assert offer.options == sheet.win_conditions
+    seat = state.seat_of("adversaries")
+    assert seat is not None
+    commands = legal_commands(state, seat)
+    assert ChooseSecret(player=seat, name="scheme", choice=sheet.win_conditions[0]) in commands
+
+
+def test_variant_names_are_unique_and_documented() -> None:
+    assert sorted(VARIANTS) == sorted(set(VARIANTS))
