@@ -294,3 +294,25 @@ def test_decline_is_only_for_the_reactive_player_at_an_offer() -> None:
         when(state, DeclineReaction(player=2))
     with pytest.raises(IllegalCommandError):
         when(state, React(player=1))
+
+
+def test_r2_a_unit_with_no_characters_left_can_no_longer_activate_or_react() -> None:
+    state = conditioned(arena(), {"squire": "eliminated"})
+    assert not any(
+        isinstance(c, SelectCoins) and c.unit == "squire" for c in legal_commands(state, 1)
+    )
+    with pytest.raises(IllegalCommandError, match="cannot act"):
+        when(state, SelectCoins(player=1, unit="squire", colour="green", actions=("move",)))
+    state = conditioned(arena(), {"bruisers-1": "eliminated", "bruisers-2": "eliminated"})
+    state = play(state, SelectCoins(player=1, unit="knight", colour="green", actions=("move",)))
+    from multiversus_core import SelectReaction
+
+    assert not any(
+        isinstance(c, SelectReaction) and c.unit == "bruisers" for c in legal_commands(state, 2)
+    )
+
+
+def test_p20_a_selection_the_unit_cannot_use_is_still_legal_and_does_nothing() -> None:
+    # Nothing is beside the knight: his Stunt can only be ended.
+    state = select(arena({"bruisers-1": (0, 5)}), "knight", ("stunt",), ("smogon", ("move",)))
+    assert legal_commands(state, 1) == (EndAction(player=1),)
