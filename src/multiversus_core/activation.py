@@ -14,7 +14,7 @@ completely; then the held step goes ahead if it still can.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Final, Literal
 
 from msgspec.structs import replace
 
@@ -724,13 +724,17 @@ def _finish_attack(b: Builder, held: Suspended) -> None:
             b.emit(FigureMoved(figure=target.id, to=to, how="push"))
 
 
-def follow_up_options(state: MatchState) -> tuple[tuple[str, Direction | None], ...]:
+FollowUp = Literal["step", "push", "stay"]
+"""What an attacker does after its attack (R9)."""
+
+
+def follow_up_options(state: MatchState) -> tuple[tuple[FollowUp, Direction | None], ...]:
     """Return the attacker's choices after an attack: stay, step in a direction, or push."""
     action = current(state)
     assert action is not None and action.follow_up is not None and state.board is not None
     attacker = state.figure(action.follow_up[0])
     target = state.figure(action.follow_up[1])
-    options: list[tuple[str, Direction | None]] = [("stay", None)]
+    options: list[tuple[FollowUp, Direction | None]] = [("stay", None)]
     if attacker.square is not None and attacker.condition != "disabled":
         for direction in movement.step_options(
             state.board, state.figures, attacker, 1, pass_through_allies=False
@@ -754,7 +758,7 @@ def _push_destination(
     return path[0] if path else None
 
 
-def after_attack(b: Builder, choice: str, direction: Direction | None) -> None:
+def after_attack(b: Builder, choice: FollowUp, direction: Direction | None) -> None:
     """Step the attacker, push the target, or stay, after an attack (R9).
 
     :raises IllegalCommandError: if that choice is not possible.

@@ -79,7 +79,7 @@ def legal_commands(state: MatchState, player: Seat) -> tuple[Command, ...]:
             return _attacks(state, player)
         case "after_attack":
             return tuple(
-                AfterAttack(player=player, choice=choice, direction=direction)  # type: ignore[arg-type]
+                AfterAttack(player=player, choice=choice, direction=direction)
                 for choice, direction in activation.follow_up_options(state)
             )
         case "stunt":
