@@ -72,12 +72,16 @@ def set_up(
     (teams,) = [c for c in legal_commands(state, set_up_player) if isinstance(c, ChooseTeams)]
     other: Seat = 2 if set_up_player == 1 else 1
     other_side: Side = "heroes" if heroes_seat == other else "adversaries"
-    return play(
+    state = play(
         state,
         teams,
         ChooseStartingTeam(player=set_up_player, side=starting),
         ChooseSide(player=other, side=other_side),
     )
+    # Set-up secrets (R23): each takes its first option.
+    while state.pending == "secret":
+        state = play(state, legal_commands(state, seat(state))[0])
+    return state
 
 
 def seat(state: MatchState) -> Seat:

@@ -313,6 +313,6 @@ def test_r2_a_unit_with_no_characters_left_can_no_longer_activate_or_react() -> 
 
 
 def test_p20_a_selection_the_unit_cannot_use_is_still_legal_and_does_nothing() -> None:
-    # Nothing is beside the knight: his Stunt can only be ended.
-    state = select(arena({"bruisers-1": (0, 5)}), "knight", ("stunt",), ("smogon", ("move",)))
+    # Nothing is beside the squire, who has no stunt-based ability: his Stunt can only end.
+    state = select(arena(), "squire", ("stunt",), ("smogon", ("move",)))
     assert legal_commands(state, 1) == (EndAction(player=1),)

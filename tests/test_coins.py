@@ -85,7 +85,10 @@ def test_r3_active_selection_is_a_unit_coin_and_one_or_two_action_coins() -> Non
 
 def test_r3_double_defend_is_not_a_legal_active_selection() -> None:
     with pytest.raises(IllegalCommandError, match="Double-Defend is N/A"):
-        when(set_up(), SelectCoins(player=1, unit="knight", colour="green", actions=("defend", "defend")))
+        when(
+            set_up(),
+            SelectCoins(player=1, unit="knight", colour="green", actions=("defend", "defend")),
+        )
 
 
 def test_r3_only_your_own_units_can_be_selected() -> None:

@@ -23,7 +23,9 @@ def test_readme_python_examples_run_in_order() -> None:
 def test_readme_quick_start_has_one_play_and_one_test_command() -> None:
     text = README.read_text(encoding="utf-8")
     for marker in ("play-command", "test-command"):
-        body = re.search(rf"<!-- {marker}:start -->\n```sh\n(.*?)\n```\n<!-- {marker}:end -->", text, re.S)
+        body = re.search(
+            rf"<!-- {marker}:start -->\n```sh\n(.*?)\n```\n<!-- {marker}:end -->", text, re.S
+        )
         assert body is not None, marker
         assert "\n" not in body.group(1).strip()
     ci = (README.parent / ".ci" / "run").read_text(encoding="utf-8")

@@ -235,22 +235,32 @@ def test_double_attack_pushes_the_target_on_a_hit() -> None:
     )
 
 
-def test_secret_schemes_offers_the_adversary_a_secret_win_condition() -> None:
+def _to_secrets(settings: MatchSettings) -> MatchState:
+    """Play set-up up to the secrets: seat 1 sets up, Heroes start, seat 2 takes the Heroes."""
+    from multiversus_core import ChooseSide, ChooseStartingTeam, FlipForSetUp
+
+    state = play(start_match(settings), FlipForSetUp(player=1, winner=1))
+    state = play(state, legal_commands(state, 1)[0], ChooseStartingTeam(player=1, side="heroes"))
+    return play(state, ChooseSide(player=2, side="heroes"))
+
+
+def test_secret_schemes_the_adversary_secretly_picks_the_win_condition_that_counts() -> None:
     from multiversus_core.sheets import find_team
 
+    settings = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=5)
     sheet = find_team("smogon")
-    assert sheet is not None
-    state = set_up(replace(SETTINGS, variants=("secret-schemes",)))
-    if not sheet.win_conditions:
-        assert state.secret_offers == ()
-        return
-    assert state.pending == "secret"
-    (offer,) = [o for o in state.secret_offers if o.name == "scheme"]
-    assert offer.options == sheet.win_conditions
-    seat = state.seat_of("adversaries")
-    assert seat is not None
-    commands = legal_commands(state, seat)
-    assert ChooseSecret(player=seat, name="scheme", choice=sheet.win_conditions[0]) in commands
+    assert sheet is not None and sheet.win_conditions
+    off = _to_secrets(settings)
+    assert not any(o.name == "scheme" for o in off.secret_offers)
+    on = _to_secrets(replace(settings, variants=("secret-schemes",)))
+    assert on.pending == "secret"
+    (offer,) = [o for o in on.secret_offers if o.name == "scheme"]
+    assert offer.side == "adversaries" and offer.options == sheet.win_conditions
+    assert legal_commands(on, 1) == tuple(
+        ChooseSecret(player=1, name="scheme", choice=c) for c in sheet.win_conditions
+    )
+    on = play(on, ChooseSecret(player=1, name="scheme", choice=sheet.win_conditions[0]))
+    assert on.round == 1 and on.secrets[-1].choice == sheet.win_conditions[0]
 
 
 def test_variant_names_are_unique_and_documented() -> None:

@@ -10,7 +10,7 @@ from multiversus_core.errors import SettingsError
 from multiversus_core.events import Event
 from multiversus_core.evolve import evolve, initial_state
 from multiversus_core.settings import MatchSettings
-from multiversus_core.sheets import bundled_teams, find_team
+from multiversus_core.sheets import find_team, installed_teams
 from multiversus_core.state import MatchState
 from multiversus_core.variants import VARIANTS
 
@@ -43,7 +43,7 @@ def check_settings(settings: MatchSettings) -> None:
         if settings.adversaries is not None:
             sheets = [find_team(settings.adversaries)]
         else:
-            sheets = [t for t in bundled_teams() if t.side == "adversaries"]
+            sheets = [t for t in installed_teams() if t.side == "adversaries"]
         if not any(s and settings.scenario in {sc.id for sc in s.scenarios} for s in sheets):
             raise SettingsError(f"no Adversary sheet has a scenario {settings.scenario!r}")
     for name in settings.variants:

@@ -2,7 +2,11 @@
 
 Rulebook: *Scoring*, *Objective*; rulings R1, R16, R23. Win conditions are
 code registered by name (:func:`register_win_condition`) and named on the
-Adversary sheet, so a new team brings its own.
+Adversary sheet, so a new team brings its own. A win condition is a pure
+function of the state after round 6 (it may read ``state.secrets``, for a
+secret scheme or a hidden identity) that names the winning side, or None
+when it does not decide the match. :func:`holder_of_tiles` serves the common
+"who stands on the marked tile" kind.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from typing import TypeAlias
 
 from multiversus_core.builder import Builder
 from multiversus_core.events import MatchEnded, SecretRevealed
+from multiversus_core.geometry import figure_squares, tile_squares
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Side
 
@@ -42,6 +47,29 @@ def characters_left(state: MatchState, side: Side) -> int:
     return sum(
         1 for f in state.figures if f.side == side and not f.terrain and f.condition != "eliminated"
     )
+
+
+def holder_of_tiles(state: MatchState, terrain: str) -> Side | None:
+    """Return the side holding the special tiles named ``terrain``, or None.
+
+    A side holds them when one of its characters covers a space of such a
+    tile and no character of the other side does (terrain pieces never
+    count, R1). None if nobody or both stand there, or the board has no
+    such tile.
+    """
+    if state.board is None:
+        return None
+    spaces = {
+        s for tile in state.board.tiles if tile.terrain == terrain for s in tile_squares(tile)
+    }
+    present = {
+        f.side
+        for f in state.figures
+        if not f.terrain and f.condition != "eliminated" and spaces & set(figure_squares(f))
+    }
+    if len(present) == 1:
+        return present.pop()
+    return None
 
 
 def check_elimination(b: Builder) -> bool:

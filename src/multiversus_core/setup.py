@@ -20,7 +20,7 @@ from multiversus_core.events import (
     TeamsChosen,
 )
 from multiversus_core.initiative import start_round
-from multiversus_core.sheets import ScenarioSheet, TeamSheet, UnitSheet, bundled_teams, find_team
+from multiversus_core.sheets import ScenarioSheet, TeamSheet, UnitSheet, find_team, installed_teams
 from multiversus_core.state import MatchState, SecretOffer
 from multiversus_core.terms import Seat, Side
 from multiversus_core.units import Unit, coin_id
@@ -35,8 +35,8 @@ def flip(b: Builder, winner: Seat) -> None:
 def team_options(state: MatchState) -> tuple[tuple[str, str, str], ...]:
     """Return every (heroes, adversaries, scenario) the Set Up Player may choose (step 2)."""
     settings = state.settings
-    heroes = [t for t in bundled_teams() if t.side == "heroes"]
-    adversaries = [t for t in bundled_teams() if t.side == "adversaries"]
+    heroes = [t for t in installed_teams() if t.side == "heroes"]
+    adversaries = [t for t in installed_teams() if t.side == "adversaries"]
     options = []
     for h in heroes:
         if settings.heroes is not None and h.id != settings.heroes:

@@ -1,0 +1,104 @@
+"""The Black Goblins (Adversaries): Grotmaw the troll, the goblins and their Barricades.
+
+Sheet: ``data/teams/black-goblins.toml``. Secret scheme: ``plunder`` (which
+tile they are after). Win condition: ``the-goblins-plunder``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Final
+
+from multiversus_core.abilities import (
+    Ability,
+    characters,
+    chosen_secret,
+    harm,
+    has_ability,
+    last_attack,
+    place,
+    push,
+    register,
+)
+from multiversus_core.geometry import are_adjacent, push_direction
+from multiversus_core.scoring import holder_of_tiles, register_win_condition
+from multiversus_core.terms import other_side
+
+if TYPE_CHECKING:
+    from multiversus_core.board import Figure
+    from multiversus_core.builder import Builder
+    from multiversus_core.state import MatchState
+    from multiversus_core.terms import Side
+
+PLUNDER: Final = "plunder"
+"""The secret scheme the Adversaries choose at set-up: the tile they mean to loot."""
+
+
+@register
+class TrollSweep(Ability):
+    """Grotmaw's (!!): a sweep of the club that hurls enemies away."""
+
+    name = "Troll Sweep"
+    kind = "double_stunt"
+    text = (
+        "Every enemy character adjacent to Grotmaw is pushed two spaces directly away; one "
+        "that is stopped short by something in the way is harmed one step, but never beyond "
+        "Disabled."
+    )
+
+    def on_stunt(self, b: Builder, figure: Figure, double: bool) -> None:
+        troll = b.state.figure(figure.id)
+        for enemy in characters(b.state, other_side(troll.side)):
+            if are_adjacent(troll, enemy) and push(b, troll, enemy, 2) < 2:
+                harm(b, enemy, worst="disabled")
+
+
+@register
+class GangUp(Ability):
+    """The Black Goblins, triggered: cruel when they outnumber."""
+
+    name = "Gang Up"
+    kind = "triggered"
+    text = "When this character hits with Advantage, the target is harmed one step more."
+
+    def after_attack(self, b: Builder, attacker: Figure, target: Figure, hit: bool) -> None:
+        if not hit or not has_ability(b.state, attacker, self.name):
+            return
+        attack = last_attack(b)
+        if attack is not None and attack.advantage:
+            harm(b, target)
+
+
+@register
+class CrawlThrough(Ability):
+    """A Barricade, when interacted with: squeeze through to its far side."""
+
+    name = "Crawl Through"
+    kind = "triggered"
+    text = (
+        "A Medium character that interacts with a Barricade is placed in the space directly "
+        "beyond it (on the line from the character through the Barricade), if it can stand "
+        "there."
+    )
+
+    def on_interact(self, b: Builder, actor: Figure, figure: Figure) -> None:
+        actor, barricade = b.state.figure(actor.id), b.state.figure(figure.id)
+        if actor.size != "medium" or barricade.square is None:
+            return
+        try:
+            dc, dr = push_direction(actor, barricade)
+        except ValueError:
+            return
+        place(b, actor, (barricade.square[0] + dc, barricade.square[1] + dr))
+
+
+@register_win_condition(
+    "the-goblins-plunder",
+    "At the end of round 6, the side with a character on the tile the Adversaries chose "
+    "to plunder, when the other side has none there, wins.",
+)
+def the_goblins_plunder(state: MatchState) -> Side | None:
+    """Whoever alone stands on the secretly chosen tile wins."""
+    scheme = chosen_secret(state, "adversaries", PLUNDER)
+    if scheme is None:
+        return None
+    return holder_of_tiles(state, scheme.choice)

@@ -1,0 +1,93 @@
+"""Smogon and the Dragonkith (Adversaries): a Large smoke-wyrm, its Bruisers and its Clouds.
+
+Sheet: ``data/teams/smogon.toml``. Win condition: ``the-smoke-vent``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from multiversus_core.abilities import Ability, characters, harm, pull, push, register
+from multiversus_core.geometry import are_adjacent
+from multiversus_core.scoring import holder_of_tiles, register_win_condition
+from multiversus_core.terms import other_side
+
+if TYPE_CHECKING:
+    from multiversus_core.board import Figure
+    from multiversus_core.builder import Builder
+    from multiversus_core.state import MatchState
+    from multiversus_core.terms import Side
+
+SMOKE_VENT = "Smoke Vent"
+"""The special tile the win condition is about."""
+
+
+@register
+class SmokeBreath(Ability):
+    """Smogon's (!!): choke everyone near it or in its clouds."""
+
+    name = "Smoke Breath"
+    kind = "double_stunt"
+    text = (
+        "Every enemy character adjacent to Smogon, or in or adjacent to a Cloud, is "
+        "harmed one step, but never beyond Disabled."
+    )
+
+    def on_stunt(self, b: Builder, figure: Figure, double: bool) -> None:
+        wyrm = b.state.figure(figure.id)
+        clouds = [
+            f for f in b.state.figures if f.side == wyrm.side and f.terrain and f.square is not None
+        ]
+        for enemy in characters(b.state, other_side(wyrm.side)):
+            if are_adjacent(wyrm, enemy) or any(are_adjacent(enemy, c) for c in clouds):
+                harm(b, enemy, worst="disabled")
+
+
+@register
+class DragToTheWyrm(Ability):
+    """The Dragonkith Bruisers' (!): haul victims toward Smogon."""
+
+    name = "Drag to the Wyrm"
+    kind = "stunt"
+    text = (
+        "Every enemy character adjacent to this Bruiser is pulled one space directly "
+        "toward Smogon (the team's Beast), if that space is free."
+    )
+
+    def on_stunt(self, b: Builder, figure: Figure, double: bool) -> None:
+        bruiser = b.state.figure(figure.id)
+        beast = next(
+            (f for f in characters(b.state, bruiser.side) if b.state.unit(f.unit).role == "beast"),
+            None,
+        )
+        if beast is None:
+            return
+        for enemy in characters(b.state, other_side(bruiser.side)):
+            if are_adjacent(bruiser, enemy):
+                pull(b, beast, enemy)
+
+
+@register
+class Billowing(Ability):
+    """A Cloud, when interacted with: it is blown away."""
+
+    name = "Billowing"
+    kind = "triggered"
+    text = (
+        "A character that interacts with a Cloud blows it up to two spaces directly away "
+        "from itself; it stops before a space that is not free for it. A Cloud the "
+        "character stands in does not move."
+    )
+
+    def on_interact(self, b: Builder, actor: Figure, figure: Figure) -> None:
+        push(b, actor, figure, 2)
+
+
+@register_win_condition(
+    "the-smoke-vent",
+    "At the end of round 6, the side with a character on the Smoke Vent, when the other "
+    "side has none there, wins.",
+)
+def the_smoke_vent(state: MatchState) -> Side | None:
+    """Whoever alone stands on the Smoke Vent wins."""
+    return holder_of_tiles(state, SMOKE_VENT)
