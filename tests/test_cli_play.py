@@ -8,17 +8,36 @@ plays a match to its end.
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
-from multiversus_core.log import read_log, replay
+from multiversus_cli.play import Game, PlayerKind
+from multiversus_core import MatchSettings, legal_commands, start_match
+from multiversus_core.bots import RandomBot
+from multiversus_core.decide import decider_seat
+from multiversus_core.log import LogWriter, read_log, replay
 
 ONES = "1\n" * 3000
 """Enough answers to play any match to its end."""
+
+THREE_ONE = "3\n1\n" * 2000
+"""Move first (3 is a unit's Move coin), then take the first choice; an answer out of
+range is asked again, so the next "1" reacts to every trigger offered."""
+
+CLEARED = "──── the screen is cleared here ────"
+
+RESULT = re.compile(r"The match ended in round \d of 6: (a draw|the \w+ \(.+\) win)")
+
+
+def kinds_in_log(path: Path) -> set[str]:
+    """The event kinds a match log holds."""
+    return {type(e).__struct_config__.tag for entry in read_log(path).entries for e in entry.events}  # type: ignore[misc]
 
 
 def play(*args: str, log: Path | None = None, input: str | None = None) -> Result:
@@ -32,7 +51,7 @@ def test_a_bot_game_runs_to_the_end_and_writes_a_log_that_replays(tmp_path: Path
     log = tmp_path / "bots.jsonl"
     result = play("--player1", "bot", "--player2", "bot", "--seed", "7", "--quiet", log=log)
     assert result.exit_code == 0, result.output
-    assert "ended after six rounds" in result.output
+    assert RESULT.match(result.output)
     assert len(result.output.strip().splitlines()) == 1  # --quiet prints only the result
     match_log = read_log(log)
     assert match_log.header.settings.seed == 7
@@ -48,7 +67,48 @@ def test_a_bot_game_without_quiet_tells_rolls_and_turns_and_shows_the_final_boar
     assert re.search(r"roll the Initiative die: \d", result.output)
     assert "take the Initiative die: their turn begins" in result.output
     assert "Smogon (Large)" in result.output  # the final board's legend
-    assert "The match ended after six rounds" in result.output
+    assert RESULT.search(result.output)
+
+
+@pytest.fixture(scope="module")
+def fighting_bots(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Path]:
+    """Seed 0: two bots whose match has attacks, reactions, a declined trigger and a winner."""
+    log = tmp_path_factory.mktemp("fight") / "fight.jsonl"
+    result = play("--player1", "bot", "--player2", "bot", "--seed", "0", log=log)
+    assert result.exit_code == 0, result.output
+    wanted = {"attack_made", "condition_changed", "reaction_triggered", "reaction_started"}
+    wanted |= {"reaction_declined", "follow_up_chosen"}
+    assert wanted <= kinds_in_log(log), "seed 0 no longer plays all of these; pick another seed"
+    return result, log
+
+
+def test_a_bot_game_tells_triggers_reactions_attacks_and_conditions(
+    fighting_bots: tuple[Result, Path],
+) -> None:
+    out = fighting_bots[0].output
+    assert re.search(r"The (Heroes|Adversaries) may react: .+\.", out)
+    assert re.search(r"The (Heroes|Adversaries) react with [\w-]+ \(.+\)", out)
+    assert re.search(r"(let it pass: no reaction|reaction is declined)", out)
+    # An attack and the condition it leaves are one line.
+    assert re.search(
+        r"\n  .+ attacks .+ — hit(, with Advantage)?: (Wounded|Disabled|Eliminated)", out
+    )
+    assert "Marks: * Wounded" in out  # the final board marks conditions
+
+
+def test_a_bot_game_ends_with_its_winner_and_the_reason(
+    fighting_bots: tuple[Result, Path],
+) -> None:
+    result, log = fighting_bots
+    final = replay(read_log(log))
+    assert final.is_over
+    if final.winner is None:
+        assert "The match ended in round 6 of 6: a draw" in result.output
+    else:
+        side = final.winner.capitalize()
+        assert re.search(
+            rf"The match ended in round \d of 6: the {side} \(Bot \d\) win", result.output
+        )
 
 
 def test_the_same_seeds_play_the_same_bot_game(tmp_path: Path) -> None:
@@ -85,8 +145,8 @@ def test_a_human_plays_by_number_to_the_end_and_wrong_input_is_asked_again(
     assert "Unit (role)" in out  # u: units
     assert "q  quit" in out  # ?: help
     # Coin selections are grouped by unit coin, one line each.
-    assert re.search(r"\(green coin\):\s+\d+ Move\s+\d+ Double-Move", out)
-    assert "The match ended after six rounds" in out
+    assert re.search(r"\(green coin\):\s+\d+ Attack\s+\d+ Defend\s+\d+ Move", out)
+    assert RESULT.search(out)
     assert replay(read_log(log)).is_over
 
 
@@ -117,10 +177,43 @@ def test_quitting_keeps_a_log_that_resume_carries_on_to_the_end(tmp_path: Path) 
     resumed = play("--resume", str(log), "--player1", "bot", "--bot-seed", "1")
     assert resumed.exit_code == 0, resumed.output
     assert f"Resuming {log}: {len(kept.entries)} commands replayed." in resumed.output
-    assert "The match ended after six rounds" in resumed.output
+    assert RESULT.search(resumed.output)
     final = read_log(log)
     assert final.entries[: len(kept.entries)] == kept.entries
     assert replay(final).is_over
+
+
+@pytest.fixture(scope="module")
+def reacting_human(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Path]:
+    """A whole match of a human who moves and reacts by number against the bot."""
+    log = tmp_path_factory.mktemp("reacting") / "reacting.jsonl"
+    result = play("--seed", "4", "--bot-seed", "2", "--name1", "Alice", log=log, input=THREE_ONE)
+    assert result.exit_code == 0, result.output
+    wanted = {"reaction_triggered", "reaction_started", "attack_made", "follow_up_chosen"}
+    assert wanted <= kinds_in_log(log), "this game no longer has all of these; pick another seed"
+    return result, log
+
+
+def test_a_human_is_offered_reactions_and_attacks_by_number(
+    reacting_human: tuple[Result, Path],
+) -> None:
+    result, log = reacting_human
+    out = result.output
+    assert "Traceback" not in out
+    # The offer says what triggered it and what the human's hidden reaction is.
+    assert re.search(r"▶ Alice \(\w+\) to react or let the trigger pass", out)
+    assert re.search(r"You may react now with your .+ coin\) with [\w-]+; if you let it pass", out)
+    assert re.search(r" 1 React: .+ takes an? [\w-]+ reaction", out)
+    assert " 2 Let it pass: do not react now" in out
+    # Attacks are listed by attacker, each target with what a hit would do.
+    assert re.search(r"at \(\d,\d\) attacks:\s+\d+ .+ at \(\d,\d\) \(.*a hit: \w+\)", out)
+    assert "a hit moves the target one step: Unharmed → Wounded → Disabled → Eliminated." in out
+    # After an attack: stay, step or push, numbered.
+    assert re.search(r"▶ Alice \(\w+\) to step, push or stay after the attack", out)
+    assert re.search(r" 1 Stay: .+ do not move", out)
+    assert re.search(r"\d+ Step .+ (north|east|south|west) to \(\d,\d\)", out)
+    assert RESULT.search(out)
+    assert replay(read_log(log)).is_over
 
 
 def test_the_end_of_the_input_keeps_a_log_that_bots_can_finish(tmp_path: Path) -> None:
@@ -162,6 +255,94 @@ def test_hot_seat_clears_the_screen_before_each_secret_choice(tmp_path: Path) ->
     assert "the screen is cleared here" in result.output
     assert "for a secret choice. " in result.output
     assert "You select" not in result.output  # nobody's secret is told on a shared screen
+
+
+class _ScriptedPlayers:
+    """Both seats of a hot-seat game, answering by number what a random bot would choose.
+
+    Enter at each hand-over; at a reaction offer they let it pass while the reaction
+    is hidden, so the game shows a hidden reaction and then keeps it hidden.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self.game: Game | None = None
+        self.bot = RandomBot(seed)
+
+    def __call__(self) -> str:
+        game = self.game
+        assert game is not None
+        screen = game.out.file.getvalue()  # type: ignore[attr-defined]
+        if screen.rstrip().endswith("press Enter when you are ready."):
+            return ""
+        state = game.state
+        seat = decider_seat(state)
+        assert seat is not None
+        commands = legal_commands(state, seat)
+        if state.pending == "offer":
+            return "2"  # let it pass
+        return str(commands.index(self.bot.choose(state, seat)) + 1)
+
+
+def hot_seat_game(tmp_path: Path, settings: MatchSettings) -> str:
+    """Play a whole hot-seat match by script and return what the shared screen showed."""
+    players = _ScriptedPlayers(settings.seed)
+    path = tmp_path / "hot.jsonl"
+    game = Game(
+        out=Console(file=io.StringIO(), width=120, color_system=None, highlight=False),
+        state=start_match(settings),
+        writer=LogWriter.create(path, settings),
+        path=path,
+        kinds={1: PlayerKind.human, 2: PlayerKind.human},
+        bots={},
+        bot_seed=None,
+        history=[],
+        read_line=players,
+    )
+    players.game = game
+    assert game.run() == 0
+    assert replay(read_log(path)).is_over
+    return game.out.file.getvalue()  # type: ignore[attr-defined, no-any-return]
+
+
+PRIVATE = ("(your secret)", "You may react now with your", "You select", "You choose your secret")
+"""What only the deciding player may see."""
+
+
+def _screens_keep_secrets(screen: str) -> list[str]:
+    """Split the shared screen at each clearing; check no screen shows one player's secret
+    and another player's decision. Return the screens."""
+    screens = screen.split(CLEARED)
+    for part in screens:
+        deciders = set(re.findall(r"▶ (\w+) \(", part))
+        if any(secret in part for secret in PRIVATE):
+            assert len(deciders) <= 1, part
+    return screens
+
+
+def test_hot_seat_screens_hidden_reactions_and_set_up_secrets(tmp_path: Path) -> None:
+    settings = MatchSettings(
+        heroes="witch-hunters", adversaries="swartzblak", seed=2, players=("Alice", "Bob")
+    )
+    screens = _screens_keep_secrets(hot_seat_game(tmp_path, settings))
+    handed = [s.split("\n", 2)[1] for s in screens[1:]]
+    # A secret set-up choice, a hidden reaction offer: each on a screen of its own.
+    assert any(
+        h.endswith("for a secret choice. Alice: press Enter when you are ready.") for h in handed
+    )
+    assert any(" to react. " in h for h in handed), (
+        "no hidden reaction was offered; pick another seed"
+    )
+    assert any("Choose your secret " in s for s in screens)
+    # Every secret is told at the end.
+    assert "The secrets were:" in screens[-1]
+
+
+def test_hot_seat_play_by_number_keeps_every_secret_off_the_other_players_screen(
+    tmp_path: Path,
+) -> None:
+    settings = MatchSettings(seed=4, players=("Alice", "Bob"))
+    screens = _screens_keep_secrets(hot_seat_game(tmp_path, settings))
+    assert len(screens) > 10
 
 
 def test_an_unknown_team_is_a_one_line_error_with_exit_2(tmp_path: Path) -> None:

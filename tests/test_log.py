@@ -316,15 +316,30 @@ def test_strict_reading_a_wrong_type_names_msgspec_path() -> None:
 
 
 def test_strict_reading_a_missing_field_is_refused() -> None:
-    error = _read_error(_edited(4, {"command": {"kind": "end_move"}}))
+    error = _read_error(_edited(4, {"command": {"kind": "end_action"}}))
     assert error.line == 5
     assert error.reason == "missing field 'player' at `$.command`"
 
 
 def test_strict_reading_a_value_outside_a_literal_is_refused() -> None:
-    error = _read_error(_edited(4, {"command": {"kind": "end_move", "player": 3}}))
+    error = _read_error(_edited(4, {"command": {"kind": "end_action", "player": 3}}))
     assert error.line == 5
     assert "value 3 is not allowed at `$.command.player`" in error.reason
+
+
+def test_strict_reading_a_value_outside_an_event_literal_is_refused() -> None:
+    # given an entry whose event names a condition the game does not have
+    record = json.loads(_lines()[2])
+    record["events"] = [{"kind": "condition_changed", "figure": "x", "condition": "dazed"}]
+    error = _read_error(_with_line(2, msgspec.json.encode(record) + b"\n"))
+    assert error.line == 3
+    assert "value 'dazed' is not allowed at `$.events[0].condition`" in error.reason
+
+
+def test_strict_reading_the_old_end_move_kind_is_refused() -> None:
+    error = _read_error(_edited(4, {"command": {"kind": "end_move", "player": 1}}))
+    assert error.line == 5
+    assert error.reason == "unknown command kind 'end_move' at `$.command.kind`"
 
 
 # Strict reading: lines and bytes
@@ -506,6 +521,16 @@ def test_format_doc_lists_every_event_and_command_kind() -> None:
     kinds = [t.__struct_config__.tag for t in (*EVENT_TYPES, *typing.get_args(Command))]
     missing = [kind for kind in kinds if f"| `{kind}` |" not in text]
     assert not missing, f"docs/log-format.md does not list {missing}"
+
+
+def test_format_doc_lists_the_fields_of_every_kind_in_order() -> None:
+    text = FORMAT_DOC.read_text(encoding="utf-8")
+    for struct in (*EVENT_TYPES, *typing.get_args(Command)):
+        kind = struct.__struct_config__.tag
+        row = re.search(rf"^\| \d+ \| `{kind}` \| (.*?) \| ", text, re.M)
+        assert row, f"docs/log-format.md has no table row for {kind}"
+        listed = re.findall(r"`(\w+)`:", row.group(1))
+        assert listed == [f for f in struct.__struct_fields__ if f != "kind"], kind
 
 
 def test_format_doc_example_lines_come_from_the_seed_0_match() -> None:

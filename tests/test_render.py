@@ -1,17 +1,28 @@
-"""Rendering: the board, its legend and status, and what each seat may see.
+"""Rendering and description: the board, its legend and status, events and commands in
+words, and what each seat may see.
 
 The hidden-information tests compare two states that differ only in a secret
-selection: whatever is drawn for the player who did not make it must be the
-same text for both.
+(a coin selection, a set-up secret): whatever is drawn or told to the player
+who did not make it must be the same text for both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import pairwise
 
 import pytest
 
-from multiversus_cli.describe import describe_events
+from multiversus_cli.describe import (
+    can_see_event,
+    command_parts,
+    decision_help,
+    describe_command,
+    describe_event,
+    describe_events,
+    secret_option_name,
+    secret_text,
+)
 from multiversus_cli.render import (
     board_grid,
     board_legend,
@@ -23,16 +34,33 @@ from multiversus_cli.render import (
     to_text,
 )
 from multiversus_core import (
+    AfterAttack,
+    Attack,
+    ChooseSecret,
+    DeclineReaction,
+    Event,
     MatchSettings,
     MatchState,
+    React,
     SelectCoins,
     SelectReaction,
     apply,
     decider_seat,
+    fold,
+    legal_commands,
     start_match,
 )
 from multiversus_core.bots import RandomBot
-from multiversus_core.terms import Seat
+from multiversus_core.events import (
+    AttackMade,
+    ConditionChanged,
+    MatchEnded,
+    ReactionDeclined,
+    ReactionTriggered,
+    SecretChosen,
+    SecretRevealed,
+)
+from multiversus_core.terms import Seat, other_seat
 
 SETTINGS = MatchSettings(
     heroes="banner-knight",
@@ -43,9 +71,19 @@ SETTINGS = MatchSettings(
 )
 
 
-def play_until(predicate: Callable[[MatchState], bool], bot_seed: int = 1) -> MatchState:
+SECRET_SETTINGS = MatchSettings(
+    heroes="witch-hunters", adversaries="swartzblak", seed=3, players=("Alice", "Bob")
+)
+"""A pairing whose sheets both have set-up secrets."""
+
+
+def play_until(
+    predicate: Callable[[MatchState], bool],
+    bot_seed: int = 1,
+    settings: MatchSettings = SETTINGS,
+) -> MatchState:
     """Play random legal commands from the start until the predicate holds."""
-    state = start_match(SETTINGS)
+    state = start_match(settings)
     bot = RandomBot(bot_seed)
     while not predicate(state):
         assert not state.is_over, "the predicate never held"
@@ -53,6 +91,32 @@ def play_until(predicate: Callable[[MatchState], bool], bot_seed: int = 1) -> Ma
         assert seat is not None
         state, _ = apply(state, bot.choose(state, seat))
     return state
+
+
+def find_events(
+    wanted: Callable[[MatchState, tuple[Event, ...]], bool],
+) -> tuple[MatchState, tuple[Event, ...]]:
+    """Return the first (state before, events) of random bot play where ``wanted`` holds.
+
+    Several bot seeds are tried in order, so the search does not hang on one seed's luck.
+    """
+    for bot_seed in range(1, 40):
+        state = start_match(SETTINGS)
+        bot = RandomBot(bot_seed)
+        while not state.is_over:
+            seat = decider_seat(state)
+            assert seat is not None
+            after, events = apply(state, bot.choose(state, seat))
+            if wanted(state, events):
+                return state, events
+            state = after
+    raise AssertionError("no bot game of the first 40 seeds has such events")
+
+
+def find_state(predicate: Callable[[MatchState], bool]) -> MatchState:
+    """Return the first state of random bot play (over several bot seeds) where the predicate holds."""
+    state, events = find_events(lambda s, e: predicate(fold(e, s)))
+    return fold(events, state)
 
 
 def grid_cells(state: MatchState) -> list[list[str]]:
@@ -172,11 +236,14 @@ def test_the_reactive_seat_never_sees_the_active_selection(first_turn: MatchStat
     assert units[0].name + " (green coin) with Move" in to_text(status_line(a, active))
 
 
-def test_the_active_seat_never_sees_an_unrevealed_reaction() -> None:
-    state = play_until(lambda s: s.pending == "react")
-    reactive = decider_seat(state)
-    assert reactive is not None
-    active: Seat = 2 if reactive == 1 else 1
+def test_the_active_seat_never_sees_an_unrevealed_reaction(first_turn: MatchState) -> None:
+    active = decider_seat(first_turn)
+    assert active is not None
+    reactive = other_seat(active)
+    mover = next(u for u in first_turn.units if u.side == first_turn.side_of(active))
+    state, _ = apply(
+        first_turn, SelectCoins(player=active, unit=mover.id, colour="green", actions=("move",))
+    )
     side = state.side_of(reactive)
     units = [u for u in state.units if u.side == side and not u.is_terrain]
     one = SelectReaction(player=reactive, unit=units[0].id, colour="green", actions=("attack",))
@@ -191,3 +258,280 @@ def test_the_active_seat_never_sees_an_unrevealed_reaction() -> None:
     assert "(your secret)" in to_text(status_line(a, reactive))
     assert _views(a, reactive) != _views(b, reactive)
     assert _views(a, None) == _views(b, None)
+
+
+# Conditions on the board
+
+
+def test_conditions_are_marked_on_the_board_and_eliminated_figures_in_the_legend(
+    first_turn: MatchState,
+) -> None:
+    state = fold(
+        (
+            ConditionChanged(figure="militia-2", condition="wounded"),
+            ConditionChanged(figure="squire", condition="disabled"),
+            ConditionChanged(figure="militia-3", condition="eliminated"),
+        ),
+        first_turn,
+    )
+    labels = figure_labels(state)
+    cells = [cell for row in grid_cells(state) for cell in row]
+    assert labels["militia-2"] + "*" in cells  # Wounded
+    assert labels["squire"] + "×" in cells  # Disabled
+    assert labels["militia-1"] in cells  # Unharmed: no mark
+    assert not any(cell.startswith(labels["militia-3"]) for cell in cells)  # off the board
+    legend = to_text(board_legend(state), width=160)
+    assert f"{labels['militia-3']}†" in legend
+    assert "(Eliminated: Town Militia 3)" in legend
+    assert "(Wounded: Town Militia 2)" in legend
+    assert "Squire Aldous (Disabled)" in legend
+    assert "Marks: * Wounded, × Disabled, † Eliminated." in legend
+    units = to_text(render_units(state, 1), width=160)
+    assert "Eliminated" in units and "Disabled" in units and "Wounded" in units
+
+
+# Reactions: the trigger is public, the reaction hidden until it is used
+
+
+def _left_adjacent_offer(state: MatchState) -> bool:
+    act = state.activation
+    return (
+        state.pending == "offer"
+        and act is not None
+        and act.offer is not None
+        and act.offer.trigger == "left_adjacent"
+        and not act.reaction_revealed
+    )
+
+
+@pytest.fixture(scope="module")
+def offer() -> MatchState:
+    """A reaction offered while the reactive selection is still hidden."""
+    return find_state(_left_adjacent_offer)
+
+
+def _reactive_unit_name(state: MatchState) -> str:
+    act = state.activation
+    assert act is not None and act.reaction_coin is not None
+    return state.unit(act.reaction_coin.rpartition(".")[0]).name
+
+
+def test_the_status_says_who_may_react_and_why(offer: MatchState) -> None:
+    reactive = decider_seat(offer)
+    assert reactive is not None
+    active = other_seat(reactive)
+    side = offer.side_of(reactive)
+    assert side is not None
+    act = offer.activation
+    assert act is not None and act.offer is not None
+    mover = offer.figure(act.offer.figure).name
+    for viewer in (active, reactive, None):
+        status = to_text(status_line(offer, viewer), width=300)
+        assert f"the {side.capitalize()} may react ({mover} leaves a space next to" in status
+    # Only the reactive player learns which of their units the trigger is next to.
+    unit = _reactive_unit_name(offer)
+    assert f"next to {unit})" in to_text(status_line(offer, reactive), width=300)
+    assert unit not in to_text(status_line(offer, active), width=300)
+    assert f"next to the {side.capitalize()})" in to_text(status_line(offer, active), width=300)
+
+
+def test_a_trigger_is_told_to_everyone_without_naming_the_hidden_reaction() -> None:
+    state, events = find_events(
+        lambda s, e: (
+            any(isinstance(x, ReactionTriggered) for x in e) and _left_adjacent_offer(fold(e, s))
+        )
+    )
+    after = fold(events, state)
+    reactive = decider_seat(after)
+    assert reactive is not None
+    active = other_seat(reactive)
+    trigger = next(x for x in events if isinstance(x, ReactionTriggered))
+    assert all(can_see_event(state, viewer, trigger) for viewer in (1, 2, None))
+    unit = _reactive_unit_name(after)
+    side = trigger.side.capitalize()
+    told_active = describe_events(state, events, active)
+    assert any(line.startswith(f"The {side} may react: ") for line in told_active)
+    assert not any(unit in line for line in told_active)
+    told_reactive = describe_events(state, events, reactive)
+    assert any(f"leaves a space next to {unit}." in line for line in told_reactive)
+
+
+def test_react_and_let_it_pass_are_offered_to_the_reactive_player(offer: MatchState) -> None:
+    reactive = decider_seat(offer)
+    assert reactive is not None
+    commands = legal_commands(offer, reactive)
+    assert [type(c) for c in commands] == [React, DeclineReaction]
+    unit = _reactive_unit_name(offer)
+    react, decline = (describe_command(offer, c) for c in commands)
+    assert react.startswith(f"React: {unit} takes a")
+    assert react.endswith(" reaction")
+    assert decline == "Let it pass: do not react now"
+
+
+def test_a_declined_trigger_leaves_the_reaction_hidden(offer: MatchState) -> None:
+    reactive = decider_seat(offer)
+    assert reactive is not None
+    active = other_seat(reactive)
+    after, events = apply(offer, DeclineReaction(player=reactive))
+    assert isinstance(events[0], ReactionDeclined)
+    side = events[0].side.capitalize()
+    assert describe_event(offer, events[0], active) == f"The {side} let it pass: no reaction."
+    unit = _reactive_unit_name(offer)
+    assert unit in (describe_event(offer, events[0], reactive) or "")
+    if after.activation is not None:
+        assert "reaction: selected in secret" in to_text(status_line(after, active), width=300)
+
+
+# Attacks
+
+
+def test_an_attack_is_told_in_one_line_with_its_hit_and_the_condition_it_leaves() -> None:
+    def hit_and_harm(state: MatchState, events: tuple[Event, ...]) -> bool:
+        return any(
+            isinstance(a, AttackMade)
+            and a.hit
+            and isinstance(c, ConditionChanged)
+            and c.figure == a.target
+            for a, c in pairwise(events)
+        )
+
+    state, events = find_events(hit_and_harm)
+    attack = next(e for e in events if isinstance(e, AttackMade))
+    harm = next(e for e in events if isinstance(e, ConditionChanged) and e.figure == attack.target)
+    attacker, target = state.figure(attack.attacker).name, state.figure(attack.target).name
+    lines = describe_events(state, events, None)
+    expected = f"{attacker} attacks {target} — hit"
+    (line,) = [line for line in lines if line.startswith(expected)]
+    assert line.endswith(
+        f": {harm.condition.capitalize()}"
+        + (", and leaves the board." if harm.condition == "eliminated" else ".")
+    )
+    assert (", with Advantage" in line) == attack.advantage
+    # Told alone, the attack and the condition are a line each.
+    assert describe_event(state, attack, None) == line.split(":")[0] + "."
+
+
+def test_attack_choices_name_each_target_and_what_a_hit_would_do() -> None:
+    state = find_state(
+        lambda s: (
+            s.pending == "attack"
+            and any(isinstance(c, Attack) for c in legal_commands(s, decider_seat(s) or 1))
+        )
+    )
+    seat = decider_seat(state)
+    assert seat is not None
+    attacks = [c for c in legal_commands(state, seat) if isinstance(c, Attack)]
+    for command in attacks:
+        heading, label = command_parts(state, command)
+        attacker, target = state.figure(command.attacker), state.figure(command.target)
+        assert attacker.square is not None
+        column, row = attacker.square
+        assert heading == f"{attacker.name} at ({column},{row}) attacks"
+        assert label.startswith(f"{target.name} at (")
+        assert "a hit: " in label
+        assert describe_command(state, command).startswith(f"{attacker.name} attacks {target.name}")
+
+
+def test_after_an_attack_the_choices_are_to_stay_step_or_push() -> None:
+    state = find_state(lambda s: s.pending == "after_attack")
+    seat = decider_seat(state)
+    assert seat is not None
+    labels = [describe_command(state, c) for c in legal_commands(state, seat)]
+    commands = legal_commands(state, seat)
+    assert all(isinstance(c, AfterAttack) for c in commands)
+    assert labels[0].startswith("Stay: ")
+    for command, label in zip(commands, labels, strict=True):
+        assert isinstance(command, AfterAttack)
+        if command.choice == "step":
+            assert label.startswith("Step ") and " to (" in label
+        elif command.choice == "push":
+            assert label.startswith("Push ") and " away" in label
+
+
+# Set-up secrets
+
+
+@pytest.fixture(scope="module")
+def secret_choice() -> MatchState:
+    """The first set-up secret waiting to be chosen."""
+    return play_until(lambda s: s.pending == "secret", settings=SECRET_SETTINGS)
+
+
+def test_a_set_up_secret_is_hidden_from_the_opponent_until_revealed(
+    secret_choice: MatchState,
+) -> None:
+    chooser = decider_seat(secret_choice)
+    assert chooser is not None
+    opponent = other_seat(chooser)
+    one, other = legal_commands(secret_choice, chooser)[:2]
+    assert isinstance(one, ChooseSecret) and isinstance(other, ChooseSecret)
+    a, events_a = apply(secret_choice, one)
+    b, events_b = apply(secret_choice, other)
+    # The opponent and the public see the same whichever was chosen.
+    for viewer in (opponent, None):
+        assert _views(a, viewer) == _views(b, viewer)
+        told = describe_events(secret_choice, events_a, viewer)
+        assert told == describe_events(secret_choice, events_b, viewer)
+        assert f"choose their secret {one.name}, in secret." in told[0]
+    assert not can_see_event(secret_choice, opponent, events_a[0])
+    # The chooser sees their own choice.
+    assert _views(a, chooser) != _views(b, chooser)
+    assert "(your secret)" in to_text(status_line(a, chooser), width=300)
+    (own,) = describe_events(secret_choice, events_a[:1], chooser)
+    assert own.startswith(f"You choose your secret {one.name}: ")
+    # Once revealed, everyone sees it.
+    secret = events_a[0]
+    assert isinstance(secret, SecretChosen)
+    revealed = fold((SecretRevealed(side=secret.side, name=secret.name, choice=secret.choice),), a)
+    status = to_text(status_line(revealed, opponent), width=300)
+    assert f"secret {secret.name}: {secret_option_name(a, secret.choice)}" in status
+
+
+def test_secret_choices_are_offered_in_words_with_the_sheets_text(
+    secret_choice: MatchState,
+) -> None:
+    chooser = decider_seat(secret_choice)
+    assert chooser is not None
+    state = secret_choice
+    # Choose every secret in turn; a hidden identity is offered as figure names.
+    while state.pending == "secret":
+        seat = decider_seat(state)
+        assert seat is not None
+        commands = legal_commands(state, seat)
+        help_text = decision_help(state, seat) or ""
+        assert isinstance(commands[0], ChooseSecret)
+        side = state.side_of(seat)
+        assert side is not None
+        assert secret_text(state, side, commands[0].name) in help_text
+        assert help_text.startswith(f"Choose your secret {commands[0].name}.")
+        for command in commands:
+            assert isinstance(command, ChooseSecret)
+            heading, label = command_parts(state, command)
+            assert heading == f"Your secret {command.name}"
+            assert "-" not in label
+            try:
+                assert label == state.figure(command.choice).name
+            except KeyError:
+                assert label == command.choice.replace("-", " ")
+        state, _ = apply(state, commands[0])
+    assert state.pending == "select"
+
+
+# The result
+
+
+def test_the_result_names_the_winner_and_the_reason_or_a_draw(first_turn: MatchState) -> None:
+    heroes_seat = first_turn.seat_of("heroes")
+    assert heroes_seat is not None
+    heroes = f"Heroes ({SETTINGS.players[heroes_seat - 1]})"
+    won = MatchEnded(reason="elimination", winner="heroes")
+    assert describe_event(first_turn, won, None) == (
+        f"The match is over: the {heroes} win by elimination (no Adversary character is left)."
+    )
+    draw = MatchEnded(reason="six_rounds_played", winner=None)
+    assert describe_event(first_turn, draw, 1) == (
+        "The match is over: a draw (six rounds played, and nobody won)."
+    )
+    over = fold((won,), first_turn)
+    status = to_text(status_line(over, None), width=300)
+    assert status.startswith(f"The match is over after round 1 of 6: the {heroes} win")

@@ -1,8 +1,10 @@
 """Commands and events in words, as a player at the table would say them.
 
-Everything here is a pure function of a state and returns plain strings; the
-hidden-information rule lives in one place, :func:`can_see`: a viewer sees a
-secret selection only if it is their own (or once the events reveal it).
+Everything here is a pure function of a state and returns plain strings. The
+hidden-information rule lives in one place, :func:`can_see_event` (built on
+:func:`can_see`): a viewer sees a secret selection or a set-up secret only if
+it is their own, or once the events reveal it. Everything else, a reaction
+trigger included, is public.
 """
 
 from __future__ import annotations
@@ -11,65 +13,108 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from multiversus_core.activation import compass
+from multiversus_core import activation
+from multiversus_core.abilities import REGISTRY, stunt_abilities
+from multiversus_core.activation import compass, current
+from multiversus_core.board import Figure
+from multiversus_core.combat import harm, has_advantage
 from multiversus_core.commands import (
+    AfterAttack,
+    Attack,
     BeginAction,
+    ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
     ChooseTeams,
     Command,
-    EndMove,
+    DeclineReaction,
+    EndAction,
     FlipForSetUp,
     GiveUpInitiative,
+    React,
     RollInitiative,
     SelectCoins,
     SelectNoReaction,
     SelectReaction,
     Step,
+    Stunt,
 )
 from multiversus_core.events import (
     ActionEnded,
     ActionStarted,
     ActivationEnded,
+    AttackMade,
     BoardSetUp,
     CoinsRevealed,
     CoinsSelected,
+    ConditionChanged,
     DiscardReturned,
     Event,
+    FigureMoved,
     FigureStepped,
+    FollowUpChosen,
     InitiativeGivenUp,
     InitiativeRolled,
     MatchEnded,
+    ReactionDeclined,
+    ReactionEnded,
     ReactionRevealed,
     ReactionSelected,
+    ReactionStarted,
+    ReactionTriggered,
+    RecoveryMade,
     RoundEnded,
     RoundStarted,
+    SecretChosen,
+    SecretRevealed,
     SetUpCoinFlipped,
     SideChosen,
     StartingTeamChosen,
+    StuntFailed,
+    StuntPerformed,
     TeamsChosen,
     TurnEnded,
     TurnStarted,
     UnitCoinDiscarded,
+    UnitCoinRemoved,
     UnitCoinReturned,
 )
 from multiversus_core.evolve import evolve
+from multiversus_core.geometry import are_adjacent, push_direction
+from multiversus_core.scoring import WIN_CONDITIONS
+from multiversus_core.setup import next_secret
 from multiversus_core.sheets import find_team
-from multiversus_core.state import MatchState
-from multiversus_core.terms import ActionKind, Seat, Side, Square
+from multiversus_core.state import ActionName, MatchState, Secret, SecretOffer, Trigger
+from multiversus_core.terms import ActionKind, Condition, Seat, Side, Square, other_side
 from multiversus_core.units import CoinId, coin_colour, coin_unit
 
-_ACTION_NAMES: Final[dict[ActionKind, str]] = {
+_ACTION_NAMES: Final[dict[ActionName, str]] = {
     "attack": "Attack",
     "defend": "Defend",
     "move": "Move",
     "stunt": "Stunt",
+    "recovery": "Recovery",
 }
 
 _TURN_END_REASONS: Final[dict[str, str]] = {
     "initiative_lost": "they lost the Initiative",
     "initiative_given_up": "they gave up the Initiative",
     "no_activation": "they have no unit coin for a unit that can act",
+    "recovery": "a Recovery ends the turn",
+}
+
+_CONDITION_NAMES: Final[dict[Condition, str]] = {
+    "unharmed": "Unharmed",
+    "wounded": "Wounded",
+    "disabled": "Disabled",
+    "eliminated": "Eliminated",
+}
+
+_FORCED: Final[dict[str, str]] = {
+    "push": "is pushed",
+    "pull": "is pulled",
+    "slide": "slides",
+    "place": "is placed",
 }
 
 
@@ -141,29 +186,106 @@ def coin_name(state: MatchState, coin: CoinId) -> str:
 
 
 def actions_name(actions: Sequence[ActionKind]) -> str:
-    """Return action coins in words: "Move", "Double-Move", "Attack and Move", "no action"."""
+    """Return action coins in words: "Move", "Double-Move", "Attack and Move".
+
+    No action coin at all is a Recovery.
+    """
     if not actions:
-        return "no action"
+        return "no action coin (a Recovery)"
     if len(actions) == 2 and actions[0] == actions[1]:
         return f"Double-{_ACTION_NAMES[actions[0]]}"
     return " and ".join(_ACTION_NAMES[a] for a in actions)
 
 
-def action_name(kind: ActionKind, *, double: bool = False) -> str:
-    """Return one action in words, for example "Double-Move"."""
+def action_name(kind: ActionName, *, double: bool = False) -> str:
+    """Return one action in words, for example "Double-Move" or "Recovery"."""
     return f"Double-{_ACTION_NAMES[kind]}" if double else _ACTION_NAMES[kind]
+
+
+def condition_name(condition: Condition) -> str:
+    """Return a condition as the rulebook writes it, for example "Wounded"."""
+    return _CONDITION_NAMES[condition]
+
+
+def _a(word: str) -> str:
+    """Return ``word`` with its indefinite article: "an Attack", "a Move"."""
+    return f"{'an' if word[:1].lower() in 'aeiou' else 'a'} {word}"
+
+
+def secret_option_name(state: MatchState, option: str) -> str:
+    """Return a secret's option in words: a figure's name for a hidden identity, else the
+    option with its hyphens read as spaces ("holy-water" is "holy water")."""
+    name = figure_name(state, option)
+    if name == option:
+        name = option.replace("-", " ")
+    return name
+
+
+def secret_text(state: MatchState, side: Side, name: str) -> str:
+    """Return the rules text a sheet gives one of its secrets, or "" if there is none."""
+    team = state.heroes_team if side == "heroes" else state.adversaries_team
+    sheet = find_team(team) if team else None
+    if sheet is None:
+        return ""
+    return next((s.text for s in sheet.secrets if s.name == name), "")
+
+
+def _move_allowance(state: MatchState, figure: Figure, double: bool) -> int:
+    """Spaces ``figure`` may move in a (Double-)Move: the engine's own count, abilities and
+    variants included. (``Action.allowance`` is not filled in by the engine.)"""
+    return activation._allowance(state, figure, double)
+
+
+def _reactive_unit_id(state: MatchState) -> str | None:
+    act = state.activation
+    if act is None or act.reaction_coin is None:
+        return None
+    return coin_unit(act.reaction_coin)
 
 
 # --- hidden information ---------------------------------------------------------
 
 
 def can_see(state: MatchState, viewer: Seat | None, side: Side) -> bool:
-    """True if ``viewer`` may see ``side``'s secret selections before they are revealed.
+    """True if ``viewer`` may see ``side``'s secret choices before they are revealed.
 
     Only a side's own player may; a viewer of None is the public (a spectator,
     or a hot-seat screen both players can see).
     """
     return viewer is not None and state.side_of(viewer) == side
+
+
+def can_see_secret(state: MatchState, viewer: Seat | None, secret: Secret) -> bool:
+    """True if ``viewer`` may know a set-up secret's choice: their own, revealed, or at the end."""
+    return secret.revealed or state.is_over or can_see(state, viewer, secret.side)
+
+
+def can_see_reaction(state: MatchState, viewer: Seat | None) -> bool:
+    """True if ``viewer`` may know the reactive selection of the activation under way."""
+    act = state.activation
+    if act is None or state.reactive is None:
+        return False
+    return act.reaction_revealed or can_see(state, viewer, other_side(act.side))
+
+
+def can_see_event(state: MatchState, viewer: Seat | None, event: Event) -> bool:
+    """True if ``viewer`` may be told ``event`` in full, in ``state`` (the state before it).
+
+    Hidden: a coin selection (active or reactive) and a set-up secret's
+    choice, from everyone but their own player, until a later event reveals
+    them (:class:`CoinsRevealed`, :class:`ReactionRevealed`,
+    :class:`SecretRevealed`, all public). Selecting nothing, a reaction
+    trigger, a declined trigger and every other event are public.
+    """
+    match event:
+        case CoinsSelected(side=side):
+            return can_see(state, viewer, side)
+        case ReactionSelected(side=side, coin=coin):
+            return coin is None or can_see(state, viewer, side)
+        case SecretChosen(side=side):
+            return can_see(state, viewer, side)
+        case _:
+            return True
 
 
 # --- commands -------------------------------------------------------------------
@@ -177,6 +299,12 @@ def describe_command(state: MatchState, command: Command) -> str:
             return f"Select {group}: {short}"
         case Step(figure=figure_id):
             return f"Step {figure_name(state, figure_id)} {short}"
+        case Attack(attacker=attacker_id):
+            return f"{figure_name(state, attacker_id)} attacks {short}"
+        case Stunt(figure=figure_id):
+            return f"Stunt: {figure_name(state, figure_id)} {short}"
+        case ChooseSecret(name=name):
+            return f"Choose {short} as your secret {name}"
         case _:
             return short
 
@@ -185,7 +313,8 @@ def command_parts(state: MatchState, command: Command) -> tuple[str | None, str]
     """Split a command's description into a group heading (or None) and a short label.
 
     Commands that share a heading (the coin selections of one unit coin, the
-    steps of one figure) can be listed together under it.
+    steps of one figure, the targets of one attacker) can be listed together
+    under it.
     """
     match command:
         case FlipForSetUp(winner=winner):
@@ -203,19 +332,32 @@ def command_parts(state: MatchState, command: Command) -> tuple[str | None, str]
         case ChooseSide(side=side):
             team = state.heroes_team if side == "heroes" else state.adversaries_team
             return None, f"Control the {side_name(side)} ({team_name(team)})"
+        case ChooseSecret(name=name, choice=choice):
+            return f"Your secret {name}", secret_option_name(state, choice)
         case (
             SelectCoins(unit=unit_id, colour=colour, actions=actions)
             | SelectReaction(unit=unit_id, colour=colour, actions=actions)
         ):
-            return f"{unit_name(state, unit_id)} ({colour} coin)", actions_name(actions)
+            label = actions_name(actions) if actions else "Recovery (no action coin)"
+            return f"{unit_name(state, unit_id)} ({colour} coin)", label
         case SelectNoReaction():
             return None, "Select nothing (none of your units can react)"
         case BeginAction(action=kind):
             return None, f"Take the {action_name(kind)} action first"
         case Step(figure=figure_id, direction=direction):
             return _step_parts(state, figure_id, direction)
-        case EndMove():
-            return None, _end_move_label(state)
+        case EndAction():
+            return None, _end_action_label(state)
+        case Attack(attacker=attacker_id, target=target_id):
+            return _attack_parts(state, attacker_id, target_id)
+        case AfterAttack(choice=choice, direction=direction):
+            return None, _after_attack_label(state, choice, direction)
+        case Stunt(figure=figure_id, ability=ability, target=target):
+            return _stunt_parts(state, figure_id, ability, target)
+        case React():
+            return None, _react_label(state)
+        case DeclineReaction():
+            return None, "Let it pass: do not react now"
         case RollInitiative(die=die):
             if die is None:
                 return None, "Roll the Initiative die"
@@ -232,22 +374,205 @@ def _step_parts(
     except KeyError:
         return figure_id, compass(direction)
     heading = f"{figure.name} at {square(figure.square)}"
-    act = state.activation
-    if act is not None and act.action is not None:
-        action = act.action
-        left = action.steps_left if action.mover == figure_id else action.allowance
-        heading += f", {left} space{'s' if left != 1 else ''} left"
+    action = current(state)
+    if action is not None and action.kind == "move":
+        if action.mover == figure_id:
+            left = action.steps_left
+        else:
+            left = _move_allowance(state, figure, action.double)
+        heading += f", {_count(left, 'space')} left"
     if figure.square is None:
         return heading, compass(direction)
     to = (figure.square[0] + direction[0], figure.square[1] + direction[1])
     return heading, f"{compass(direction)} to {square(to)}"
 
 
-def _end_move_label(state: MatchState) -> str:
+def _end_action_label(state: MatchState) -> str:
     act = state.activation
-    if act is None or act.action is None or act.action.mover is None:
-        return "End the Move action without moving"
-    return "End the Move action"
+    action = current(state)
+    if act is None or action is None:
+        return "End the action"
+    what = f"{action_name(action.kind, double=action.double)} " + (
+        "reaction" if act.reaction is not None else "action"
+    )
+    if action.kind == "move":
+        return f"End the {what}" if action.mover is not None else f"End the {what} without moving"
+    if action.done:
+        return f"End the {what}"
+    verb = {"attack": "attacking", "stunt": "a stunt"}.get(action.kind, "acting")
+    return f"End the {what} without {verb}"
+
+
+def _attack_parts(state: MatchState, attacker_id: str, target_id: str) -> tuple[str | None, str]:
+    try:
+        attacker = state.figure(attacker_id)
+        target = state.figure(target_id)
+    except KeyError:
+        return attacker_id, target_id
+    heading = f"{attacker.name} at {square(attacker.square)} attacks"
+    notes: list[str] = []
+    if target.condition != "unharmed":
+        notes.append(condition_name(target.condition))
+    if target.square is not None and not are_adjacent(attacker, target):
+        notes.append("ranged")
+    advantage = has_advantage(state, target)
+    if advantage:
+        notes.append("with Advantage")
+    after = harm(state, target, advantage)
+    notes.append(f"a hit: {condition_name(after)}")
+    return heading, f"{target.name} at {square(target.square)} ({', '.join(notes)})"
+
+
+def _after_attack_label(state: MatchState, choice: str, direction: Square | None) -> str:
+    action = current(state)
+    if action is None or action.follow_up is None:
+        return choice.capitalize()
+    attacker_id, target_id = action.follow_up
+    attacker = state.figure(attacker_id)
+    target = state.figure(target_id)
+    if choice == "stay":
+        return f"Stay: {attacker.name} and {target.name} do not move"
+    if choice == "step" and direction is not None and attacker.square is not None:
+        to = (attacker.square[0] + direction[0], attacker.square[1] + direction[1])
+        return f"Step {attacker.name} {compass(direction)} to {square(to)}"
+    if choice == "push" and target.square is not None:
+        try:
+            away = push_direction(attacker, target)
+        except ValueError:
+            return f"Push {target.name} away"
+        to = (target.square[0] + away[0], target.square[1] + away[1])
+        return f"Push {target.name} away, {compass(away)} to {square(to)}"
+    return choice.capitalize()
+
+
+def _stunt_parts(
+    state: MatchState, figure_id: str, ability: str | None, target: str | None
+) -> tuple[str | None, str]:
+    try:
+        figure = state.figure(figure_id)
+    except KeyError:
+        return figure_id, ability or target or "?"
+    heading = f"{figure.name} at {square(figure.square)}"
+    if ability is not None:
+        known = REGISTRY.get(ability)
+        bangs = "(!!)" if known is not None and known.kind == "double_stunt" else "(!)"
+        return heading, f"uses {ability} {bangs}"
+    return heading, f"interacts with {figure_name(state, target or '?')}"
+
+
+def _react_label(state: MatchState) -> str:
+    act = state.activation
+    if act is None or act.reaction_coin is None:
+        return "React"
+    what = actions_name(act.reaction_actions)
+    return f"React: {unit_name(state, coin_unit(act.reaction_coin))} takes {_a(what)} reaction"
+
+
+def decision_help(state: MatchState, seat: Seat) -> str | None:
+    """Return what the decision ``seat`` faces means, in a sentence or two, or None.
+
+    It is told to the deciding player only, so it may name their own
+    secret selection.
+    """
+    act = state.activation
+    action = current(state)
+    match state.pending:
+        case "secret":
+            secret = next_secret(state)
+            if secret is None:
+                return None
+            text = secret_text(state, secret.side, secret.name)
+            return (
+                f"Choose your secret {secret.name}. Your opponent does not see it until it is "
+                f"used or the match ends.{' ' + text if text else ''}"
+            )
+        case "offer" if act is not None and act.offer is not None:
+            mine = (
+                f"your {coin_name(state, act.reaction_coin)} with "
+                f"{actions_name(act.reaction_actions)}"
+                if act.reaction_coin is not None
+                else "your reaction"
+            )
+            keep = "" if act.reaction_revealed else "; if you let it pass, it stays hidden"
+            pending = act.offer
+            words = trigger_words(state, pending.trigger, pending.figure, pending.held.target, seat)
+            return f"{words}. You may react now with {mine}{keep}."
+        case "attack" if action is not None:
+            if not any(activation.attack_targets(state, f) for f in activation.attackers(state)):
+                return (
+                    f"No character of {unit_name(state, action.unit)} can reach an enemy it "
+                    "may attack: end the action."
+                )
+            target = (
+                f" every attack of this action targets {unit_name(state, action.target_unit)};"
+                if action.target_unit is not None
+                else " all its attacks target one unit;"
+            )
+            return (
+                f"Each character of {unit_name(state, action.unit)} may attack once;{target} "
+                "a hit moves the target one step: Unharmed → Wounded → Disabled → Eliminated."
+            )
+        case "after_attack" if action is not None and action.follow_up is not None:
+            attacker, target = (figure_name(state, f) for f in action.follow_up)
+            return (
+                f"After the attack, {attacker} may step one space, push {target} one space "
+                "directly away, or stay."
+            )
+        case "stunt" if action is not None:
+            lines = [
+                f"Each figure of {unit_name(state, action.unit)} may use a stunt ability of its "
+                "unit (!) or interact with a figure next to it; every figure performs the same "
+                "stunt."
+            ]
+            for ability in stunt_abilities(state.unit(action.unit), action.double):
+                lines.append(f"{ability.name}: {ability.text}")
+            return "\n".join(lines)
+        case _:
+            return None
+
+
+# --- triggers -------------------------------------------------------------------
+
+
+def trigger_words(
+    state: MatchState,
+    trigger: Trigger,
+    figure_id: str,
+    target_id: str | None,
+    viewer: Seat | None,
+) -> str:
+    """Return what made a reaction possible, for example "Banner Knight leaves a space next
+    to Smogon". The reactive unit is named only to a viewer who may know the reaction."""
+    figure = figure_name(state, figure_id)
+    reactive = state.reactive
+    unit_id = _reactive_unit_id(state)
+    if unit_id is not None and can_see_reaction(state, viewer):
+        them = unit_name(state, unit_id)
+    elif reactive is not None:
+        them = f"the {side_name(reactive)}"
+    else:
+        them = "the reactive unit"
+    target = figure_name(state, target_id) if target_id is not None else "a character"
+    match trigger:
+        case "left_adjacent":
+            return f"{figure} leaves a space next to {them}"
+        case "attacked_other":
+            return f"{figure} attacks {target} within reach of {them}"
+        case "stunted":
+            return f"{figure} performs a stunt within reach of {them}"
+        case "recovered":
+            unit = state.unit(state.activation.unit) if state.activation is not None else None
+            recovering = unit.name if unit is not None else figure
+            return f"{recovering} attempts a Recovery within reach of {them}"
+        case "double_attacked":
+            return f"{figure} makes a Double-Attack on {target}"
+        case "concluded":
+            act = state.activation
+            unit_id = act.unit if act is not None else None
+            done = unit_name(state, unit_id) if unit_id is not None else figure
+            return f"{done} has finished its actions, and {them} may still Move"
+        case "targeted":
+            return f"{figure} attacks {target}"
 
 
 # --- events ---------------------------------------------------------------------
@@ -269,8 +594,18 @@ class _StepRun:
         return f"{self.name} moves {path}: {square(self.start)} → {square(self.end)}."
 
 
+@dataclass
+class _AttackLine:
+    """An attack waiting for the condition it left its target in."""
+
+    text: str
+    target: str
+    hit: bool
+
+
 class Narrator:
-    """Tells events as lines of text, joining one figure's consecutive steps into one line.
+    """Tells events as lines of text, joining one figure's consecutive steps into one line
+    and an attack with the condition it caused.
 
     Feed it events with :meth:`tell`; take finished lines with :meth:`take`.
     """
@@ -281,17 +616,30 @@ class Narrator:
         self._lines: list[str] = []
         self._run: _StepRun | None = None
         self._run_figure: str | None = None
+        self._attack: _AttackLine | None = None
 
     def tell(self, state: MatchState, events: Iterable[Event]) -> MatchState:
         """Tell events that happened from ``state`` on; return the state after them."""
         for event in events:
-            if isinstance(event, FigureStepped):
-                self._step(state, event)
-            else:
-                line = describe_event(state, event, self.viewer)
-                if line is not None:
-                    self._close_run()
-                    self._lines.append(line)
+            match event:
+                case FigureStepped():
+                    self._close_attack()
+                    self._step(state, event)
+                case AttackMade(target=target, hit=hit):
+                    self._close()
+                    text = describe_event(state, event, self.viewer) or ""
+                    self._attack = _AttackLine(text.removesuffix("."), target, hit)
+                case ConditionChanged(figure=figure_id, condition=condition) if (
+                    self._attack is not None and self._attack.target == figure_id
+                ):
+                    gone = ", and leaves the board" if condition == "eliminated" else ""
+                    self._lines.append(f"{self._attack.text}: {condition_name(condition)}{gone}.")
+                    self._attack = None
+                case _:
+                    line = describe_event(state, event, self.viewer)
+                    if line is not None:
+                        self._close()
+                        self._lines.append(line)
             state = evolve(state, event)
         return state
 
@@ -300,6 +648,7 @@ class Narrator:
 
         With ``keep_open_steps`` a run of steps that may go on is kept back.
         """
+        self._close_attack()
         if not keep_open_steps:
             self._close_run()
         lines, self._lines = self._lines, []
@@ -325,6 +674,16 @@ class Narrator:
         self._run = _StepRun(figure.name, start, [direction], event.to)
         self._run_figure = event.figure
 
+    def _close(self) -> None:
+        self._close_attack()
+        self._close_run()
+
+    def _close_attack(self) -> None:
+        if self._attack is not None:
+            harmless = ", but it does no further harm" if self._attack.hit else ""
+            self._lines.append(f"{self._attack.text}{harmless}.")
+        self._attack = None
+
     def _close_run(self) -> None:
         if self._run is not None:
             self._lines.append(self._run.line())
@@ -342,17 +701,25 @@ def describe_events(state: MatchState, events: Iterable[Event], viewer: Seat | N
 def describe_event(state: MatchState, event: Event, viewer: Seat | None) -> str | None:
     """Return one event in words as ``viewer`` may know it, or None for an event not worth a line.
 
-    ``state`` is the state just before the event. A secret selection is told
-    only to its own player; everyone else learns that it was made.
+    ``state`` is the state just before the event. A secret selection or
+    set-up secret is told only to its own player (see :func:`can_see_event`);
+    everyone else learns that it was made.
     """
+    if not can_see_event(state, viewer, event):
+        return _describe_hidden(event)
     match event:
         case SetUpCoinFlipped(set_up_player=seat):
             return f"The coin is flipped: {player_name(state, seat)} is the Set Up Player."
-        case TeamsChosen(heroes=heroes, adversaries=adversaries, scenario=scenario):
-            return (
+        case TeamsChosen(
+            heroes=heroes, adversaries=adversaries, scenario=scenario, secrets=secrets
+        ):
+            line = (
                 f"{team_name(heroes)} (Heroes) against {team_name(adversaries)} (Adversaries), "
                 f"in {scenario_name(adversaries, scenario)}."
             )
+            if secrets:
+                line += f" Secrets to choose at set-up: {_offers(secrets)}."
+            return line
         case BoardSetUp(board=board, figures=figures):
             return (
                 f"The board is laid out, {board.width} by {board.height} spaces, "
@@ -362,10 +729,16 @@ def describe_event(state: MatchState, event: Event, viewer: Seat | None) -> str 
             return f"The {side_name(side)} will start each round with the Initiative."
         case SideChosen(seat=seat, side=side):
             other: Seat = 2 if seat == 1 else 1
-            other_side: Side = "adversaries" if side == "heroes" else "heroes"
             return (
                 f"{player_name(state, seat)} takes the {side_name(side)}; "
-                f"{player_name(state, other)} plays the {side_name(other_side)}."
+                f"{player_name(state, other)} plays the {side_name(other_side(side))}."
+            )
+        case SecretChosen(side=side, name=name, choice=choice):
+            return f"You choose your secret {name}: {secret_option_name(state, choice)}."
+        case SecretRevealed(side=side, name=name, choice=choice):
+            return (
+                f"The {side_name(side)} reveal their secret {name}: "
+                f"{secret_option_name(state, choice)}."
             )
         case RoundStarted(round=number):
             return f"── Round {number} of 6 begins ──"
@@ -380,47 +753,94 @@ def describe_event(state: MatchState, event: Event, viewer: Seat | None) -> str 
             return f"The {side_name(side)}' turn ends: {_TURN_END_REASONS.get(reason, reason)}."
         case RoundEnded(round=number):
             return f"Round {number} ends."
-        case MatchEnded():
-            return "The match is over: six rounds have been played."
+        case MatchEnded(reason=reason, winner=winner):
+            return f"The match is over: {result_words(state, reason, winner)}."
         case CoinsSelected(side=side, coin=coin, actions=actions):
-            if can_see(state, viewer, side):
-                return f"You select {coin_name(state, coin)} with {actions_name(actions)}."
-            return f"The {side_name(side)} select their coins in secret."
+            return f"You select {coin_name(state, coin)} with {actions_name(actions)}."
         case ReactionSelected(side=side, coin=coin, actions=actions):
             if coin is None:
                 return f"The {side_name(side)} select nothing: none of their units can react."
-            if can_see(state, viewer, side):
-                return (
-                    f"You select a reaction: {coin_name(state, coin)} with {actions_name(actions)}."
-                )
-            return f"The {side_name(side)} select a reaction in secret."
+            return f"You select a reaction: {coin_name(state, coin)} with {actions_name(actions)}."
         case CoinsRevealed(side=side, coin=coin, actions=actions):
             what = f"{coin_name(state, coin)} with {actions_name(actions)}"
             return f"The {side_name(side)} reveal {what}."
         case ActionStarted(unit=unit_id, action=kind, double=double):
-            what = action_name(kind, double=double)
-            if kind == "move":
-                spaces = 6 if double else 3
-                return (
-                    f"{unit_name(state, unit_id)} takes a {what} action: "
-                    f"each figure may move up to {spaces} spaces."
-                )
-            return f"{unit_name(state, unit_id)} takes a {what} action."
+            return _action_started(state, unit_id, kind, double)
         case FigureStepped(figure=figure_id, to=to):
             return f"{figure_name(state, figure_id)} steps to {square(to)}."
-        case ActionEnded():
+        case ActionEnded() | ActivationEnded():
             return None
-        case ReactionRevealed(side=side, coin=coin, actions=actions):
+        case ReactionTriggered(side=side, trigger=trigger, figure=figure_id, held=held):
+            words = trigger_words(state, trigger, figure_id, held.target, viewer)
+            return f"The {side_name(side)} may react: {words}."
+        case ReactionDeclined(side=side):
+            declined = _reactive_unit_id(state)
+            if declined is not None and can_see_reaction(state, viewer):
+                return (
+                    f"{unit_name(state, declined)}'s reaction is declined: it does not react now."
+                )
+            return f"The {side_name(side)} let it pass: no reaction."
+        case ReactionStarted(side=side, unit=unit_id, action=kind, double=double):
+            return _reaction_started(state, side, unit_id, kind, double)
+        case ReactionEnded(side=side):
+            return f"The {side_name(side)}' reaction is over."
+        case AttackMade(
+            attacker=attacker, target=target, advantage=advantage, hit=hit, defended=defended
+        ):
+            if not hit:
+                result = "no hit: its unit is defending"
+            elif defended:
+                result = "hit through the Defend (a Double-Attack always hits)"
+            else:
+                result = "hit"
+            if hit and advantage:
+                result += ", with Advantage"
             return (
-                f"The {side_name(side)} reveal their unused reaction: "
+                f"{figure_name(state, attacker)} attacks {figure_name(state, target)} — {result}."
+            )
+        case ConditionChanged(figure=figure_id, condition=condition):
+            name = figure_name(state, figure_id)
+            if condition == "eliminated":
+                return f"{name} is Eliminated and leaves the board."
+            return f"{name} is now {condition_name(condition)}."
+        case FollowUpChosen(attacker=attacker, choice=choice):
+            if choice == "stay":
+                return f"{figure_name(state, attacker)} stays where it is after attacking."
+            return None  # the step or push that follows tells it
+        case FigureMoved(figure=figure_id, to=to, how=how):
+            return _figure_moved(state, figure_id, to, how)
+        case StuntPerformed(figure=figure_id, ability=ability, target=target):
+            if ability is not None:
+                return f"Stunt: {figure_name(state, figure_id)} uses {ability}!"
+            return (
+                f"Stunt: {figure_name(state, figure_id)} interacts with "
+                f"{figure_name(state, target or '?')}."
+            )
+        case StuntFailed(unit=unit_id):
+            return (
+                f"The stunt of {unit_name(state, unit_id)} fails: an attack reaction struck it, "
+                "and the action ends."
+            )
+        case RecoveryMade(unit=unit_id, succeeded=succeeded):
+            if succeeded:
+                return f"Recovery of {unit_name(state, unit_id)} succeeds."
+            return f"Recovery of {unit_name(state, unit_id)} fails: an attack reaction struck it."
+        case ReactionRevealed(side=side, coin=coin, actions=actions):
+            act = state.activation
+            unused = "" if act is not None and act.offer is not None else " unused"
+            return (
+                f"The {side_name(side)} reveal their{unused} reaction: "
                 f"{coin_name(state, coin)} with {actions_name(actions)}."
             )
         case UnitCoinDiscarded(side=side, coin=coin):
             return f"{coin_name(state, coin)} goes to the {side_name(side)}' discard."
         case UnitCoinReturned(side=side, coin=coin):
             return f"{coin_name(state, coin)} goes back to the {side_name(side)}' stash."
-        case ActivationEnded():
-            return None
+        case UnitCoinRemoved(side=side, coin=coin):
+            return (
+                f"{coin_name(state, coin)} leaves the match for good: "
+                f"the price of the {side_name(side)}' Recovery."
+            )
         case InitiativeRolled(side=side, die=die, greys=greys, lost=lost):
             rolled = f"The {side_name(side)} roll the Initiative die: {die}"
             greys_text = _count(greys, "grey coin")
@@ -437,12 +857,127 @@ def describe_event(state: MatchState, event: Event, viewer: Seat | None) -> str 
             return f"The {side_name(side)} give up the Initiative willingly."
 
 
+def _describe_hidden(event: Event) -> str | None:
+    """Return what everyone may know of a hidden event: that it happened."""
+    match event:
+        case CoinsSelected(side=side):
+            return f"The {side_name(side)} select their coins in secret."
+        case ReactionSelected(side=side):
+            return f"The {side_name(side)} select a reaction in secret."
+        case SecretChosen(side=side, name=name):
+            return f"The {side_name(side)} choose their secret {name}, in secret."
+        case _:
+            return None
+
+
+def _action_started(state: MatchState, unit_id: str, kind: ActionName, double: bool) -> str:
+    unit = unit_name(state, unit_id)
+    what = action_name(kind, double=double)
+    match kind:
+        case "move":
+            movers = [f for f in state.figures if f.unit == unit_id and f.square is not None]
+            spaces = max((_move_allowance(state, f, double) for f in movers), default=0)
+            return f"{unit} takes {_a(what)} action: each figure may move up to {spaces} spaces."
+        case "attack":
+            return f"{unit} takes {_a(what)} action: each character may attack once."
+        case "defend":
+            return (
+                f"{unit} takes a Defend action: for the rest of the activation, only a "
+                "Double-Attack reaction can hit it."
+            )
+        case "recovery":
+            return f"{unit} attempts a Recovery."
+        case _:
+            return f"{unit} takes {_a(what)} action."
+
+
+def _reaction_started(
+    state: MatchState, side: Side, unit_id: str, kind: ActionKind, double: bool
+) -> str:
+    what = action_name(kind, double=double)
+    line = f"The {side_name(side)} react with {what} ({unit_name(state, unit_id)})"
+    if kind == "defend":
+        return line + ": for the rest of the activation, only a Double-Attack can hit that unit."
+    return line + "."
+
+
+def _figure_moved(state: MatchState, figure_id: str, to: Square, how: str) -> str:
+    name = figure_name(state, figure_id)
+    try:
+        start = state.figure(figure_id).square
+    except KeyError:
+        start = None
+    direction = ""
+    if start is not None and abs(to[0] - start[0]) <= 1 and abs(to[1] - start[1]) <= 1:
+        direction = f" {compass((to[0] - start[0], to[1] - start[1]))}"
+    if how == "step":
+        return f"{name} steps{direction} after attacking, to {square(to)}."
+    return f"{name} {_FORCED.get(how, 'moves')}{direction} to {square(to)}."
+
+
+def _offers(offers: Sequence[SecretOffer]) -> str:
+    return ", ".join(f"{o.name} ({side_name(o.side)})" for o in offers)
+
+
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
 def _coin_list(state: MatchState, coins: Sequence[CoinId]) -> str:
     return ", ".join(coin_name(state, c) for c in coins)
+
+
+# --- the result -----------------------------------------------------------------
+
+
+def result_words(state: MatchState, reason: str, winner: Side | None) -> str:
+    """Return a match result in words: who won and why, or a draw."""
+    if winner is None:
+        if reason == "six_rounds_played":
+            return "a draw (six rounds played, and nobody won)"
+        return f"a draw ({_reason_words(reason)})"
+    who = f"the {side_label(state, winner)} win"
+    if reason == "elimination":
+        loser = "Hero" if winner == "adversaries" else "Adversary"
+        return f"{who} by elimination (no {loser} character is left)"
+    return f"{who}: {_reason_words(reason)}"
+
+
+def _reason_words(reason: str) -> str:
+    """A win condition's rules text, or its name in words if it has none."""
+    known = WIN_CONDITIONS.get(reason)
+    if known is not None and known[0]:
+        text = known[0].rstrip(".")
+        return text[:1].lower() + text[1:]
+    return reason.replace("_", " ").replace("-", " ")
+
+
+def result_text(state: MatchState) -> str:
+    """Return the result of a match that is over, for example "a draw after round 6"."""
+    if not state.is_over:
+        return "the match is not over"
+    return result_words(state, state.ended or "", state.winner)
+
+
+def secrets_summary(state: MatchState, viewer: Seat | None) -> list[str]:
+    """Return one line per set-up secret, as ``viewer`` may know it.
+
+    The choice is shown to its own player, once revealed, and at the end of
+    the match; otherwise only that it was chosen.
+    """
+    lines = []
+    for secret in state.secrets:
+        head = f"{side_name(secret.side)} secret {secret.name}: "
+        if can_see_secret(state, viewer, secret):
+            note = "" if secret.revealed or state.is_over else " (your secret)"
+            lines.append(head + secret_option_name(state, secret.choice) + note)
+        else:
+            lines.append(head + "chosen in secret")
+    chosen = {(s.side, s.name) for s in state.secrets}
+    for offer in state.secret_offers:
+        if (offer.side, offer.name) not in chosen:
+            lines.append(f"{side_name(offer.side)} secret {offer.name}: not chosen yet")
+    return lines
 
 
 def coin_summary(state: MatchState, coins: Sequence[CoinId]) -> str:
@@ -468,17 +1003,28 @@ __all__ = [
     "action_name",
     "actions_name",
     "can_see",
+    "can_see_event",
+    "can_see_reaction",
+    "can_see_secret",
     "coin_name",
     "coin_summary",
     "command_parts",
+    "condition_name",
+    "decision_help",
     "describe_command",
     "describe_event",
     "describe_events",
     "figure_name",
     "player_name",
+    "result_text",
+    "result_words",
+    "secret_option_name",
+    "secret_text",
+    "secrets_summary",
     "side_label",
     "side_name",
     "square",
     "team_name",
+    "trigger_words",
     "unit_name",
 ]

@@ -25,11 +25,18 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from multiversus_cli.describe import Narrator, command_parts, side_name
+from multiversus_cli.describe import (
+    Narrator,
+    command_parts,
+    decision_help,
+    result_text,
+    secrets_summary,
+    side_name,
+)
 from multiversus_cli.render import render_board, render_piles, render_units, status_line
 from multiversus_core.board import Figure
 from multiversus_core.bots import RandomBot
-from multiversus_core.commands import Command, SelectCoins, SelectNoReaction, SelectReaction
+from multiversus_core.commands import Command, React
 from multiversus_core.decide import decider_seat, waiting_for
 from multiversus_core.errors import LogError, MultiversusError, SettingsError
 from multiversus_core.events import Event
@@ -63,7 +70,7 @@ At any prompt you can also type:
   b  the board                 u  units, figures and their spaces
   d  coin piles: your stash, both discards, the opponent's stash count
   l  the match so far, in words
-  m  the list of choices again h or ?  this help
+  m  the list of choices again  h or ?  this help
   q  quit; the log is kept, and --resume carries on from it"""
 
 
@@ -429,33 +436,38 @@ class Game:
         self.state = state
         self.history.append((command, events))
         self.narrator.tell(before, events)
-        secret = isinstance(command, SelectCoins | SelectReaction | SelectNoReaction)
-        if secret and self.is_hot_seat:
+        # A secret decision leaves the chooser's secret on the shared screen; reacting
+        # reveals the reaction, so only the other answers need the screen cleared after.
+        if self.is_hot_seat and is_private_decision(before) and not isinstance(command, React):
             self._after_secret = True
 
     def _finish(self) -> None:
         self._flush()
         state = self.state
+        result = f"The match ended in round {state.round} of 6: {result_text(state)}."
         if self.quiet:
             self.out.print(
-                f"The match ended after six rounds ({len(self.history)} commands, "
-                f"seed {state.settings.seed}). Log: {self.path}",
+                f"{result.removesuffix('.')}; {len(self.history)} commands, "
+                f"seed {state.settings.seed}. Log: {self.path}",
                 markup=False,
             )
             return
         self.out.print()
         self.out.print(render_board(state, self.viewer))
         self.out.print()
-        self.out.print(
-            "The match ended after six rounds. (Scoring comes in a later version.)", style="bold"
-        )
+        self.out.print(Text(result, style="bold"))
+        secrets = secrets_summary(state, None)  # every secret is revealed at the end
+        if secrets:
+            self.out.print("The secrets were:", markup=False)
+            for line in secrets:
+                self.out.print(f"  {line}", markup=False)
         self.out.print(f"The log is saved in {self.path}", markup=False)
 
     # --- a human decision ---------------------------------------------------------
 
     def _ask(self, seat: Seat) -> Command:
         state = self.state
-        secret = state.pending in ("select", "react")
+        secret = is_private_decision(state)
         if self.is_hot_seat and (secret or self._after_secret):
             self._hand_over(seat, secret=secret)
         self._after_secret = False
@@ -466,6 +478,9 @@ class Game:
         self.out.print()
         self._show_position(seat)
         self.out.print(Text(f"▶ {waiting_for(state)}", style="bold"))
+        help_text = decision_help(state, seat)
+        if help_text is not None:
+            self.out.print(help_text, markup=False)
         self._show_menu(commands)
         while True:
             raw = self._read(f"Choice (1-{len(commands)}, h for help): ")
@@ -488,17 +503,28 @@ class Game:
                 else:
                     self._say_wrong(f"{shown[:20]!r} is not a choice.", len(commands))
 
+    def _screen_seat(self, seat: Seat) -> Seat | None:
+        """Whose secrets the screen may show while ``seat`` decides.
+
+        At a shared screen only a private decision (screened by clearing before
+        and after) shows the deciding player's secrets; otherwise the public view.
+        """
+        if self.is_hot_seat and not is_private_decision(self.state):
+            return None
+        return seat
+
     def _extra(self, answer: str, seat: Seat, commands: Sequence[Command]) -> bool:
         """Answer one of the letters any prompt accepts; False if it is not one."""
+        viewer = self._screen_seat(seat)
         match answer:
             case "b" | "board":
-                self.out.print(render_board(self.state, seat))
+                self.out.print(render_board(self.state, viewer))
             case "u" | "units":
-                self.out.print(render_units(self.state, seat))
+                self.out.print(render_units(self.state, viewer))
             case "d" | "discard" | "coins" | "piles":
-                self.out.print(render_piles(self.state, seat))
+                self.out.print(render_piles(self.state, viewer))
             case "l" | "log":
-                self._show_log(seat)
+                self._show_log(viewer)
             case "m" | "menu" | "list":
                 self._show_menu(commands)
             case "h" | "?" | "help":
@@ -530,7 +556,9 @@ class Game:
         name = self.state.settings.players[seat - 1]
         side = self.state.side_of(seat)
         who = f"{name} ({side_name(side)})" if side else name
-        why = " for a secret choice" if secret else ""
+        why = ""
+        if secret:
+            why = " for a secret choice" if self.state.pending != "offer" else " to react"
         self.out.print(
             f"Pass the keyboard to {who}{why}. {name}: press Enter when you are ready.",
             markup=False,
@@ -550,11 +578,12 @@ class Game:
 
     def _show_position(self, seat: Seat) -> None:
         state = self.state
+        viewer = self._screen_seat(seat)
         if state.board is not None and state.figures != self._shown_figures:
-            self.out.print(render_board(state, seat))
+            self.out.print(render_board(state, viewer))
             self._shown_figures = state.figures
         else:
-            self.out.print(status_line(state, seat))
+            self.out.print(status_line(state, viewer))
 
     def _show_menu(self, commands: Sequence[Command]) -> None:
         """List the choices by number, one line per group (a unit coin, a figure's steps)."""
@@ -579,7 +608,7 @@ class Game:
                     text.append(item[2:])
                 self.out.print(text)
 
-    def _show_log(self, seat: Seat) -> None:
+    def _show_log(self, seat: Seat | None) -> None:
         state = initial_state(self.state.settings)
         narrator = Narrator(seat)
         for _, events in self.history:
@@ -613,6 +642,16 @@ class Game:
             words += ["--bot-seed", str(self.bot_seed)]
         self.out.print(f"The log is kept in {self.path}. To carry on:", markup=False)
         self.out.print(f"  {shlex.join(words)}", markup=False)
+
+
+def is_private_decision(state: MatchState) -> bool:
+    """True if the decision waited for shows the decider's secrets, so at a shared screen
+    the other player must look away: a coin selection, a set-up secret, or a reaction
+    offer while the reaction selected is still hidden."""
+    if state.pending in ("select", "react", "secret"):
+        return True
+    act = state.activation
+    return state.pending == "offer" and act is not None and not act.reaction_revealed
 
 
 def _read_stdin() -> str:
@@ -665,5 +704,6 @@ __all__ = [
     "Game",
     "PlayerKind",
     "default_log_path",
+    "is_private_decision",
     "play",
 ]

@@ -16,19 +16,26 @@ from rich.table import Table
 from rich.text import Text
 
 from multiversus_cli.describe import (
+    action_name,
     actions_name,
     can_see,
     coin_name,
     coin_summary,
+    condition_name,
     figure_name,
+    result_text,
+    secrets_summary,
     side_label,
     side_name,
     square,
+    trigger_words,
+    unit_name,
 )
 from multiversus_core.board import Board, Figure
 from multiversus_core.geometry import figure_squares, tile_at
 from multiversus_core.state import Activation, MatchState
-from multiversus_core.terms import SIDES, Seat, Side, Square
+from multiversus_core.terms import SIDES, Condition, Seat, Side, Square
+from multiversus_core.units import coin_unit
 
 SIDE_STYLES: Final[dict[Side, str]] = {
     "heroes": "bold bright_blue",
@@ -40,6 +47,20 @@ TERRAIN_PIECE_STYLE: Final = "italic magenta"
 TILE_STYLE: Final = "on grey30"
 BLOCKING_TILE_STYLE: Final = "on grey15"
 EMPTY: Final = "·"
+
+CONDITION_MARKS: Final[dict[Condition, str]] = {
+    "unharmed": "",
+    "wounded": "*",
+    "disabled": "×",
+    "eliminated": "†",
+}
+"""The mark after a figure's label for its condition (eliminated figures are off the board)."""
+CONDITION_STYLES: Final[dict[Condition, str]] = {
+    "unharmed": "",
+    "wounded": "yellow",
+    "disabled": "dim",
+    "eliminated": "dim strike",
+}
 
 
 # --- labels -------------------------------------------------------------------
@@ -92,6 +113,14 @@ def figure_style(figure: Figure) -> str:
     return TERRAIN_PIECE_STYLE if figure.terrain else SIDE_STYLES[figure.side]
 
 
+def figure_mark(figure: Figure, label: str) -> Text:
+    """Return a figure's label with its condition mark: "BK", "TM2*" (Wounded), "Sm×" (Disabled)."""
+    text = Text(label, style=figure_style(figure))
+    if not figure.terrain and figure.condition != "unharmed":
+        text.append(CONDITION_MARKS[figure.condition], style=CONDITION_STYLES[figure.condition])
+    return text
+
+
 # --- the board ------------------------------------------------------------------
 
 
@@ -133,7 +162,7 @@ def board_grid(state: MatchState) -> RenderableType:
                 for i, figure in enumerate(figures):
                     if i:
                         cell.append("+")
-                    cell.append(labels[figure.id], style=figure_style(figure))
+                    cell.append_text(figure_mark(figure, labels[figure.id]))
             elif tile is not None:
                 cell.append(marks[tile.terrain], style="dim")
             else:
@@ -144,7 +173,8 @@ def board_grid(state: MatchState) -> RenderableType:
 
 
 def board_legend(state: MatchState) -> RenderableType:
-    """Return the legend: each label with its figure's name and space, and each tile mark."""
+    """Return the legend: each label with its figure's name, condition marks, eliminated
+    figures, and each tile mark."""
     labels = figure_labels(state)
     units = Table.grid(padding=(0, 1))
     units.add_column()
@@ -160,13 +190,19 @@ def board_legend(state: MatchState) -> RenderableType:
             for i, figure in enumerate(figures):
                 if i:
                     unit_labels.append(" ")
-                unit_labels.append(labels[figure.id], style=figure_style(figure))
+                unit_labels.append_text(figure_mark(figure, labels[figure.id]))
             name = unit.name
             if len(figures) > 1:
                 name += f" {', '.join(str(n) for n in range(1, len(figures) + 1))}"
             if unit.size == "large":
                 name += " (Large)"
-            gone = [f.name for f in figures if f.square is None]
+            for condition in ("wounded", "disabled", "eliminated"):
+                hurt = [f.name for f in figures if f.condition == condition and not f.terrain]
+                if hurt and len(figures) == 1:
+                    name += f" ({condition_name(condition)})"
+                elif hurt:
+                    name += f" ({condition_name(condition)}: {', '.join(hurt)})"
+            gone = [f.name for f in figures if f.square is None and f.condition != "eliminated"]
             if gone:
                 name += f" (off the board: {', '.join(gone)})"
             heading = Text(f"{side_name(side)}:", style=SIDE_STYLES[side]) if first else Text("")
@@ -190,6 +226,9 @@ def board_legend(state: MatchState) -> RenderableType:
             legend.append("Tiles: ", style="dim")
             legend.append(", ".join(parts))
             legend.append("\n")
+        if any(f.condition != "unharmed" for f in state.figures if not f.terrain):
+            legend.append("Marks: * Wounded, × Disabled, † Eliminated.", style="dim")
+            legend.append("\n")
         pieces = [f for f in state.figures if f.terrain]
         if pieces:
             legend.append(
@@ -208,7 +247,7 @@ def status_line(state: MatchState, viewer: Seat | None) -> Text:
     text = Text()
     if state.is_over:
         text.append("The match is over", style="bold")
-        text.append(f" after round {state.round} of 6.")
+        text.append(f" after round {state.round} of 6: {result_text(state)}.")
     elif state.round == 0:
         text.append("Set-up", style="bold")
         if state.starting_side is not None:
@@ -232,6 +271,11 @@ def status_line(state: MatchState, viewer: Seat | None) -> Text:
     if state.activation is not None:
         text.append("\n")
         text.append(_activation_text(state, state.activation, viewer))
+    secrets = secrets_summary(state, viewer)
+    if secrets:
+        text.append("\n")
+        text.append("Secrets: ", style="bold")
+        text.append("; ".join(secrets))
     return text
 
 
@@ -264,11 +308,38 @@ def _activation_text(state: MatchState, act: Activation, viewer: Seat | None) ->
     else:
         text.append("selected in secret")
     action = act.action
-    if action is not None and action.mover is not None:
+    if action is not None:
+        text.append(f" · action: {action_name(action.kind, double=action.double)}")
+        if action.target_unit is not None:
+            text.append(f" at {unit_name(state, action.target_unit)}")
+        if action.mover is not None:
+            text.append(
+                f", moving: {figure_name(state, action.mover)}, "
+                f"{action.steps_left} space{'s' if action.steps_left != 1 else ''} left"
+            )
+    if act.braced:
+        text.append(f" · {unit_name(state, act.unit)} Defends")
+    if act.defending and act.reaction_coin is not None:
+        text.append(f" · {unit_name(state, coin_unit(act.reaction_coin))} Defends (reaction)")
+    if act.offer is not None and act.reaction is None:
+        offer = act.offer
+        words = trigger_words(state, offer.trigger, offer.figure, offer.held.target, viewer)
+        text.append(" · ")
+        text.append(f"the {side_name(reactive)} may react", style="bold")
+        text.append(f" ({words})")
+    reaction = act.reaction
+    if reaction is not None:
+        text.append(" · ")
+        text.append(f"{side_name(reactive)} reaction under way", style="bold")
         text.append(
-            f" · moving: {figure_name(state, action.mover)}, "
-            f"{action.steps_left} space{'s' if action.steps_left != 1 else ''} left"
+            f": {unit_name(state, reaction.unit)} "
+            f"{action_name(reaction.kind, double=reaction.double)}"
         )
+        if reaction.mover is not None:
+            text.append(
+                f", moving: {figure_name(state, reaction.mover)}, "
+                f"{reaction.steps_left} space{'s' if reaction.steps_left != 1 else ''} left"
+            )
     return text
 
 
@@ -307,7 +378,7 @@ def render_units(state: MatchState, viewer: Seat | None) -> RenderableType:
                     Text(labels[figure.id], style=figure_style(figure)),
                     figure.name,
                     square(figure.square),
-                    "terrain" if figure.terrain else figure.condition,
+                    "terrain" if figure.terrain else condition_name(figure.condition),
                 )
         tables.append(table)
     return Group(*tables)
@@ -336,6 +407,9 @@ def render_piles(state: MatchState, viewer: Seat | None) -> RenderableType:
     parts: list[RenderableType] = [table]
     if state.activation is not None:
         parts.append(_activation_text(state, state.activation, viewer))
+    secrets = secrets_summary(state, viewer)
+    if secrets:
+        parts.append(Text("Secrets: " + "; ".join(secrets)))
     parts.append(
         Text("Action coins (Attack, Defend, Move, Stunt, two of each) always return.", style="dim")
     )
