@@ -16,6 +16,7 @@ from multiversus_core import (
     ChooseStartingTeam,
     ChooseTeams,
     Command,
+    DeclineReaction,
     EndAction,
     Event,
     FlipForSetUp,
@@ -31,6 +32,7 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
+from multiversus_core.events import ReactionDeclined, ReactionTriggered
 from multiversus_core.terms import ActionKind, Colour, Condition, Seat, Side
 
 SETTINGS = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=11)
@@ -154,3 +156,28 @@ def select(
     return play(
         state, SelectReaction(player=seat(state), unit=unit_id, colour="green", actions=coins)
     )
+
+
+def when_passing(state: MatchState, command: Command) -> tuple[Event, ...]:
+    """Return the events of ``command``, letting every reaction offer it raises pass.
+
+    Offers come wherever any hidden selection might answer (they leak nothing),
+    so rules that are not about reactions are tested past them; the offers and
+    declines themselves are left out of the result.
+    """
+    events = list(decide(command, state))
+    state = fold(events, state)
+    while state.pending == "offer":
+        passed = decide(DeclineReaction(player=seat(state)), state)
+        state = fold(passed, state)
+        events.extend(passed)
+    return tuple(e for e in events if not isinstance(e, (ReactionTriggered, ReactionDeclined)))
+
+
+def play_passing(state: MatchState, *commands: Command) -> MatchState:
+    """Apply commands in order, letting every reaction offer pass."""
+    for command in commands:
+        state = play(state, command)
+        while state.pending == "offer":
+            state = play(state, DeclineReaction(player=seat(state)))
+    return state

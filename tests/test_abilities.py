@@ -50,7 +50,7 @@ from multiversus_core.scoring import WIN_CONDITIONS, final_result
 from multiversus_core.setup import next_secret
 from multiversus_core.sheets import bundled_teams
 from multiversus_core.terms import ActionKind, Condition, Side, Square
-from tests.support import play, seat, when
+from tests.support import play, play_passing, seat, when, when_passing
 
 N, E, S, W = (0, -1), (1, 0), (0, 1), (-1, 0)
 
@@ -65,9 +65,9 @@ def match(
     """Round 1 of a match, seat 1 playing the Heroes, with the given set-up secrets chosen."""
     chosen = dict(secrets or {})
     state = start_match(MatchSettings(heroes=heroes, adversaries=adversaries, seed=3))
-    state = play(state, FlipForSetUp(player=1, winner=1))
+    state = play_passing(state, FlipForSetUp(player=1, winner=1))
     (teams,) = [c for c in legal_commands(state, 1) if isinstance(c, ChooseTeams)]
-    state = play(
+    state = play_passing(
         state,
         teams,
         ChooseStartingTeam(player=1, side=starting),
@@ -77,7 +77,9 @@ def match(
         offer = next_secret(state)
         assert offer is not None
         choice = chosen.get(offer.name, offer.options[0])
-        state = play(state, ChooseSecret(player=seat(state), name=offer.name, choice=choice))
+        state = play_passing(
+            state, ChooseSecret(player=seat(state), name=offer.name, choice=choice)
+        )
     return state
 
 
@@ -98,8 +100,10 @@ def only(
 def act(state: MatchState, unit: str, actions: tuple[ActionKind, ...], defender: str) -> MatchState:
     """The active player selects ``unit`` and ``actions``; the other side's ``defender`` unit
     selects a Defend reaction, which offers nothing but attacks on that unit (R5)."""
-    state = play(state, SelectCoins(player=seat(state), unit=unit, colour="green", actions=actions))
-    return play(
+    state = play_passing(
+        state, SelectCoins(player=seat(state), unit=unit, colour="green", actions=actions)
+    )
+    return play_passing(
         state,
         SelectReaction(player=seat(state), unit=defender, colour="green", actions=("defend",)),
     )
@@ -172,7 +176,7 @@ def test_rally_lifts_every_other_adjacent_ally_one_step() -> None:
     )
     state = act(state, "knight", ("stunt",), "smogon")
     # When the Banner Knight Rallies, then the two beside him recover one step each.
-    assert when(state, Stunt(player=1, figure="knight", ability="Rally")) == (
+    assert when_passing(state, Stunt(player=1, figure="knight", ability="Rally")) == (
         StuntPerformed(figure="knight", ability="Rally", target=None),
         ConditionChanged(figure="squire", condition="unharmed"),
         ConditionChanged(figure="militia-1", condition="wounded"),
@@ -189,7 +193,7 @@ def _squire_attacked(knight: Square) -> MatchState:
 
 def test_under_the_banner_the_adjacent_champion_takes_the_blow() -> None:
     state = _squire_attacked(knight=(5, 7))
-    assert when(state, Attack(player=2, attacker="bruisers-1", target="squire")) == (
+    assert when_passing(state, Attack(player=2, attacker="bruisers-1", target="squire")) == (
         hit("bruisers-1", "squire"),
         wounded("squire"),
         ConditionChanged(figure="squire", condition="unharmed"),
@@ -199,7 +203,7 @@ def test_under_the_banner_the_adjacent_champion_takes_the_blow() -> None:
 
 def test_under_the_banner_needs_the_champion_adjacent() -> None:
     state = _squire_attacked(knight=(6, 7))
-    assert when(state, Attack(player=2, attacker="bruisers-1", target="squire")) == (
+    assert when_passing(state, Attack(player=2, attacker="bruisers-1", target="squire")) == (
         hit("bruisers-1", "squire"),
         wounded("squire"),
     )
@@ -213,7 +217,7 @@ def test_hold_the_line_pushes_the_attacker_back_from_a_militia_beside_another(
     if beside:
         squares["militia-2"] = (5, 7)
     state = act(only(match(starting="adversaries"), squares), "bruisers", ("attack",), "knight")
-    events = when(state, Attack(player=2, attacker="bruisers-1", target="militia-1"))
+    events = when_passing(state, Attack(player=2, attacker="bruisers-1", target="militia-1"))
     pushed = (FigureMoved(figure="bruisers-1", to=(4, 5), how="push"),) if beside else ()
     assert events == (hit("bruisers-1", "militia-1"), wounded("militia-1"), *pushed)
 
@@ -239,7 +243,7 @@ def test_smoke_breath_harms_enemies_beside_smogon_or_in_and_beside_a_cloud() -> 
     assert [c for c in legal_commands(state, 2) if isinstance(c, Stunt)] == [
         Stunt(player=2, figure="smogon", ability="Smoke Breath")
     ]
-    assert when(state, Stunt(player=2, figure="smogon", ability="Smoke Breath")) == (
+    assert when_passing(state, Stunt(player=2, figure="smogon", ability="Smoke Breath")) == (
         StuntPerformed(figure="smogon", ability="Smoke Breath", target=None),
         wounded("knight"),
         wounded("militia-1"),
@@ -259,7 +263,9 @@ def test_drag_to_the_wyrm_pulls_adjacent_enemies_toward_smogon() -> None:
         },
     )
     state = act(state, "bruisers", ("stunt",), "squire")
-    assert when(state, Stunt(player=2, figure="bruisers-1", ability="Drag to the Wyrm")) == (
+    assert when_passing(
+        state, Stunt(player=2, figure="bruisers-1", ability="Drag to the Wyrm")
+    ) == (
         StuntPerformed(figure="bruisers-1", ability="Drag to the Wyrm", target=None),
         FigureMoved(figure="knight", to=(4, 2), how="pull"),
         FigureMoved(figure="militia-1", to=(5, 1), how="pull"),
@@ -274,7 +280,7 @@ def test_billowing_blows_a_cloud_up_to_two_spaces_away_from_whoever_interacts(
     if other_cloud is not None:
         squares["clouds-2"] = other_cloud  # terrain never shares a space with terrain
     state = act(only(match(), squares), "militia", ("stunt",), "smogon")
-    assert when(state, Stunt(player=1, figure="militia-1", target="clouds-1")) == (
+    assert when_passing(state, Stunt(player=1, figure="militia-1", target="clouds-1")) == (
         StuntPerformed(figure="militia-1", ability=None, target="clouds-1"),
         FigureMoved(figure="clouds-1", to=to, how="push"),
     )
@@ -291,7 +297,7 @@ def _hunters(shapeshifter: str = "cats-2", kit: str = "holy-water") -> MatchStat
 def test_silver_bullets_reveal_the_shapeshifter_and_harm_it_one_step_more() -> None:
     state = only(_hunters(), {"hunter": (4, 9), "cats-2": (4, 5), "grimalkin": (9, 0)})
     state = act(state, "hunter", ("attack",), "grimalkin")
-    assert when(state, Attack(player=1, attacker="hunter", target="cats-2")) == (
+    assert when_passing(state, Attack(player=1, attacker="hunter", target="cats-2")) == (
         hit("hunter", "cats-2"),
         wounded("cats-2"),
         SecretRevealed(side="adversaries", name="shapeshifter", choice="cats-2"),
@@ -307,7 +313,7 @@ def test_silver_bullets_are_wasted_on_an_ordinary_cat_and_need_a_ranged_attack(
 ) -> None:
     state = only(_hunters(), {"hunter": hunter, cat: (4, 5), "grimalkin": (9, 0)})
     state = act(state, "hunter", ("attack",), "grimalkin")
-    assert when(state, Attack(player=1, attacker="hunter", target=cat)) == (
+    assert when_passing(state, Attack(player=1, attacker="hunter", target=cat)) == (
         hit("hunter", cat),
         wounded(cat),
     )
@@ -320,7 +326,7 @@ def test_silver_bullets_disable_a_wounded_beast_without_advantage() -> None:
         {"smogon": "wounded"},
     )
     state = act(state, "hunter", ("attack",), "bruisers")
-    assert when(state, Attack(player=1, attacker="hunter", target="smogon")) == (
+    assert when_passing(state, Attack(player=1, attacker="hunter", target="smogon")) == (
         hit("hunter", "smogon"),
         ConditionChanged(figure="smogon", condition="disabled"),
     )
@@ -341,10 +347,10 @@ def test_hunters_kit_holy_water_wounds_adjacent_unharmed_enemies_and_reveals_the
         wounded("cats-1"),
         wounded("cats-2"),
     )
-    assert when(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit")) == events
+    assert when_passing(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit")) == events
     # Once revealed, a later use reveals nothing again.
     again = replace(state, secrets=tuple(replace(s, revealed=True) for s in state.secrets))
-    after = when(again, Stunt(player=1, figure="hunter", ability="Hunter's Kit"))
+    after = when_passing(again, Stunt(player=1, figure="hunter", ability="Hunter's Kit"))
     assert revealed not in after and wounded("cats-1") in after
 
 
@@ -354,7 +360,7 @@ def test_hunters_kit_smelling_salts_lift_the_hunter_and_adjacent_allies() -> Non
         {"hunter": (4, 6), "villagers-1": (4, 7), "hound": (8, 9)},
         {"hunter": "wounded", "villagers-1": "disabled", "hound": "wounded"},
     )
-    assert when(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit")) == (
+    assert when_passing(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit")) == (
         StuntPerformed(figure="hunter", ability="Hunter's Kit", target=None),
         SecretRevealed(side="heroes", name="hunters-kit", choice="smelling-salts"),
         ConditionChanged(figure="hunter", condition="unharmed"),
@@ -364,7 +370,7 @@ def test_hunters_kit_smelling_salts_lift_the_hunter_and_adjacent_allies() -> Non
 
 def test_hunters_kit_grapnel_slides_the_hunter_away_from_the_nearest_enemy() -> None:
     state = _kit("grapnel", {"hunter": (4, 6), "cats-1": (4, 5), "cats-2": (0, 0)}, {})
-    assert when(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit")) == (
+    assert when_passing(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit")) == (
         StuntPerformed(figure="hunter", ability="Hunter's Kit", target=None),
         SecretRevealed(side="heroes", name="hunters-kit", choice="grapnel"),
         FigureMoved(figure="hunter", to=(4, 9), how="slide"),
@@ -375,7 +381,7 @@ def test_fleet_grete_moves_four_spaces() -> None:
     state = act(
         only(_hunters(), {"hound": (4, 9), "grimalkin": (9, 0)}), "hound", ("move",), "grimalkin"
     )
-    assert when(state, Step(player=1, figure="hound", direction=N)) == (
+    assert when_passing(state, Step(player=1, figure="hound", direction=N)) == (
         FigureStepped(figure="hound", to=(4, 8), steps_left=3),
     )
 
@@ -395,7 +401,7 @@ def test_keen_nose_reveals_the_shapeshifter_even_when_the_bite_misses() -> None:
 def test_keen_nose_finds_nothing_on_an_ordinary_cat() -> None:
     state = only(_hunters(), {"hound": (4, 6), "cats-1": (4, 5), "grimalkin": (9, 0)})
     state = act(state, "hound", ("attack",), "grimalkin")
-    events = when(state, Attack(player=1, attacker="hound", target="cats-1"))
+    events = when_passing(state, Attack(player=1, attacker="hound", target="cats-1"))
     assert not any(isinstance(e, SecretRevealed) for e in events)
 
 
@@ -404,7 +410,7 @@ def test_torches_push_every_adjacent_enemy_one_space_away() -> None:
         _hunters(), {"villagers-1": (4, 7), "grimalkin": (3, 8), "cats-1": (4, 6), "cats-2": (9, 0)}
     )
     state = act(state, "villagers", ("stunt",), "cats")
-    assert when(state, Stunt(player=1, figure="villagers-1", ability="Torches")) == (
+    assert when_passing(state, Stunt(player=1, figure="villagers-1", ability="Torches")) == (
         StuntPerformed(figure="villagers-1", ability="Torches", target=None),
         FigureMoved(figure="grimalkin", to=(2, 9), how="push"),
         FigureMoved(figure="cats-1", to=(4, 5), how="push"),
@@ -434,7 +440,7 @@ def test_evil_eye_wounds_the_nearest_unharmed_enemy_in_sight() -> None:
         {"squire": "wounded"},
     )
     state = act(state, "grimalkin", ("stunt",), "knight")
-    assert when(state, Stunt(player=2, figure="grimalkin", ability="Evil Eye")) == (
+    assert when_passing(state, Stunt(player=2, figure="grimalkin", ability="Evil Eye")) == (
         StuntPerformed(figure="grimalkin", ability="Evil Eye", target=None),
         wounded("militia-1"),
     )
@@ -449,7 +455,7 @@ def test_skulk_a_cat_beside_a_curtain_moves_one_extra_space(cat: str, left: int)
     state = act(state, "cats", ("move",), "knight")
     start = state.figure(cat).square
     assert start is not None
-    assert when(state, Step(player=2, figure=cat, direction=N)) == (
+    assert when_passing(state, Step(player=2, figure=cat, direction=N)) == (
         FigureStepped(figure=cat, to=(start[0], start[1] - 1), steps_left=left),
     )
 
@@ -461,7 +467,7 @@ def _cat_attacks(cat: str, revealed: bool = False) -> tuple[object, ...]:
     if revealed:
         state = replace(state, secrets=tuple(replace(s, revealed=True) for s in state.secrets))
     state = act(state, "cats", ("attack",), "militia")
-    return when(state, Attack(player=2, attacker=cat, target="knight"))
+    return when_passing(state, Attack(player=2, attacker=cat, target="knight"))
 
 
 def test_shapeshifter_ambush_reveals_it_and_harms_one_step_more() -> None:
@@ -492,7 +498,7 @@ def test_behind_the_curtains_places_the_actor_in_the_next_curtain(
     if blocker is not None:
         squares[blocker] = (4, 4)  # a character in Curtain 2: the knight goes on to Curtain 3
     state = act(only(_cats(), squares), "knight", ("stunt",), "grimalkin")
-    assert when(state, Stunt(player=1, figure="knight", target="curtains-1")) == (
+    assert when_passing(state, Stunt(player=1, figure="knight", target="curtains-1")) == (
         StuntPerformed(figure="knight", ability=None, target="curtains-1"),
         FigureMoved(figure="knight", to=to, how="place"),
     )
@@ -518,7 +524,7 @@ def test_troll_sweep_pushes_adjacent_enemies_two_spaces_and_harms_those_stopped_
         },
     )
     state = act(state, "grotmaw", ("stunt", "stunt"), "militia")
-    assert when(state, Stunt(player=2, figure="grotmaw", ability="Troll Sweep")) == (
+    assert when_passing(state, Stunt(player=2, figure="grotmaw", ability="Troll Sweep")) == (
         StuntPerformed(figure="grotmaw", ability="Troll Sweep", target=None),
         FigureMoved(figure="knight", to=(4, 4), how="push"),
         wounded("squire"),
@@ -534,7 +540,7 @@ def test_gang_up_harms_one_step_more_with_advantage(advantage: bool) -> None:
         squares["goblins-2"] = (3, 6)
     state = act(only(_goblins(starting="adversaries"), squares), "goblins", ("attack",), "squire")
     more = (ConditionChanged(figure="knight", condition="disabled"),) if advantage else ()
-    assert when(state, Attack(player=2, attacker="goblins-1", target="knight")) == (
+    assert when_passing(state, Attack(player=2, attacker="goblins-1", target="knight")) == (
         hit("goblins-1", "knight", advantage=advantage),
         wounded("knight"),
         *more,
@@ -548,7 +554,7 @@ def test_crawl_through_places_the_actor_beyond_the_barricade(blocked: bool) -> N
         squares["goblins-1"] = (2, 5)
     state = act(only(_goblins(), squares), "militia", ("stunt",), "grotmaw")
     moved = () if blocked else (FigureMoved(figure="militia-1", to=(2, 5), how="place"),)
-    assert when(state, Stunt(player=1, figure="militia-1", target="barricades-1")) == (
+    assert when_passing(state, Stunt(player=1, figure="militia-1", target="barricades-1")) == (
         StuntPerformed(figure="militia-1", ability=None, target="barricades-1"),
         *moved,
     )
@@ -563,7 +569,7 @@ def _last_turn_of_round_6(state: MatchState) -> tuple[object, ...]:
     player = seat(state)
     side = state.side_of(player)
     unit = next(u for u in state.units if u.side == side and not u.is_terrain)
-    state = play(
+    state = play_passing(
         state, SelectCoins(player=player, unit=unit.id, colour="green", actions=("defend",))
     )
     other = next(
@@ -571,12 +577,12 @@ def _last_turn_of_round_6(state: MatchState) -> tuple[object, ...]:
         for u in state.units
         if u.side != side and not u.is_terrain and any(state.figure(f).square for f in u.figures)
     )
-    state = play(
+    state = play_passing(
         state,
         SelectReaction(player=seat(state), unit=other.id, colour="green", actions=("defend",)),
     )
     assert state.pending == "roll"
-    return when(state, RollInitiative(player=seat(state), die=6))
+    return when_passing(state, RollInitiative(player=seat(state), die=6))
 
 
 @pytest.mark.parametrize(
@@ -655,9 +661,9 @@ def test_the_goblins_plunder_is_won_by_whoever_alone_holds_the_secret_tile(
 
 def test_secrets_are_chosen_at_set_up_heroes_first_and_stay_hidden() -> None:
     state = start_match(MatchSettings(heroes="witch-hunters", adversaries="swartzblak", seed=1))
-    state = play(state, FlipForSetUp(player=1, winner=1))
+    state = play_passing(state, FlipForSetUp(player=1, winner=1))
     (teams,) = [c for c in legal_commands(state, 1) if isinstance(c, ChooseTeams)]
-    state = play(
+    state = play_passing(
         state,
         teams,
         ChooseStartingTeam(player=1, side="heroes"),
@@ -668,16 +674,16 @@ def test_secrets_are_chosen_at_set_up_heroes_first_and_stay_hidden() -> None:
         ChooseSecret(player=1, name="hunters-kit", choice=c)
         for c in ("holy-water", "smelling-salts", "grapnel")
     )
-    assert when(state, ChooseSecret(player=1, name="hunters-kit", choice="grapnel")) == (
+    assert when_passing(state, ChooseSecret(player=1, name="hunters-kit", choice="grapnel")) == (
         SecretChosen(side="heroes", name="hunters-kit", choice="grapnel"),
     )
-    state = play(state, ChooseSecret(player=1, name="hunters-kit", choice="grapnel"))
+    state = play_passing(state, ChooseSecret(player=1, name="hunters-kit", choice="grapnel"))
     assert {c.choice for c in legal_commands(state, 2) if isinstance(c, ChooseSecret)} == {
         "cats-1",
         "cats-2",
         "cats-3",
     }
-    state = play(state, ChooseSecret(player=2, name="shapeshifter", choice="cats-3"))
+    state = play_passing(state, ChooseSecret(player=2, name="shapeshifter", choice="cats-3"))
     assert state.pending == "select" and state.round == 1
     assert [(s.name, s.choice, s.revealed) for s in state.secrets] == [
         ("hunters-kit", "grapnel", False),

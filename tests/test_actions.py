@@ -33,7 +33,7 @@ from multiversus_core.events import (
     TurnEnded,
 )
 from multiversus_core.scoring import final_result
-from tests.support import conditioned, kinds, placed, play, select, set_up, when
+from tests.support import conditioned, kinds, placed, play_passing, select, set_up, when_passing
 
 ARENA = {
     "knight": (4, 6),
@@ -57,7 +57,7 @@ def arena(extra: dict[str, tuple[int, int] | None] | None = None) -> MatchState:
 
 def test_attack_wounds_an_unharmed_target_r8() -> None:
     state = select(arena(), "knight", ("attack",), ("smogon", ("move",)))
-    assert when(state, Attack(player=1, attacker="knight", target="bruisers-1")) == (
+    assert when_passing(state, Attack(player=1, attacker="knight", target="bruisers-1")) == (
         AttackMade(
             attacker="knight", target="bruisers-1", advantage=False, defended=False, hit=True
         ),
@@ -69,14 +69,14 @@ def test_attack_wounds_an_unharmed_target_r8() -> None:
 def test_a_hit_moves_a_character_one_step_along_the_conditions_r8(before: str, after: str) -> None:
     state = conditioned(arena(), {"bruisers-1": before})  # type: ignore[dict-item]
     state = select(state, "knight", ("attack",), ("smogon", ("move",)))
-    events = when(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    events = when_passing(state, Attack(player=1, attacker="knight", target="bruisers-1"))
     assert events[1] == ConditionChanged(figure="bruisers-1", condition=after)  # type: ignore[arg-type]
 
 
 def test_an_eliminated_character_leaves_the_board() -> None:
     state = conditioned(arena(), {"bruisers-1": "disabled"})
     state = select(state, "knight", ("attack",), ("smogon", ("move",)))
-    state = play(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    state = play_passing(state, Attack(player=1, attacker="knight", target="bruisers-1"))
     assert state.figure("bruisers-1").square is None
     assert state.figure("bruisers-1").condition == "eliminated"
 
@@ -86,13 +86,13 @@ def test_melee_attacks_only_adjacent_characters_and_never_terrain_r1_r7() -> Non
     targets = {c.target for c in legal_commands(state, 1) if isinstance(c, Attack)}
     assert targets == {"bruisers-1"}
     with pytest.raises(IllegalCommandError, match="cannot attack Smogon from there"):
-        when(state, Attack(player=1, attacker="knight", target="smogon"))
+        when_passing(state, Attack(player=1, attacker="knight", target="smogon"))
 
 
 def test_advantage_when_the_target_has_more_adjacent_enemies_than_allies_plus_one_r21() -> None:
     state = arena({"militia-1": (3, 5)})
     state = select(state, "knight", ("attack",), ("smogon", ("move",)))
-    made = when(state, Attack(player=1, attacker="knight", target="bruisers-1"))[0]
+    made = when_passing(state, Attack(player=1, attacker="knight", target="bruisers-1"))[0]
     assert isinstance(made, AttackMade) and made.advantage
     # An ally beside the target takes it away.
     state = select(
@@ -101,7 +101,7 @@ def test_advantage_when_the_target_has_more_adjacent_enemies_than_allies_plus_on
         ("attack",),
         ("smogon", ("move",)),
     )
-    made = when(state, Attack(player=1, attacker="knight", target="bruisers-1"))[0]
+    made = when_passing(state, Attack(player=1, attacker="knight", target="bruisers-1"))[0]
     assert isinstance(made, AttackMade) and not made.advantage
 
 
@@ -110,7 +110,7 @@ def test_beast_rule_a_wounded_beast_is_disabled_only_by_a_hit_with_advantage() -
     base = arena({"smogon": (4, 4), "bruisers-1": (0, 5), "knight": (4, 6)})
     state = conditioned(base, {"smogon": "wounded"})
     state = select(state, "knight", ("attack",), ("bruisers", ("move",)))
-    events = when(state, Attack(player=1, attacker="knight", target="smogon"))
+    events = when_passing(state, Attack(player=1, attacker="knight", target="smogon"))
     assert events == (
         AttackMade(attacker="knight", target="smogon", advantage=False, defended=False, hit=True),
     )
@@ -119,53 +119,53 @@ def test_beast_rule_a_wounded_beast_is_disabled_only_by_a_hit_with_advantage() -
         placed(base, {"squire": (3, 4), "militia-1": (6, 5)}), {"smogon": "wounded"}
     )
     state = select(state, "knight", ("attack",), ("bruisers", ("move",)))
-    events = when(state, Attack(player=1, attacker="knight", target="smogon"))
+    events = when_passing(state, Attack(player=1, attacker="knight", target="smogon"))
     assert events[1] == ConditionChanged(figure="smogon", condition="disabled")
 
 
 def test_units_and_characters_every_attack_of_the_action_targets_one_unit() -> None:
     state = arena({"militia-1": (3, 6), "militia-2": (5, 6), "bruisers-2": (5, 7)})
     state = select(state, "militia", ("attack",), ("smogon", ("move",)))
-    state = play(state, Attack(player=1, attacker="militia-1", target="bruisers-1"))
-    state = play(state, AfterAttack(player=1, choice="stay"))
+    state = play_passing(state, Attack(player=1, attacker="militia-1", target="bruisers-1"))
+    state = play_passing(state, AfterAttack(player=1, choice="stay"))
     # Both Bruisers are one unit, so Militia 2 may attack either.
     targets = {c.target for c in legal_commands(state, 1) if isinstance(c, Attack)}
     assert targets == {"bruisers-1", "bruisers-2"}
     with pytest.raises(IllegalCommandError, match="already attacked"):
-        when(state, Attack(player=1, attacker="militia-1", target="bruisers-1"))
+        when_passing(state, Attack(player=1, attacker="militia-1", target="bruisers-1"))
 
 
 def test_units_and_characters_attacks_of_one_action_never_switch_units() -> None:
     state = arena({"militia-1": (3, 6), "militia-2": (1, 2), "smogon": (0, 0)})
     state = select(state, "militia", ("attack",), ("clouds", ("move",)))
-    state = play(state, Attack(player=1, attacker="militia-1", target="bruisers-1"))
-    state = play(state, AfterAttack(player=1, choice="stay"))
+    state = play_passing(state, Attack(player=1, attacker="militia-1", target="bruisers-1"))
+    state = play_passing(state, AfterAttack(player=1, choice="stay"))
     with pytest.raises(IllegalCommandError, match="must target Dragonkith Bruisers"):
-        when(state, Attack(player=1, attacker="militia-2", target="smogon"))
+        when_passing(state, Attack(player=1, attacker="militia-2", target="smogon"))
 
 
 def test_r9_after_an_attack_the_attacker_may_step_push_or_stay() -> None:
     state = select(arena(), "knight", ("attack",), ("smogon", ("move",)))
-    state = play(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    state = play_passing(state, Attack(player=1, attacker="knight", target="bruisers-1"))
     options = {
         (c.choice, c.direction) for c in legal_commands(state, 1) if isinstance(c, AfterAttack)
     }
     assert ("stay", None) in options and ("push", None) in options
     assert {d for c, d in options if c == "step"} == {(1, 0), (-1, 0), (0, 1)}
     # The push is directly away: north, from (4,5) to (4,4).
-    assert when(state, AfterAttack(player=1, choice="push")) == (
+    assert when_passing(state, AfterAttack(player=1, choice="push")) == (
         FollowUpChosen(attacker="knight", choice="push"),
         FigureMoved(figure="bruisers-1", to=(4, 4), how="push"),
     )
-    assert when(state, AfterAttack(player=1, choice="step", direction=(1, 0)))[1] == FigureMoved(
-        figure="knight", to=(5, 6), how="step"
-    )
+    assert when_passing(state, AfterAttack(player=1, choice="step", direction=(1, 0)))[
+        1
+    ] == FigureMoved(figure="knight", to=(5, 6), how="step")
 
 
 def test_r9_push_is_diagonal_when_the_target_is_diagonal() -> None:
     state = select(arena({"knight": (3, 6)}), "knight", ("attack",), ("smogon", ("move",)))
-    state = play(state, Attack(player=1, attacker="knight", target="bruisers-1"))
-    assert when(state, AfterAttack(player=1, choice="push"))[1] == FigureMoved(
+    state = play_passing(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    assert when_passing(state, AfterAttack(player=1, choice="push"))[1] == FigureMoved(
         figure="bruisers-1", to=(5, 4), how="push"
     )
 
@@ -173,18 +173,18 @@ def test_r9_push_is_diagonal_when_the_target_is_diagonal() -> None:
 def test_r9_an_eliminated_target_cannot_be_pushed() -> None:
     state = conditioned(arena(), {"bruisers-1": "disabled"})
     state = select(state, "knight", ("attack",), ("smogon", ("move",)))
-    state = play(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    state = play_passing(state, Attack(player=1, attacker="knight", target="bruisers-1"))
     choices = {c.choice for c in legal_commands(state, 1) if isinstance(c, AfterAttack)}
     assert "push" not in choices
     with pytest.raises(IllegalCommandError, match="cannot be pushed"):
-        when(state, AfterAttack(player=1, choice="push"))
+        when_passing(state, AfterAttack(player=1, choice="push"))
 
 
 def test_a_step_after_an_attack_needs_a_direction() -> None:
     state = select(arena(), "knight", ("attack",), ("smogon", ("move",)))
-    state = play(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    state = play_passing(state, Attack(player=1, attacker="knight", target="bruisers-1"))
     with pytest.raises(InvalidCommandError, match="needs a direction"):
-        when(state, AfterAttack(player=1, choice="step"))
+        when_passing(state, AfterAttack(player=1, choice="step"))
 
 
 def test_disabled_characters_cannot_act_and_a_disabled_unit_can_only_recover() -> None:
@@ -196,7 +196,7 @@ def test_disabled_characters_cannot_act_and_a_disabled_unit_can_only_recover() -
     }
     assert knight == {()}
     with pytest.raises(IllegalCommandError, match="can only Recover"):
-        when(state, SelectCoins(player=1, unit="knight", colour="green", actions=("move",)))
+        when_passing(state, SelectCoins(player=1, unit="knight", colour="green", actions=("move",)))
 
 
 def test_disabled_characters_of_a_unit_sit_out_its_actions() -> None:
@@ -215,16 +215,16 @@ def test_r3_two_different_actions_are_taken_in_the_order_the_player_chooses() ->
         BeginAction(player=1, action="attack"),
         BeginAction(player=1, action="move"),
     }
-    state = play(state, BeginAction(player=1, action="move"), EndAction(player=1))
+    state = play_passing(state, BeginAction(player=1, action="move"), EndAction(player=1))
     # The Attack action follows on its own.
     assert state.pending == "attack"
 
 
 def test_r10_defend_action_is_taken_at_once_and_braces_the_unit() -> None:
     state = select(arena(), "knight", ("defend", "move"), ("smogon", ("move",)))
-    events = when(state, BeginAction(player=1, action="defend"))
+    events = when_passing(state, BeginAction(player=1, action="defend"))
     assert kinds(events) == ["action_started", "action_ended", "action_started"]
-    after = play(state, BeginAction(player=1, action="defend"))
+    after = play_passing(state, BeginAction(player=1, action="defend"))
     assert after.activation is not None and after.activation.braced
 
 
@@ -235,9 +235,9 @@ def test_stunt_interacts_with_an_adjacent_figure_and_the_whole_unit_does_the_sam
     state = select(state, "militia", ("stunt",), ("smogon", ("move",)))
     options = {(c.figure, c.target) for c in legal_commands(state, 1) if isinstance(c, Stunt)}
     assert ("militia-1", "clouds-1") in options and ("militia-2", "clouds-2") in options
-    events = when(state, Stunt(player=1, figure="militia-1", target="clouds-1"))
+    events = when_passing(state, Stunt(player=1, figure="militia-1", target="clouds-1"))
     assert events[0] == StuntPerformed(figure="militia-1", ability=None, target="clouds-1")
-    state = play(state, Stunt(player=1, figure="militia-1", target="clouds-1"))
+    state = play_passing(state, Stunt(player=1, figure="militia-1", target="clouds-1"))
     # Militia 2, beside Cloud 2, may now only interact with Cloud 1, which it is not beside.
     later = {(c.figure, c.target) for c in legal_commands(state, 1) if isinstance(c, Stunt)}
     assert ("militia-2", "clouds-2") not in later
@@ -246,7 +246,7 @@ def test_stunt_interacts_with_an_adjacent_figure_and_the_whole_unit_does_the_sam
 def test_stunt_names_an_ability_or_a_target_not_both() -> None:
     state = select(arena(), "knight", ("stunt",), ("smogon", ("move",)))
     with pytest.raises(InvalidCommandError, match="not both"):
-        when(state, Stunt(player=1, figure="knight"))
+        when_passing(state, Stunt(player=1, figure="knight"))
 
 
 def test_recovery_clears_wounds_and_lifts_disabled_to_wounded_then_the_turn_ends_r12() -> None:
@@ -263,10 +263,12 @@ def test_recovery_clears_wounds_and_lifts_disabled_to_wounded_then_the_turn_ends
 
 def test_r12_recovery_ends_the_turn_as_if_lost_without_a_roll() -> None:
     state = conditioned(arena({"militia-1": (0, 7)}), {"militia-1": "wounded"})
-    state = play(state, SelectCoins(player=1, unit="militia", colour="green", actions=()))
+    state = play_passing(state, SelectCoins(player=1, unit="militia", colour="green", actions=()))
     from multiversus_core import SelectReaction
 
-    events = when(state, SelectReaction(player=2, unit="smogon", colour="green", actions=("move",)))
+    events = when_passing(
+        state, SelectReaction(player=2, unit="smogon", colour="green", actions=("move",))
+    )
     assert RecoveryMade(side="heroes", unit="militia", succeeded=True) in events
     assert ActionEnded(side="heroes", action="recovery") in events
     assert TurnEnded(side="heroes", reason="recovery") in events
@@ -278,9 +280,9 @@ def test_elimination_of_every_enemy_character_wins_at_once() -> None:
     gone = {"bruisers-2": "eliminated", "smogon": "eliminated"}
     state = conditioned(arena(), {**gone, "bruisers-1": "disabled"})  # type: ignore[dict-item]
     state = select(state, "knight", ("attack",), ("clouds", ("move",)))
-    events = when(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    events = when_passing(state, Attack(player=1, attacker="knight", target="bruisers-1"))
     assert events[-1] == MatchEnded(reason="elimination", winner="heroes")
-    final = play(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    final = play_passing(state, Attack(player=1, attacker="knight", target="bruisers-1"))
     assert final.is_over and final.winner == "heroes" and legal_commands(final, 1) == ()
 
 
@@ -291,9 +293,9 @@ def test_scoring_a_match_no_condition_decides_is_a_draw() -> None:
 def test_decline_is_only_for_the_reactive_player_at_an_offer() -> None:
     state = select(arena(), "knight", ("attack",), ("smogon", ("move",)))
     with pytest.raises(IllegalCommandError):
-        when(state, DeclineReaction(player=2))
+        when_passing(state, DeclineReaction(player=2))
     with pytest.raises(IllegalCommandError):
-        when(state, React(player=1))
+        when_passing(state, React(player=1))
 
 
 def test_r2_a_unit_with_no_characters_left_can_no_longer_activate_or_react() -> None:
@@ -302,9 +304,11 @@ def test_r2_a_unit_with_no_characters_left_can_no_longer_activate_or_react() -> 
         isinstance(c, SelectCoins) and c.unit == "squire" for c in legal_commands(state, 1)
     )
     with pytest.raises(IllegalCommandError, match="cannot act"):
-        when(state, SelectCoins(player=1, unit="squire", colour="green", actions=("move",)))
+        when_passing(state, SelectCoins(player=1, unit="squire", colour="green", actions=("move",)))
     state = conditioned(arena(), {"bruisers-1": "eliminated", "bruisers-2": "eliminated"})
-    state = play(state, SelectCoins(player=1, unit="knight", colour="green", actions=("move",)))
+    state = play_passing(
+        state, SelectCoins(player=1, unit="knight", colour="green", actions=("move",))
+    )
     from multiversus_core import SelectReaction
 
     assert not any(

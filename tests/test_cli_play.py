@@ -18,7 +18,7 @@ from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
 from multiversus_cli.play import Game, PlayerKind
-from multiversus_core import MatchSettings, legal_commands, start_match
+from multiversus_core import DeclineReaction, MatchSettings, legal_commands, start_match
 from multiversus_core.bots import RandomBot
 from multiversus_core.decide import decider_seat
 from multiversus_core.log import LogWriter, read_log, replay
@@ -279,7 +279,7 @@ class _ScriptedPlayers:
         assert seat is not None
         commands = legal_commands(state, seat)
         if state.pending == "offer":
-            return "2"  # let it pass
+            return str(commands.index(DeclineReaction(player=seat)) + 1)  # let it pass
         return str(commands.index(self.bot.choose(state, seat)) + 1)
 
 

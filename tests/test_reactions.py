@@ -48,7 +48,10 @@ def offered(state: MatchState) -> ReactionTriggered | None:
     if act is None or act.offer is None:
         return None
     return ReactionTriggered(
-        side="adversaries", trigger=act.offer.trigger, figure=act.offer.figure, held=act.offer.held
+        side="adversaries",
+        triggers=act.offer.triggers,
+        figure=act.offer.figure,
+        held=act.offer.held,
     )
 
 
@@ -60,7 +63,7 @@ def test_trigger_leaving_a_square_adjacent_to_the_reactive_unit() -> None:
     assert when(state, Step(player=1, figure="knight", direction=S)) == (
         ReactionTriggered(
             side="adversaries",
-            trigger="left_adjacent",
+            triggers=("left_adjacent",),
             figure="knight",
             held=Suspended(step="step", figure="knight", to=(4, 7)),
         ),
@@ -80,13 +83,17 @@ def test_trigger_attacking_outside_the_reactive_unit_while_in_its_range() -> Non
     # Smogon stands beside the knight, who attacks a Bruiser.
     state = select(arena({"smogon": (5, 6)}), "knight", ("attack",), ("smogon", ("attack",)))
     (event,) = when(state, Attack(player=1, attacker="knight", target="bruisers-1"))
-    assert isinstance(event, ReactionTriggered) and event.trigger == "attacked_other"
+    # Publicly it is also an attack on the Bruisers (who might be defending).
+    assert isinstance(event, ReactionTriggered)
+    assert event.triggers == ("targeted", "attacked_other")
+    state = play(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    assert legal_commands(state, 2) == (React(player=2), DeclineReaction(player=2))
 
 
 def test_trigger_stunting_in_range_of_the_reactive_unit() -> None:
     state = select(arena(), "knight", ("stunt",), ("bruisers", ("attack",)))
     (event,) = when(state, Stunt(player=1, figure="knight", target="bruisers-1"))
-    assert isinstance(event, ReactionTriggered) and event.trigger == "stunted"
+    assert isinstance(event, ReactionTriggered) and event.triggers[0] == "stunted"
 
 
 def test_trigger_recovering_in_range_of_the_reactive_unit() -> None:
@@ -95,21 +102,49 @@ def test_trigger_recovering_in_range_of_the_reactive_unit() -> None:
     events = when(
         state, SelectReaction(player=2, unit="bruisers", colour="green", actions=("attack",))
     )
-    assert isinstance(events[-1], ReactionTriggered) and events[-1].trigger == "recovered"
+    assert isinstance(events[-1], ReactionTriggered) and events[-1].triggers == ("recovered",)
 
 
 def test_trigger_double_attacking_the_reactive_unit() -> None:
     state = select(arena(), "knight", ("attack", "attack"), ("bruisers", ("move",)))
     (event,) = when(state, Attack(player=1, attacker="knight", target="bruisers-1"))
-    assert isinstance(event, ReactionTriggered) and event.trigger == "double_attacked"
+    assert isinstance(event, ReactionTriggered)
+    assert event.triggers == ("targeted", "double_attacked")
+    state = play(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    assert React(player=2) in legal_commands(state, 2)
 
 
-def test_a_single_attack_on_the_reactive_unit_triggers_only_a_defend() -> None:
+def test_a_single_attack_on_a_unit_that_might_defend_is_offered_but_only_a_defend_may_react() -> (
+    None
+):
+    # The Bruisers selected Attack, in secret. The knight's attack on a Bruiser is
+    # offered all the same (they might have selected Defend), so the offer tells
+    # the Heroes nothing; but an Attack reaction cannot answer it.
     state = select(arena(), "knight", ("attack",), ("bruisers", ("attack",)))
-    assert kinds(when(state, Attack(player=1, attacker="knight", target="bruisers-1"))) == [
+    (event,) = when(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    assert isinstance(event, ReactionTriggered) and event.triggers == ("targeted",)
+    state = play(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    assert legal_commands(state, 2) == (DeclineReaction(player=2),)
+    with pytest.raises(IllegalCommandError, match="cannot answer this trigger"):
+        when(state, React(player=2))
+    assert kinds(when(state, DeclineReaction(player=2))) == [
+        "reaction_declined",
         "attack_made",
         "condition_changed",
     ]
+
+
+def test_offers_do_not_depend_on_the_hidden_selection() -> None:
+    # Whatever the Adversaries selected in secret, the same commands raise the same events.
+    seen = set()
+    for unit, coins in [
+        ("bruisers", ("attack",)),
+        ("bruisers", ("defend",)),
+        ("smogon", ("move",)),
+    ]:
+        state = select(arena({"smogon": (5, 6)}), "knight", ("attack",), (unit, coins))
+        seen.add(when(state, Attack(player=1, attacker="knight", target="bruisers-1")))
+    assert len(seen) == 1
 
 
 # --- reacting and declining (R4, R5, R6) ----------------------------------------
@@ -192,7 +227,7 @@ def test_r5_the_reactive_unit_may_react_again_to_the_second_action() -> None:
     state = play(state, EndAction(player=2), EndAction(player=1))
     assert state.pending == "stunt"
     (event,) = when(state, Stunt(player=1, figure="knight", target="bruisers-1"))
-    assert isinstance(event, ReactionTriggered) and event.trigger == "stunted"
+    assert isinstance(event, ReactionTriggered) and event.triggers[0] == "stunted"
 
 
 def test_move_reaction_moves_the_reactive_units_figures() -> None:
@@ -213,7 +248,7 @@ def test_defend_reaction_makes_attacks_miss_for_the_rest_of_the_activation() -> 
     state = arena({"militia-1": (3, 6), "militia-2": (5, 6)})
     state = select(state, "militia", ("attack",), ("bruisers", ("defend",)))
     state = play(state, Attack(player=1, attacker="militia-1", target="bruisers-1"))
-    assert offered(state) is not None and offered(state).trigger == "targeted"  # type: ignore[union-attr]
+    assert offered(state) is not None and offered(state).triggers == ("targeted",)  # type: ignore[union-attr]
     events = when(state, React(player=2))
     assert events[-1] == AttackMade(
         attacker="militia-1", target="bruisers-1", advantage=True, defended=True, hit=False

@@ -299,7 +299,7 @@ def _left_adjacent_offer(state: MatchState) -> bool:
         state.pending == "offer"
         and act is not None
         and act.offer is not None
-        and act.offer.trigger == "left_adjacent"
+        and "left_adjacent" in act.offer.triggers
         and not act.reaction_revealed
     )
 

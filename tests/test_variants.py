@@ -11,6 +11,7 @@ from multiversus_core import (
     AfterAttack,
     Attack,
     ChooseSecret,
+    DeclineReaction,
     EndAction,
     MatchSettings,
     MatchState,
@@ -30,7 +31,19 @@ from multiversus_core.events import (
     UnitCoinRemoved,
 )
 from multiversus_core.variants import NOT_IMPLEMENTED, VARIANTS
-from tests.support import SETTINGS, activate, conditioned, kinds, placed, play, select, set_up, when
+from tests.support import (
+    SETTINGS,
+    activate,
+    conditioned,
+    kinds,
+    placed,
+    play,
+    play_passing,
+    select,
+    set_up,
+    when,
+    when_passing,
+)
 from tests.test_actions import ARENA
 
 N, E, S, W = (0, -1), (1, 0), (0, 1), (-1, 0)
@@ -105,34 +118,39 @@ def test_costly_recovery_event_is_recorded() -> None:
 
 
 def test_move_reaction_at_end_replaces_the_usual_move_triggers() -> None:
-    # Off: leaving Bruiser 1's side triggers the Bruisers' Move reaction.
+    # Off: leaving Bruiser 1's side lets the Bruisers' Move reaction answer.
     off = select(arena(), "knight", ("move",), ("bruisers", ("move",)))
-    assert isinstance(when(off, Step(player=1, figure="knight", direction=S))[0], ReactionTriggered)
-    # On: no trigger then; instead, at the end, the knight did not attack them.
+    off = play(off, Step(player=1, figure="knight", direction=S))
+    assert React(player=2) in legal_commands(off, 2)
+    # On: the step is still offered (an Attack or Stunt might answer it), but a
+    # Move reaction cannot; at the end it can, as the knight did not attack them.
     on = select(arena("move-reaction-at-end"), "knight", ("move",), ("bruisers", ("move",)))
     on = play(on, Step(player=1, figure="knight", direction=S))
-    assert on.pending == "move"
+    assert legal_commands(on, 2) == (DeclineReaction(player=2),)
+    on = play(on, DeclineReaction(player=2))
     events = when(on, EndAction(player=1))
-    assert isinstance(events[-1], ReactionTriggered) and events[-1].trigger == "concluded"
+    assert isinstance(events[-1], ReactionTriggered) and events[-1].triggers == ("concluded",)
     on = play(on, EndAction(player=1), React(player=2))
     on = play(on, Step(player=2, figure="bruisers-1", direction=S), EndAction(player=2))
     assert on.pending == "roll"
 
 
 def test_move_reaction_at_end_not_after_being_attacked_from_afar() -> None:
+    from multiversus_core import BeginAction
+
     state = select(
         arena("move-reaction-at-end"), "knight", ("attack", "move"), ("bruisers", ("move",))
     )
-    from multiversus_core import BeginAction
-
-    state = play(state, BeginAction(player=1, action="attack"))
-    state = play(state, Attack(player=1, attacker="knight", target="bruisers-1"))
-    state = play(state, AfterAttack(player=1, choice="stay"), EndAction(player=1))
+    state = play_passing(state, BeginAction(player=1, action="attack"))
+    state = play_passing(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    state = play_passing(state, AfterAttack(player=1, choice="stay"), EndAction(player=1))
     # Move away from Bruiser 1 so the knight ends adjacent to no Bruiser.
-    state = play(state, Step(player=1, figure="knight", direction=S))
-    state = play(state, Step(player=1, figure="knight", direction=S))
-    events = when(state, EndAction(player=1))
-    assert not any(isinstance(e, ReactionTriggered) for e in events)
+    state = play_passing(state, Step(player=1, figure="knight", direction=S))
+    state = play_passing(state, Step(player=1, figure="knight", direction=S))
+    state = play(state, EndAction(player=1))
+    # Smogon was not attacked, so the end is offered; the Bruisers' Move cannot answer.
+    assert state.pending == "offer"
+    assert legal_commands(state, 2) == (DeclineReaction(player=2),)
 
 
 def test_adjacent_triggers_need_adjacency_unless_overwatch() -> None:
@@ -148,9 +166,14 @@ def test_adjacent_triggers_need_adjacency_unless_overwatch() -> None:
         state = select(replace(state, units=units), "knight", ("attack",), ("smogon", ("attack",)))
         return when(state, Attack(player=1, attacker="knight", target="bruisers-1"))
 
-    assert isinstance(attack()[0], ReactionTriggered)
-    assert kinds(attack("adjacent-triggers"))[0] == "attack_made"
-    assert isinstance(attack("adjacent-triggers", overwatch=True)[0], ReactionTriggered)
+    def triggers(*variants: str, overwatch: bool = False) -> tuple[str, ...]:
+        (event,) = attack(*variants, overwatch=overwatch)
+        assert isinstance(event, ReactionTriggered)
+        return event.triggers
+
+    assert triggers() == ("targeted", "attacked_other")
+    assert triggers("adjacent-triggers") == ("targeted",)
+    assert triggers("adjacent-triggers", overwatch=True) == ("targeted", "attacked_other")
 
 
 def test_disengage_trigger_only_when_no_longer_adjacent() -> None:
@@ -181,7 +204,7 @@ def test_diagonal_double_move_four_spaces_with_diagonal_steps() -> None:
     )
     assert steps(on) == {N, E, S, (1, -1), (1, 1)}
     for direction in ((1, -1), (1, -1), E, S):
-        on = play(on, Step(player=1, figure="squire", direction=direction))
+        on = play_passing(on, Step(player=1, figure="squire", direction=direction))
     assert on.figure("squire").square == (3, 7) and steps(on) == set()
     single = select(
         arena("diagonal-double-move", extra={"squire": (0, 8)}),
@@ -221,18 +244,17 @@ def test_diagonal_movement_but_not_across_blocking_terrain() -> None:
 
 def test_double_attack_pushes_the_target_on_a_hit() -> None:
     off = select(arena(), "knight", ("attack", "attack"), ("smogon", ("move",)))
-    assert kinds(when(off, Attack(player=1, attacker="knight", target="bruisers-1"))) == [
+    assert kinds(when_passing(off, Attack(player=1, attacker="knight", target="bruisers-1"))) == [
         "attack_made",
         "condition_changed",
     ]
     on = select(
         arena("double-attack-pushes"), "knight", ("attack", "attack"), ("smogon", ("move",))
     )
-    events = when(on, Attack(player=1, attacker="knight", target="bruisers-1"))
+    events = when_passing(on, Attack(player=1, attacker="knight", target="bruisers-1"))
     assert events[-1] == FigureMoved(figure="bruisers-1", to=(4, 4), how="push")
-    assert (
-        play(on, Attack(player=1, attacker="knight", target="bruisers-1")).pending == "after_attack"
-    )
+    after = play_passing(on, Attack(player=1, attacker="knight", target="bruisers-1"))
+    assert after.pending == "after_attack"
 
 
 def _to_secrets(settings: MatchSettings) -> MatchState:

@@ -15,7 +15,7 @@ from typing import Final
 
 from multiversus_core import activation
 from multiversus_core.abilities import REGISTRY, stunt_abilities
-from multiversus_core.activation import compass, current
+from multiversus_core.activation import can_react_now, compass, current
 from multiversus_core.board import Figure
 from multiversus_core.combat import harm, has_advantage
 from multiversus_core.commands import (
@@ -495,7 +495,15 @@ def decision_help(state: MatchState, seat: Seat) -> str | None:
             )
             keep = "" if act.reaction_revealed else "; if you let it pass, it stays hidden"
             pending = act.offer
-            words = trigger_words(state, pending.trigger, pending.figure, pending.held.target, seat)
+            words = trigger_words(
+                state, pending.triggers, pending.figure, pending.held.target, seat
+            )
+            if not can_react_now(state):
+                # Offers come wherever any selection might answer, so they hide yours.
+                return (
+                    f"{words}. Your selection ({mine}) cannot answer this: let it pass. "
+                    "You are asked anyway so that your opponent learns nothing."
+                )
             return f"{words}. You may react now with {mine}{keep}."
         case "attack" if action is not None:
             if not any(activation.attack_targets(state, f) for f in activation.attackers(state)):
@@ -536,13 +544,27 @@ def decision_help(state: MatchState, seat: Seat) -> str | None:
 
 def trigger_words(
     state: MatchState,
+    triggers: tuple[Trigger, ...],
+    figure_id: str,
+    target_id: str | None,
+    viewer: Seat | None,
+) -> str:
+    """Return what may let the reactive player react, for example "Banner Knight leaves a
+    space next to the Adversaries". The reactive unit is named only to a viewer who may
+    know the reaction."""
+    return "; ".join(
+        _trigger_words(state, trigger, figure_id, target_id, viewer) for trigger in triggers
+    )
+
+
+def _trigger_words(
+    state: MatchState,
     trigger: Trigger,
     figure_id: str,
     target_id: str | None,
     viewer: Seat | None,
 ) -> str:
-    """Return what made a reaction possible, for example "Banner Knight leaves a space next
-    to Smogon". The reactive unit is named only to a viewer who may know the reaction."""
+
     figure = figure_name(state, figure_id)
     reactive = state.reactive
     unit_id = _reactive_unit_id(state)
@@ -770,8 +792,8 @@ def describe_event(state: MatchState, event: Event, viewer: Seat | None) -> str 
             return f"{figure_name(state, figure_id)} steps to {square(to)}."
         case ActionEnded() | ActivationEnded():
             return None
-        case ReactionTriggered(side=side, trigger=trigger, figure=figure_id, held=held):
-            words = trigger_words(state, trigger, figure_id, held.target, viewer)
+        case ReactionTriggered(side=side, triggers=triggers, figure=figure_id, held=held):
+            words = trigger_words(state, triggers, figure_id, held.target, viewer)
             return f"The {side_name(side)} may react: {words}."
         case ReactionDeclined(side=side):
             declined = _reactive_unit_id(state)

@@ -325,12 +325,10 @@ def _conclude(b: Builder) -> None:
     """The actions are over: offer the variant's Move trigger if it applies, then finish."""
     state = b.state
     act = _activation(state)
-    unit = reactive_unit(state)
-    if is_on(state, "move-reaction-at-end") and unit is not None:
+    if is_on(state, "move-reaction-at-end"):
         active = figures_of(state, state.unit(act.unit))
-        beside = any(_adjacent_to_reactive(state, f) for f in active)
         held = Suspended(step="conclude", figure=active[0].id if active else act.unit)
-        if (not act.reactive_attacked or beside) and _offer(b, "concluded", held):
+        if _offer(b, held):
             return
     _end_activation(b)
 
@@ -371,50 +369,157 @@ def reactive_unit(state: MatchState) -> Unit | None:
     return unit if able_figures(state, unit) else None
 
 
-def _may_offer(state: MatchState, trigger: Trigger) -> bool:
+def _candidates(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKind]], ...]:
+    """Return the reactive units, with their possible coins, that offers must allow for.
+
+    Until the reactive selection is revealed: every unit the reactive player
+    could have selected, with every kind of coin it could have selected.
+    Afterwards: the unit and coins really selected. Neither depends on what
+    is still hidden, so when offers come, and what they say, leaks nothing.
+    """
     act = _activation(state)
-    if act.reaction is not None or act.offer is not None or reactive_unit(state) is None:
-        return False
-    kinds = set(act.reaction_actions)
-    if trigger == "targeted":
-        return kinds == {"defend"} and not act.defending
-    if is_on(state, "move-reaction-at-end") and kinds == {"move"}:
-        # Under this variant a Move reaction has only its own trigger.
-        return trigger == "concluded" and not act.reacted
-    # One reaction per action (R5); a Defend reaction needs no trigger.
-    return not act.reacted_to_action and "defend" not in kinds
+    if act.reaction_coin is None:
+        return ()  # they selected nothing, which the table knows (R3)
+    if act.reaction_revealed:
+        return _selected(state)
+    side: Side = "adversaries" if act.side == "heroes" else "heroes"
+    before = {coin_unit(c) for c in state.piles(side).stash} | {coin_unit(act.reaction_coin)}
+    candidates = []
+    for unit in units_of(state, side):
+        kinds = frozenset(k for coins in reactive_selections(state, unit) for k in coins)
+        if unit.id in before and kinds:
+            candidates.append((unit, kinds))
+    return tuple(candidates)
 
 
-def _in_range_of_reactive(state: MatchState, figure: Figure) -> bool:
+def _selected(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKind]], ...]:
+    act = _activation(state)
     unit = reactive_unit(state)
-    if unit is None:
-        return False
+    return ((unit, frozenset(act.reaction_actions)),) if unit is not None else ()
+
+
+_TRIGGER_ORDER: Final[tuple[Trigger, ...]] = (
+    "left_adjacent",
+    "targeted",
+    "double_attacked",
+    "attacked_other",
+    "stunted",
+    "recovered",
+    "concluded",
+)
+
+
+def _raised(
+    state: MatchState, held: Suspended, candidates: tuple[tuple[Unit, frozenset[ActionKind]], ...]
+) -> tuple[Trigger, ...]:
+    """Return the triggers ``held`` raises for any of the candidate units and coins (R5, R7)."""
+    act = _activation(state)
+    late_move = is_on(state, "move-reaction-at-end")
+    figure = state.figure(held.figure) if held.step != "conclude" else None
+    raised: set[Trigger] = set()
+    for unit, kinds in candidates:
+        # Attack, Move and Stunt reactions share the five triggers; a Defend
+        # reaction needs only to be attacked; under move-reaction-at-end a
+        # Move reaction has its own trigger instead.
+        usual = kinds & {"attack", "move", "stunt"} - ({"move"} if late_move else set())
+        match held.step:
+            case "step" | "follow_step":
+                assert figure is not None and held.to is not None
+                if usual and _leaves(state, figure, held.to, unit):
+                    raised.add("left_adjacent")
+            case "attack":
+                assert held.target is not None and act.action is not None
+                target = state.figure(held.target)
+                mine = target.unit == unit.id
+                if mine and "defend" in kinds and not act.defending:
+                    raised.add("targeted")
+                if usual and mine and act.action.double:
+                    raised.add("double_attacked")
+                if usual and not mine and figure is not None and _in_range(state, unit, figure):
+                    raised.add("attacked_other")
+            case "stunt":
+                if usual and figure is not None and _in_range(state, unit, figure):
+                    raised.add("stunted")
+            case "recovery":
+                recovering = figures_of(state, state.unit(act.unit))
+                if usual and any(_in_range(state, unit, f) for f in recovering):
+                    raised.add("recovered")
+            case "conclude":
+                if (
+                    late_move
+                    and "move" in kinds
+                    and not act.reacted
+                    and _concluded_near(state, unit)
+                ):
+                    raised.add("concluded")
+    return tuple(t for t in _TRIGGER_ORDER if t in raised)
+
+
+def _in_range(state: MatchState, unit: Unit, figure: Figure) -> bool:
+    """True if ``figure`` is in range of a character of ``unit`` (R7)."""
     if is_on(state, "adjacent-triggers") and OVERWATCH not in unit.abilities:
         return any(are_adjacent(figure, r) for r in able_figures(state, unit) if not r.terrain)
     return any(combat.can_attack(state, r, figure) for r in able_figures(state, unit))
 
 
-def _adjacent_to_reactive(state: MatchState, figure: Figure) -> bool:
-    unit = reactive_unit(state)
-    if unit is None:
-        return False
+def _beside(state: MatchState, figure: Figure, unit: Unit) -> bool:
     return any(are_adjacent(figure, r) for r in figures_of(state, unit) if not r.terrain)
 
 
-def _offer(b: Builder, trigger: Trigger, held: Suspended) -> bool:
-    """Offer a trigger to the reactive player if they may react to it; True if offered."""
-    if not _may_offer(b.state, trigger):
+def _leaves(state: MatchState, figure: Figure, to: tuple[int, int], unit: Unit) -> bool:
+    """True if the step leaves a square adjacent to ``unit`` (trigger 1).
+
+    Under the variant disengage-trigger, only if it ends adjacent to none of it.
+    """
+    if not _beside(state, figure, unit):
         return False
-    act = _activation(b.state)
-    reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
-    b.emit(ReactionTriggered(side=reactive, trigger=trigger, figure=held.figure, held=held))
+    if is_on(state, "disengage-trigger"):
+        return not _beside(state, replace(figure, square=to), unit)
     return True
+
+
+def _concluded_near(state: MatchState, unit: Unit) -> bool:
+    """Variant move-reaction-at-end: the unit was not attacked, or an active figure is beside it."""
+    act = _activation(state)
+    active = figures_of(state, state.unit(act.unit))
+    return unit.id not in act.attacked_units or any(_beside(state, f, unit) for f in active)
+
+
+def _offer(b: Builder, held: Suspended) -> bool:
+    """Hold ``held`` back and offer it to the reactive player if it raises a trigger.
+
+    Offers come at every trigger the hidden selection might answer, so the
+    active player learns nothing from them; whether the player may really
+    react is :func:`can_react_now`. Returns True if an offer was made.
+    """
+    act = _activation(b.state)
+    if act.reaction is not None or act.offer is not None or act.reacted_to_action:
+        return False  # one reaction per action (R5)
+    triggers = _raised(b.state, held, _candidates(b.state))
+    if not triggers:
+        return False
+    reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
+    b.emit(ReactionTriggered(side=reactive, triggers=triggers, figure=held.figure, held=held))
+    return True
+
+
+def can_react_now(state: MatchState) -> bool:
+    """True if the reactive player's selection can answer the trigger on offer."""
+    act = state.activation
+    if act is None or act.offer is None:
+        return False
+    return bool(_raised(state, act.offer.held, _selected(state)))
 
 
 def react(b: Builder) -> None:
     """React to the trigger on offer with the selected coins (R4, R6)."""
     act = _activation(b.state)
-    assert act.offer is not None and act.reaction_coin is not None
+    assert act.offer is not None
+    if not can_react_now(b.state):
+        raise IllegalCommandError(
+            "your selection cannot answer this trigger: let it pass (decline)"
+        )
+    assert act.reaction_coin is not None
     reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
     if not act.reaction_revealed:
         b.emit(
@@ -565,25 +670,9 @@ def step(b: Builder, figure: Figure, direction: Direction) -> None:
     if direction not in step_options(state, figure):
         raise IllegalCommandError(f"{figure.name} cannot step {compass(direction)} from here")
     held = Suspended(step="step", figure=figure.id, to=movement.step(figure, direction))
-    if (
-        action.side == _activation(state).side
-        and _leaves_reactive(state, figure, held)
-        and _offer(b, "left_adjacent", held)
-    ):
+    if action.side == _activation(state).side and _offer(b, held):
         return
     _finish_step(b, held)
-
-
-def _leaves_reactive(state: MatchState, figure: Figure, held: Suspended) -> bool:
-    """True if the step leaves a square adjacent to the reactive unit (trigger 1).
-
-    Under the variant disengage-trigger, only if it ends adjacent to none of it.
-    """
-    if not _adjacent_to_reactive(state, figure):
-        return False
-    if is_on(state, "disengage-trigger"):
-        return not _adjacent_to_reactive(state, replace(figure, square=held.to))
-    return True
 
 
 def _finish_step(b: Builder, held: Suspended) -> None:
@@ -679,21 +768,8 @@ def attack(b: Builder, attacker: Figure, target: Figure) -> None:
             raise IllegalCommandError(f"every attack of this action must target {unit.name}")
         raise IllegalCommandError(f"{attacker.name} cannot attack {target.name} from there")
     held = Suspended(step="attack", figure=attacker.id, target=target.id)
-    act = _activation(state)
-    if act.reaction is None:
-        reactive = reactive_unit(state)
-        if reactive is not None:
-            in_reactive = target.unit == reactive.id
-            if in_reactive and _offer(b, "targeted", held):
-                return
-            if in_reactive and action.double and _offer(b, "double_attacked", held):
-                return
-            if (
-                not in_reactive
-                and _in_range_of_reactive(state, attacker)
-                and _offer(b, "attacked_other", held)
-            ):
-                return
+    if _activation(state).reaction is None and _offer(b, held):
+        return
     _finish_attack(b, held)
 
 
@@ -790,11 +866,7 @@ def after_attack(b: Builder, choice: FollowUp, direction: Direction | None) -> N
             step="follow_step", figure=attacker.id, to=movement.step(attacker, direction)
         )
         act = _activation(b.state)
-        if (
-            act.reaction is None
-            and _leaves_reactive(b.state, attacker, held)
-            and _offer(b, "left_adjacent", held)
-        ):
+        if act.reaction is None and _offer(b, held):
             return
         _finish_follow_step(b, held)
 
@@ -880,7 +952,7 @@ def stunt(b: Builder, figure: Figure, ability: str | None, target: str | None) -
         raise IllegalCommandError(f"{figure.name} cannot perform that stunt now")
     held = Suspended(step="stunt", figure=figure.id, target=target, ability=ability)
     act = _activation(state)
-    if act.reaction is None and _in_range_of_reactive(state, figure) and _offer(b, "stunted", held):
+    if act.reaction is None and _offer(b, held):
         return
     _finish_stunt(b, held)
 
@@ -915,7 +987,7 @@ def _recover(b: Builder) -> None:
     unit = b.state.unit(act.unit)
     figures = figures_of(b.state, unit)
     held = Suspended(step="recovery", figure=figures[0].id)
-    if any(_in_range_of_reactive(b.state, f) for f in figures) and _offer(b, "recovered", held):
+    if _offer(b, held):
         return
     _finish_recovery(b)
 

@@ -178,11 +178,15 @@ class ActionEnded(_Event, frozen=True, tag="action_ended"):
 
 
 class ReactionTriggered(_Event, frozen=True, tag="reaction_triggered"):
-    """An active figure's step made a reaction possible; the step waits (R6)."""
+    """An active figure's step may let the reactive player react; the step waits (R6).
+
+    It comes at every trigger that any unit the reactive player might have
+    selected could answer, so it tells nothing about the hidden selection.
+    """
 
     side: Side
-    """The reactive side, who may react."""
-    trigger: Trigger
+    """The reactive side, who may react or let it pass."""
+    triggers: tuple[Trigger, ...]
     figure: str
     held: Suspended
 

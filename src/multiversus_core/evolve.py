@@ -123,7 +123,7 @@ def _with_acting(state: MatchState, act: Activation, action: Action) -> MatchSta
 def _reaction_triggered(state: MatchState, event: ReactionTriggered) -> MatchState:
     act = state.activation
     assert act is not None
-    offer = Offer(trigger=event.trigger, figure=event.figure, held=event.held)
+    offer = Offer(triggers=event.triggers, figure=event.figure, held=event.held)
     return replace(state, pending="offer", activation=replace(act, offer=offer))
 
 
@@ -169,13 +169,10 @@ def _attack_made(state: MatchState, event: AttackMade) -> MatchState:
         follow_up=(event.attacker, event.target),
     )
     # An attack made during a reaction subjects the active unit to it (R11, R12).
-    reactive_unit = coin_unit(act.reaction_coin) if act.reaction_coin else None
-    act = replace(
-        act,
-        struck=act.struck or act.reaction is not None,
-        reactive_attacked=act.reactive_attacked
-        or (act.reaction is None and target_unit == reactive_unit),
-    )
+    attacked = act.attacked_units
+    if act.reaction is None and target_unit not in attacked:
+        attacked = (*attacked, target_unit)
+    act = replace(act, struck=act.struck or act.reaction is not None, attacked_units=attacked)
     return _with_acting(state, act, acting)
 
 

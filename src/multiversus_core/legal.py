@@ -85,7 +85,9 @@ def legal_commands(state: MatchState, player: Seat) -> tuple[Command, ...]:
         case "stunt":
             return _stunts(state, player)
         case "offer":
-            return (React(player=player), DeclineReaction(player=player))
+            if activation.can_react_now(state):
+                return (React(player=player), DeclineReaction(player=player))
+            return (DeclineReaction(player=player),)
         case "roll":
             return (RollInitiative(player=player),)
         case "over":

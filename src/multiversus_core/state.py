@@ -116,9 +116,10 @@ class Suspended(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fals
 
 
 class Offer(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
-    """A trigger the reactive player may react to, and the step it holds back."""
+    """Triggers the reactive player may react to, and the step they hold back."""
 
-    trigger: Trigger
+    triggers: tuple[Trigger, ...]
+    """Every trigger the step raises for any unit the reactive player might have selected."""
     figure: str
     """The active figure whose step triggered it."""
     held: Suspended
@@ -156,8 +157,8 @@ class Activation(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     """The active unit took a Defend action: attack reactions do not harm it (R10)."""
     struck: bool = False
     """The active unit was subject to an attack reaction during the current action (R11, R12)."""
-    reactive_attacked: bool = False
-    """An active character attacked the reactive unit in this activation."""
+    attacked_units: tuple[str, ...] = ()
+    """Units the active unit's characters attacked in this activation."""
 
 
 class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
