@@ -16,7 +16,6 @@ from typing import Final
 from multiversus_core import activation
 from multiversus_core.abilities import REGISTRY, stunt_abilities
 from multiversus_core.activation import can_react_now, compass, current
-from multiversus_core.board import Figure
 from multiversus_core.combat import harm, has_advantage
 from multiversus_core.commands import (
     AfterAttack,
@@ -230,12 +229,6 @@ def secret_text(state: MatchState, side: Side, name: str) -> str:
     return next((s.text for s in sheet.secrets if s.name == name), "")
 
 
-def _move_allowance(state: MatchState, figure: Figure, double: bool) -> int:
-    """Spaces ``figure`` may move in a (Double-)Move: the engine's own count, abilities and
-    variants included. (``Action.allowance`` is not filled in by the engine.)"""
-    return activation._allowance(state, figure, double)
-
-
 def _reactive_unit_id(state: MatchState) -> str | None:
     act = state.activation
     if act is None or act.reaction_coin is None:
@@ -379,7 +372,7 @@ def _step_parts(
         if action.mover == figure_id:
             left = action.steps_left
         else:
-            left = _move_allowance(state, figure, action.double)
+            left = activation.move_allowance(state, figure, action.double)
         heading += f", {_count(left, 'space')} left"
     if figure.square is None:
         return heading, compass(direction)
@@ -898,7 +891,7 @@ def _action_started(state: MatchState, unit_id: str, kind: ActionName, double: b
     match kind:
         case "move":
             movers = [f for f in state.figures if f.unit == unit_id and f.square is not None]
-            spaces = max((_move_allowance(state, f, double) for f in movers), default=0)
+            spaces = max((activation.move_allowance(state, f, double) for f in movers), default=0)
             return f"{unit} takes {_a(what)} action: each figure may move up to {spaces} spaces."
         case "attack":
             return f"{unit} takes {_a(what)} action: each character may attack once."

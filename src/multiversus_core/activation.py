@@ -583,7 +583,9 @@ def movers(state: MatchState) -> tuple[Figure, ...]:
     return tuple(f for f in able_figures(state, unit) if f.id not in action.done)
 
 
-def _allowance(state: MatchState, figure: Figure, double: bool) -> int:
+def move_allowance(state: MatchState, figure: Figure, double: bool) -> int:
+    """Return how many spaces a Move (or Double-Move) lets ``figure`` move, abilities and
+    variants included."""
     spaces = DOUBLE_MOVE_SPACES if double else MOVE_SPACES
     if double and is_on(state, "diagonal-double-move"):
         spaces = DIAGONAL_DOUBLE_MOVE_SPACES
@@ -603,7 +605,7 @@ def step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
     else:
         if action.mover is not None and not can_end_move(state):
             return ()  # the current mover stands on an ally and must move on
-        steps = _allowance(state, figure, action.double)
+        steps = move_allowance(state, figure, action.double)
     if steps <= 0:
         return ()
     diagonal, corners = _diagonal_steps(state, action.double)
@@ -691,7 +693,7 @@ def _finish_step(b: Builder, held: Suspended) -> None:
         steps = (
             action.steps_left
             if action.mover == figure.id
-            else _allowance(state, figure, action.double)
+            else move_allowance(state, figure, action.double)
         )
         b.emit(FigureStepped(figure=figure.id, to=held.to, steps_left=steps - 1))
     elif not step_options(state, figure):

@@ -85,8 +85,6 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     double: bool
     side: Side
     unit: str
-    allowance: int = 0
-    """Move: spaces each figure may move (3, or 6 for a Double-Move)."""
     mover: str | None = None
     """Move: the figure moving now."""
     steps_left: int = 0
