@@ -16,6 +16,7 @@ from multiversus_core import (
     ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
+    ChooseTeams,
     Command,
     DeclineReaction,
     EndAction,
@@ -43,6 +44,7 @@ from multiversus_core import (
 from multiversus_core.abilities import REGISTRY
 from multiversus_core.bots import RandomBot
 from multiversus_core.geometry import DIRECTIONS, figure_squares, on_board
+from multiversus_core.sheets import installed_teams
 from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, ActionKind, Colour
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
@@ -126,6 +128,9 @@ def test_random_legal_play_keeps_the_invariants_after_every_event(seed: int) -> 
     assert state.round == 6 or state.ended == "elimination"
 
 
+TEAM_IDS = sorted({t.id for t in installed_teams()})
+
+
 def candidate_commands(state: MatchState) -> list[Command]:
     """A superset of the legal commands: every command shape with every plausible value."""
     actions: list[tuple[ActionKind, ...]] = [()]
@@ -146,6 +151,12 @@ def candidate_commands(state: MatchState) -> list[Command]:
         for offer in state.secret_offers:
             out += [ChooseSecret(player=seat, name=offer.name, choice=c) for c in offer.options]
         out += [ChooseStartingTeam(player=seat, side=s) for s in SIDES]
+        for heroes, adversaries in itertools.product(TEAM_IDS, TEAM_IDS):
+            scenarios = {sc.id for t in installed_teams() for sc in t.scenarios} | {"nowhere"}
+            out += [
+                ChooseTeams(player=seat, heroes=heroes, adversaries=adversaries, scenario=sc)
+                for sc in sorted(scenarios)
+            ]
         out += [ChooseSide(player=seat, side=s) for s in SIDES]
         out += [BeginAction(player=seat, action=a) for a in ACTION_KINDS]
         for unit in state.units:
