@@ -46,6 +46,7 @@ from multiversus_core.bots import RandomBot
 from multiversus_core.geometry import DIRECTIONS, figure_squares, on_board
 from multiversus_core.sheets import installed_teams
 from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, ActionKind, Colour
+from multiversus_core.variants import VARIANTS
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -196,3 +197,21 @@ def test_legal_listing_is_exact_both_ways(seed: int) -> None:
         seat = decider_seat(state)
         assert seat is not None
         state, _ = apply(state, bots[seat].choose(state, seat))
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=SEEDS, variants=st.sets(st.sampled_from(sorted(VARIANTS))))
+def test_random_play_under_any_mix_of_variants_keeps_the_invariants(
+    seed: int, variants: set[str]
+) -> None:
+    settings = MatchSettings(seed=seed, variants=tuple(sorted(variants)))
+    state = live = start_match(settings)
+    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
+    while not live.is_over:
+        seat = decider_seat(live)
+        assert seat is not None
+        live, events = apply(live, bots[seat].choose(live, seat))
+        for event in events:
+            state = evolve(state, event)
+            check_invariants(state)
+    assert state == live
