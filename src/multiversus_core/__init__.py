@@ -53,6 +53,7 @@ from multiversus_core.match import apply, check_settings, fold, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Seat, Side, Square
+from multiversus_core.views import MatchView, PlayerViewer, Viewer, redact, redact_log, view
 
 __version__ = "0.1.0"
 
@@ -78,7 +79,9 @@ __all__ = [
     "LogError",
     "MatchSettings",
     "MatchState",
+    "MatchView",
     "MultiversusError",
+    "PlayerViewer",
     "React",
     "RollInitiative",
     "Seat",
@@ -92,6 +95,7 @@ __all__ = [
     "Step",
     "Stunt",
     "Tile",
+    "Viewer",
     "__version__",
     "apply",
     "check_settings",
@@ -101,6 +105,9 @@ __all__ = [
     "fold",
     "initial_state",
     "legal_commands",
+    "redact",
+    "redact_log",
     "start_match",
+    "view",
     "waiting_for",
 ]
