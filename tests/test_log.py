@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import subprocess
@@ -23,6 +24,7 @@ from multiversus_core.dice import draw, flip_coin, roll_die
 from multiversus_core.errors import LogError
 from multiversus_core.events import EVENT_TYPES, ActionStarted
 from multiversus_core.log import (
+    LOG_ERROR_CODES,
     LOG_FORMAT,
     LOG_VERSION,
     LogEntry,
@@ -119,13 +121,17 @@ def test_encoding_is_compact_with_fields_in_struct_order() -> None:
     header = encode_header(MatchSettings(heroes="banner-knight", seed=7))
     engine = multiversus_core.__version__.encode()
     assert header == (
-        b'{"record":"header","format":"multiversus-log","version":1,"engine":"' + engine + b'",'
+        b'{"record":"header","format":"multiversus-log","version":2,"engine":"' + engine + b'",'
         b'"settings":{"heroes":"banner-knight","adversaries":null,"scenario":null,'
         b'"variants":[],"seed":7,"players":["Player 1","Player 2"]}}\n'
     )
     entry = _played(0)[0].entries[0]
-    line = encode_entry(entry.command, entry.events)
-    assert line.startswith(b'{"record":"entry","command":{"kind":"flip_for_set_up","player":1,')
+    prev = hashlib.sha256(header[:-1]).hexdigest()
+    line = encode_entry(entry.command, entry.events, seq=1, prev=prev)
+    assert line.startswith(
+        b'{"record":"entry","seq":1,"prev":"' + prev.encode() + b'",'
+        b'"command":{"kind":"flip_for_set_up","player":1,'
+    )
     assert line.count(b"\n") == 1
     assert line.endswith(b"\n")
 
@@ -150,7 +156,7 @@ def test_log_writer_writes_what_encode_log_gives(tmp_path: Path) -> None:
     with LogWriter.create(path, log.settings) as writer:
         for entry in log.entries:
             writer.append(entry.command, entry.events)
-        assert writer.lines == 1 + len(log.entries)
+        assert writer.lines == 1 + len(log.entries) + 1  # the header and the end record
     # then the file is the canonical encoding and reads back equal
     assert writer.closed
     assert path.read_bytes() == encode_log(log)
@@ -196,11 +202,13 @@ def test_log_writer_refuses_to_append_once_closed(tmp_path: Path) -> None:
         writer.append(entry.command, entry.events)
 
 
-def test_log_writer_resume_refuses_a_truncated_log(tmp_path: Path) -> None:
+def test_read_log_refuses_a_truncated_log_and_never_repairs_it(tmp_path: Path) -> None:
     path = tmp_path / "match.jsonl"
     path.write_bytes(_log_bytes()[:-10])
-    with pytest.raises(LogError, match="truncated"):
-        LogWriter.resume(path)
+    with pytest.raises(LogError, match="truncated") as caught:
+        read_log(path)
+    assert caught.value.code == "truncated"
+    assert path.read_bytes() == _log_bytes()[:-10]
 
 
 # Strict reading: files
@@ -222,7 +230,9 @@ def test_read_log_names_the_file_in_errors(tmp_path: Path) -> None:
         read_log(path)
     assert caught.value.path == str(path)
     assert caught.value.line == 4
-    assert str(caught.value).startswith(f"{path}, line 4: ")
+    assert caught.value.code == "blank_line"
+    assert caught.value.offset == sum(map(len, _lines()[:3]))
+    assert str(caught.value).startswith(f"{path}, line 4, byte {caught.value.offset}: ")
 
 
 # Strict reading: the header
@@ -249,17 +259,19 @@ def test_strict_reading_a_header_on_a_later_line_is_refused() -> None:
 
 
 def test_strict_reading_a_newer_version_names_both_versions() -> None:
-    # given a version 2 header, which may well carry fields version 1 does not know
-    data = _edited(0, {"version": 2, "checksum": "abc"})
+    # given a version 3 header, which may well carry fields version 2 does not know
+    data = _edited(0, {"version": 3, "checksum": "abc"})
     error = _read_error(data)
     assert error.line == 1
-    assert error.reason == "this log is format version 2; this engine reads version 1"
+    assert error.code == "newer_version"
+    assert error.reason == "this log is format version 3; this engine reads versions 1 to 2"
 
 
 def test_strict_reading_a_version_older_than_1_is_refused() -> None:
     error = _read_error(_edited(0, {"version": 0}))
     assert error.line == 1
-    assert "versions start at 1" in error.reason
+    assert error.code == "bad_version"
+    assert "versions are integers from 1" in error.reason
 
 
 def test_strict_reading_a_foreign_format_is_refused() -> None:
@@ -414,7 +426,7 @@ def test_strict_reading_a_record_not_in_canonical_form_is_refused() -> None:
 
 def test_strict_reading_fields_out_of_order_are_refused() -> None:
     record = json.loads(_lines()[2])
-    reordered = {"record": "entry", "events": record["events"], "command": record["command"]}
+    reordered = {"record": "entry", **{k: v for k, v in reversed(record.items()) if k != "record"}}
     error = _read_error(_with_line(2, msgspec.json.encode(reordered) + b"\n"))
     assert error.line == 3
     assert "canonical form" in error.reason
@@ -435,12 +447,16 @@ MUTATION = st.tuples(
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.sampled_from(SEEDS), mutations=st.lists(MUTATION, min_size=1, max_size=4))
+@given(seed=st.sampled_from((*SEEDS, -1)), mutations=st.lists(MUTATION, min_size=1, max_size=4))
 def test_mutated_logs_decode_canonically_or_raise_log_error(
     seed: int, mutations: list[tuple[str, int, int]]
 ) -> None:
     # given a real log with some bytes flipped, inserted or deleted
-    data = bytearray(_log_bytes(seed))
+    data = bytearray(
+        _log_bytes(seed)
+        if seed >= 0
+        else b"".join(V1_FIXTURE.read_bytes().splitlines(keepends=True)[:30])
+    )
     for operation, position, value in mutations:
         at = position % (len(data) + 1)
         if operation == "insert":
@@ -449,18 +465,8 @@ def test_mutated_logs_decode_canonically_or_raise_log_error(
             del data[at % len(data)]
         elif data:
             data[at % len(data)] ^= value or 1
-    mutated = bytes(data)
     # when it is read, then it is a log that encodes to exactly these bytes, or a LogError
-    error: LogError | None = None
-    try:
-        log = decode_log(mutated)
-    except LogError as caught:
-        error = caught
-    if error is None:
-        assert encode_log(log) == mutated
-    else:
-        assert error.line >= 1
-        assert error.reason
+    _check_decodes_canonically_or_raises(bytes(data))
 
 
 # Replay
@@ -499,7 +505,7 @@ def test_schema_is_json_naming_both_records() -> None:
     text = json.dumps(schema)
     assert '"header"' in text
     assert '"entry"' in text
-    assert set(schema["discriminator"]["mapping"]) == {"header", "entry"}
+    assert set(schema["discriminator"]["mapping"]) == {"header", "entry", "end"}
 
 
 def test_schema_command_line_prints_the_schema_file() -> None:
@@ -551,3 +557,259 @@ def test_format_doc_dice_test_vectors_match_the_dice_module() -> None:
         assert draw(int(seed), int(n)) == int(value, 16)
         assert roll_die(int(seed), int(n)) == int(die)
         assert flip_coin(int(seed), int(n)) == (coin == "heads")
+
+
+# Version 2: the chain and the end record
+
+
+def test_every_entry_is_chained_to_the_line_before_it() -> None:
+    lines = _lines(0)
+    for seq, line in enumerate(lines[1:-1], start=1):
+        record = json.loads(line)
+        assert record["seq"] == seq
+        assert record["prev"] == hashlib.sha256(lines[seq - 1][:-1]).hexdigest()
+    end = json.loads(lines[-1])
+    assert end == {
+        "record": "end",
+        "count": len(lines) - 2,
+        "head": hashlib.sha256(lines[-2][:-1]).hexdigest(),
+    }
+    log = decode_log(_log_bytes(0))
+    assert log.finished
+    assert log.head == end["head"]
+
+
+def test_a_log_of_an_unfinished_match_has_no_end_record_and_is_not_finished() -> None:
+    log, _ = _played(0)
+    half = MatchLog(header=log.header, entries=log.entries[:10])
+    data = encode_log(half)
+    assert b'"record":"end"' not in data
+    decoded = decode_log(data)
+    assert not decoded.finished
+    assert decoded == half
+
+
+def _tamper_error(data: bytes) -> LogError:
+    error = _read_error(data)
+    assert error.code in LOG_ERROR_CODES
+    lines = data.splitlines(keepends=True)
+    assert error.offset == sum(map(len, lines[: error.line - 1]))
+    return error
+
+
+def test_deleting_an_entry_breaks_the_sequence() -> None:
+    lines = _lines()
+    error = _tamper_error(b"".join([*lines[:5], *lines[6:]]))
+    assert (error.line, error.code) == (6, "bad_seq")
+
+
+def test_reordering_entries_breaks_the_sequence() -> None:
+    lines = _lines()
+    error = _tamper_error(b"".join([*lines[:5], lines[6], lines[5], *lines[7:]]))
+    assert (error.line, error.code) == (6, "bad_seq")
+
+
+def test_duplicating_an_entry_breaks_the_sequence() -> None:
+    lines = _lines()
+    error = _tamper_error(b"".join([*lines[:6], lines[5], *lines[6:]]))
+    assert (error.line, error.code) == (7, "bad_seq")
+
+
+def test_editing_an_entry_breaks_the_chain_at_the_next_line() -> None:
+    record = json.loads(_lines()[5])
+    record["command"]["player"] = 3 - record["command"]["player"]
+    error = _tamper_error(_with_line(5, msgspec.json.encode(record) + b"\n"))
+    assert (error.line, error.code) == (7, "bad_chain")
+
+
+def test_editing_the_last_entry_breaks_the_end_record() -> None:
+    lines = _lines()
+    edited = lines[-2].replace(b'"winner":"heroes"', b'"winner":"adversaries"')
+    assert edited != lines[-2]
+    error = _tamper_error(b"".join([*lines[:-2], edited, lines[-1]]))
+    assert (error.line, error.code) == (len(lines), "bad_end")
+
+
+def test_editing_the_end_record_is_refused() -> None:
+    lines = _lines()
+    error = _tamper_error(_edited(len(lines) - 1, {"count": 3}))
+    assert (error.line, error.code) == (len(lines), "bad_end")
+
+
+def test_cutting_off_the_end_record_of_a_finished_match_is_refused() -> None:
+    lines = _lines()
+    data = b"".join(lines[:-1])
+    error = _read_error(data)
+    assert (error.line, error.offset, error.code) == (len(lines), len(data), "missing_end")
+
+
+def test_a_record_after_the_end_record_is_refused() -> None:
+    lines = _lines()
+    error = _tamper_error(b"".join([*lines, lines[-1]]))
+    assert (error.line, error.code) == (len(lines) + 1, "after_end")
+
+
+def test_an_end_record_before_the_match_ended_is_refused() -> None:
+    lines = _lines()[:8]
+    end = msgspec.json.encode(
+        {"record": "end", "count": 7, "head": hashlib.sha256(lines[-1][:-1]).hexdigest()}
+    )
+    error = _tamper_error(b"".join([*lines, end + b"\n"]))
+    assert (error.line, error.code) == (9, "bad_end")
+
+
+def test_the_writer_refuses_to_append_after_the_end(tmp_path: Path) -> None:
+    log, _ = _played(0)
+    with LogWriter.create(tmp_path / "m.jsonl", log.settings) as writer:
+        for entry in log.entries:
+            writer.append(entry.command, entry.events)
+        with pytest.raises(LogError) as caught:
+            writer.append(log.entries[0].command, log.entries[0].events)
+    assert caught.value.code == "after_end"
+
+
+# Version 1: a frozen log, upcast on read
+
+V1_FIXTURE = ROOT / "tests" / "fixtures" / "v1-seed-11.jsonl"
+"""Written by the version 1 writer: seed 11, RandomBot(11) and RandomBot(1011), players Ada and Brandt."""
+
+
+def test_the_frozen_version_1_fixture_is_unchanged() -> None:
+    digest = hashlib.sha256(V1_FIXTURE.read_bytes()).hexdigest()
+    assert digest == "2c4c017e16c2dc5ceac70c11fa91eb3b43414e4d4835307ae62172ea236f3ed4"
+
+
+def test_the_version_1_fixture_replays_to_the_same_final_state() -> None:
+    log = read_log(V1_FIXTURE)
+    assert log.upcast_from == 1
+    assert log.header.version == LOG_VERSION
+    assert len(log.entries) == 285
+    assert log.finished
+    final = replay(log)
+    assert final.is_over
+    assert (final.draws, final.round, final.winner, final.ended) == (
+        41,
+        6,
+        "adversaries",
+        "the-shapeshifter-hunt",
+    )
+    assert (final.heroes_team, final.adversaries_team, final.scenario) == (
+        "banner-knight",
+        "swartzblak",
+        "swartzblak-alleys",
+    )
+    assert sorted((f.id, f.square, f.condition) for f in final.figures) == [
+        ("cats-1", (0, 7), "unharmed"),
+        ("cats-2", (9, 5), "unharmed"),
+        ("cats-3", (5, 0), "unharmed"),
+        ("curtains-1", (0, 5), "unharmed"),
+        ("curtains-2", (4, 4), "unharmed"),
+        ("curtains-3", (9, 5), "unharmed"),
+        ("grimalkin", (1, 3), "unharmed"),
+        ("knight", (1, 8), "disabled"),
+        ("militia-1", (5, 9), "disabled"),
+        ("militia-2", (7, 7), "unharmed"),
+        ("militia-3", (9, 6), "wounded"),
+        ("squire", (3, 9), "disabled"),
+    ]
+
+
+def test_an_upcast_version_1_log_encodes_as_a_sealed_version_2_log() -> None:
+    log = read_log(V1_FIXTURE)
+    data = encode_log(log)
+    again = decode_log(data)
+    assert again.upcast_from is None
+    assert again.entries == log.entries
+    assert data.endswith(b"}\n") and b'"record":"end"' in data.splitlines()[-1]
+    assert replay(again) == replay(log)
+
+
+def test_a_version_1_log_is_still_checked_strictly() -> None:
+    lines = V1_FIXTURE.read_bytes().splitlines(keepends=True)
+    bad = lines[4].replace(b'"record":"entry"', b'"record":"entry","seq":4', 1)
+    error = _read_error(b"".join([*lines[:4], bad, *lines[5:]]))
+    assert (error.line, error.code) == (5, "unknown_field")
+    assert error.offset == sum(map(len, lines[:4]))
+
+
+def test_a_version_1_log_cannot_be_resumed(tmp_path: Path) -> None:
+    path = tmp_path / "old.jsonl"
+    path.write_bytes(V1_FIXTURE.read_bytes())
+    with pytest.raises(LogError) as caught:
+        LogWriter.resume(path)
+    assert caught.value.code == "not_appendable"
+    assert path.read_bytes() == V1_FIXTURE.read_bytes()
+
+
+# Fuzzing: a reader raises LogError or gives a log that encodes to the same bytes
+
+
+def _check_decodes_canonically_or_raises(data: bytes) -> None:
+    error: LogError | None = None
+    try:
+        log = decode_log(data, "fuzz.jsonl")
+    except LogError as caught:
+        error = caught
+    if error is not None:
+        assert error.code in LOG_ERROR_CODES
+        assert error.path == "fuzz.jsonl"
+        assert error.line >= 1
+        assert 0 <= error.offset <= len(data)
+        assert error.offset == 0 or data[error.offset - 1 : error.offset] == b"\n"
+        assert error.reason
+    elif log.upcast_from is None:
+        assert encode_log(log) == data
+    else:
+        assert decode_log(encode_log(log)).entries == log.entries
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lines=st.lists(st.binary(max_size=80), max_size=4), cut=st.booleans())
+def test_random_bytes_after_a_real_header_raise_only_log_errors(
+    lines: list[bytes], cut: bool
+) -> None:
+    data = _lines(0)[0] + b"\n".join(lines) + (b"" if cut else b"\n")
+    _check_decodes_canonically_or_raises(data)
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=8),
+    lambda inner: (
+        st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3)
+    ),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(index=st.integers(min_value=0, max_value=8), key=st.text(max_size=8), value=JSON_VALUES)
+def test_records_with_random_json_values_raise_only_log_errors(
+    index: int, key: str, value: object
+) -> None:
+    record = json.loads(_lines(0)[index])
+    target = record.get("command", record)
+    target[key or "record"] = value
+    _check_decodes_canonically_or_raises(_with_line(index, msgspec.json.encode(record) + b"\n"))
+
+
+def test_deep_nesting_is_refused_as_too_deep() -> None:
+    # given a header with a field nested far deeper than any record is
+    deep = b'{"record":"header","x":' + b"[" * 100_000 + b"]" * 100_000 + b"}\n"
+    error = _read_error(_with_line(0, deep))
+    assert (error.line, error.offset, error.code) == (1, 0, "too_deep")
+
+
+def test_a_duplicated_key_is_not_canonical() -> None:
+    line = _lines()[3]
+    error = _read_error(
+        _with_line(
+            3, line.replace(b'{"record":"entry",', b'{"record":"entry","record":"entry",', 1)
+        )
+    )
+    assert (error.line, error.code) == (4, "not_canonical")
+
+
+def test_the_reason_codes_are_documented() -> None:
+    text = FORMAT_DOC.read_text(encoding="utf-8")
+    documented = re.findall(r"^\| `(\w+)` \| ", text, re.M)
+    assert [code for code in documented if code in LOG_ERROR_CODES] == list(LOG_ERROR_CODES)

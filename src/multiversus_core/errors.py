@@ -7,6 +7,8 @@ wrong in the game's words.
 
 from __future__ import annotations
 
+from typing import Literal
+
 
 class MultiversusError(Exception):
     """Base class of every error this library raises on purpose."""
@@ -35,14 +37,56 @@ class SettingsError(MultiversusError, ValueError):
     """Match settings that name an unknown team, scenario or variant."""
 
 
-class LogError(MultiversusError, ValueError):
-    """A match log that cannot be read, with the file, 1-based line and reason."""
+LogErrorCode = Literal[
+    "io_error",
+    "empty",
+    "truncated",
+    "invalid_utf8",
+    "blank_line",
+    "carriage_return",
+    "malformed_json",
+    "too_deep",
+    "not_canonical",
+    "not_header",
+    "misplaced_header",
+    "foreign_format",
+    "newer_version",
+    "bad_version",
+    "unknown_field",
+    "missing_field",
+    "unknown_kind",
+    "wrong_type",
+    "out_of_range",
+    "bad_seq",
+    "bad_chain",
+    "bad_end",
+    "missing_end",
+    "after_end",
+    "not_appendable",
+    "bad_event",
+]
+"""Why a log was refused: the fixed list of reason codes in ``docs/log-format.md``."""
 
-    def __init__(self, path: str, line: int, reason: str) -> None:
-        super().__init__(f"{path}, line {line}: {reason}")
+
+class LogError(MultiversusError, ValueError):
+    """A match log that cannot be read or written: file, 1-based line, byte offset, reason."""
+
+    def __init__(
+        self,
+        path: str,
+        line: int,
+        reason: str,
+        offset: int = 0,
+        code: LogErrorCode = "io_error",
+    ) -> None:
+        super().__init__(f"{path}, line {line}, byte {offset}: {reason} ({code})")
         self.path = path
         """The log file (or "<memory>" for logs read from bytes)."""
         self.line = line
-        """The 1-based line number of the bad record."""
+        """The 1-based line number of the bad record (0 if the file cannot be used at all)."""
         self.reason = reason
-        """What is wrong with it."""
+        """What is wrong with it, in plain words."""
+        self.offset = offset
+        """The 0-based byte offset in the file where the bad line starts."""
+        self.code = code
+        """What is wrong with it, as one of the fixed :data:`LogErrorCode` values."""

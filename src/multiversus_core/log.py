@@ -1,12 +1,15 @@
 """Match logs: the record format that stores a match, and replay from it.
 
-A log is JSON Lines (``docs/log-format.md``): a header record with the match
-settings, then one entry record per accepted command with the events
-:func:`~multiversus_core.decide` produced for it. Records are storage; events
-know nothing of them. Encoding is canonical, so a log read and written again
-is the same bytes, and reading is strict: anything that is not a log this
-engine wrote raises :class:`~multiversus_core.errors.LogError` naming the
-file, the 1-based line and the reason.
+A log is JSON Lines (``docs/log-format.md``, format version 2): a header
+record with the match settings, then one entry record per accepted command
+with the events :func:`~multiversus_core.decide` produced for it, each
+chained to the line before by its sequence number and the SHA-256 of that
+line, and, once the match is over, an end record sealing the chain. Records
+are storage; events know nothing of them. Encoding is canonical, so a log
+read and written again is the same bytes, and reading is strict: anything
+that is not a log this engine wrote raises
+:class:`~multiversus_core.errors.LogError` naming the file, the 1-based
+line, the byte offset and a reason code. Version 1 logs are upcast on read.
 
 :func:`replay` folds the recorded events with :func:`~multiversus_core.evolve`;
 it never decides again and never rolls.
@@ -14,8 +17,10 @@ it never decides again and never rolls.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
+import typing
 from collections.abc import Iterable
 from types import TracebackType
 from typing import Any, BinaryIO, Final, Literal, Self, TypeAlias
@@ -24,16 +29,27 @@ import msgspec
 
 import multiversus_core
 from multiversus_core.commands import Command
-from multiversus_core.errors import LogError
-from multiversus_core.events import Event
+from multiversus_core.errors import LogError, LogErrorCode
+from multiversus_core.events import Event, MatchEnded
 from multiversus_core.evolve import evolve, initial_state
 from multiversus_core.settings import MatchSettings
 from multiversus_core.state import MatchState
 
 LOG_FORMAT: Final = "multiversus-log"
 """The ``format`` value of every log header."""
-LOG_VERSION: Final = 1
+LOG_VERSION: Final = 2
 """The log format version this engine writes and the newest it reads."""
+OLDEST_LOG_VERSION: Final = 1
+"""The oldest log format version this engine reads (older versions are upcast on read)."""
+LOG_ERROR_CODES: Final[tuple[LogErrorCode, ...]] = typing.get_args(LogErrorCode)
+"""Every reason code a :class:`~multiversus_core.errors.LogError` may carry."""
+
+# A torn write leaves a last line that stops early: these codes, on the last
+# line only, are what resume may move aside. A complete record that fails the
+# chain is tampering, not a torn write, and is never repaired.
+_TORN_CODES: Final[frozenset[LogErrorCode]] = frozenset(
+    {"truncated", "malformed_json", "invalid_utf8", "blank_line"}
+)
 
 
 class LogHeader(
@@ -49,7 +65,7 @@ class LogHeader(
     format: Literal["multiversus-log"]
     """Always ``"multiversus-log"``."""
     version: int
-    """The log format version (1)."""
+    """The log format version (2; a version 1 log is upcast to 2 on read)."""
     engine: str
     """The version of the engine that wrote the log (``multiversus_core.__version__``)."""
     settings: MatchSettings
@@ -64,7 +80,11 @@ class LogEntry(
     tag_field="record",
     tag="entry",
 ):
-    """One accepted command and the events it caused, in order."""
+    """One accepted command and the events it caused, in order.
+
+    This is an entry's content, without storage metadata; it is also exactly
+    the entry record of format version 1.
+    """
 
     command: Command
     """The command, exactly as it was accepted."""
@@ -72,8 +92,50 @@ class LogEntry(
     """The events :func:`~multiversus_core.decide` produced for it."""
 
 
-LogRecord: TypeAlias = LogHeader | LogEntry
-"""One line of a log."""
+class EntryRecord(
+    msgspec.Struct,
+    frozen=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="record",
+    tag="entry",
+):
+    """An entry line of format version 2: an entry chained to the line before it."""
+
+    seq: int
+    """The entry's 1-based sequence number (the header is 0)."""
+    prev: str
+    """The lower-case hex SHA-256 of the previous line's bytes (newline excluded)."""
+    command: Command
+    """The command, exactly as it was accepted."""
+    events: tuple[Event, ...]
+    """The events :func:`~multiversus_core.decide` produced for it."""
+
+
+class EndRecord(
+    msgspec.Struct,
+    frozen=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="record",
+    tag="end",
+):
+    """The last line of the log of a finished match: seals the entries."""
+
+    count: int
+    """How many entry records the log holds."""
+    head: str
+    """The lower-case hex SHA-256 of the last entry line's bytes (newline excluded)."""
+
+
+LogRecord: TypeAlias = LogHeader | EntryRecord | EndRecord
+"""One line of a log in the current format version."""
+_RecordV1: TypeAlias = LogHeader | LogEntry
+"""One line of a version 1 log."""
+
+
+def _ends_match(events: Iterable[Event]) -> bool:
+    return any(isinstance(event, MatchEnded) for event in events)
 
 
 class MatchLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -82,19 +144,44 @@ class MatchLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False
     header: LogHeader
     """The first line."""
     entries: tuple[LogEntry, ...] = ()
-    """The lines after the header, one per accepted command."""
+    """The entries after the header, one per accepted command."""
+    upcast_from: int | None = None
+    """The format version the log was stored in, if older than :data:`LOG_VERSION`."""
 
     @property
     def settings(self) -> MatchSettings:
         """The settings the match was started with."""
         return self.header.settings
 
+    @property
+    def finished(self) -> bool:
+        """True if the match ended: its last entry holds ``match_ended`` (and the log is sealed)."""
+        return bool(self.entries) and _ends_match(self.entries[-1].events)
+
+    @property
+    def head(self) -> str:
+        """The hex SHA-256 of the last entry line (of the header line, with no entries).
+
+        Someone who noted the head of a log can tell that nothing was cut off
+        its end, which the chain alone cannot show for an unfinished match.
+        """
+        lines = _chain_lines(self.header.settings, self.entries)
+        end = -2 if self.finished else -1
+        return _sha256(lines[end][:-1])
+
 
 # Built once: encoders and decoders are reusable and much faster that way.
 _encoder: Final = msgspec.json.Encoder()
 _header_decoder: Final = msgspec.json.Decoder(LogHeader)
-_entry_decoder: Final = msgspec.json.Decoder(LogEntry)
+_body_decoder: Final[msgspec.json.Decoder[EntryRecord | EndRecord]] = msgspec.json.Decoder(
+    EntryRecord | EndRecord
+)
 _record_decoder: Final[msgspec.json.Decoder[LogRecord]] = msgspec.json.Decoder(LogRecord)
+_record_v1_decoder: Final[msgspec.json.Decoder[_RecordV1]] = msgspec.json.Decoder(_RecordV1)
+
+
+def _sha256(line: bytes | memoryview) -> str:
+    return hashlib.sha256(line).hexdigest()
 
 
 # --- writing -----------------------------------------------------------------
@@ -111,48 +198,106 @@ def encode_header(settings: MatchSettings) -> bytes:
     return _encoder.encode(header) + b"\n"
 
 
-def encode_entry(command: Command, events: Iterable[Event]) -> bytes:
-    """Return the entry line for an accepted command and its events, newline included."""
-    return _encoder.encode(LogEntry(command=command, events=tuple(events))) + b"\n"
+def encode_entry(
+    command: Command, events: Iterable[Event], *, seq: int = 1, prev: str = ""
+) -> bytes:
+    """Return the entry line for an accepted command and its events, newline included.
+
+    ``seq`` is the entry's 1-based number and ``prev`` the hex SHA-256 of the
+    line before it (newline excluded); :func:`encode_log` and
+    :class:`LogWriter` fill both in.
+    """
+    record = EntryRecord(seq=seq, prev=prev, command=command, events=tuple(events))
+    return _encoder.encode(record) + b"\n"
+
+
+def encode_end(count: int, head: str) -> bytes:
+    """Return the end line sealing ``count`` entries, the last with hash ``head``."""
+    return _encoder.encode(EndRecord(count=count, head=head)) + b"\n"
+
+
+def _chain_lines(settings: MatchSettings, entries: Iterable[LogEntry]) -> list[bytes]:
+    """Every line of a log (newlines included), with the chain and the end record."""
+    lines = [encode_header(settings)]
+    seq = 0
+    finished = False
+    for entry in entries:
+        seq += 1
+        lines.append(
+            encode_entry(entry.command, entry.events, seq=seq, prev=_sha256(lines[-1][:-1]))
+        )
+        finished = _ends_match(entry.events)
+    if finished:
+        lines.append(encode_end(seq, _sha256(lines[-1][:-1])))
+    return lines
 
 
 def encode_log(log: MatchLog) -> bytes:
-    """Return a whole log in its canonical encoding."""
-    return _encoder.encode(log.header) + b"\n" + _encoder.encode_lines(log.entries)
+    """Return a whole log in its canonical encoding (the current version, end record included)."""
+    return b"".join(_chain_lines(log.header.settings, log.entries))
+
+
+class TornRecord(msgspec.Struct, frozen=True, gc=False):
+    """A torn last record that :meth:`LogWriter.resume` moved aside."""
+
+    path: str
+    """The file the torn bytes were moved to (``<log>.torn-<n>``)."""
+    line: int
+    """The 1-based line the torn record was on."""
+    offset: int
+    """The byte offset in the log where it started (the log's new length)."""
+    size: int
+    """How many bytes were moved."""
+    code: LogErrorCode
+    """Why it was refused (``truncated`` for a line with no newline)."""
 
 
 class LogWriter:
     """Appends a match's entries to a log file as they are accepted.
 
-    Every line is written with one write call, flushed and synced to disk
-    before :meth:`append` returns, so a crash loses at most the line being
+    Every record is written with one write call, flushed and synced to disk
+    before :meth:`append` returns, so a crash loses at most the record being
     written. Use :meth:`create` for a new log and :meth:`resume` to go on with
     an existing one; a writer is a context manager that closes the file.
     """
 
-    def __init__(self, path: str, file: BinaryIO, lines: int) -> None:
+    def __init__(
+        self,
+        path: str,
+        file: BinaryIO,
+        lines: int,
+        head: str,
+        *,
+        ended: bool = False,
+        torn: TornRecord | None = None,
+    ) -> None:
         """Wrap an open file; prefer :meth:`create` or :meth:`resume`."""
         self.path = path
         """The log file."""
         self.lines = lines
-        """Lines in the file so far, the header included."""
+        """Lines in the file so far, the header (and an end record) included."""
+        self.torn = torn
+        """The torn last record :meth:`resume` moved aside, if it found one."""
         self._file = file
+        self._head = head
+        self._ended = ended
 
     @classmethod
     def create(cls, path: str | os.PathLike[str], settings: MatchSettings) -> LogWriter:
         """Create a new log file and write its header.
 
-        :raises LogError: (line 0) if the file already exists or cannot be
-            created or written.
+        :raises LogError: (line 0, ``io_error``) if the file already exists or
+            cannot be created or written.
         """
         name = os.fspath(path)
         try:
             file = open(name, "xb")  # noqa: SIM115 - the writer owns the file until close()
         except OSError as error:
             raise LogError(name, 0, _os_reason(error)) from error
-        writer = cls(name, file, 0)
+        header = encode_header(settings)
+        writer = cls(name, file, 0, _sha256(header[:-1]))
         try:
-            writer._write(encode_header(settings))
+            writer._write(header, 1)
         except LogError:
             file.close()
             raise
@@ -160,28 +305,80 @@ class LogWriter:
 
     @classmethod
     def resume(cls, path: str | os.PathLike[str]) -> tuple[LogWriter, MatchLog]:
-        """Open an existing, complete log to append to it.
+        """Open an existing log to append to it; return the writer and the log so far.
 
-        Returns the writer and the log read so far.
+        A torn last record (a line with no newline, or one that is not even
+        JSON, left by a crash mid-write) is moved to ``<log>.torn-<n>`` and
+        reported in :attr:`torn`; nothing else is ever repaired. A finished
+        match whose end record was lost is sealed at once.
 
         :raises LogError: if the file cannot be opened or is not a valid log
-            (a log cut off mid-line included: repairing it is not done here).
+            once a torn last record is set aside, or (``not_appendable``) if
+            it is an older format version.
         """
         name = os.fspath(path)
-        log = read_log(name)
+        data = _read_bytes(name)
+        torn: TornRecord | None = None
+        try:
+            log = _decode(data, name, sealed=False)
+        except LogError as error:
+            if not _is_torn(error, data):
+                raise
+            torn = _move_aside(name, data, error)
+            data = data[: error.offset]
+            log = _decode(data, name, sealed=False)
+        if log.upcast_from is not None:
+            raise LogError(
+                name,
+                1,
+                f"this log is format version {log.upcast_from}; only version {LOG_VERSION} "
+                "logs can be appended to (read it, and write a new log to carry on)",
+                0,
+                "not_appendable",
+            )
+        lines = _chain_lines(log.header.settings, log.entries)
         try:
             file = open(name, "ab")  # noqa: SIM115 - the writer owns the file until close()
         except OSError as error:
             raise LogError(name, 0, _os_reason(error)) from error
-        return cls(name, file, 1 + len(log.entries)), log
+        sealed = len(data) == sum(map(len, lines))
+        head_line = lines[-2] if (log.finished and sealed) else lines[-1]
+        writer = cls(name, file, len(lines) - (0 if sealed else 1), _sha256(head_line[:-1]))
+        writer.torn = torn
+        writer._ended = log.finished
+        if log.finished and not sealed:
+            try:
+                writer._write(lines[-1], 1)  # the end record a crash kept from the disk
+            except LogError:
+                file.close()
+                raise
+        return writer, log
 
     def append(self, command: Command, events: Iterable[Event]) -> None:
-        """Write one entry and wait until it is on disk.
+        """Write one entry and wait until it is on disk; seal the log if it ends the match.
 
         :raises ValueError: if the writer is closed.
-        :raises LogError: naming the line being written, if the write fails.
+        :raises LogError: naming the line being written, if the write fails,
+            or (``after_end``) if the match is already over.
         """
-        self._write(encode_entry(command, events))
+        if self._ended and not self._file.closed:
+            raise LogError(
+                self.path,
+                self.lines + 1,
+                "the match in this log is over: nothing may follow its end record",
+                0,
+                "after_end",
+            )
+        events = tuple(events)
+        line = encode_entry(command, events, seq=self.lines, prev=self._head)
+        head = _sha256(line[:-1])
+        data, count = line, 1
+        if _ends_match(events):
+            # One write for the entry and its seal: a crash leaves both, or a torn tail.
+            data, count = line + encode_end(self.lines, head), 2
+        self._write(data, count)
+        self._head = head
+        self._ended = count == 2
 
     def close(self) -> None:
         """Close the file; closing twice does nothing."""
@@ -207,128 +404,314 @@ class LogWriter:
         state = "closed" if self.closed else "open"
         return f"<LogWriter {self.path!r} ({state}, {self.lines} lines)>"
 
-    def _write(self, line: bytes) -> None:
+    def _write(self, data: bytes, count: int) -> None:
         if self._file.closed:
             raise ValueError(f"the log writer for {self.path} is closed")
         try:
-            self._file.write(line)
+            self._file.write(data)
             self._file.flush()
             os.fsync(self._file.fileno())
         except OSError as error:
             raise LogError(self.path, self.lines + 1, _os_reason(error)) from error
-        self.lines += 1
+        self.lines += count
+
+
+def _is_torn(error: LogError, data: bytes) -> bool:
+    """True if the error is a torn last line (not line 1) that resume may set aside."""
+    if error.code not in _TORN_CODES or error.line <= 1:
+        return False
+    last = data.rfind(b"\n", 0, len(data) - 1) + 1 if data.endswith(b"\n") else None
+    if last is None:  # no final newline: the error is at the text after the last one
+        return error.offset == data.rfind(b"\n") + 1
+    return error.offset == last
+
+
+def _move_aside(path: str, data: bytes, error: LogError) -> TornRecord:
+    """Copy the torn tail to a new ``<log>.torn-<n>`` file, then cut it off the log."""
+    tail = data[error.offset :]
+    number = 1
+    while True:
+        aside = f"{path}.torn-{number}"
+        try:
+            with open(aside, "xb") as file:
+                file.write(tail)
+                file.flush()
+                os.fsync(file.fileno())
+            break
+        except FileExistsError:
+            number += 1
+        except OSError as cause:
+            raise LogError(path, error.line, _os_reason(cause), error.offset) from cause
+    # Saved first, cut second: a crash in between loses nothing.
+    try:
+        with open(path, "r+b") as file:
+            file.truncate(error.offset)
+            file.flush()
+            os.fsync(file.fileno())
+    except OSError as cause:
+        raise LogError(path, error.line, _os_reason(cause), error.offset) from cause
+    return TornRecord(
+        path=aside, line=error.line, offset=error.offset, size=len(tail), code=error.code
+    )
 
 
 # --- reading -----------------------------------------------------------------
 
 
-def read_log(path: str | os.PathLike[str]) -> MatchLog:
-    """Read a log file.
-
-    :raises LogError: (line 0) if the file cannot be read, with the system's
-        reason; otherwise as :func:`decode_log`.
-    """
-    name = os.fspath(path)
+def _read_bytes(name: str) -> bytes:
     try:
         with open(name, "rb") as file:
-            data = file.read()
+            return file.read()
     except OSError as error:
         raise LogError(name, 0, _os_reason(error)) from error
-    return decode_log(data, name)
+
+
+def read_log(path: str | os.PathLike[str]) -> MatchLog:
+    """Read and verify a log file; never changes it.
+
+    :raises LogError: (line 0, ``io_error``) if the file cannot be read, with
+        the system's reason; otherwise as :func:`decode_log`.
+    """
+    name = os.fspath(path)
+    return decode_log(_read_bytes(name), name)
 
 
 def decode_log(data: bytes, path: str = "<memory>") -> MatchLog:
-    """Read a log from bytes; ``path`` names it in errors.
+    """Read and verify a log from bytes; ``path`` names it in errors.
 
-    :raises LogError: naming the first bad line and what is wrong with it: an
-        empty log, a missing, misplaced, unknown-version or foreign header, a
-        record that does not fit the schema (unknown field, unknown event or
-        command kind, wrong type), a truncated or blank line, invalid UTF-8,
-        or a line that is not in canonical form.
+    A version 1 log is upcast to version 2 (see :attr:`MatchLog.upcast_from`).
+
+    :raises LogError: naming the first bad line, its byte offset and a reason
+        code from :data:`LOG_ERROR_CODES`: an empty or truncated log, invalid
+        UTF-8, malformed, too deeply nested or non-canonical JSON, a missing,
+        misplaced, foreign or newer-version header, a record that does not
+        fit the schema, a broken chain, a bad or missing end record, or a
+        record after the end.
     """
+    return _decode(data, path, sealed=True)
+
+
+def _decode(data: bytes, path: str, *, sealed: bool) -> MatchLog:
+    """Decode a log; with ``sealed`` false, a finished match may lack its end record."""
     log = _decode_fast(data)
     if log is not None:
         return log
-    return _decode_checked(data, path)
+    return _decode_checked(data, path, sealed=sealed)
 
 
 def _decode_fast(data: bytes) -> MatchLog | None:
-    """Decode a valid log in a few C calls; return None if anything is off.
+    """Decode a valid current-version log in a few C calls; return None if anything is off.
 
-    A log is valid exactly when it decodes and re-encodes to the same bytes
-    (canonical form), so one comparison checks every line at once: newlines,
-    blank lines, whitespace, UTF-8 and field order.
+    A log is canonical exactly when it decodes and re-encodes to the same
+    bytes, so one comparison checks the form of every line at once; then the
+    chain is checked line by line.
     """
-    end = data.find(b"\n")
-    if end < 0:
+    lines = data.split(b"\n")
+    if len(lines) < 2 or lines[-1]:
         return None
+    del lines[-1]
     view = memoryview(data)
+    start = len(lines[0]) + 1
     try:
-        header = _header_decoder.decode(view[:end])
-        entries = _entry_decoder.decode_lines(view[end + 1 :])
-        if header.version != LOG_VERSION:
+        header = _header_decoder.decode(lines[0])
+        if header.version != LOG_VERSION or _encoder.encode(header) != lines[0]:
             return None
-        # startswith/endswith compare with memcmp and copy nothing.
-        head = _encoder.encode(header)
-        if len(head) != end or not data.startswith(head):
+        records = _body_decoder.decode_lines(view[start:])
+        body = _encoder.encode_lines(records)
+        if len(body) != len(data) - start or not data.endswith(body):
             return None
-        body = _encoder.encode_lines(entries)
-        if len(body) != len(data) - end - 1 or not data.endswith(body):
-            return None
-    except Exception:  # any failure (decoding, UTF-8, re-encoding) is located line by line
+    except Exception:  # any failure (decoding, UTF-8, depth, re-encoding) is located line by line
         return None
-    return MatchLog(header=header, entries=tuple(entries))
+    if len(records) != len(lines) - 1:
+        return None
+    # The chain: entry n carries seq n and the hash of line n - 1 (the header
+    # for n = 1); an end record may close the log, sealing the last entry.
+    end = records[-1] if records and type(records[-1]) is EndRecord else None
+    chained = records[:-1] if end is not None else records
+    hashes = [hashlib.sha256(line).hexdigest() for line in lines[: len(chained) + 1]]
+    for number, record in enumerate(chained, start=1):
+        if (
+            type(record) is not EntryRecord
+            or record.seq != number
+            or record.prev != hashes[number - 1]
+        ):
+            return None
+    entries = [
+        LogEntry(command=r.command, events=r.events) for r in chained if isinstance(r, EntryRecord)
+    ]
+    if end is not None:
+        assert isinstance(end, EndRecord)
+        if end.count != len(chained) or end.head != hashes[-1]:
+            return None
+        if not entries or not _ends_match(entries[-1].events):
+            return None
+    log = MatchLog(header=header, entries=tuple(entries))
+    if log.finished and not isinstance(records[-1], EndRecord):
+        return None
+    return log
 
 
-def _decode_checked(data: bytes, path: str) -> MatchLog:
+class _Lines:
+    """A log split into lines, with their 1-based numbers and byte offsets."""
+
+    def __init__(self, data: bytes) -> None:
+        self.lines = data.split(b"\n")
+        self.offsets = [0]
+        for line in self.lines[:-1]:
+            self.offsets.append(self.offsets[-1] + len(line) + 1)
+
+
+def _decode_checked(data: bytes, path: str, *, sealed: bool) -> MatchLog:
     """Decode a log line by line, raising :class:`LogError` for the first bad line."""
     if not data:
-        raise LogError(path, 1, "the log is empty: line 1 should be the header record")
-    lines = data.split(b"\n")
-    if lines[-1]:  # the text after the final newline, empty in a complete log
-        # Earlier lines are checked first, so that the first bad line is named.
-        for index, line in enumerate(lines[:-1]):
-            _decode_line(line, index + 1, path)
-        raise LogError(
-            path, len(lines), "the last line does not end with a newline: the log is truncated"
-        )
-    records = [_decode_line(line, index + 1, path) for index, line in enumerate(lines[:-1])]
-    # _decode_line refuses a header after line 1 and an entry on it, so these filter nothing.
-    header = records[0]
-    assert isinstance(header, LogHeader)
-    entries = tuple(record for record in records[1:] if isinstance(record, LogEntry))
-    return MatchLog(header=header, entries=entries)
+        raise LogError(path, 1, "the log is empty: line 1 should be the header record", 0, "empty")
+    split = _Lines(data)
+    lines, offsets = split.lines, split.offsets
+    complete = len(lines) - 1  # the text after the final newline is empty in a complete log
+    checker = _Chain(path, LOG_VERSION)
+    for index in range(complete):
+        checker.add(lines[index], index + 1, offsets[index])
+    if lines[-1]:
+        number, offset = len(lines), offsets[-1]
+        reason = "the last line does not end with a newline: the log is truncated"
+        try:
+            checker.add(lines[-1], number, offset)
+        except LogError as error:
+            if error.code not in _TORN_CODES and error.code != "not_header":
+                raise  # a whole record that fails the chain is not a torn write
+        raise LogError(path, number, reason, offset, "truncated")
+    return checker.finish(complete + 1, len(data), sealed=sealed)
 
 
-def _decode_line(line: bytes, number: int, path: str) -> LogRecord:
+class _Chain:
+    """Checks lines one at a time: each in its place, chained to the one before."""
+
+    def __init__(self, path: str, version: int) -> None:
+        self.path = path
+        self.version = version
+        self.header: LogHeader | None = None
+        self.entries: list[LogEntry] = []
+        self.head = ""
+        self.end: tuple[int, int] | None = None  # the end record's line and offset
+
+    def add(self, line: bytes, number: int, offset: int) -> None:
+        record = _decode_line(line, number, offset, self.path, self.version)
+        where = (self.path, number)
+        if self.end is not None:
+            raise LogError(
+                *where,
+                "a record follows the end record; the end is the last line",
+                offset,
+                "after_end",
+            )
+        match record:
+            case LogHeader() if number > 1:
+                raise LogError(
+                    *where,
+                    "a header record may only be on line 1; this is a second header",
+                    offset,
+                    "misplaced_header",
+                )
+            case LogHeader():
+                self.header = record
+                self.version = record.version
+            case _ if number == 1:  # pragma: no cover - _check_header_line refused it
+                raise LogError(*where, "line 1 must be the header record", offset, "not_header")
+            case LogEntry():  # version 1: no chain to check
+                self.entries.append(record)
+            case EntryRecord(seq=seq, prev=prev):
+                if seq != len(self.entries) + 1:
+                    raise LogError(
+                        *where,
+                        f"entry sequence number {seq}, but this is entry "
+                        f"{len(self.entries) + 1}: an entry is missing, repeated or moved",
+                        offset,
+                        "bad_seq",
+                    )
+                if prev != self.head:
+                    raise LogError(
+                        *where,
+                        f"`prev` is {prev[:16]!r}..., but the line before hashes to "
+                        f"{self.head[:16]!r}...: the line before was changed",
+                        offset,
+                        "bad_chain",
+                    )
+                self.entries.append(LogEntry(command=record.command, events=record.events))
+            case EndRecord(count=count, head=head):
+                if count != len(self.entries) or head != self.head:
+                    raise LogError(
+                        *where,
+                        f"the end record seals {count} entries with head {head[:16]!r}..., "
+                        f"but the log has {len(self.entries)} with head {self.head[:16]!r}...",
+                        offset,
+                        "bad_end",
+                    )
+                if not self.entries or not _ends_match(self.entries[-1].events):
+                    raise LogError(
+                        *where,
+                        "an end record, but the last entry does not end the match",
+                        offset,
+                        "bad_end",
+                    )
+                self.end = (number, offset)
+        self.head = _sha256(line)
+
+    def finish(self, number: int, offset: int, *, sealed: bool) -> MatchLog:
+        """Return the log; ``number`` and ``offset`` are where an end record would go."""
+        assert self.header is not None  # line 1 was checked to be a header
+        header, entries = self.header, tuple(self.entries)
+        upcast_from: int | None = None
+        for step in range(self.version, LOG_VERSION):
+            header, entries = _UPCASTS[step](header, entries)
+            upcast_from = self.version
+        log = MatchLog(header=header, entries=entries, upcast_from=upcast_from)
+        if sealed and upcast_from is None and log.finished and self.end is None:
+            raise LogError(
+                self.path,
+                number,
+                "the match ended but the log has no end record: the log was cut off",
+                offset,
+                "missing_end",
+            )
+        return log
+
+
+def _upcast_1_to_2(
+    header: LogHeader, entries: tuple[LogEntry, ...]
+) -> tuple[LogHeader, tuple[LogEntry, ...]]:
+    """Version 1 to 2: the entries gain `seq` and `prev`, computed when encoded; no end record."""
+    return msgspec.structs.replace(header, version=2), entries
+
+
+_UPCASTS: Final = {1: _upcast_1_to_2}
+"""Upcasters by the version they read; each returns the next version's log."""
+
+
+def _decode_line(line: bytes, number: int, offset: int, path: str, version: int) -> Any:
     """Decode one line (without its newline), checking everything but its neighbours."""
+
+    def fail(reason: str, code: LogErrorCode) -> LogError:
+        return LogError(path, number, reason, offset, code)
+
     try:
         line.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise LogError(
-            path, number, f"invalid UTF-8 at byte {error.start + 1} of the line"
-        ) from None
+        raise fail(f"invalid UTF-8 at byte {error.start + 1} of the line", "invalid_utf8") from None
     if not line.strip():
-        raise LogError(path, number, "the line is blank; every line must be a record")
+        raise fail("the line is blank; every line must be a record", "blank_line")
     if line.endswith(b"\r"):
-        raise LogError(path, number, "the line ends with a carriage return; lines end with \\n")
+        raise fail("the line ends with a carriage return; lines end with \\n", "carriage_return")
     if number == 1:
         _check_header_line(line, path)
+    decoder: msgspec.json.Decoder[Any] = _record_v1_decoder if version == 1 else _record_decoder
     try:
-        record = _record_decoder.decode(line)
+        record = decoder.decode(line)
     except msgspec.DecodeError as error:
-        raise LogError(path, number, _decode_reason(error)) from None
+        raise fail(*_decode_reason(error, version)) from None
     except UnicodeError as error:  # a \\ud800-style escape: no valid character
-        raise LogError(path, number, f"a string is not valid Unicode: {error}") from None
-    match record:
-        case LogHeader() if number > 1:
-            raise LogError(
-                path, number, "a header record may only be on line 1; this is a second header"
-            )
-        case LogEntry() if number == 1:  # pragma: no cover - _check_header_line refused it
-            raise LogError(path, number, "line 1 must be the header record")
-        case _:
-            pass
+        raise fail(f"a string is not valid Unicode: {error}", "invalid_utf8") from None
+    except RecursionError:
+        raise fail("the record is nested too deeply", "too_deep") from None
     try:
         canonical = _encoder.encode(record)
     except Exception:  # a value msgspec reads but cannot write back is not canonical either
@@ -338,86 +721,101 @@ def _decode_line(line: bytes, number: int, path: str) -> LogRecord:
             (i for i, (a, b) in enumerate(zip(canonical, line, strict=False)) if a != b),
             min(len(canonical), len(line)),
         )
-        raise LogError(
-            path,
-            number,
+        raise fail(
             "the record is not in canonical form (compact JSON, fields in schema order, "
-            f"as this library writes it): it differs at byte {at + 1}",
+            f"each key once, as this library writes it): it differs at byte {at + 1}",
+            "not_canonical",
         )
     return record
 
 
-def _check_header_line(line: bytes, path: str) -> None:
-    """Check what line 1 claims to be, before its full schema: format, record, version."""
+def _check_header_line(line: bytes, path: str) -> int:
+    """Check what line 1 claims to be, before its full schema; return its version."""
+
+    def fail(reason: str, code: LogErrorCode) -> LogError:
+        return LogError(path, 1, reason, 0, code)
+
     try:
         raw: Any = msgspec.json.decode(line)
     except msgspec.DecodeError as error:
-        raise LogError(path, 1, _decode_reason(error)) from None
+        raise fail(*_decode_reason(error, LOG_VERSION)) from None
     except UnicodeError as error:
-        raise LogError(path, 1, f"a string is not valid Unicode: {error}") from None
+        raise fail(f"a string is not valid Unicode: {error}", "invalid_utf8") from None
+    except RecursionError:
+        raise fail("the record is nested too deeply", "too_deep") from None
     if not isinstance(raw, dict) or raw.get("record") != "header":
         found = raw.get("record") if isinstance(raw, dict) else None
         what = f"a record of type {found!r}" if isinstance(found, str) else "not a record"
-        raise LogError(path, 1, f"line 1 must be the header record, but it is {what}")
+        raise fail(f"line 1 must be the header record, but it is {what}", "not_header")
     if raw.get("format") != LOG_FORMAT:
-        raise LogError(
-            path,
-            1,
+        raise fail(
             f"this is not a multiversus log: its format is {raw.get('format')!r}, "
             f"not {LOG_FORMAT!r}",
+            "foreign_format",
         )
     version = raw.get("version")
     if type(version) is int and version > LOG_VERSION:
-        raise LogError(
-            path,
-            1,
-            f"this log is format version {version}; this engine reads version {LOG_VERSION}",
+        raise fail(
+            f"this log is format version {version}; this engine reads versions "
+            f"{OLDEST_LOG_VERSION} to {LOG_VERSION}",
+            "newer_version",
         )
-    if type(version) is int and version < 1:
-        raise LogError(
-            path, 1, f"this log claims format version {version}, but versions start at 1"
+    if type(version) is not int or version < OLDEST_LOG_VERSION:
+        raise fail(
+            f"this log claims format version {version!r}, but versions are integers "
+            f"from {OLDEST_LOG_VERSION}",
+            "bad_version",
         )
+    return version
 
 
 _AT = re.compile(r"^(?P<message>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.DOTALL)
 _MALFORMED = re.compile(r"^JSON is malformed: (?P<what>.*) \(byte (?P<byte>\d+)\)$")
 
 
-def _decode_reason(error: msgspec.DecodeError) -> str:
-    """Turn a msgspec error into a reason in plain words, keeping its ``$.`` path."""
+def _decode_reason(error: msgspec.DecodeError, version: int) -> tuple[str, LogErrorCode]:
+    """Turn a msgspec error into a reason in plain words, keeping its ``$.`` path, and a code."""
     text = str(error)
     if not isinstance(error, msgspec.ValidationError):
         if text == "Input data was truncated":
-            return "the line is not complete JSON: it ends in the middle of a value"
+            reason = "the line is not complete JSON: it ends in the middle of a value"
+            return reason, "malformed_json"
         malformed = _MALFORMED.match(text)
         if malformed:
             byte = int(malformed["byte"]) + 1
-            return f"the line is not valid JSON: {malformed['what']} at byte {byte}"
-        return f"the line is not valid JSON: {text}"
+            return f"the line is not valid JSON: {malformed['what']} at byte {byte}", (
+                "malformed_json"
+            )
+        return f"the line is not valid JSON: {text}", "malformed_json"
     found = _AT.match(text)
     assert found is not None  # the pattern matches any text
     message, where = found["message"], found["path"] or "$"
     if message.startswith("Invalid value ") and where.endswith(".kind"):
         noun = "command" if where.startswith("$.command") else "event"
-        return f"unknown {noun} kind {message.removeprefix('Invalid value ')} at `{where}`"
+        value = message.removeprefix("Invalid value ")
+        return f"unknown {noun} kind {value} at `{where}`", "unknown_kind"
     if message.startswith("Invalid value ") and where == "$.record":
         value = message.removeprefix("Invalid value ")
-        return f"unknown record type {value} at `{where}` (records are 'header' or 'entry')"
+        kinds = "'header' or 'entry'" if version == 1 else "'header', 'entry' or 'end'"
+        return f"unknown record type {value} at `{where}` (records are {kinds})", "unknown_kind"
     unknown = re.fullmatch(r"Object contains unknown field `(.*)`", message)
     if unknown:
-        return f"unknown field {unknown[1]!r} at `{where}`"
+        return f"unknown field {unknown[1]!r} at `{where}`", "unknown_field"
     missing = re.fullmatch(r"Object missing required field `(.*)`", message)
     if missing:
-        return f"missing field {missing[1]!r} at `{where}`"
+        return f"missing field {missing[1]!r} at `{where}`", "missing_field"
     length = re.fullmatch(r"Expected `array` of length (.*)", message)
     if length:
-        return f"wrong length at `{where}`: expected an array of length {length[1]}"
+        reason = f"wrong length at `{where}`: expected an array of length {length[1]}"
+        return reason, "wrong_type"
     expected = re.fullmatch(r"Expected `(.*)`, got `(.*)`", message)
     if expected:
-        return f"wrong type at `{where}`: expected {expected[1]}, got {expected[2]}"
+        reason = f"wrong type at `{where}`: expected {expected[1]}, got {expected[2]}"
+        return reason, "wrong_type"
     if message.startswith("Invalid enum value "):
-        return f"value {message.removeprefix('Invalid enum value ')} is not allowed at `{where}`"
-    return f"the record does not fit the log schema: {message} at `{where}`"
+        value = message.removeprefix("Invalid enum value ")
+        return f"value {value} is not allowed at `{where}`", "out_of_range"
+    return f"the record does not fit the log schema: {message} at `{where}`", "out_of_range"
 
 
 def _os_reason(error: OSError) -> str:
@@ -449,6 +847,7 @@ def replay(log: MatchLog, path: str = "<memory>") -> MatchState:
 
 
 def _find_replay_error(log: MatchLog, path: str) -> None:
+    lines = _chain_lines(log.header.settings, log.entries)
     state = initial_state(log.header.settings)
     for index, entry in enumerate(log.entries):
         for position, event in enumerate(entry.events, start=1):
@@ -461,32 +860,43 @@ def _find_replay_error(log: MatchLog, path: str) -> None:
                     index + 2,
                     f"event {position} ({kind}) cannot follow the events before it: "
                     f"{type(error).__name__} {error}",
+                    sum(map(len, lines[: index + 1])),
+                    "bad_event",
                 ) from error
 
 
 def log_schema() -> dict[str, object]:
-    """Return a JSON Schema for one log line: a header or an entry record."""
+    """Return a JSON Schema for one log line: a header, an entry or an end record."""
     schema = msgspec.json.schema(LogRecord)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"{LOG_FORMAT} line, format version {LOG_VERSION}",
         "description": (
             "One line of a Multiversus match log (JSON Lines): line 1 is a header "
-            "record, every later line an entry record. See docs/log-format.md."
+            "record, every later line an entry record chained to the line before it, "
+            "and the log of a finished match ends with an end record. "
+            "See docs/log-format.md."
         ),
         **schema,
     }
 
 
 __all__ = [
+    "LOG_ERROR_CODES",
     "LOG_FORMAT",
     "LOG_VERSION",
+    "OLDEST_LOG_VERSION",
+    "EndRecord",
+    "EntryRecord",
     "LogEntry",
+    "LogErrorCode",
     "LogHeader",
     "LogRecord",
     "LogWriter",
     "MatchLog",
+    "TornRecord",
     "decode_log",
+    "encode_end",
     "encode_entry",
     "encode_header",
     "encode_log",
