@@ -183,6 +183,22 @@ def test_quitting_keeps_a_log_that_resume_carries_on_to_the_end(tmp_path: Path) 
     assert replay(final).is_over
 
 
+def test_resume_moves_a_torn_last_line_aside_and_says_so(tmp_path: Path) -> None:
+    log = tmp_path / "torn.jsonl"
+    result = play("--seed", "5", "--bot-seed", "1", log=log, input="1\n1\n1\nq\n")
+    assert result.exit_code == 0, result.output
+    kept = read_log(log)
+    # The program stopped in the middle of writing a line.
+    with log.open("ab") as file:
+        file.write(b'{"record":"entry","seq":')
+    resumed = play("--resume", str(log), "--player1", "bot", "--bot-seed", "1")
+    assert resumed.exit_code == 0, resumed.output
+    assert "was cut short" in resumed.output
+    assert (tmp_path / "torn.jsonl.torn-1").read_bytes() == b'{"record":"entry","seq":'
+    final = read_log(log)
+    assert final.entries[: len(kept.entries)] == kept.entries and replay(final).is_over
+
+
 @pytest.fixture(scope="module")
 def reacting_human(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Path]:
     """A whole match of a human who moves and reacts by number against the bot."""

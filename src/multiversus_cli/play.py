@@ -253,6 +253,13 @@ def _prepare(
             raise UsageError(f"cannot carry on from this log: {_one_line(exc)}") from None
         history = [(entry.command, tuple(entry.events)) for entry in match_log.entries]
         path = resume
+        if writer.torn is not None:
+            torn = writer.torn
+            out.print(
+                f"The log's last line ({torn.line}) was cut short when the program stopped; "
+                f"its {torn.size} bytes were moved to {torn.path} and the match carries on "
+                "from the line before it."
+            )
     else:
         settings = _settings(kinds, heroes, adversaries, scenario, seed, names)
         state = start_match(settings)
