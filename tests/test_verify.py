@@ -1,0 +1,113 @@
+"""Verification re-runs the rules on every recorded command (issue: hidden information you
+can trust; verification): a changed rule or an edited outcome is caught where it appears."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from msgspec.structs import replace
+
+from multiversus_core import MatchSettings, apply, decider_seat, start_match
+from multiversus_core.bots import RandomBot
+from multiversus_core.events import InitiativeRolled
+from multiversus_core.log import (
+    LOG_FORMAT,
+    LOG_VERSION,
+    LogEntry,
+    LogHeader,
+    MatchLog,
+    decode_log,
+    encode_log,
+)
+from multiversus_core.verify import verify, verify_file
+
+
+def bot_log(seed: int = 3) -> MatchLog:
+    settings = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=seed)
+    state = start_match(settings)
+    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
+    entries = []
+    while not state.is_over:
+        seat = decider_seat(state)
+        assert seat is not None
+        command = bots[seat].choose(state, seat)
+        state, events = apply(state, command)
+        entries.append(LogEntry(command=command, events=events))
+    header = LogHeader(format=LOG_FORMAT, version=LOG_VERSION, engine="test", settings=settings)
+    return MatchLog(header=header, entries=tuple(entries))
+
+
+def resealed(log: MatchLog) -> MatchLog:
+    """The log rewritten with a fresh, valid hash chain (as a forger would)."""
+    return decode_log(encode_log(log))
+
+
+def test_an_honest_log_verifies(tmp_path: Path) -> None:
+    log = bot_log()
+    result = verify(log)
+    assert result.ok and result.finished and result.entries == len(log.entries)
+    path = tmp_path / "match.jsonl"
+    path.write_bytes(encode_log(log))
+    assert verify_file(path).ok
+
+
+def test_an_edited_die_is_caught_at_its_entry_round_and_turn_even_with_a_good_chain() -> None:
+    log = bot_log()
+    number, entry = next(
+        (n, e) for n, e in enumerate(log.entries, 1) if isinstance(e.events[0], InitiativeRolled)
+    )
+    rolled = entry.events[0]
+    assert isinstance(rolled, InitiativeRolled)
+    forged = replace(rolled, die=rolled.die % 6 + 1)
+    entries = list(log.entries)
+    entries[number - 1] = replace(entry, events=(forged, *entry.events[1:]))
+    result = verify(resealed(replace(log, entries=tuple(entries))))
+    assert not result.ok and result.code == "rules_differ"
+    assert result.entry == number and result.round == 1 and result.turn == 1
+    assert result.problem is not None
+    assert result.problem.startswith(
+        f"entry {number} (line {number + 1}), round 1, turn 1: event 1"
+    )
+
+
+def test_a_changed_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    log = bot_log()
+    from multiversus_core import initiative
+
+    # Suppose the Initiative were never lost on a six.
+    monkeypatch.setattr(
+        initiative, "loses_initiative", lambda die, greys, six_loses=True: die <= greys
+    )
+    sixes = [
+        n
+        for n, e in enumerate(log.entries, 1)
+        if any(isinstance(x, InitiativeRolled) and x.die == 6 for x in e.events)
+    ]
+    assert sixes, "this match has no six; pick another seed"
+    result = verify(log)
+    assert not result.ok and result.code == "rules_differ" and result.entry == sixes[0]
+
+
+def test_a_command_the_rules_refuse_is_reported() -> None:
+    log = bot_log()
+    entries = list(log.entries)
+    entries.insert(5, entries[4])  # the same command twice in a row
+    result = verify(resealed(replace(log, entries=tuple(entries))))
+    assert not result.ok and result.code == "command_refused" and result.entry == 6
+
+
+def test_an_unreadable_log_fails_with_its_log_error(tmp_path: Path) -> None:
+    path = tmp_path / "broken.jsonl"
+    path.write_bytes(b"not a log\n")
+    result = verify_file(path)
+    assert not result.ok and result.code == "log_error" and str(path) in (result.problem or "")
+    missing = verify_file(tmp_path / "missing.jsonl")
+    assert not missing.ok and missing.code == "log_error"
+
+
+def test_a_log_naming_an_unknown_team_fails_on_its_settings() -> None:
+    log = bot_log()
+    header = replace(log.header, settings=replace(log.header.settings, heroes="nobody"))
+    result = verify(replace(log, header=header))
+    assert not result.ok and result.code == "bad_settings"
