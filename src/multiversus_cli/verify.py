@@ -1,0 +1,226 @@
+"""``multiversus verify``: check match logs, or whole folders of them, against the rules.
+
+Each log is read (its form and hash chain) and every recorded command is run
+through the rules again, which must give exactly the recorded events
+(:func:`multiversus_core.verify.verify_file`). The command prints a summary
+table, then one line per failed log naming the file, the entry and the reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING, Annotated, Final
+
+import msgspec
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+from rich.text import Text
+
+if TYPE_CHECKING:
+    from multiversus_core.verify import Verification
+
+EXIT_OK: Final = 0
+"""Every log passed."""
+EXIT_FAILED: Final = 1
+"""A log failed: it cannot be read, its chain is broken, or the rules give other events."""
+EXIT_USAGE: Final = 2
+"""A path does not exist, or no log was found."""
+
+PROGRESS_FROM: Final = 6
+"""Show a progress bar when verifying at least this many logs."""
+
+EPILOG: Final = (
+    "Exit codes: 0 every log passed; 1 a log failed (unreadable, broken chain, or the "
+    "rules give other events); 2 a path does not exist or no log (*.jsonl) was found."
+)
+
+_LOG_LINE: Final = re.compile(r"^line (?P<line>\d+), byte \d+: (?P<rest>.*)$")
+
+
+class OutputFormat(StrEnum):
+    """How the results are printed."""
+
+    table = "table"
+    json = "json"
+
+
+class _NoLogs(Exception):
+    """A path does not exist or holds no log; the message says which."""
+
+
+def verify(
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            metavar="PATH",
+            help="Log files, or folders searched recursively for *.jsonl logs.",
+            show_default=False,
+        ),
+    ],
+    output: Annotated[
+        OutputFormat,
+        typer.Option(
+            "--format",
+            help="table for people; json for tools (a list with one object per log).",
+            case_sensitive=False,
+        ),
+    ] = OutputFormat.table,
+) -> None:
+    """Verify match logs: the hash chain holds and the rules give exactly the recorded events.
+
+    Folders are searched recursively for *.jsonl files.
+
+    Examples:
+
+    multiversus verify multiversus-20250101-120000.jsonl
+
+    multiversus verify logs/
+
+    multiversus verify logs/ --format json
+    """
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+    try:
+        from multiversus_core import verify as core  # lazily: the CLI imports without it
+    except ImportError as exc:
+        err.print(f"multiversus verify: this engine cannot verify logs ({exc})", markup=False)
+        raise typer.Exit(EXIT_FAILED) from None
+    try:
+        files = find_logs(paths)
+    except _NoLogs as exc:
+        for line in exc.args:
+            err.print(f"multiversus verify: {line}", markup=False)
+        raise typer.Exit(EXIT_USAGE) from None
+    results: list[Verification] = []
+    with _progress(err, len(files)) as advance:
+        for file in files:
+            results.append(_verify_one(core, file))
+            advance()
+    out = Console(highlight=False, soft_wrap=True)
+    if output is OutputFormat.json:
+        out.print(msgspec.json.encode(msgspec.to_builtins(results)).decode(), markup=False)
+    else:
+        out.print(summary_table(results))
+        for result in results:
+            if not result.ok:
+                out.print(Text(failure_line(result), style="red"))
+    raise typer.Exit(EXIT_OK if all(r.ok for r in results) else EXIT_FAILED)
+
+
+def _verify_one(core: ModuleType, file: Path) -> Verification:
+    """Verify one log; a crash of the verifier fails that log instead of the whole run."""
+    try:
+        result: Verification = core.verify_file(file)
+    except Exception as exc:  # a log edited by hand may break the rules engine in any way
+        reason = " ".join(f"{type(exc).__name__}: {exc}".split())
+        return core.Verification(  # type: ignore[no-any-return]
+            path=str(file),
+            ok=False,
+            entries=0,
+            finished=False,
+            problem=f"the verifier failed on this log (a bug): {reason}",
+        )
+    return result
+
+
+def find_logs(paths: Sequence[Path]) -> list[Path]:
+    """Return the log files the paths name: files as given, folders' ``*.jsonl`` recursively.
+
+    Each file appears once, in the order given (a folder's logs sorted by path).
+
+    :raises _NoLogs: with one message per path that does not exist or holds no log.
+    """
+    problems: list[str] = []
+    files: list[Path] = []
+    seen: set[Path] = set()
+    for path in paths:
+        if path.is_dir():
+            found = sorted(p for p in path.rglob("*.jsonl") if p.is_file())
+            if not found:
+                problems.append(f"no log (*.jsonl) found in the folder {str(path)!r}")
+        elif path.exists():
+            found = [path]
+        else:
+            problems.append(f"no such file or folder {str(path)!r}")
+            continue
+        for file in found:
+            key = file.resolve()
+            if key not in seen:
+                seen.add(key)
+                files.append(file)
+    if problems:
+        raise _NoLogs(*problems)
+    return files
+
+
+def summary_table(results: Sequence[Verification]) -> Table:
+    """Return the summary: one row per log with its entries, whether it finished, and the result."""
+    passed = sum(1 for r in results if r.ok)
+    table = Table(
+        title=f"{passed} of {len(results)} logs passed",
+        title_justify="left",
+    )
+    table.add_column("file", overflow="fold")
+    table.add_column("entries", justify="right")
+    table.add_column("finished")
+    table.add_column("result")
+    for result in results:
+        table.add_row(
+            result.path,
+            str(result.entries),
+            "yes" if result.finished else "no",
+            Text("OK", style="green") if result.ok else Text("FAILED", style="bold red"),
+        )
+    return table
+
+
+def failure_line(result: Verification) -> str:
+    """Return one line naming the failed log, the entry where it failed and why."""
+    problem = " ".join((result.problem or "failed, with no reason given").split())
+    # A LogError's message starts with the path and gives a line: name the entry too.
+    problem = problem.removeprefix(f"{result.path}, ")
+    match = _LOG_LINE.match(problem)
+    if match is not None:
+        line = int(match["line"])
+        where = "the header (line 1)" if line == 1 else f"entry {line - 1} (line {line})"
+        problem = where + ": " + match["rest"] if line else match["rest"]
+    code = f" [{result.code}]" if result.code else ""
+    return f"{result.path}: {problem}{code}"
+
+
+@contextmanager
+def _progress(err: Console, total: int) -> Iterator[Callable[[], None]]:
+    """Yield a function that advances a progress bar on stderr (none for a handful of logs)."""
+    if total < PROGRESS_FROM:
+        yield lambda: None
+        return
+    progress = Progress(
+        TextColumn("Verifying"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("verify", total=total)
+        yield lambda: progress.advance(task)
+
+
+__all__ = [
+    "EPILOG",
+    "EXIT_FAILED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "OutputFormat",
+    "failure_line",
+    "find_logs",
+    "summary_table",
+    "verify",
+]

@@ -1,0 +1,118 @@
+"""``multiversus teams``: the list of installed teams, one team's sheet, checking sheet files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from multiversus_cli.app import app
+from multiversus_core.sheets import installed_teams
+
+BUNDLED = Path(__file__).parent.parent / "src" / "multiversus_core" / "data" / "teams"
+
+
+def teams(*args: str) -> Result:
+    return CliRunner().invoke(app, ["teams", *args])
+
+
+def test_teams_lists_every_installed_team_with_its_side() -> None:
+    result = teams()
+    assert result.exit_code == 0, result.output
+    for sheet in installed_teams():
+        assert sheet.id in result.output
+    assert "Heroes" in result.output
+    assert "Adversaries" in result.output
+
+
+def test_show_prints_units_abilities_with_their_marks_and_rules_text() -> None:
+    result = teams("show", "smogon")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "Smogon and the Dragonkith (smogon), Adversaries" in out
+    assert "Dragonkith Bruisers (bruisers), minions: 2 characters, Medium" in out
+    assert "1 green + 2 grey unit coins" in out
+    assert "Smoke Breath (!!): Every enemy character adjacent to Smogon" in out
+    assert "Drag to the Wyrm (!): " in out
+    assert "Large: This character takes up four spaces" in out
+
+
+def test_show_prints_scenarios_with_board_size_and_win_conditions_with_their_text() -> None:
+    out = teams("show", "smogon").output
+    assert "The Smoking Crags (smoking-crags): a 10×10 board" in out
+    assert "the-smoke-vent: At the end of round 6" in out
+
+
+def test_show_prints_the_set_up_secrets_but_no_choice() -> None:
+    result = teams("show", "swartzblak")
+    assert result.exit_code == 0, result.output
+    assert "shapeshifter (secret identity; one of cats-1, cats-2, cats-3)" in result.output
+    assert "Which Feral Cat is really the shapeshifter" in result.output
+
+
+def test_show_of_an_unknown_team_is_a_one_line_error_with_exit_2() -> None:
+    result = teams("show", "no-such-team")
+    assert result.exit_code == 2
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1
+    assert "no team 'no-such-team'" in lines[0]
+    assert "smogon" in lines[0]  # the installed ids, to choose from
+    assert "Traceback" not in result.output
+
+
+def test_validate_says_ok_for_valid_sheets() -> None:
+    files = sorted(BUNDLED.glob("*.toml"))
+    result = teams("validate", *map(str, files))
+    assert result.exit_code == 0, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == len(files)
+    assert all(": ok" in line for line in lines)
+
+
+def test_validate_names_the_field_of_a_broken_sheet_and_exits_1(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.toml"
+    text = (BUNDLED / "smogon.toml").read_text()
+    broken.write_text(text.replace('role = "minions"', 'role = "boss"', 1))
+    good = BUNDLED / "smogon.toml"
+    result = teams("validate", str(good), str(broken))
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert lines[0].endswith(": ok (smogon, Adversaries)")
+    assert str(broken) in lines[1]
+    assert "units[1] (bruisers).role" in lines[1]
+    assert "'boss'" in lines[1]
+
+
+def test_validate_reports_a_sheet_that_is_not_toml(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.toml"
+    bad.write_text("id = \n")
+    result = teams("validate", str(bad))
+    assert result.exit_code == 1
+    assert "not valid TOML" in result.output
+
+
+@pytest.mark.parametrize("name", ["missing.toml", "folder"])
+def test_validate_reports_a_missing_file_as_an_error_line(tmp_path: Path, name: str) -> None:
+    (tmp_path / "folder").mkdir()
+    result = teams("validate", str(tmp_path / name), str(BUNDLED / "smogon.toml"))
+    assert result.exit_code == 1
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(str(tmp_path / name) + ": ")
+    assert ": ok" not in lines[0]
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "example"),
+    [
+        ((), "multiversus teams show smogon"),
+        (("show",), "multiversus teams show banner-knight"),
+        (("validate",), "multiversus teams validate my-team.toml"),
+    ],
+)
+def test_help_shows_an_example(args: tuple[str, ...], example: str) -> None:
+    result = teams(*args, "--help")
+    assert result.exit_code == 0
+    assert example in result.output

@@ -1,0 +1,163 @@
+"""``multiversus verify``: logs and folders of logs checked against the rules.
+
+The logs are bot games written with ``multiversus play``, so they are the same
+each run (fixed seeds).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from multiversus_cli.app import app
+from multiversus_cli.verify import find_logs
+
+
+def verify(*args: str) -> Result:
+    return CliRunner().invoke(app, ["verify", *args])
+
+
+def bot_log(path: Path, seed: int) -> Path:
+    """Write the log of a bot game with ``multiversus play``."""
+    bots = ["--player1", "bot", "--player2", "bot", "--quiet"]
+    result = CliRunner().invoke(app, ["play", *bots, "--seed", str(seed), "--log", str(path)])
+    assert result.exit_code == 0, result.output
+    return path
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A folder with two good logs, one of them in a subfolder."""
+    folder = tmp_path_factory.mktemp("logs")
+    bot_log(folder / "seed3.jsonl", 3)
+    (folder / "more").mkdir()
+    bot_log(folder / "more" / "seed4.jsonl", 4)
+    (folder / "notes.txt").write_text("not a log\n")
+    return folder
+
+
+def edited(good: Path, target: Path) -> tuple[Path, int]:
+    """Copy a log with the first Initiative die changed and nothing else; return its entry."""
+    lines = good.read_text().splitlines(keepends=True)
+    for number, line in enumerate(lines):
+        if '"kind":"initiative_rolled"' in line:
+            found = re.search(r'"die":(\d)', line)
+            assert found is not None
+            die = int(found[1])
+            lines[number] = line.replace(f'"die":{die}', f'"die":{die % 6 + 1}', 1)
+            target.write_text("".join(lines))
+            return target, number  # line number + 1 is 1-based; the header is line 1
+    raise AssertionError("the log has no initiative roll")
+
+
+def test_a_good_bot_log_passes(logs: Path) -> None:
+    result = verify(str(logs / "seed3.jsonl"))
+    assert result.exit_code == 0, result.output
+    assert "1 of 1 logs passed" in result.output
+    assert "OK" in result.output
+    assert "FAILED" not in result.output
+    assert "yes" in result.output  # the match finished
+
+
+def test_a_folder_is_searched_recursively_for_logs(
+    logs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(logs)
+    result = verify(".")
+    assert result.exit_code == 0, result.output
+    assert "2 of 2 logs passed" in result.output
+    assert "seed3.jsonl" in result.output
+    assert "more/seed4.jsonl" in result.output
+    assert "notes.txt" not in result.output
+
+
+def test_an_edited_initiative_die_fails_naming_the_file_and_entry(
+    logs: Path, tmp_path: Path
+) -> None:
+    bad, _ = edited(logs / "seed3.jsonl", tmp_path / "edited.jsonl")
+    result = verify(str(logs / "seed3.jsonl"), str(bad))
+    assert result.exit_code == 1, result.output
+    assert "1 of 2 logs passed" in result.output
+    assert "FAILED" in result.output
+    failures = [line for line in result.output.splitlines() if line.startswith(f"{bad}: ")]
+    assert len(failures) == 1
+    assert re.search(r": entry \d+ \(line \d+\)", failures[0])
+    assert "Traceback" not in result.output
+
+
+def test_a_missing_path_exits_2(logs: Path, tmp_path: Path) -> None:
+    result = verify(str(logs), str(tmp_path / "nowhere.jsonl"))
+    assert result.exit_code == 2
+    assert (
+        result.output.strip()
+        == f"multiversus verify: no such file or folder {str(tmp_path / 'nowhere.jsonl')!r}"
+    )
+
+
+def test_a_folder_without_logs_exits_2(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("hello\n")
+    result = verify(str(tmp_path))
+    assert result.exit_code == 2
+    assert "no log (*.jsonl) found" in result.output
+
+
+def test_a_file_that_is_not_a_log_fails(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.jsonl"
+    junk.write_text("hello\n")
+    result = verify(str(junk))
+    assert result.exit_code == 1
+    assert any(line.startswith(f"{junk}: ") for line in result.output.splitlines())
+
+
+def test_a_crash_of_the_verifier_fails_that_log_without_a_traceback(
+    logs: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import multiversus_core.verify
+
+    def crash(path: object) -> None:
+        raise KeyError("bruisers")
+
+    monkeypatch.setattr(multiversus_core.verify, "verify_file", crash)
+    result = verify(str(logs / "seed3.jsonl"))
+    assert result.exit_code == 1
+    assert "the verifier failed on this log (a bug): KeyError: 'bruisers'" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_format_json_lists_one_object_per_log(logs: Path, tmp_path: Path) -> None:
+    bad, _ = edited(logs / "seed3.jsonl", tmp_path / "edited.jsonl")
+    result = verify(str(logs), str(bad), "--format", "json")
+    assert result.exit_code == 1
+    data = json.loads(result.output)
+    assert [Path(item["path"]).name for item in data] == [
+        "seed4.jsonl",
+        "seed3.jsonl",
+        "edited.jsonl",
+    ]
+    assert [item["ok"] for item in data] == [True, True, False]
+    assert data[0]["finished"] is True
+    assert data[0]["entries"] > 0
+    assert data[2]["problem"]
+    assert data[2]["code"]
+
+
+def test_many_logs_are_verified_with_a_progress_bar_and_each_once(
+    logs: Path, tmp_path: Path
+) -> None:
+    for i in range(7):
+        shutil.copy(logs / "seed3.jsonl", tmp_path / f"copy{i}.jsonl")
+    assert len(find_logs([tmp_path, tmp_path / "copy0.jsonl"])) == 7  # no file twice
+    result = verify(str(tmp_path), "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(result.output)) == 7
+
+
+def test_help_shows_an_example() -> None:
+    result = verify("--help")
+    assert result.exit_code == 0
+    assert "multiversus verify logs/" in result.output
