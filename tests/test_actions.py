@@ -4,6 +4,7 @@ Two-coin actions, Recovery, Attacks, Advantage, Units and characters; R1, R3, R8
 from __future__ import annotations
 
 import pytest
+from msgspec.structs import replace
 
 from multiversus_core import (
     AfterAttack,
@@ -16,9 +17,11 @@ from multiversus_core import (
     MatchState,
     React,
     SelectCoins,
+    Step,
     Stunt,
     legal_commands,
 )
+from multiversus_core.abilities import Ability, register
 from multiversus_core.events import (
     ActionEnded,
     ActionStarted,
@@ -320,3 +323,39 @@ def test_p20_a_selection_the_unit_cannot_use_is_still_legal_and_does_nothing() -
     # Nothing is beside the squire, who has no stunt-based ability: his Stunt can only end.
     state = select(arena(), "squire", ("stunt",), ("smogon", ("move",)))
     assert legal_commands(state, 1) == (EndAction(player=1),)
+
+
+class _Phasing(Ability):
+    """A test ability: its characters move into and through blocking terrain."""
+
+    name = "Test Phasing"
+
+    def enters_blocking_terrain(self) -> bool:
+        return True
+
+
+def test_an_ability_lets_characters_move_into_blocking_terrain_and_they_can_still_be_attacked() -> (
+    None
+):
+    register(_Phasing)
+    # The Crag (blocking, obscuring) covers (2,4)-(3,5); the knight stands beside it at (1,4).
+    base = arena({"knight": (1, 4), "bruisers-1": (0, 9)})
+    east = (1, 0)
+    plain = select(base, "knight", ("move",), ("smogon", ("move",)))
+    assert Step(player=1, figure="knight", direction=east) not in legal_commands(plain, 1)
+    units = tuple(
+        replace(u, abilities=("Test Phasing",)) if u.id == "knight" else u for u in base.units
+    )
+    phasing = select(replace(base, units=units), "knight", ("move",), ("smogon", ("move",)))
+    assert Step(player=1, figure="knight", direction=east) in legal_commands(phasing, 1)
+    inside = play_passing(phasing, Step(player=1, figure="knight", direction=east))
+    assert inside.figure("knight").square == (2, 4)
+    # In the Crag he can still be attacked in melee, but not seen for a ranged attack.
+    inside = placed(inside, {"bruisers-1": (2, 3)})
+    from multiversus_core.combat import can_attack
+    from multiversus_core.geometry import has_line_of_sight
+
+    assert can_attack(inside, inside.figure("bruisers-1"), inside.figure("knight"))
+    assert inside.board is not None
+    far = replace(inside.figure("bruisers-1"), square=(2, 0))
+    assert not has_line_of_sight(inside.board, inside.figures, far, inside.figure("knight"))

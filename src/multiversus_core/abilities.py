@@ -12,7 +12,7 @@ hook                                                called
                                                     (spaces: 3, or 6 for a Double-Move)
 ``is_ranged() -> bool``                             to decide what a character can attack (R7)
 ``enters_blocking_terrain() -> bool``               when a character of the unit moves
-                                                    (reserved: movement does not ask yet)
+                                                    (regular movement only)
 ``on_stunt(b, figure, double) -> None``             when a figure of the unit uses this (!)
                                                     or (!!), after ``StuntPerformed``
 ``on_interact(b, actor, figure) -> None``           when a character interacts with a figure

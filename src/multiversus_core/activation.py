@@ -617,7 +617,14 @@ def step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
         pass_through_allies=True,
         diagonal=diagonal,
         corners_block=corners,
+        into_terrain=enters_blocking_terrain(state, figure),
     )
+
+
+def enters_blocking_terrain(state: MatchState, figure: Figure) -> bool:
+    """True if an ability lets the figure's unit move into blocking terrain (rulebook:
+    Blocking terrain and characters)."""
+    return any(a.enters_blocking_terrain() for a in abilities_of(state.unit(figure.unit)))
 
 
 def _diagonal_steps(state: MatchState, double: bool) -> tuple[bool, bool]:

@@ -33,14 +33,21 @@ class _Spaces:
     __slots__ = ("blocked", "corners", "height", "soft", "terrain", "width")
 
     def __init__(
-        self, board: Board, figures: Iterable[Figure], mover: Figure, passable: frozenset[str]
+        self,
+        board: Board,
+        figures: Iterable[Figure],
+        mover: Figure,
+        passable: frozenset[str],
+        into_terrain: bool = False,
     ) -> None:
         blocked: set[Square] = set()
         soft: set[Square] = set()
         terrain: set[Square] = set()
+        # An ability may let a character move into and through blocking terrain.
+        into_terrain = into_terrain and not mover.terrain
         for tile in board.tiles:
             # Terrain never shares a space with terrain, blocking or not.
-            if tile.blocking or mover.terrain:
+            if (tile.blocking and not into_terrain) or mover.terrain:
                 blocked.update(tile_squares(tile))
             if tile.blocking:
                 terrain.update(tile_squares(tile))
@@ -49,7 +56,7 @@ class _Spaces:
                 continue
             squares = figure_squares(other)
             if other.terrain:
-                if other.blocking or mover.terrain:
+                if (other.blocking and not into_terrain) or mover.terrain:
                     blocked.update(squares)
                 if other.blocking:
                     terrain.update(squares)
@@ -208,9 +215,10 @@ def _regular_spaces(
     mover: Figure,
     pass_through_allies: bool,
     corners_block: bool = False,
+    into_terrain: bool = False,
 ) -> _Spaces:
     passable = _allies(figures, mover) if pass_through_allies else frozenset()
-    spaces = _Spaces(board, figures, mover, passable)
+    spaces = _Spaces(board, figures, mover, passable, into_terrain)
     spaces.corners = corners_block
     return spaces
 
@@ -224,11 +232,13 @@ def step_options(
     pass_through_allies: bool,
     diagonal: bool = False,
     corners_block: bool = False,
+    into_terrain: bool = False,
 ) -> tuple[Direction, ...]:
     """Return the directions in which mover may take its next step (R19).
 
     With ``diagonal`` (a variant), diagonal steps are offered too; with
-    ``corners_block`` a diagonal step may not cut across blocking terrain.
+    ``corners_block`` a diagonal step may not cut across blocking terrain; with
+    ``into_terrain`` (an ability) a character may enter blocking terrain.
 
     steps_left counts this step. A direction is offered when every space the
     footprint newly enters is free for the mover (allied characters are
@@ -239,7 +249,9 @@ def step_options(
     """
     if mover.square is None or steps_left < 1:
         return ()
-    spaces = _regular_spaces(board, figures, mover, pass_through_allies, corners_block)
+    spaces = _regular_spaces(
+        board, figures, mover, pass_through_allies, corners_block, into_terrain
+    )
     directions = DIRECTIONS if diagonal else ORTHOGONAL
     options: list[Direction] = []
     for direction in directions:
