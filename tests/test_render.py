@@ -14,7 +14,6 @@ from itertools import pairwise
 import pytest
 
 from multiversus_cli.describe import (
-    can_see_event,
     command_parts,
     decision_help,
     describe_command,
@@ -61,6 +60,7 @@ from multiversus_core.events import (
     SecretRevealed,
 )
 from multiversus_core.terms import Seat, other_seat
+from multiversus_core.views import HiddenSecretChosen, redact_event, viewer_of
 
 SETTINGS = MatchSettings(
     heroes="banner-knight",
@@ -346,7 +346,9 @@ def test_a_trigger_is_told_to_everyone_without_naming_the_hidden_reaction() -> N
     assert reactive is not None
     active = other_seat(reactive)
     trigger = next(x for x in events if isinstance(x, ReactionTriggered))
-    assert all(can_see_event(state, viewer, trigger) for viewer in (1, 2, None))
+    assert all(
+        redact_event(trigger, viewer_of(state, viewer)) == trigger for viewer in (1, 2, None)
+    )
     unit = _reactive_unit_name(after)
     side = trigger.side.capitalize()
     told_active = describe_events(state, events, active)
@@ -473,7 +475,9 @@ def test_a_set_up_secret_is_hidden_from_the_opponent_until_revealed(
         told = describe_events(secret_choice, events_a, viewer)
         assert told == describe_events(secret_choice, events_b, viewer)
         assert f"choose their secret {one.name}, in secret." in told[0]
-    assert not can_see_event(secret_choice, opponent, events_a[0])
+    assert isinstance(
+        redact_event(events_a[0], viewer_of(secret_choice, opponent)), HiddenSecretChosen
+    )
     # The chooser sees their own choice.
     assert _views(a, chooser) != _views(b, chooser)
     assert "(your secret)" in to_text(status_line(a, chooser), width=300)
@@ -535,3 +539,21 @@ def test_the_result_names_the_winner_and_the_reason_or_a_draw(first_turn: MatchS
     over = fold((won,), first_turn)
     status = to_text(status_line(over, None), width=300)
     assert status.startswith(f"The match is over after round 1 of 6: the {heroes} win")
+
+
+def test_a_placeholder_is_told_like_the_hidden_event_it_stands_for(
+    secret_choice: MatchState,
+) -> None:
+    chooser = decider_seat(secret_choice)
+    assert chooser is not None
+    opponent = other_seat(chooser)
+    command = legal_commands(secret_choice, chooser)[0]
+    _, events = apply(secret_choice, command)
+    chosen = events[0]
+    assert isinstance(chosen, SecretChosen)
+    placeholder = redact_event(chosen, viewer_of(secret_choice, opponent))
+    assert isinstance(placeholder, HiddenSecretChosen)
+    for viewer in (chooser, opponent, None):
+        told = describe_event(secret_choice, placeholder, viewer)
+        assert told == describe_event(secret_choice, chosen, opponent)
+        assert chosen.choice not in (told or "")

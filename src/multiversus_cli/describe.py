@@ -1,10 +1,11 @@
 """Commands and events in words, as a player at the table would say them.
 
-Everything here is a pure function of a state and returns plain strings. The
-hidden-information rule lives in one place, :func:`can_see_event` (built on
-:func:`can_see`): a viewer sees a secret selection or a set-up secret only if
-it is their own, or once the events reveal it. Everything else, a reaction
-trigger included, is public.
+Everything here is a pure function of a state and returns plain strings. What a
+seat may know is never decided here: it goes through the one door,
+:mod:`multiversus_core.views` (:func:`~multiversus_core.views.viewer_of`,
+:func:`~multiversus_core.views.redact_event`, :func:`~multiversus_core.views.view`).
+A hidden event arrives as a placeholder and is told as such; a hidden
+selection or secret choice is read from the redacted view, where it is None.
 """
 
 from __future__ import annotations
@@ -83,9 +84,18 @@ from multiversus_core.geometry import are_adjacent, push_direction
 from multiversus_core.scoring import WIN_CONDITIONS
 from multiversus_core.setup import next_secret
 from multiversus_core.sheets import find_team
-from multiversus_core.state import ActionName, MatchState, Secret, SecretOffer, Trigger
+from multiversus_core.state import ActionName, MatchState, SecretOffer, Trigger
 from multiversus_core.terms import ActionKind, Condition, Seat, Side, Square, other_side
 from multiversus_core.units import CoinId, coin_colour, coin_unit
+from multiversus_core.views import (
+    HiddenCoinsSelected,
+    HiddenReactionSelected,
+    HiddenSecretChosen,
+    ViewEvent,
+    redact_event,
+    view,
+    viewer_of,
+)
 
 _ACTION_NAMES: Final[dict[ActionName, str]] = {
     "attack": "Attack",
@@ -229,56 +239,29 @@ def secret_text(state: MatchState, side: Side, name: str) -> str:
     return next((s.text for s in sheet.secrets if s.name == name), "")
 
 
-def _reactive_unit_id(state: MatchState) -> str | None:
-    act = state.activation
+# --- hidden information: asked of the views, never decided here -------------------
+
+
+def known_reaction_unit(state: MatchState, viewer: Seat | None) -> str | None:
+    """Return the unit of the reactive selection under way, if ``viewer`` may know it.
+
+    None if there is none, or it is hidden from ``viewer`` (read from the view).
+    """
+    if state.reactive is None:
+        return None
+    act = view(state, viewer_of(state, viewer)).activation
     if act is None or act.reaction_coin is None:
         return None
     return coin_unit(act.reaction_coin)
 
 
-# --- hidden information ---------------------------------------------------------
-
-
-def can_see(state: MatchState, viewer: Seat | None, side: Side) -> bool:
-    """True if ``viewer`` may see ``side``'s secret choices before they are revealed.
-
-    Only a side's own player may; a viewer of None is the public (a spectator,
-    or a hot-seat screen both players can see).
-    """
-    return viewer is not None and state.side_of(viewer) == side
-
-
-def can_see_secret(state: MatchState, viewer: Seat | None, secret: Secret) -> bool:
-    """True if ``viewer`` may know a set-up secret's choice: their own, revealed, or at the end."""
-    return secret.revealed or state.is_over or can_see(state, viewer, secret.side)
-
-
-def can_see_reaction(state: MatchState, viewer: Seat | None) -> bool:
-    """True if ``viewer`` may know the reactive selection of the activation under way."""
-    act = state.activation
-    if act is None or state.reactive is None:
-        return False
-    return act.reaction_revealed or can_see(state, viewer, other_side(act.side))
-
-
-def can_see_event(state: MatchState, viewer: Seat | None, event: Event) -> bool:
-    """True if ``viewer`` may be told ``event`` in full, in ``state`` (the state before it).
-
-    Hidden: a coin selection (active or reactive) and a set-up secret's
-    choice, from everyone but their own player, until a later event reveals
-    them (:class:`CoinsRevealed`, :class:`ReactionRevealed`,
-    :class:`SecretRevealed`, all public). Selecting nothing, a reaction
-    trigger, a declined trigger and every other event are public.
-    """
+def redacted(state: MatchState, event: ViewEvent, viewer: Seat | None) -> ViewEvent:
+    """Return ``event`` as ``viewer`` may know it in ``state`` (a placeholder stays one)."""
     match event:
-        case CoinsSelected(side=side):
-            return can_see(state, viewer, side)
-        case ReactionSelected(side=side, coin=coin):
-            return coin is None or can_see(state, viewer, side)
-        case SecretChosen(side=side):
-            return can_see(state, viewer, side)
+        case HiddenCoinsSelected() | HiddenReactionSelected() | HiddenSecretChosen():
+            return event
         case _:
-            return True
+            return redact_event(event, viewer_of(state, viewer))
 
 
 # --- commands -------------------------------------------------------------------
@@ -465,9 +448,10 @@ def decision_help(state: MatchState, seat: Seat) -> str | None:
     """Return what the decision ``seat`` faces means, in a sentence or two, or None.
 
     It is told to the deciding player only, so it may name their own
-    secret selection.
+    secret selection (read from their view, so never the opponent's).
     """
     act = state.activation
+    known = view(state, viewer_of(state, seat)).activation
     action = current(state)
     match state.pending:
         case "secret":
@@ -481,9 +465,9 @@ def decision_help(state: MatchState, seat: Seat) -> str | None:
             )
         case "offer" if act is not None and act.offer is not None:
             mine = (
-                f"your {coin_name(state, act.reaction_coin)} with "
-                f"{actions_name(act.reaction_actions)}"
-                if act.reaction_coin is not None
+                f"your {coin_name(state, known.reaction_coin)} with "
+                f"{actions_name(known.reaction_actions or ())}"
+                if known is not None and known.reaction_coin is not None
                 else "your reaction"
             )
             keep = "" if act.reaction_revealed else "; if you let it pass, it stays hidden"
@@ -560,8 +544,8 @@ def _trigger_words(
 
     figure = figure_name(state, figure_id)
     reactive = state.reactive
-    unit_id = _reactive_unit_id(state)
-    if unit_id is not None and can_see_reaction(state, viewer):
+    unit_id = known_reaction_unit(state, viewer)
+    if unit_id is not None:
         them = unit_name(state, unit_id)
     elif reactive is not None:
         them = f"the {side_name(reactive)}"
@@ -713,16 +697,21 @@ def describe_events(state: MatchState, events: Iterable[Event], viewer: Seat | N
     return narrator.take()
 
 
-def describe_event(state: MatchState, event: Event, viewer: Seat | None) -> str | None:
+def describe_event(state: MatchState, event: ViewEvent, viewer: Seat | None) -> str | None:
     """Return one event in words as ``viewer`` may know it, or None for an event not worth a line.
 
-    ``state`` is the state just before the event. A secret selection or
-    set-up secret is told only to its own player (see :func:`can_see_event`);
-    everyone else learns that it was made.
+    ``state`` is the state just before the event. The event is first redacted
+    for ``viewer`` (:func:`multiversus_core.views.redact_event`): a secret
+    selection or set-up secret is told only to its own player; everyone else
+    learns that it was made. A placeholder may also be passed as it is.
     """
-    if not can_see_event(state, viewer, event):
-        return _describe_hidden(event)
-    match event:
+    match redacted(state, event, viewer):
+        case HiddenCoinsSelected(side=side):
+            return f"The {side_name(side)} select their coins in secret."
+        case HiddenReactionSelected(side=side):
+            return f"The {side_name(side)} select a reaction in secret."
+        case HiddenSecretChosen(side=side, name=name):
+            return f"The {side_name(side)} choose their secret {name}, in secret."
         case SetUpCoinFlipped(set_up_player=seat):
             return f"The coin is flipped: {player_name(state, seat)} is the Set Up Player."
         case TeamsChosen(
@@ -789,8 +778,8 @@ def describe_event(state: MatchState, event: Event, viewer: Seat | None) -> str 
             words = trigger_words(state, triggers, figure_id, held.target, viewer)
             return f"The {side_name(side)} may react: {words}."
         case ReactionDeclined(side=side):
-            declined = _reactive_unit_id(state)
-            if declined is not None and can_see_reaction(state, viewer):
+            declined = known_reaction_unit(state, viewer)
+            if declined is not None:
                 return (
                     f"{unit_name(state, declined)}'s reaction is declined: it does not react now."
                 )
@@ -870,19 +859,6 @@ def describe_event(state: MatchState, event: Event, viewer: Seat | None) -> str 
             )
         case InitiativeGivenUp(side=side):
             return f"The {side_name(side)} give up the Initiative willingly."
-
-
-def _describe_hidden(event: Event) -> str | None:
-    """Return what everyone may know of a hidden event: that it happened."""
-    match event:
-        case CoinsSelected(side=side):
-            return f"The {side_name(side)} select their coins in secret."
-        case ReactionSelected(side=side):
-            return f"The {side_name(side)} select a reaction in secret."
-        case SecretChosen(side=side, name=name):
-            return f"The {side_name(side)} choose their secret {name}, in secret."
-        case _:
-            return None
 
 
 def _action_started(state: MatchState, unit_id: str, kind: ActionName, double: bool) -> str:
@@ -977,14 +953,15 @@ def result_text(state: MatchState) -> str:
 def secrets_summary(state: MatchState, viewer: Seat | None) -> list[str]:
     """Return one line per set-up secret, as ``viewer`` may know it.
 
-    The choice is shown to its own player, once revealed, and at the end of
-    the match; otherwise only that it was chosen.
+    The choice is read from the view: shown to its own player and once
+    revealed (the end of the match reveals every secret); otherwise only that
+    it was chosen.
     """
     lines = []
-    for secret in state.secrets:
+    for secret in view(state, viewer_of(state, viewer)).secrets:
         head = f"{side_name(secret.side)} secret {secret.name}: "
-        if can_see_secret(state, viewer, secret):
-            note = "" if secret.revealed or state.is_over else " (your secret)"
+        if secret.choice is not None:
+            note = "" if secret.revealed else " (your secret)"
             lines.append(head + secret_option_name(state, secret.choice) + note)
         else:
             lines.append(head + "chosen in secret")
@@ -1017,10 +994,6 @@ __all__ = [
     "Narrator",
     "action_name",
     "actions_name",
-    "can_see",
-    "can_see_event",
-    "can_see_reaction",
-    "can_see_secret",
     "coin_name",
     "coin_summary",
     "command_parts",
@@ -1030,7 +1003,9 @@ __all__ = [
     "describe_event",
     "describe_events",
     "figure_name",
+    "known_reaction_unit",
     "player_name",
+    "redacted",
     "result_text",
     "result_words",
     "secret_option_name",

@@ -1,8 +1,10 @@
 """Views of a match drawn with rich: the board, the status line, units and coin piles.
 
 Every view takes the state and the viewer's seat (None for the public view)
-and shows only what that viewer may know: the opponent's stash is a count,
-and a selection is shown only to its own player until the events reveal it.
+and shows only what that viewer may know: whatever may be hidden (stashes,
+selections, set-up secrets) is drawn from :func:`multiversus_core.views.view`
+for :func:`~multiversus_core.views.viewer_of` that seat, never from the raw
+state. The board, the units and the discards are public.
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from rich.text import Text
 from multiversus_cli.describe import (
     action_name,
     actions_name,
-    can_see,
     coin_name,
     coin_summary,
     condition_name,
@@ -33,9 +34,10 @@ from multiversus_cli.describe import (
 )
 from multiversus_core.board import Board, Figure
 from multiversus_core.geometry import figure_squares, tile_at
-from multiversus_core.state import Activation, MatchState
-from multiversus_core.terms import SIDES, Condition, Seat, Side, Square
+from multiversus_core.state import MatchState
+from multiversus_core.terms import SIDES, Condition, Seat, Side, Square, other_side
 from multiversus_core.units import coin_unit
+from multiversus_core.views import ActivationView, MatchView, can_see, view, viewer_of
 
 SIDE_STYLES: Final[dict[Side, str]] = {
     "heroes": "bold bright_blue",
@@ -244,6 +246,7 @@ def board_legend(state: MatchState) -> RenderableType:
 def status_line(state: MatchState, viewer: Seat | None) -> Text:
     """Return the status: round, who holds the Initiative, each side's coin counts, and
     the activation under way as ``viewer`` may know it."""
+    seen = view(state, viewer_of(state, viewer))
     text = Text()
     if state.is_over:
         text.append("The match is over", style="bold")
@@ -262,15 +265,15 @@ def status_line(state: MatchState, viewer: Seat | None) -> Text:
                 text.append(" · they may give it up")
     if state.heroes_team is not None:
         for side in SIDES:
-            piles = state.piles(side)
+            piles = seen.piles(side)
             text.append("\n")
             text.append(side_label(state, side), style=SIDE_STYLES[side])
-            text.append(f": stash {len(piles.stash)}, discard {len(piles.discard)}")
-            if viewer is not None and state.side_of(viewer) == side:
+            text.append(f": stash {piles.stash_count}, discard {len(piles.discard)}")
+            if seen.viewer == side:
                 text.append(" (you)", style="dim")
-    if state.activation is not None:
+    if seen.activation is not None:
         text.append("\n")
-        text.append(_activation_text(state, state.activation, viewer))
+        text.append(_activation_text(state, seen, seen.activation, viewer))
     secrets = secrets_summary(state, viewer)
     if secrets:
         text.append("\n")
@@ -279,26 +282,30 @@ def status_line(state: MatchState, viewer: Seat | None) -> Text:
     return text
 
 
-def _activation_text(state: MatchState, act: Activation, viewer: Seat | None) -> Text:
+def _activation_text(
+    state: MatchState, seen: MatchView, act: ActivationView, viewer: Seat | None
+) -> Text:
+    """The activation as ``seen`` (the viewer's view) shows it; ``state`` only gives names."""
     text = Text("Activation: ")
     text.append(side_name(act.side), style=SIDE_STYLES[act.side])
-    if act.revealed or can_see(state, viewer, act.side):
-        coin = coin_name(state, act.coin) if act.coin is not None else state.unit(act.unit).name
-        text.append(f" — {coin} with {actions_name(act.actions)}")
+    if not act.hidden and act.unit is not None:
+        coin = coin_name(state, act.coin) if act.coin is not None else unit_name(state, act.unit)
+        text.append(f" — {coin} with {actions_name(act.actions or ())}")
         if not act.revealed:
             text.append(" (your secret)", style="dim")
     else:
         text.append(" — coins selected in secret")
-    reactive: Side = "heroes" if act.side == "adversaries" else "adversaries"
+    reactive = other_side(act.side)
     text.append(" · reaction: ")
     if not act.reaction_selected:
         text.append("not selected yet")
-    elif act.reaction_revealed or can_see(state, viewer, reactive):
+    elif not act.reaction_hidden and (act.reaction_revealed or can_see(seen.viewer, reactive)):
         if act.reaction_coin is None:
             text.append("none")
         else:
             text.append(
-                f"{coin_name(state, act.reaction_coin)} with {actions_name(act.reaction_actions)}"
+                f"{coin_name(state, act.reaction_coin)} with "
+                f"{actions_name(act.reaction_actions or ())}"
             )
             if not act.reaction_revealed:
                 text.append(" (your secret)", style="dim")
@@ -317,7 +324,7 @@ def _activation_text(state: MatchState, act: Activation, viewer: Seat | None) ->
                 f", moving: {figure_name(state, action.mover)}, "
                 f"{action.steps_left} space{'s' if action.steps_left != 1 else ''} left"
             )
-    if act.braced:
+    if act.braced and act.unit is not None:
         text.append(f" · {unit_name(state, act.unit)} Defends")
     if act.defending and act.reaction_coin is not None:
         text.append(f" · {unit_name(state, coin_unit(act.reaction_coin))} Defends (reaction)")
@@ -356,7 +363,7 @@ def render_units(state: MatchState, viewer: Seat | None) -> RenderableType:
     labels = figure_labels(state)
     tables: list[RenderableType] = []
     for side in SIDES:
-        mine = viewer is not None and state.side_of(viewer) == side
+        mine = viewer_of(state, viewer) == side
         title = Text(side_label(state, side) + (" (you)" if mine else ""), style=SIDE_STYLES[side])
         table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False)
         table.add_column("Unit (role)")
@@ -388,25 +395,26 @@ def render_piles(state: MatchState, viewer: Seat | None) -> RenderableType:
     """Return each side's stash and discard as ``viewer`` may know them.
 
     Discards are face up; a stash is shown in full only to its own player,
-    and the opponent's only as a count.
+    and the opponent's only as a count (the view hides it).
     """
+    seen = view(state, viewer_of(state, viewer))
     table = Table(title="Unit coins", title_justify="left")
     table.add_column("Side")
     table.add_column("Stash")
     table.add_column("Discard (face up)")
     for side in SIDES:
-        piles = state.piles(side)
-        own = viewer is not None and state.side_of(viewer) == side
-        if own:
-            stash = f"{len(piles.stash)}: {coin_summary(state, piles.stash)}"
+        piles = seen.piles(side)
+        own = seen.viewer == side
+        if piles.stash is not None:
+            stash = f"{piles.stash_count}: {coin_summary(state, piles.stash)}"
         else:
-            stash = f"{len(piles.stash)} coins (hidden)"
+            stash = f"{piles.stash_count} coins (hidden)"
         discard = f"{len(piles.discard)}: {coin_summary(state, piles.discard)}"
         label = side_label(state, side) + (" (you)" if own else "")
         table.add_row(Text(label, style=SIDE_STYLES[side]), stash, discard)
     parts: list[RenderableType] = [table]
-    if state.activation is not None:
-        parts.append(_activation_text(state, state.activation, viewer))
+    if seen.activation is not None:
+        parts.append(_activation_text(state, seen, seen.activation, viewer))
     secrets = secrets_summary(state, viewer)
     if secrets:
         parts.append(Text("Secrets: " + "; ".join(secrets)))
