@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import typer
 
-from multiversus_cli import teams, verify
+from multiversus_cli import diff, replay, teams, verify
 from multiversus_cli.play import EPILOG, play
 
 app = typer.Typer(
@@ -23,6 +23,8 @@ def _root() -> None:
 app.command("play", epilog=EPILOG)(play)
 app.add_typer(teams.teams, name="teams")
 app.command("verify", epilog=verify.EPILOG)(verify.verify)
+app.command("replay", epilog=replay.EPILOG)(replay.replay)
+app.command("diff", epilog=diff.EPILOG)(diff.diff)
 
 
 def main() -> None:

@@ -1,0 +1,302 @@
+"""``multiversus diff``: where two match logs part ways.
+
+Settings are compared first, then the entries one by one. At the first entry
+that differs (or where one log ends) the command prints both records and how
+the referee states after that entry differ: the top-level fields, and for
+figures, which figures' squares or conditions.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, Final
+
+import msgspec
+import typer
+from rich.console import Console
+from rich.text import Text
+
+from multiversus_cli.describe import figure_name
+from multiversus_cli.replay import command_line, event_lines, load_log, steps
+from multiversus_core.board import Figure
+from multiversus_core.log import LogEntry, MatchLog
+from multiversus_core.state import MatchState
+
+EXIT_AGREE: Final = 0
+"""The logs have the same settings and the same entries."""
+EXIT_DIFFER: Final = 1
+"""The logs differ."""
+EXIT_USAGE: Final = 2
+"""A log cannot be read."""
+
+EPILOG: Final = (
+    "Exit codes: 0 the logs agree; 1 they differ (settings, an entry, or one ends first); "
+    "2 a log cannot be read."
+)
+
+_FIGURE_FIELDS: Final = ("square", "condition")
+
+
+class DiffFormat(StrEnum):
+    """How the comparison is printed."""
+
+    text = "text"
+    json = "json"
+
+
+class Difference(msgspec.Struct, frozen=True, gc=False):
+    """The comparison of two logs, as ``--format json`` prints it."""
+
+    agree: bool
+    entries_a: int
+    entries_b: int
+    settings_differences: tuple[str, ...]
+    """The settings fields that differ."""
+    entry: int | None
+    """The 1-based first entry that differs, or where one log ends (None if they agree)."""
+    round: int | None
+    """The round in the state before that entry."""
+    turn: int | None
+    """The turn in the state before that entry."""
+    a: Any
+    """A's record at that entry, or None where A has ended."""
+    b: Any
+    """B's record at that entry, or None where B has ended."""
+    state_differences: tuple[dict[str, Any], ...]
+    """How the referee states after that entry differ (a log that ended: its last state)."""
+
+
+def _fields(struct: msgspec.Struct) -> dict[str, Any]:
+    return {name: getattr(struct, name) for name in struct.__struct_fields__}
+
+
+def settings_differences(a: MatchLog, b: MatchLog) -> tuple[str, ...]:
+    """Return the names of the settings fields that differ."""
+    left, right = _fields(a.settings), _fields(b.settings)
+    return tuple(name for name in left if left[name] != right[name])
+
+
+def state_differences(a: MatchState, b: MatchState) -> tuple[dict[str, Any], ...]:
+    """Return the differences of two referee states, field by field.
+
+    Each is ``{"field": name, "a": ..., "b": ...}``; figures are compared one
+    by one instead: ``{"field": "figures", "figure": id, "differs": [...], "a": ..., "b": ...}``
+    naming which of square and condition differ (or ``"presence"``).
+    """
+    found: list[dict[str, Any]] = []
+    left, right = _fields(a), _fields(b)
+    for name, value in left.items():
+        if value == right[name]:
+            continue
+        if name == "figures":
+            found.extend(_figure_differences(a.figures, b.figures))
+        else:
+            found.append(
+                {
+                    "field": name,
+                    "a": msgspec.to_builtins(value),
+                    "b": msgspec.to_builtins(right[name]),
+                }
+            )
+    return tuple(found)
+
+
+def _figure_differences(a: tuple[Figure, ...], b: tuple[Figure, ...]) -> list[dict[str, Any]]:
+    left = {f.id: f for f in a}
+    right = {f.id: f for f in b}
+    found: list[dict[str, Any]] = []
+    for figure_id in [*left, *(i for i in right if i not in left)]:
+        fa, fb = left.get(figure_id), right.get(figure_id)
+        if fa == fb:
+            continue
+        if fa is None or fb is None:
+            differs = ["presence"]
+        else:
+            differs = [f for f in _FIGURE_FIELDS if getattr(fa, f) != getattr(fb, f)]
+            differs += [
+                f
+                for f in fa.__struct_fields__
+                if f not in _FIGURE_FIELDS and getattr(fa, f) != getattr(fb, f)
+            ]
+        found.append(
+            {
+                "field": "figures",
+                "figure": figure_id,
+                "differs": differs,
+                "a": None
+                if fa is None
+                else {f: msgspec.to_builtins(getattr(fa, f)) for f in differs if f != "presence"},
+                "b": None
+                if fb is None
+                else {f: msgspec.to_builtins(getattr(fb, f)) for f in differs if f != "presence"},
+            }
+        )
+    return found
+
+
+def compare(a: MatchLog, b: MatchLog) -> Difference:
+    """Return where logs ``a`` and ``b`` first differ, and how (or that they agree)."""
+    settings = settings_differences(a, b)
+    steps_a, steps_b = list(steps(a)), list(steps(b))
+    for index in range(max(len(steps_a), len(steps_b))):
+        sa = steps_a[index] if index < len(steps_a) else None
+        sb = steps_b[index] if index < len(steps_b) else None
+        if sa is not None and sb is not None and sa.entry == sb.entry:
+            continue
+        before = (sa or sb).before  # type: ignore[union-attr]
+        after_a = sa.after if sa is not None else steps_a[-1].after if steps_a else before
+        after_b = sb.after if sb is not None else steps_b[-1].after if steps_b else before
+        return Difference(
+            agree=False,
+            entries_a=len(steps_a),
+            entries_b=len(steps_b),
+            settings_differences=settings,
+            entry=index + 1,
+            round=before.round,
+            turn=before.turns_in_round,
+            a=None if sa is None else msgspec.to_builtins(sa.entry),
+            b=None if sb is None else msgspec.to_builtins(sb.entry),
+            state_differences=state_differences(after_a, after_b),
+        )
+    return Difference(
+        agree=not settings,
+        entries_a=len(steps_a),
+        entries_b=len(steps_b),
+        settings_differences=settings,
+        entry=None,
+        round=None,
+        turn=None,
+        a=None,
+        b=None,
+        state_differences=(),
+    )
+
+
+def _record_lines(label: str, log: MatchLog, index: int, out: list[Text]) -> None:
+    """Describe one log's record at a 0-based entry index (as the referee knows it)."""
+    if index >= len(log.entries):
+        out.append(Text(f"{label}: ends after entry {len(log.entries)}"))
+        return
+    step = list(steps(log))[index]
+    entry: LogEntry = step.entry
+    out.append(
+        Text(f"{label}: {command_line(step.before, entry.command, 'referee')}", style="bold")
+    )
+    for line in event_lines(step.before, entry.events, "referee"):
+        out.append(Text(f"     {line}"))
+    out.append(Text(f"   {msgspec.json.encode(entry).decode()}", style="dim"))
+
+
+def _difference_line(found: dict[str, Any], state: MatchState | None) -> str:
+    if found["field"] != "figures":
+        a, b = found["a"], found["b"]
+        if isinstance(a, (int, str, bool, type(None))) and isinstance(
+            b, (int, str, bool, type(None))
+        ):
+            return f"{found['field']}: {a!r} in A, {b!r} in B"
+        return f"{found['field']}: differs"
+    name = found["figure"]
+    if state is not None:
+        name = f"{figure_name(state, name)} ({name})"
+    if found["differs"] == ["presence"]:
+        where = "A only" if found["b"] is None else "B only"
+        return f"figure {name}: in {where}"
+    parts = [f"{f} {found['a'][f]!r} in A, {found['b'][f]!r} in B" for f in found["differs"]]
+    return f"figure {name}: " + "; ".join(parts)
+
+
+def diff(
+    log_a: Annotated[
+        Path, typer.Argument(metavar="A", help="A match log (*.jsonl).", show_default=False)
+    ],
+    log_b: Annotated[
+        Path, typer.Argument(metavar="B", help="Another match log.", show_default=False)
+    ],
+    output: Annotated[
+        DiffFormat,
+        typer.Option(
+            "--format",
+            help="text for people; json for tools (one object: agree, entry, round, turn, "
+            "a, b, state_differences, ...).",
+            case_sensitive=False,
+        ),
+    ] = DiffFormat.text,
+) -> None:
+    """Compare two match logs: the settings, then entry by entry, up to the first difference.
+
+    Examples:
+
+    multiversus diff mine.jsonl theirs.jsonl
+
+    multiversus diff mine.jsonl theirs.jsonl --format json
+    """
+    a = load_log("diff", log_a)
+    b = load_log("diff", log_b)
+    found = compare(a, b)
+    out = Console(highlight=False, soft_wrap=True)
+    if output is DiffFormat.json:
+        out.print(msgspec.json.encode(found).decode(), markup=False)
+        raise typer.Exit(EXIT_AGREE if found.agree else EXIT_DIFFER)
+    if found.agree:
+        out.print(f"The logs agree: {found.entries_a} entries.", markup=False)
+        raise typer.Exit(EXIT_AGREE)
+    lines: list[Text] = []
+    if found.settings_differences:
+        fields = ", ".join(found.settings_differences)
+        lines.append(Text(f"The settings differ: {fields}.", style="bold red"))
+        for name in found.settings_differences:
+            left = msgspec.json.encode(getattr(a.settings, name)).decode()
+            right = msgspec.json.encode(getattr(b.settings, name)).decode()
+            lines.append(Text(f"  {name}: {left} in A, {right} in B"))
+    if found.entry is None:
+        lines.append(Text(f"The entries agree: {found.entries_a} entries."))
+    else:
+        index = found.entry - 1
+        if found.a is None or found.b is None:
+            ended = "A" if found.a is None else "B"
+            shorter = found.entries_a if found.a is None else found.entries_b
+            lines.append(
+                Text(
+                    f"{ended} ends after entry {shorter}; the other goes on "
+                    f"(A has {found.entries_a} entries, B {found.entries_b}).",
+                    style="bold red",
+                )
+            )
+        else:
+            lines.append(
+                Text(
+                    f"The logs differ at entry {found.entry} "
+                    f"(round {found.round}, turn {found.turn}).",
+                    style="bold red",
+                )
+            )
+        _record_lines("A", a, index, lines)
+        _record_lines("B", b, index, lines)
+        state = None
+        for log in (a, b):
+            if index < len(log.entries):
+                state = list(steps(log))[index].after
+        if found.state_differences:
+            lines.append(Text("The states after it differ:", style="bold"))
+            for item in found.state_differences:
+                lines.append(Text(f"  {_difference_line(item, state)}"))
+        else:
+            lines.append(Text("The states after it are the same."))
+    for line in lines:
+        out.print(line)
+    raise typer.Exit(EXIT_DIFFER)
+
+
+__all__ = [
+    "EPILOG",
+    "EXIT_AGREE",
+    "EXIT_DIFFER",
+    "EXIT_USAGE",
+    "DiffFormat",
+    "Difference",
+    "compare",
+    "diff",
+    "settings_differences",
+    "state_differences",
+]

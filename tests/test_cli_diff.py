@@ -1,0 +1,115 @@
+"""``multiversus diff``: two logs agree, or where they part ways."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner, Result
+
+from multiversus_cli.app import app
+from multiversus_core.log import read_log
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(app, list(args))
+
+
+def bot_match(folder: Path, seed: int) -> Path:
+    log = folder / f"bots-{seed}.jsonl"
+    result = run(
+        "play", "--player1", "bot", "--player2", "bot", "--quiet", "--seed", str(seed),
+        "--log", str(log),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    return log
+
+
+@pytest.fixture(scope="module")
+def logs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    folder = tmp_path_factory.mktemp("diff")
+    return bot_match(folder, 7), bot_match(folder, 8)
+
+
+def prefix(log: Path, entries: int, folder: Path) -> Path:
+    """An unfinished copy of ``log``: the header and its first entries, no end record."""
+    copy = folder / "prefix.jsonl"
+    lines = log.read_bytes().splitlines(keepends=True)
+    copy.write_bytes(b"".join(lines[: entries + 1]))
+    assert len(read_log(copy).entries) == entries
+    return copy
+
+
+def test_a_log_agrees_with_itself(logs: tuple[Path, Path]) -> None:
+    a, _ = logs
+    result = run("diff", str(a), str(a))
+    assert result.exit_code == 0, result.output
+    count = len(read_log(a).entries)
+    assert result.output.strip() == f"The logs agree: {count} entries."
+
+
+def test_logs_of_different_seeds_differ_at_the_first_entry(logs: tuple[Path, Path]) -> None:
+    a, b = logs
+    result = run("diff", str(a), str(b))
+    assert result.exit_code == 1, result.output
+    lines = result.output.splitlines()
+    assert lines[0] == "The settings differ: seed."
+    assert "The logs differ at entry 1 (round 0, turn 0)." in lines
+    assert any(line.startswith("A: ") for line in lines)
+    assert any(line.startswith("B: ") for line in lines)
+    assert "The states after it differ:" in lines
+
+
+def test_a_prefix_is_reported_where_it_ends(logs: tuple[Path, Path], tmp_path: Path) -> None:
+    a, _ = logs
+    short = prefix(a, 20, tmp_path)
+    result = run("diff", str(a), str(short))
+    assert result.exit_code == 1, result.output
+    assert "B ends after entry 20" in result.output
+    assert "B: ends after entry 20" in result.output
+    found = json.loads(run("diff", str(short), str(a), "--format", "json").output)
+    assert found["agree"] is False
+    assert found["entry"] == 21
+    assert found["a"] is None
+    assert found["b"]["record"] == "entry"
+
+
+def test_json_is_one_object_for_tools(logs: tuple[Path, Path]) -> None:
+    a, b = logs
+    result = run("diff", str(a), str(b), "--format", "json")
+    assert result.exit_code == 1
+    found = json.loads(result.output)
+    assert {"agree", "entry", "round", "turn", "a", "b", "state_differences"} <= set(found)
+    assert found["agree"] is False
+    assert found["entry"] == 1
+    assert found["settings_differences"] == ["seed"]
+    assert {d["field"] for d in found["state_differences"]} >= {"settings"}
+    same = json.loads(run("diff", str(a), str(a), "--format", "json").output)
+    assert same["agree"] is True
+    assert same["entry"] is None
+
+
+def test_figure_differences_name_the_figure_and_what_differs(
+    logs: tuple[Path, Path], tmp_path: Path
+) -> None:
+    a, _ = logs
+    entries = read_log(a).entries
+    # the first step: the prefix ends just before it, so the figure's square differs
+    step = next(i for i, e in enumerate(entries) if e.command.__struct_config__.tag == "step")
+    short = prefix(a, step, tmp_path)
+    found = json.loads(run("diff", str(a), str(short), "--format", "json").output)
+    figures = [d for d in found["state_differences"] if d["field"] == "figures"]
+    assert figures
+    assert "square" in figures[0]["differs"]
+
+
+def test_a_missing_or_bad_file_is_a_one_line_error(logs: tuple[Path, Path], tmp_path: Path) -> None:
+    a, _ = logs
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"record": "header"}\n')
+    for other in (tmp_path / "missing.jsonl", bad):
+        result = run("diff", str(a), str(other))
+        assert result.exit_code == 2
+        assert result.output.startswith("multiversus diff: ")
+        assert len(result.output.strip().splitlines()) == 1
