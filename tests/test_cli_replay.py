@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -137,3 +138,102 @@ def test_a_bad_log_is_a_one_line_error(tmp_path: Path) -> None:
         assert result.exit_code == 2
         assert result.output.startswith("multiversus replay: ")
         assert len(result.output.strip().splitlines()) == 1
+
+
+# --- stepping (--step; at a terminal it is the default, see test_cli_pty.py) -------
+
+
+def step(log: Path, *args: str, input: str) -> Result:
+    return CliRunner().invoke(app, ["replay", str(log), "--step", *args], input=input)
+
+
+def headings(output: str) -> list[str]:
+    """What each shown position was: an entry's number, or 0 before the first entry."""
+    shown = []
+    for line in output.splitlines():
+        if line.startswith("Before the first entry"):
+            shown.append("0")
+        elif re.match(r"\d+\. \[round", line):
+            shown.append(line.split(".")[0])
+    return shown
+
+
+def test_step_goes_forward_back_and_to_an_entry(bot_log: Path) -> None:
+    result = step(bot_log, input="\nn\np\ng 12\n5\nb\nq\n")
+    assert result.exit_code == 0, result.output
+    assert headings(result.output) == ["0", "1", "2", "1", "12", "5"]
+    assert "Entry 5 of" in result.output
+    assert result.output.count("Tiles:") >= 1  # the board of the round being played
+
+
+def test_step_starts_at_to_and_stops_at_both_ends(bot_log: Path) -> None:
+    count = len(read_log(bot_log).entries)
+    result = step(bot_log, "--to", str(count), input="n\ng 0\np\n")
+    assert result.exit_code == 0, result.output  # the end of the input ends it cleanly
+    assert headings(result.output) == [str(count), "0"]
+    assert "This is the last entry" in result.output
+    assert "This is before the first entry" in result.output
+
+
+def test_step_goes_to_a_round_and_to_the_next_turn(bot_log: Path) -> None:
+    states = [view_json(bot_log, "referee", n) for n in range(0, 40)]
+    round_one = next(n for n, state in enumerate(states) if state["round"] == 1)
+    result = step(bot_log, input="r 1\nt\nq\n")
+    assert result.exit_code == 0, result.output
+    shown = headings(result.output)
+    assert shown[:2] == ["0", str(round_one)]
+    turn = int(shown[2])
+    assert turn > round_one
+    here = states[round_one]
+    assert (states[turn]["round"], states[turn]["turns_in_round"]) != (
+        here["round"],
+        here["turns_in_round"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("typed", "message"),
+    [
+        ("x", "'x' is not a key here."),
+        ("g", "g needs a number"),
+        ("g 100000", "There is no entry '100000'"),
+        ("g -1", "There is no entry '-1'"),
+        ("r 9", "There is no round '9' here"),
+        ("r one", "There is no round 'one' here"),
+        ("99999999999999999999999", "There is no entry"),
+        ("\x00\x1b[2J", "is not a key here."),
+        ("p", "This is before the first entry"),
+    ],
+)
+def test_step_answers_wrong_input_with_a_message_and_the_prompt(
+    bot_log: Path, typed: str, message: str
+) -> None:
+    result = step(bot_log, input=f"{typed}\nh\n")
+    assert result.exit_code == 0, result.output
+    assert message in result.output
+    assert "Type h for help." in result.output
+    assert result.output.count("Entry 0 of") == 3  # asked again after the message and the help
+    assert "Keys (then Enter):" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_step_hides_a_selection_from_the_spectator(bot_log: Path) -> None:
+    number, selected = first_selection(bot_log)
+    hidden = step(bot_log, input=f"g {number}\nq\n")
+    assert f"The {selected.side.capitalize()} select their coins in secret." in hidden.output
+    own = step(bot_log, "--as", selected.side, input=f"g {number}\nq\n")
+    assert "You select" in own.output
+
+
+def test_step_with_format_is_a_one_line_error(bot_log: Path) -> None:
+    result = step(bot_log, "--format", "board", input="")
+    assert result.exit_code == 2
+    assert result.output.startswith("multiversus replay: --step cannot be used with --format")
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_no_step_prints_the_transcript(bot_log: Path) -> None:
+    result = CliRunner().invoke(app, ["replay", str(bot_log), "--no-step", "--to", "3"])
+    assert result.exit_code == 0, result.output
+    assert "After entry 3 of" in result.output
+    assert "(h for help)" not in result.output

@@ -8,7 +8,9 @@ Heroes never tells what the Adversaries had not revealed at that moment.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Final, NamedTuple
@@ -47,12 +49,24 @@ from multiversus_core.views import (
 EXIT_OK: Final = 0
 """The replay was printed."""
 EXIT_USAGE: Final = 2
-"""The log cannot be read, or --to is out of range."""
+"""The log cannot be read, --to is out of range, or --step was given with --format."""
+EXIT_INTERRUPTED: Final = 130
+"""Ctrl-C while stepping (128 + SIGINT, as shells report it)."""
 
 EPILOG: Final = (
-    "Exit codes: 0 done; 2 the log cannot be read (one line naming file, line and reason) "
-    "or --to is out of range."
+    "Exit codes: 0 done (or q, or Ctrl-D while stepping); 2 the log cannot be read "
+    "(one line naming file, line and reason), --to is out of range, or --step was given "
+    "with --format; 130 interrupted with Ctrl-C while stepping."
 )
+
+STEP_HELP: Final = """\
+Keys (then Enter):
+  Enter or n  the next entry           p  the previous entry
+  g N         go to entry N (0: before the first entry; a number alone also works)
+  r N         go to the start of round N (0: the set-up)
+  t           go to the start of the next turn
+  b           show the board again     q  quit (Ctrl-D also quits)
+  h or ?      this help"""
 
 
 class ViewerChoice(StrEnum):
@@ -226,14 +240,25 @@ def replay(
         ),
     ] = None,
     output: Annotated[
-        ReplayFormat,
+        ReplayFormat | None,
         typer.Option(
             "--format",
             help="text: a transcript, then the board; board: only the board; "
-            "json: the view at that point, pretty-printed (indent 2).",
+            "json: the view at that point, pretty-printed (indent 2). (default: text)",
             case_sensitive=False,
+            show_default=False,
         ),
-    ] = ReplayFormat.text,
+    ] = None,
+    stepping: Annotated[
+        bool | None,
+        typer.Option(
+            "--step/--no-step",
+            help="Step through the log one entry at a time (Enter: next, p: back, h: help). "
+            "Default: step when the input and output are a terminal and neither --to nor "
+            "--format is given; --to N with --step starts at entry N.",
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Replay a match log as one side, the public or the referee saw it.
 
@@ -247,17 +272,28 @@ def replay(
     multiversus replay match.jsonl --as heroes --to 40
 
     multiversus replay match.jsonl --as referee --format json
+
+    multiversus replay match.jsonl --as heroes --step --to 40
     """
+    format_given = output is not None
+    if stepping and format_given:
+        raise fail("replay", "--step cannot be used with --format: stepping shows text and board")
     log = load_log("replay", log_path)
     count = len(log.entries)
-    if to is None:
-        to = count
-    elif not 0 <= to <= count:
+    if to is not None and not 0 <= to <= count:
         raise fail(
             "replay", f"--to {to} is out of range: the log has {count} entries (0 to {count})"
         )
     who: Viewer = viewer.value
     out = Console(highlight=False, soft_wrap=True)
+    if stepping is None:
+        stepping = to is None and not format_given and sys.stdin.isatty() and sys.stdout.isatty()
+    if stepping:
+        stepper = Stepper(out, log, who, position=0 if to is None else to)
+        raise typer.Exit(stepper.run())
+    if to is None:
+        to = count
+    output = output or ReplayFormat.text
     if output is ReplayFormat.json:
         shown = view(state_at(log, to), who)
         out.print(msgspec.json.format(msgspec.json.encode(shown), indent=2).decode(), markup=False)
@@ -280,12 +316,170 @@ def replay(
     raise typer.Exit(EXIT_OK)
 
 
+# --- stepping ---------------------------------------------------------------------
+
+
+class _StopStepping(Exception):
+    """The viewer typed q or closed the input."""
+
+
+@dataclass
+class Stepper:
+    """An interactive walk through a (checked) log, one entry at a time, as one viewer.
+
+    Position ``k`` is the state after entry ``k`` (0: before the first entry);
+    every referee state is kept, so going back costs nothing.
+    """
+
+    out: Console
+    log: MatchLog
+    viewer: Viewer
+    position: int = 0
+    read_line: Callable[[], str] = input
+    """Reads one line of input; raises EOFError at the end of the input."""
+
+    def __post_init__(self) -> None:
+        self.steps: Sequence[Step] = tuple(steps(self.log))
+        self.states: Sequence[MatchState] = (
+            initial_state(self.log.header.settings),
+            *(step.after for step in self.steps),
+        )
+
+    @property
+    def count(self) -> int:
+        """The number of entries in the log."""
+        return len(self.steps)
+
+    def run(self) -> int:
+        """Show the position, then answer keys until q, the end of the input or Ctrl-C."""
+        self.out.print(
+            f"Stepping through {self.count} entries as the {self.viewer}. Type h for help.",
+            markup=False,
+        )
+        self.show()
+        try:
+            while True:
+                self.answer(self._read(f"Entry {self.position} of {self.count} (h for help): "))
+        except _StopStepping:
+            return EXIT_OK
+        except KeyboardInterrupt:
+            self.out.print("\nInterrupted.")
+            return EXIT_INTERRUPTED
+
+    def _read(self, prompt: str) -> str:
+        self.out.print(prompt, end="", markup=False)
+        try:
+            line = self.read_line()
+        except EOFError:
+            self.out.print()
+            raise _StopStepping from None
+        except UnicodeDecodeError:
+            line = "\ufffd"
+        if not sys.stdin.isatty():
+            self.out.print(line, markup=False)  # echo piped input, so the transcript reads well
+        return line
+
+    def answer(self, raw: str) -> None:
+        """Act on one line typed at the prompt; a wrong one gets a message, never an error.
+
+        :raises _StopStepping: on q.
+        """
+        words = raw.strip().lower().split()
+        key, args = (words[0], words[1:]) if words else ("n", [])
+        if key.isdigit() and not args:
+            key, args = "g", [key]
+        elif key[:1] in ("g", "r") and key[1:].isdigit() and not args:
+            key, args = key[:1], [key[1:]]  # "g12" as "g 12"
+        match key, len(args):
+            case ("n" | "next", 0):
+                self.go(self.position + 1, "This is the last entry; p goes back, q quits.")
+            case ("p" | "prev" | "previous" | "back", 0):
+                self.go(self.position - 1, "This is before the first entry; n goes on.")
+            case ("t" | "turn", 0):
+                self.go(self.next_turn(), "No turn begins after this entry.")
+            case ("g" | "go", 1):
+                number = _number(args[0])
+                if number is None or not 0 <= number <= self.count:
+                    self.wrong(f"There is no entry {args[0][:20]!r}: type g and 0 to {self.count}.")
+                else:
+                    self.go(number, "")
+            case ("r" | "round", 1):
+                number = _number(args[0])
+                start = None if number is None else self.round_start(number)
+                if start is None:
+                    last = self.states[-1].round
+                    self.wrong(f"There is no round {args[0][:20]!r} here: type r and 0 to {last}.")
+                else:
+                    self.go(start, "")
+            case ("b" | "board", 0):
+                self.out.print(board(self.states[self.position], self.viewer))
+            case ("h" | "?" | "help", _):
+                self.out.print(STEP_HELP, markup=False)
+            case ("q" | "quit" | "exit", 0):
+                raise _StopStepping
+            case ("g" | "go" | "r" | "round", 0):
+                self.wrong(f"{key} needs a number, as in {key[0]} 12.")
+            case _:
+                self.wrong(f"{raw.strip()[:20]!r} is not a key here.")
+
+    def wrong(self, message: str) -> None:
+        """Say what was wrong with the input; the prompt follows again."""
+        self.out.print(f"{message} Type h for help.", style="yellow", markup=False)
+
+    def go(self, position: int | None, otherwise: str) -> None:
+        """Show ``position``, or say ``otherwise`` if it is outside the log."""
+        if position is None or not 0 <= position <= self.count:
+            self.wrong(otherwise)
+            return
+        self.position = position
+        self.show()
+
+    def next_turn(self) -> int | None:
+        """The first later position where a new turn has begun, if any."""
+        here = self.states[self.position]
+        for k in range(self.position + 1, self.count + 1):
+            state = self.states[k]
+            if state.turns_in_round > 0 and (state.round, state.turns_in_round) != (
+                here.round,
+                here.turns_in_round,
+            ):
+                return k
+        return None
+
+    def round_start(self, number: int) -> int | None:
+        """The first position in round ``number``, if the log reaches it."""
+        return next((k for k, state in enumerate(self.states) if state.round == number), None)
+
+    def show(self) -> None:
+        """Print the entry at the position, its events and the board, as the viewer knows them."""
+        self.out.print()
+        if self.position == 0:
+            self.out.print(Text(f"Before the first entry (of {self.count}).", style="bold"))
+        else:
+            step = self.steps[self.position - 1]
+            before = step.before
+            where = f"round {before.round}, turn {before.turns_in_round}"
+            head = (
+                f"{step.number}. [{where}] {command_line(before, step.entry.command, self.viewer)}"
+            )
+            self.out.print(Text(head, style="bold"))
+            for line in event_lines(before, step.entry.events, self.viewer):
+                self.out.print(Text(f"   {line}"))
+        self.out.print(board(self.states[self.position], self.viewer))
+
+
+def _number(word: str) -> int | None:
+    return int(word) if word.isdigit() and len(word) < 10 else None
+
+
 __all__ = [
     "EPILOG",
+    "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
     "ReplayFormat",
     "Step",
+    "Stepper",
     "ViewerChoice",
     "board",
     "command_line",

@@ -1,0 +1,228 @@
+"""The real ``multiversus`` program at a pseudo-terminal: play, hot-seat, Ctrl-C and
+``--resume``, and stepping through a replay.
+
+Each test spawns ``python -m multiversus_cli.app`` under pexpect, so prompts,
+terminal detection, screen clearing and signals are the ones a player meets.
+Answering "1" to every prompt is always legal (the first legal command, or
+Enter at a hot-seat hand-over), so it plays a match to its end.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+pexpect = pytest.importorskip("pexpect")
+
+from multiversus_core.log import read_log, replay  # noqa: E402
+
+SRC = Path(__file__).resolve().parents[1] / "src"
+
+TIMEOUT = 20
+"""Seconds any one expected output may take (a whole match takes about one)."""
+
+MAX_ANSWERS = 1500
+"""More prompts than any match asks: a loop that never ends fails instead."""
+
+CHOICE = re.compile(r"Choice \(1-(\d+), h for help\): ")
+HAND_OVER = re.compile(r"press Enter when you are ready\.")
+RESULT = re.compile(r"The match ended in round \d of 6: (a draw|the \w+ \(.+?\) win)")
+
+pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
+
+
+def spawn(*args: str, cwd: Path) -> pexpect.spawn:
+    """Start ``multiversus ARGS`` at an 120-column terminal without colours."""
+    env = {
+        "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+        "PYTHONPATH": str(SRC),
+        "TERM": "dumb",
+        "NO_COLOR": "1",
+        "COLUMNS": "120",
+        "LINES": "50",
+    }
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "multiversus_cli.app", *args],
+        env=env,
+        cwd=str(cwd),
+        encoding="utf-8",
+        codec_errors="replace",
+        timeout=TIMEOUT,
+        dimensions=(50, 120),
+    )
+    child.delaybeforesend = None  # answers wait for their prompt already
+    return child
+
+
+def exit_status(child: pexpect.spawn) -> int | None:
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.signalstatus is None, f"killed by signal {child.signalstatus}"
+    status: int | None = child.exitstatus
+    return status
+
+
+def answer_ones(
+    child: pexpect.spawn,
+    *,
+    wrong_first: bool = False,
+    interrupt_after: int | None = None,
+    hand_over_screens: list[str] | None = None,
+) -> tuple[int, int]:
+    """Answer "1" (Enter at a hand-over) until the match ends, or press Ctrl-C at the
+    choice prompt after ``interrupt_after`` answers; return (choices, hand-overs)."""
+    choices = hand_overs = 0
+    for _ in range(MAX_ANSWERS):
+        seen = child.expect([CHOICE, HAND_OVER, RESULT])
+        if seen == 2:
+            return choices, hand_overs
+        if seen == 1:
+            if hand_over_screens is not None:
+                hand_over_screens.append(child.before)
+            child.sendline("")
+            hand_overs += 1
+            continue
+        if interrupt_after is not None and choices == interrupt_after:
+            child.sendintr()
+            return choices, hand_overs
+        if wrong_first and choices == 0:
+            wrong_first = False
+            child.sendline("x")
+            count = int(child.match.group(1))
+            only = "1" if count == 1 else f"a number from 1 to {count}"
+            child.expect_exact(f"'x' is not a choice. Type {only}, or h for help.")
+            continue  # the same prompt comes again
+        child.sendline("1")
+        choices += 1
+    raise AssertionError(f"no result after {MAX_ANSWERS} answers")
+
+
+def finished(log: Path) -> bool:
+    return replay(read_log(log)).is_over
+
+
+def test_a_human_plays_the_bot_to_the_end_after_a_wrong_input(tmp_path: Path) -> None:
+    log = tmp_path / "match.jsonl"
+    child = spawn("play", "--seed", "7", "--log", str(log), cwd=tmp_path)
+    child.expect_exact("Type h at any prompt for help.")
+    choices, hand_overs = answer_ones(child, wrong_first=True)
+    child.expect_exact(f"The log is saved in {log}")
+    assert exit_status(child) == 0
+    assert choices > 10
+    assert hand_overs == 0  # one human: nobody to hand over to
+    assert finished(log)
+
+
+def test_two_humans_play_hot_seat_to_the_end(tmp_path: Path) -> None:
+    log = tmp_path / "hot.jsonl"
+    child = spawn("play", "--seed", "7", "--player2", "human", "--log", str(log), cwd=tmp_path)
+    child.expect_exact("Hot-seat: pass the keyboard when asked")
+    before_hand_overs: list[str] = []
+    choices, hand_overs = answer_ones(child, wrong_first=True, hand_over_screens=before_hand_overs)
+    assert exit_status(child) == 0
+    assert hand_overs > 0
+    # the screen (and its scrollback) is cleared before each hand-over, hiding the secrets
+    assert all("\x1b[3J" in screen for screen in before_hand_overs)
+    assert choices > hand_overs
+    assert finished(log)
+
+
+def test_ctrl_c_keeps_the_log_and_resume_finishes_the_match(tmp_path: Path) -> None:
+    log = tmp_path / "cut.jsonl"
+    child = spawn("play", "--seed", "11", "--log", str(log), cwd=tmp_path)
+    answer_ones(child, interrupt_after=8)
+    child.expect_exact("Interrupted.")
+    child.expect_exact("To carry on:")
+    child.expect_exact(f"multiversus play --resume {log}")
+    assert exit_status(child) == 130
+    entries = len(read_log(log).entries)
+    assert entries > 8
+    assert not finished(log)
+
+    again = spawn("play", "--resume", str(log), cwd=tmp_path)
+    again.expect(r"Resuming .*: (\d+) commands replayed\.")
+    assert int(again.match.group(1)) == entries
+    answer_ones(again)
+    assert exit_status(again) == 0
+    assert finished(log)
+    assert len(read_log(log).entries) > entries
+
+
+# --- replay, stepping at a terminal -------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bot_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished bot match, seed 7."""
+    folder = tmp_path_factory.mktemp("pty-replay")
+    log = folder / "bots.jsonl"
+    child = spawn(
+        "play",
+        "--player1",
+        "bot",
+        "--player2",
+        "bot",
+        "--quiet",
+        "--seed",
+        "7",
+        "--log",
+        str(log),
+        cwd=folder,
+    )
+    assert exit_status(child) == 0
+    return log
+
+
+def prompt(number: int) -> str:
+    return f"Entry {number} of "
+
+
+def test_replay_at_a_terminal_steps_forward_back_and_to_an_entry(bot_log: Path) -> None:
+    count = len(read_log(bot_log).entries)
+    child = spawn("replay", str(bot_log), cwd=bot_log.parent)
+    child.expect_exact(f"Stepping through {count} entries as the spectator.")
+    child.expect_exact("Before the first entry")
+    child.expect_exact(prompt(0))
+    child.sendline("")
+    child.expect_exact("1. [round 0, turn 0]")
+    child.expect_exact(prompt(1))
+    child.sendline("n")
+    child.expect_exact("2. [round 0")
+    child.expect_exact(prompt(2))
+    child.sendline("p")
+    child.expect_exact("1. [round 0, turn 0]")
+    child.expect_exact(prompt(1))
+    child.sendline("g 12")
+    child.expect(r"12\. \[round \d, turn \d\]")
+    child.expect_exact("Tiles:")  # the board
+    child.expect_exact(prompt(12))
+    child.sendline("zz")
+    child.expect_exact("'zz' is not a key here. Type h for help.")
+    child.expect_exact(prompt(12))
+    child.sendline("g 99999")
+    child.expect_exact(f"There is no entry '99999': type g and 0 to {count}.")
+    child.expect_exact(prompt(12))
+    child.sendline("h")
+    child.expect_exact("Keys (then Enter):")
+    child.expect_exact(prompt(12))
+    child.sendline("q")
+    assert exit_status(child) == 0
+
+
+def test_replay_at_a_terminal_ends_cleanly_on_ctrl_d(bot_log: Path) -> None:
+    child = spawn("replay", str(bot_log), "--as", "heroes", cwd=bot_log.parent)
+    child.expect_exact(prompt(0))
+    child.sendeof()
+    assert exit_status(child) == 0
+
+
+def test_replay_with_to_at_a_terminal_prints_without_asking(bot_log: Path) -> None:
+    child = spawn("replay", str(bot_log), "--to", "5", cwd=bot_log.parent)
+    child.expect_exact("After entry 5 of")
+    assert exit_status(child) == 0
+    assert "(h for help)" not in (child.before or "")
