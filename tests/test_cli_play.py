@@ -425,3 +425,9 @@ def test_help_shows_the_options_and_an_example() -> None:
     for option in ("--heroes", "--resume", "--player1", "--bot-seed", "--quiet"):
         assert option in result.output
     assert "multiversus play --resume" in result.output
+
+
+def test_shell_completion_is_offered() -> None:
+    result = CliRunner().invoke(app, ["--help"])
+    assert result.exit_code == 0
+    assert "--install-completion" in result.output

@@ -192,6 +192,19 @@ def test_units_list_every_figure_and_its_space(first_turn: MatchState) -> None:
         assert f"({figure.square[0]},{figure.square[1]})" in text
 
 
+def test_units_show_the_rules_of_each_unit(first_turn: MatchState) -> None:
+    from multiversus_core.abilities import abilities_of, title
+
+    text = to_text(render_units(first_turn, 1), width=200)
+    shown = 0
+    for unit in first_turn.units:
+        for ability in abilities_of(unit):
+            assert title(ability) in text
+            shown += 1
+    assert shown > 0
+    assert "(!)" in text or "(!!)" in text
+
+
 def test_the_opponents_stash_is_only_a_count(first_turn: MatchState) -> None:
     viewer: Seat = 1
     own = first_turn.side_of(viewer)

@@ -11,7 +11,7 @@ app = typer.Typer(
     name="multiversus",
     help="Multiversus: a two-player skirmish game of hidden coin selections.",
     no_args_is_help=True,
-    add_completion=False,
+    add_completion=True,
 )
 
 

@@ -32,6 +32,7 @@ from multiversus_cli.describe import (
     trigger_words,
     unit_name,
 )
+from multiversus_core.abilities import abilities_of, title
 from multiversus_core.board import Board, Figure
 from multiversus_core.geometry import figure_squares, tile_at
 from multiversus_core.state import MatchState
@@ -388,7 +389,24 @@ def render_units(state: MatchState, viewer: Seat | None) -> RenderableType:
                     "terrain" if figure.terrain else condition_name(figure.condition),
                 )
         tables.append(table)
+        tables.append(_unit_rules(state, side))
     return Group(*tables)
+
+
+def _unit_rules(state: MatchState, side: Side) -> RenderableType:
+    """The rules of a side's units: each ability, marked (!) or (!!), with its text."""
+    lines = Text()
+    for unit in state.units:
+        if unit.side != side:
+            continue
+        for ability in abilities_of(unit):
+            if lines:
+                lines.append("\n")
+            lines.append(f"{unit.name}: ", style="bold")
+            lines.append(title(ability), style="italic")
+            if ability.text:
+                lines.append(f" - {ability.text}")
+    return lines if lines else Text("(no special abilities)", style="dim")
 
 
 def render_piles(state: MatchState, viewer: Seat | None) -> RenderableType:
