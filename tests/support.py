@@ -56,6 +56,20 @@ def when(state: MatchState, command: Command) -> tuple[Event, ...]:
     return decide(command, state)
 
 
+def unsalted(events: Iterable[Event]) -> tuple[Event, ...]:
+    """Return events with their commitments and salts blanked, to compare what the rules did.
+
+    Rule tests compare choices and reveals; test_commitments.py tests the
+    commitments and salts themselves.
+    """
+    return tuple(_unsalted(event) for event in events)
+
+
+def _unsalted(event: Event) -> Event:
+    changes = {name: "" for name in ("commitment", "salt") if hasattr(event, name)}
+    return replace(event, **changes) if changes else event
+
+
 def kinds(events: Iterable[Event]) -> list[str]:
     """Return the tags of some events, in order."""
     return [type(e).__struct_config__.tag for e in events]  # type: ignore[misc]

@@ -50,7 +50,7 @@ from multiversus_core.scoring import WIN_CONDITIONS, final_result
 from multiversus_core.setup import next_secret
 from multiversus_core.sheets import bundled_teams
 from multiversus_core.terms import ActionKind, Condition, Side, Square
-from tests.support import play, play_passing, seat, when, when_passing
+from tests.support import play, play_passing, seat, unsalted, when, when_passing
 
 N, E, S, W = (0, -1), (1, 0), (0, 1), (-1, 0)
 
@@ -297,7 +297,7 @@ def _hunters(shapeshifter: str = "cats-2", kit: str = "holy-water") -> MatchStat
 def test_silver_bullets_reveal_the_shapeshifter_and_harm_it_one_step_more() -> None:
     state = only(_hunters(), {"hunter": (4, 9), "cats-2": (4, 5), "grimalkin": (9, 0)})
     state = act(state, "hunter", ("attack",), "grimalkin")
-    assert when_passing(state, Attack(player=1, attacker="hunter", target="cats-2")) == (
+    assert unsalted(when_passing(state, Attack(player=1, attacker="hunter", target="cats-2"))) == (
         hit("hunter", "cats-2"),
         wounded("cats-2"),
         SecretRevealed(side="adversaries", name="shapeshifter", choice="cats-2"),
@@ -347,10 +347,11 @@ def test_hunters_kit_holy_water_wounds_adjacent_unharmed_enemies_and_reveals_the
         wounded("cats-1"),
         wounded("cats-2"),
     )
-    assert when_passing(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit")) == events
+    stunt = Stunt(player=1, figure="hunter", ability="Hunter's Kit")
+    assert unsalted(when_passing(state, stunt)) == events
     # Once revealed, a later use reveals nothing again.
     again = replace(state, secrets=tuple(replace(s, revealed=True) for s in state.secrets))
-    after = when_passing(again, Stunt(player=1, figure="hunter", ability="Hunter's Kit"))
+    after = unsalted(when_passing(again, stunt))
     assert revealed not in after and wounded("cats-1") in after
 
 
@@ -360,7 +361,8 @@ def test_hunters_kit_smelling_salts_lift_the_hunter_and_adjacent_allies() -> Non
         {"hunter": (4, 6), "villagers-1": (4, 7), "hound": (8, 9)},
         {"hunter": "wounded", "villagers-1": "disabled", "hound": "wounded"},
     )
-    assert when_passing(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit")) == (
+    stunt = Stunt(player=1, figure="hunter", ability="Hunter's Kit")
+    assert unsalted(when_passing(state, stunt)) == (
         StuntPerformed(figure="hunter", ability="Hunter's Kit", target=None),
         SecretRevealed(side="heroes", name="hunters-kit", choice="smelling-salts"),
         ConditionChanged(figure="hunter", condition="unharmed"),
@@ -370,7 +372,8 @@ def test_hunters_kit_smelling_salts_lift_the_hunter_and_adjacent_allies() -> Non
 
 def test_hunters_kit_grapnel_slides_the_hunter_away_from_the_nearest_enemy() -> None:
     state = _kit("grapnel", {"hunter": (4, 6), "cats-1": (4, 5), "cats-2": (0, 0)}, {})
-    assert when_passing(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit")) == (
+    stunt = Stunt(player=1, figure="hunter", ability="Hunter's Kit")
+    assert unsalted(when_passing(state, stunt)) == (
         StuntPerformed(figure="hunter", ability="Hunter's Kit", target=None),
         SecretRevealed(side="heroes", name="hunters-kit", choice="grapnel"),
         FigureMoved(figure="hunter", to=(4, 9), how="slide"),
@@ -395,7 +398,9 @@ def test_keen_nose_reveals_the_shapeshifter_even_when_the_bite_misses() -> None:
         AttackMade(attacker="hound", target="cats-2", advantage=False, defended=True, hit=False)
         in events
     )
-    assert events[-1] == SecretRevealed(side="adversaries", name="shapeshifter", choice="cats-2")
+    assert unsalted(events)[-1] == SecretRevealed(
+        side="adversaries", name="shapeshifter", choice="cats-2"
+    )
 
 
 def test_keen_nose_finds_nothing_on_an_ordinary_cat() -> None:
@@ -467,7 +472,7 @@ def _cat_attacks(cat: str, revealed: bool = False) -> tuple[object, ...]:
     if revealed:
         state = replace(state, secrets=tuple(replace(s, revealed=True) for s in state.secrets))
     state = act(state, "cats", ("attack",), "militia")
-    return when_passing(state, Attack(player=2, attacker=cat, target="knight"))
+    return unsalted(when_passing(state, Attack(player=2, attacker=cat, target="knight")))
 
 
 def test_shapeshifter_ambush_reveals_it_and_harms_one_step_more() -> None:
@@ -627,7 +632,7 @@ def test_the_shapeshifter_hunt_is_won_by_bringing_the_shapeshifter_down(
     assert final_result(state, ("the-shapeshifter-hunt",)) == (
         (winner, "the-shapeshifter-hunt") if winner else (None, "six_rounds_played")
     )
-    events = _last_turn_of_round_6(state)
+    events = unsalted(_last_turn_of_round_6(state))
     assert SecretRevealed(side="adversaries", name="shapeshifter", choice="cats-2") in events
     assert events[-1] == MatchEnded(
         reason="the-shapeshifter-hunt" if winner else "six_rounds_played", winner=winner
@@ -648,7 +653,7 @@ def test_the_goblins_plunder_is_won_by_whoever_alone_holds_the_secret_tile(
 ) -> None:
     state = only(_goblins(), squares)
     assert WIN_CONDITIONS["the-goblins-plunder"][1](state) == winner
-    events = _last_turn_of_round_6(state)
+    events = unsalted(_last_turn_of_round_6(state))
     # The scheme stayed secret until the end.
     assert SecretRevealed(side="adversaries", name="plunder", choice="Chapel") in events
     assert events[-1] == MatchEnded(
@@ -674,9 +679,8 @@ def test_secrets_are_chosen_at_set_up_heroes_first_and_stay_hidden() -> None:
         ChooseSecret(player=1, name="hunters-kit", choice=c)
         for c in ("holy-water", "smelling-salts", "grapnel")
     )
-    assert when_passing(state, ChooseSecret(player=1, name="hunters-kit", choice="grapnel")) == (
-        SecretChosen(side="heroes", name="hunters-kit", choice="grapnel"),
-    )
+    chosen = when_passing(state, ChooseSecret(player=1, name="hunters-kit", choice="grapnel"))
+    assert unsalted(chosen) == (SecretChosen(side="heroes", name="hunters-kit", choice="grapnel"),)
     state = play_passing(state, ChooseSecret(player=1, name="hunters-kit", choice="grapnel"))
     assert {c.choice for c in legal_commands(state, 2) if isinstance(c, ChooseSecret)} == {
         "cats-1",
@@ -695,7 +699,7 @@ def test_secrets_not_revealed_by_use_are_revealed_at_the_end() -> None:
     state = only(
         _hunters(kit="grapnel", shapeshifter="cats-1"), {"hunter": (4, 9), "cats-1": (1, 1)}
     )
-    events = _last_turn_of_round_6(state)
+    events = unsalted(_last_turn_of_round_6(state))
     reveals = [e for e in events if isinstance(e, SecretRevealed)]
     assert reveals == [
         SecretRevealed(side="heroes", name="hunters-kit", choice="grapnel"),

@@ -22,6 +22,7 @@ from multiversus_core import DeclineReaction, MatchSettings, legal_commands, sta
 from multiversus_core.bots import RandomBot
 from multiversus_core.decide import decider_seat
 from multiversus_core.log import LogWriter, read_log, replay
+from multiversus_core.verify import verify
 
 ONES = "1\n" * 3000
 """Enough answers to play any match to its end."""
@@ -111,11 +112,27 @@ def test_a_bot_game_ends_with_its_winner_and_the_reason(
         )
 
 
-def test_the_same_seeds_play_the_same_bot_game(tmp_path: Path) -> None:
+def test_the_same_seeds_with_seeded_salts_play_the_same_bot_game(tmp_path: Path) -> None:
+    args = ("--player1", "bot", "--player2", "bot", "--seed", "11", "--bot-seed", "3", "--quiet")
+    play(*args, "--seeded-salts", log=tmp_path / "a.jsonl")
+    play(*args, "--seeded-salts", log=tmp_path / "b.jsonl")
+    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    assert read_log(tmp_path / "a.jsonl").settings.salts == "seed"
+
+
+def test_real_play_salts_secrets_afresh_and_the_log_verifies(tmp_path: Path) -> None:
     args = ("--player1", "bot", "--player2", "bot", "--seed", "11", "--bot-seed", "3", "--quiet")
     play(*args, log=tmp_path / "a.jsonl")
     play(*args, log=tmp_path / "b.jsonl")
-    assert (tmp_path / "a.jsonl").read_bytes() == (tmp_path / "b.jsonl").read_bytes()
+    a, b = read_log(tmp_path / "a.jsonl"), read_log(tmp_path / "b.jsonl")
+    assert a.settings.salts == "secrets"
+    # The same play, but every commitment and salt differs between the two logs.
+    salts = [
+        [getattr(e, "salt", "") for entry in log.entries for e in entry.events] for log in (a, b)
+    ]
+    assert [bool(s) for s in salts[0]] == [bool(s) for s in salts[1]]
+    assert all(x != y for x, y in zip(*salts, strict=True) if x)
+    assert verify(a).ok and verify(b).ok
 
 
 @pytest.fixture(scope="module")

@@ -1,7 +1,7 @@
 """``multiversus verify``: logs and folders of logs checked against the rules.
 
-The logs are bot games written with ``multiversus play``, so they are the same
-each run (fixed seeds).
+The logs are bot games written with ``multiversus play`` from fixed seeds, so
+they are the same match each run (with fresh salts, as in real play).
 """
 
 from __future__ import annotations
@@ -12,10 +12,13 @@ import shutil
 from pathlib import Path
 
 import pytest
+from msgspec.structs import replace
 from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
 from multiversus_cli.verify import find_logs
+from multiversus_core.events import CoinsRevealed
+from multiversus_core.log import encode_log, read_log
 
 
 def verify(*args: str) -> Result:
@@ -161,3 +164,37 @@ def test_help_shows_an_example() -> None:
     result = verify("--help")
     assert result.exit_code == 0
     assert "multiversus verify logs/" in result.output
+
+
+def test_a_reveal_that_does_not_open_its_commitment_fails_naming_the_entry(
+    logs: Path, tmp_path: Path
+) -> None:
+    log = read_log(logs / "seed3.jsonl")
+    number, entry = next(
+        (n, e)
+        for n, e in enumerate(log.entries, 1)
+        if any(isinstance(x, CoinsRevealed) for x in e.events)
+    )
+    events = tuple(
+        replace(x, salt="00" * 32) if isinstance(x, CoinsRevealed) else x for x in entry.events
+    )
+    entries = (*log.entries[: number - 1], replace(entry, events=events), *log.entries[number:])
+    # A forger rewrites the chain, so only the commitment gives the edit away.
+    forged = tmp_path / "forged.jsonl"
+    forged.write_bytes(encode_log(replace(log, entries=entries)))
+    result = verify(str(forged))
+    assert result.exit_code == 1, result.output
+    assert f"entry {number} (line {number + 1})" in result.output
+    assert "does not open its commitment" in result.output
+    assert "[reveal_mismatch]" in result.output
+
+
+def test_the_table_says_whether_a_log_is_secret(logs: Path, tmp_path: Path) -> None:
+    seeded = tmp_path / "seeded.jsonl"
+    bots = ["--player1", "bot", "--player2", "bot", "--quiet", "--seeded-salts"]
+    played = CliRunner().invoke(app, ["play", *bots, "--seed", "3", "--log", str(seeded)])
+    assert played.exit_code == 0, played.output
+    result = verify(str(logs / "seed3.jsonl"), str(seeded), "--format", "json")
+    assert [r["salts"] for r in json.loads(result.output)] == ["secrets", "seed"]
+    table = verify(str(seeded)).output
+    assert "seed (not secret)" in table

@@ -33,13 +33,15 @@ from multiversus_core.events import (
     UnitCoinReturned,
 )
 from multiversus_core.state import Piles
-from tests.support import activate, play, roll, set_up, when
+from tests.support import activate, play, roll, set_up, unsalted, when
 
 
 def test_r2_selecting_a_colour_takes_that_coin_from_the_stash() -> None:
     state = set_up()
     events = when(state, SelectCoins(player=1, unit="militia", colour="grey", actions=("move",)))
-    assert events == (CoinsSelected(side="heroes", coin="militia.grey1", actions=("move",)),)
+    assert unsalted(events) == (
+        CoinsSelected(side="heroes", coin="militia.grey1", actions=("move",)),
+    )
     after = play(state, SelectCoins(player=1, unit="militia", colour="grey", actions=("move",)))
     assert "militia.grey1" not in after.piles("heroes").stash
 
@@ -156,7 +158,7 @@ def test_r4_active_player_reveals_before_the_first_action() -> None:
     events = when(
         state, SelectReaction(player=2, unit="bruisers", colour="grey", actions=("attack",))
     )
-    assert events == (
+    assert unsalted(events) == (
         ReactionSelected(side="adversaries", coin="bruisers.grey1", actions=("attack",)),
         CoinsRevealed(side="heroes", coin="knight.green1", actions=("move",)),
         ActionStarted(side="heroes", unit="knight", action="move", double=False),
@@ -169,7 +171,7 @@ def test_r3_r4_end_of_activation_discards_active_coin_and_returns_unused_reactiv
         state, SelectReaction(player=2, unit="bruisers", colour="grey", actions=("attack",))
     )
     events = when(state, EndAction(player=1))
-    assert events == (
+    assert unsalted(events) == (
         ActionEnded(side="heroes", action="move"),
         ReactionRevealed(side="adversaries", coin="bruisers.grey1", actions=("attack",)),
         UnitCoinDiscarded(side="heroes", coin="knight.green1"),

@@ -22,7 +22,8 @@ from multiversus_core import MatchState, evolve, initial_state
 from multiversus_core.events import MatchEnded, RoundEnded
 from multiversus_core.log import encode_log, read_log, replay
 from multiversus_core.terms import Side
-from multiversus_core.verify import verify_file
+from multiversus_core.verify import check_commitments, verify_file
+from multiversus_core.views import PLAYER_VIEWERS, redact_log
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
@@ -114,6 +115,12 @@ def test_golden_verifies(path: Path) -> None:
     result = verify_file(path)
     assert result.ok, result.problem
     assert result.finished
+    # Made from seeds, so reproducible and marked not secret; every commitment
+    # is opened in each side's log as well.
+    assert result.salts == "seed"
+    log = read_log(path)
+    for viewer in PLAYER_VIEWERS:
+        assert check_commitments(redact_log(log, viewer)) == ()
 
 
 @pytest.mark.parametrize("path", GOLDENS, ids=IDS)

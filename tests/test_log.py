@@ -38,6 +38,7 @@ from multiversus_core.log import (
     read_log,
     replay,
 )
+from multiversus_core.verify import check_commitments
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_FILE = ROOT / "docs" / "log-schema.json"
@@ -121,9 +122,9 @@ def test_encoding_is_compact_with_fields_in_struct_order() -> None:
     header = encode_header(MatchSettings(heroes="banner-knight", seed=7))
     engine = multiversus_core.__version__.encode()
     assert header == (
-        b'{"record":"header","format":"multiversus-log","version":2,"engine":"' + engine + b'",'
+        b'{"record":"header","format":"multiversus-log","version":3,"engine":"' + engine + b'",'
         b'"settings":{"heroes":"banner-knight","adversaries":null,"scenario":null,'
-        b'"variants":[],"seed":7,"players":["Player 1","Player 2"]}}\n'
+        b'"variants":[],"seed":7,"players":["Player 1","Player 2"],"salts":"seed"}}\n'
     )
     entry = _played(0)[0].entries[0]
     prev = hashlib.sha256(header[:-1]).hexdigest()
@@ -259,12 +260,12 @@ def test_strict_reading_a_header_on_a_later_line_is_refused() -> None:
 
 
 def test_strict_reading_a_newer_version_names_both_versions() -> None:
-    # given a version 3 header, which may well carry fields version 2 does not know
-    data = _edited(0, {"version": 3, "checksum": "abc"})
+    # given a version 4 header, which may well carry fields version 3 does not know
+    data = _edited(0, {"version": 4, "checksum": "abc"})
     error = _read_error(data)
     assert error.line == 1
     assert error.code == "newer_version"
-    assert error.reason == "this log is format version 3; this engine reads versions 1 to 2"
+    assert error.reason == "this log is format version 4; this engine reads versions 1 to 3"
 
 
 def test_strict_reading_a_version_older_than_1_is_refused() -> None:
@@ -714,7 +715,7 @@ def test_the_version_1_fixture_replays_to_the_same_final_state() -> None:
     ]
 
 
-def test_an_upcast_version_1_log_encodes_as_a_sealed_version_2_log() -> None:
+def test_an_upcast_version_1_log_encodes_as_a_sealed_current_version_log() -> None:
     log = read_log(V1_FIXTURE)
     data = encode_log(log)
     again = decode_log(data)
@@ -739,6 +740,88 @@ def test_a_version_1_log_cannot_be_resumed(tmp_path: Path) -> None:
         LogWriter.resume(path)
     assert caught.value.code == "not_appendable"
     assert path.read_bytes() == V1_FIXTURE.read_bytes()
+
+
+# Version 2: frozen logs, upcast on read to version 3 (commitments)
+
+V2_FIXTURES = {
+    "v2-elimination": "9e2a1a74c40a0836853c1ac6b148ac086aed0da66bef58859fff500e221fef9f",
+    "v2-secret-schemes": "65051861955043c4ab65a09e1ca678501d0c7d1373043dc706cf9869b6ce1807",
+}
+"""Written by the version 2 writer (golden replays of that version, seeds 28 and 0)."""
+
+
+def _fixture(name: str) -> Path:
+    return ROOT / "tests" / "fixtures" / f"{name}.jsonl"
+
+
+@pytest.mark.parametrize("name", V2_FIXTURES)
+def test_the_frozen_version_2_fixtures_are_unchanged(name: str) -> None:
+    assert hashlib.sha256(_fixture(name).read_bytes()).hexdigest() == V2_FIXTURES[name]
+
+
+def test_a_version_2_log_replays_to_the_same_final_state() -> None:
+    log = read_log(_fixture("v2-secret-schemes"))
+    assert (log.upcast_from, log.header.version, len(log.entries)) == (2, LOG_VERSION, 226)
+    final = replay(log)
+    assert (final.draws, final.round, final.winner, final.ended) == (
+        37,
+        6,
+        "adversaries",
+        "the-shapeshifter-hunt",
+    )
+    assert [(s.side, s.name, s.choice, s.revealed) for s in final.secrets] == [
+        ("heroes", "hunters-kit", "grapnel", True),
+        ("adversaries", "shapeshifter", "cats-2", True),
+        ("adversaries", "scheme", "the-shapeshifter-hunt", True),
+    ]
+    assert sorted((f.id, f.square, f.condition) for f in final.figures)[:3] == [
+        ("cats-1", (1, 2), "wounded"),
+        ("cats-2", (9, 5), "unharmed"),
+        ("cats-3", (8, 2), "unharmed"),
+    ]
+
+
+@pytest.mark.parametrize("name", [*V2_FIXTURES, "v1-seed-11"])
+def test_an_upcast_log_gains_commitments_that_its_reveals_open(name: str) -> None:
+    log = read_log(_fixture(name))
+    # Version 2 kept no commitments: the upcast derives them from the seed, as
+    # a "seed" match of version 3 does, so the log says it is not secret.
+    assert log.settings.salts == "seed"
+    assert check_commitments(log) == ()
+    data = encode_log(log)
+    assert decode_log(data).entries == log.entries
+
+
+def test_an_upcast_adds_the_reveal_of_a_reaction_hidden_when_the_match_ended() -> None:
+    log = read_log(_fixture("v2-elimination"))
+    old = json.loads(_fixture("v2-elimination").read_bytes().splitlines()[-2])
+    assert [e["kind"] for e in old["events"]] == ["attack_made", "condition_changed", "match_ended"]
+    last = log.entries[-1].events
+    assert [type(e).__name__ for e in last] == [
+        "AttackMade",
+        "ConditionChanged",
+        "ReactionRevealed",
+        "MatchEnded",
+    ]
+    final = replay(log)
+    assert final.activation is not None and final.activation.reaction_revealed
+    assert (final.winner, final.ended) == ("heroes", "elimination")
+
+
+def test_a_version_2_line_carrying_a_version_3_field_is_not_canonical() -> None:
+    lines = _fixture("v2-secret-schemes").read_bytes().splitlines(keepends=True)
+    header = lines[0].replace(
+        b'"players":["Bot 1","Bot 2"]', b'"players":["Bot 1","Bot 2"],"salts":"seed"'
+    )
+    assert header != lines[0]
+    error = _read_error(b"".join([header, *lines[1:]]))
+    assert (error.line, error.code) == (1, "not_canonical")
+    number, line = next((n, x) for n, x in enumerate(lines, 1) if b'"kind":"coins_revealed"' in x)
+    salted = re.sub(rb'(\{"kind":"coins_revealed",[^}]*)\}', rb'\1,"salt":""}', line, count=1)
+    assert salted != line
+    error = _read_error(b"".join([*lines[: number - 1], salted, *lines[number:]]))
+    assert (error.line, error.code) == (number, "not_canonical")
 
 
 # Fuzzing: a reader raises LogError or gives a log that encodes to the same bytes

@@ -33,7 +33,7 @@ from multiversus_core.events import (
     StuntPerformed,
 )
 from multiversus_core.state import Suspended
-from tests.support import conditioned, kinds, placed, play, select, set_up, when
+from tests.support import conditioned, kinds, placed, play, select, set_up, unsalted, when
 from tests.test_actions import ARENA
 
 N, E, S, W = (0, -1), (1, 0), (0, 1), (-1, 0)
@@ -162,7 +162,7 @@ def test_decline_lets_the_held_step_go_ahead_and_is_recorded() -> None:
 def test_r4_r6_a_reaction_is_revealed_and_resolves_before_the_triggering_step() -> None:
     state = select(arena(), "knight", ("move",), ("bruisers", ("attack",)))
     state = play(state, Step(player=1, figure="knight", direction=S))
-    assert when(state, React(player=2)) == (
+    assert unsalted(when(state, React(player=2))) == (
         ReactionRevealed(side="adversaries", coin="bruisers.green1", actions=("attack",)),
         ReactionStarted(side="adversaries", unit="bruisers", action="attack", double=False),
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 
 import msgspec
@@ -247,17 +248,26 @@ def check_view_against_state(state: MatchState) -> None:
         for secret, shown in zip(state.secrets, seen.secrets, strict=True):
             visible = secret.revealed or viewer == secret.side
             assert shown.choice == (secret.choice if visible else None)
+            # The commitment is public; the salt that opens it is not, until revealed.
+            assert shown.commitment == secret.commitment
+            assert shown.salt == (secret.salt if visible else None)
         if act is None:
             assert seen.activation is None
             continue
         assert seen.activation is not None
+        assert seen.activation.commitment == act.commitment
+        assert seen.activation.reaction_commitment == act.reaction_commitment
         if act.revealed or viewer == act.side:
             assert (seen.activation.coin, seen.activation.actions) == (act.coin, act.actions)
+            assert seen.activation.salt == act.salt
         else:
-            assert seen.activation.hidden
+            assert seen.activation.hidden and seen.activation.salt is None
         if act.reaction_revealed or viewer == other_side(act.side):
             assert seen.activation.reaction_coin == act.reaction_coin
             assert seen.activation.reaction_actions == act.reaction_actions
+            assert seen.activation.reaction_salt == act.reaction_salt
+        elif act.reaction_coin is not None:
+            assert seen.activation.reaction_salt is None
 
 
 # --- R23: set-up secrets ----------------------------------------------------------------
@@ -269,7 +279,14 @@ def test_a_set_up_secret_is_shown_only_to_its_player_until_revealed() -> None:
     assert len(state.secrets) == 2 and not any(s.revealed for s in state.secrets)
     for secret in state.secrets:
         assert pv(state, secret.side).secrets == tuple(
-            SecretView(s.side, s.name, s.choice if s.side == secret.side else None, False)
+            SecretView(
+                s.side,
+                s.name,
+                s.choice if s.side == secret.side else None,
+                False,
+                s.commitment,
+                s.salt if s.side == secret.side else None,
+            )
             for s in state.secrets
         )
     assert all(s.choice is None for s in pv(state, "spectator").secrets)
@@ -310,12 +327,14 @@ def test_a_redacted_log_hides_the_opponents_selections_and_secrets() -> None:
                     assert seen.command == entry.command
             for event, shown in zip(entry.events, seen.events, strict=True):
                 match event:
-                    case CoinsSelected(side=s) if s != viewer:
-                        assert shown == HiddenCoinsSelected(side=s)
-                    case ReactionSelected(side=s, coin=c) if s != viewer and c is not None:
-                        assert shown == HiddenReactionSelected(side=s)
-                    case SecretChosen(side=s, name=n) if s != viewer:
-                        assert shown == HiddenSecretChosen(side=s, name=n)
+                    case CoinsSelected(side=s, commitment=d) if s != viewer:
+                        assert shown == HiddenCoinsSelected(side=s, commitment=d)
+                    case ReactionSelected(side=s, coin=c, commitment=d) if (
+                        s != viewer and c is not None
+                    ):
+                        assert shown == HiddenReactionSelected(side=s, commitment=d)
+                    case SecretChosen(side=s, name=n, commitment=d) if s != viewer:
+                        assert shown == HiddenSecretChosen(side=s, name=n, commitment=d)
                     case _:
                         # Everything else is public, reveals included.
                         assert shown == event
@@ -338,11 +357,24 @@ def test_a_redacted_log_reveals_a_selection_only_with_its_reveal_event() -> None
 # --- no leak: changing only a hidden choice changes nothing the others see ---------------
 
 
+COMMITMENT = re.compile(rb'"((?:reaction_)?commitment)":"[0-9a-f]{64}"')
+
+
+def masked(data: bytes) -> bytes:
+    """Blank every commitment digest.
+
+    A commitment is the one thing a hidden secret changes in what others see:
+    it is a salted hash of that secret, from which it cannot be recovered
+    (test_commitments.py), and it must be public for the reveal to be checked.
+    """
+    return COMMITMENT.sub(rb'"\1":"(digest)"', data)
+
+
 def views_and_log(
     state: MatchState, entries: Entries, settings_: MatchSettings, viewer: str
 ) -> bytes:
     log = redact_log(as_log(settings_, entries), viewer)  # type: ignore[arg-type]
-    return encode(pv(state, viewer)) + b"\n" + encode(log)
+    return masked(encode(pv(state, viewer)) + b"\n" + encode(log))
 
 
 def find_choice_point(
@@ -392,7 +424,7 @@ def revealed_in(ea: tuple[Event, ...], eb: tuple[Event, ...], viewer: Side) -> b
     if ka is None:
         return False
     for who in (viewer, "spectator"):
-        assert encode(redact(ea[:ka], who)) == encode(redact(eb[:kb], who))
+        assert masked(encode(redact(ea[:ka], who))) == masked(encode(redact(eb[:kb], who)))
     return True
 
 

@@ -37,6 +37,7 @@ from multiversus_cli.render import render_board, render_piles, render_units, sta
 from multiversus_core.board import Figure
 from multiversus_core.bots import RandomBot
 from multiversus_core.commands import Command, React
+from multiversus_core.commitments import salted
 from multiversus_core.decide import decider_seat, waiting_for
 from multiversus_core.errors import LogError, MultiversusError, SettingsError
 from multiversus_core.events import Event
@@ -149,6 +150,15 @@ def play(
         bool,
         typer.Option("--quiet", "--fast", help="Two bots only: print just the result."),
     ] = False,
+    seeded_salts: Annotated[
+        bool,
+        typer.Option(
+            "--seeded-salts",
+            help="Derive the salts of the secret commitments from the seed, so the same seed "
+            "and choices give the same log byte for byte. Such a log is marked not secret: "
+            "anyone who knows the seed can open its commitments. (default: fresh salts)",
+        ),
+    ] = False,
 ) -> None:
     """Play a match: you against the random bot, two people at one screen, or two bots.
 
@@ -181,6 +191,7 @@ def play(
             bot_seed=bot_seed,
             resume=resume,
             quiet=quiet,
+            seeded_salts=seeded_salts,
         )
     except (UsageError, MultiversusError) as exc:
         err.print(f"multiversus play: {_one_line(exc)}", markup=False)
@@ -217,6 +228,7 @@ def _prepare(
     bot_seed: int | None,
     resume: Path | None,
     quiet: bool,
+    seeded_salts: bool = False,
 ) -> Game:
     """Check the options and open the log; return a game ready to run.
 
@@ -234,6 +246,7 @@ def _prepare(
             "--log": log,
             "--name1": names[0],
             "--name2": names[1],
+            "--seeded-salts": seeded_salts or None,
         }
         clashes = [option for option, value in fixed.items() if value is not None]
         if clashes:
@@ -261,7 +274,9 @@ def _prepare(
                 "from the line before it."
             )
     else:
-        settings = _settings(kinds, heroes, adversaries, scenario, seed, names)
+        settings = _settings(
+            kinds, heroes, adversaries, scenario, seed, names, seeded_salts=seeded_salts
+        )
         state = start_match(settings)
         if log is not None and log.exists():
             raise UsageError(
@@ -297,6 +312,8 @@ def _settings(
     scenario: str | None,
     seed: int | None,
     names: tuple[str | None, str | None],
+    *,
+    seeded_salts: bool = False,
 ) -> MatchSettings:
     heroes = heroes or DEFAULT_HEROES
     adversaries = adversaries or DEFAULT_ADVERSARIES
@@ -323,6 +340,7 @@ def _settings(
         scenario=scenario,
         seed=seed,
         players=(players[0], players[1]),
+        salts="seed" if seeded_salts else "secrets",
     )
 
 
@@ -437,6 +455,7 @@ class Game:
 
     def _commit(self, command: Command) -> None:
         before = self.state
+        command = salted(command, before.settings)
         with _interrupts_deferred():
             state, events = apply(before, command)
             self.writer.append(command, events)

@@ -1,6 +1,7 @@
 """``multiversus verify``: check match logs, or whole folders of them, against the rules.
 
-Each log is read (its form and hash chain) and every recorded command is run
+Each log is read (its form and hash chain), every reveal must open the
+commitment made when its secret was chosen, and every recorded command is run
 through the rules again, which must give exactly the recorded events
 (:func:`multiversus_core.verify.verify_file`). The command prints a summary
 table, then one line per failed log naming the file, the entry and the reason.
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
 EXIT_OK: Final = 0
 """Every log passed."""
 EXIT_FAILED: Final = 1
-"""A log failed: it cannot be read, its chain is broken, or the rules give other events."""
+"""A log failed: it cannot be read, its chain is broken, a commitment is not honoured, or the
+rules give other events."""
 EXIT_USAGE: Final = 2
 """A path does not exist, or no log was found."""
 
@@ -37,9 +39,12 @@ PROGRESS_FROM: Final = 6
 """Show a progress bar when verifying at least this many logs."""
 
 EPILOG: Final = (
-    "Exit codes: 0 every log passed; 1 a log failed (unreadable, broken chain, or the "
-    "rules give other events); 2 a path does not exist or no log (*.jsonl) was found."
+    "Exit codes: 0 every log passed; 1 a log failed (unreadable, broken chain, a secret "
+    "not revealed or not matching its commitment, or the rules give other events); 2 a "
+    "path does not exist or no log (*.jsonl) was found."
 )
+
+_SALTS: Final[dict[str | None, str]] = {"secrets": "secrets", "seed": "seed (not secret)"}
 
 _LOG_LINE: Final = re.compile(r"^line (?P<line>\d+), byte \d+: (?P<rest>.*)$")
 
@@ -73,9 +78,12 @@ def verify(
         ),
     ] = OutputFormat.table,
 ) -> None:
-    """Verify match logs: the hash chain holds and the rules give exactly the recorded events.
+    """Verify match logs: the hash chain holds, every secret was revealed as committed, and the
+    rules give exactly the recorded events.
 
-    Folders are searched recursively for *.jsonl files.
+    Folders are searched recursively for *.jsonl files. The salts column says where the
+    commitments' salts came from: "seed" marks a log that is not secret (anyone who knows
+    its seed can open its commitments), as logs made for tests are.
 
     Examples:
 
@@ -169,12 +177,14 @@ def summary_table(results: Sequence[Verification]) -> Table:
     table.add_column("file", overflow="fold")
     table.add_column("entries", justify="right")
     table.add_column("finished")
+    table.add_column("salts")
     table.add_column("result")
     for result in results:
         table.add_row(
             result.path,
             str(result.entries),
             "yes" if result.finished else "no",
+            _SALTS.get(result.salts, "?"),
             Text("OK", style="green") if result.ok else Text("FAILED", style="bold red"),
         )
     return table

@@ -12,7 +12,10 @@ The public API in brief::
 
 Rules are pure functions: :func:`decide` turns a command into events and
 :func:`evolve` folds one event into a state. :func:`fold` replays a list of
-events; :mod:`multiversus_core.log` reads and writes match logs.
+events; :mod:`multiversus_core.log` reads and writes match logs. Secrets are
+committed when chosen and revealed later (:mod:`multiversus_core.commitments`):
+in a match with ``salts="secrets"``, pass each command through :func:`salted`
+before applying it.
 """
 
 from multiversus_core.board import Board, Figure, Tile
@@ -37,6 +40,7 @@ from multiversus_core.commands import (
     Step,
     Stunt,
 )
+from multiversus_core.commitments import salted
 from multiversus_core.decide import decide, decider_seat, waiting_for
 from multiversus_core.errors import (
     IllegalCommandError,
@@ -107,6 +111,7 @@ __all__ = [
     "legal_commands",
     "redact",
     "redact_log",
+    "salted",
     "start_match",
     "view",
     "waiting_for",

@@ -56,7 +56,8 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, ClassVar, Final, Literal, TypeAlias
 
 from multiversus_core import movement
-from multiversus_core.events import AttackMade, ConditionChanged, FigureMoved, SecretRevealed
+from multiversus_core.commitments import reveal_secret
+from multiversus_core.events import AttackMade, ConditionChanged, FigureMoved
 from multiversus_core.geometry import chebyshev, figure_squares, pull_direction, push_direction
 from multiversus_core.scoring import check_elimination
 
@@ -395,7 +396,7 @@ def reveal(b: Builder, side: Side, name: str) -> bool:
     secret = chosen_secret(b.state, side, name)
     if secret is None or secret.revealed:
         return False
-    b.emit(SecretRevealed(side=side, name=name, choice=secret.choice))
+    reveal_secret(b, secret)
     return True
 
 

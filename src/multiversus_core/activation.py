@@ -22,6 +22,7 @@ from multiversus_core import combat, movement
 from multiversus_core.abilities import REGISTRY, abilities_of, stunt_abilities
 from multiversus_core.board import Figure
 from multiversus_core.builder import Builder
+from multiversus_core.commitments import reveal_reaction, seal, selection_value
 from multiversus_core.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.events import (
     ActionEnded,
@@ -35,7 +36,6 @@ from multiversus_core.events import (
     FollowUpChosen,
     ReactionDeclined,
     ReactionEnded,
-    ReactionRevealed,
     ReactionSelected,
     ReactionStarted,
     ReactionTriggered,
@@ -183,9 +183,16 @@ def current(state: MatchState) -> Action | None:
 
 
 def select_coins(
-    b: Builder, side: Side, unit: Unit, colour: Colour, actions: tuple[ActionKind, ...]
+    b: Builder,
+    side: Side,
+    unit: Unit,
+    colour: Colour,
+    actions: tuple[ActionKind, ...],
+    salt: str | None = None,
 ) -> None:
-    """Record the active player's secret selection (R3).
+    """Record the active player's secret selection (R3), committed with ``salt`` (R23).
+
+    ``salt`` None derives the salt from the seed.
 
     :raises IllegalCommandError: if the unit cannot make that selection now.
     """
@@ -200,7 +207,8 @@ def select_coins(
     coin = coin_in_stash(state, side, unit, colour)
     if coin is None:
         raise IllegalCommandError(f"{unit.name} has no {colour} unit coin in its stash")
-    b.emit(CoinsSelected(side=side, coin=coin, actions=actions))
+    commitment, salt = seal(state, "coins", side, selection_value(coin, actions), salt)
+    b.emit(CoinsSelected(side=side, coin=coin, actions=actions, commitment=commitment, salt=salt))
 
 
 def _active_selection_problem(
@@ -216,9 +224,16 @@ def _active_selection_problem(
 
 
 def select_reaction(
-    b: Builder, side: Side, unit: Unit, colour: Colour, actions: tuple[ActionKind, ...]
+    b: Builder,
+    side: Side,
+    unit: Unit,
+    colour: Colour,
+    actions: tuple[ActionKind, ...],
+    salt: str | None = None,
 ) -> None:
     """Record the reactive player's secret selection, reveal the active one, and begin (R3, R4).
+
+    The selection is committed with ``salt`` (None derives it from the seed).
 
     :raises IllegalCommandError: if the unit cannot make that selection now.
     """
@@ -236,7 +251,10 @@ def select_reaction(
     coin = coin_in_stash(state, side, unit, colour)
     if coin is None:
         raise IllegalCommandError(f"{unit.name} has no {colour} unit coin in its stash")
-    b.emit(ReactionSelected(side=side, coin=coin, actions=actions))
+    commitment, salt = seal(state, "reaction", side, selection_value(coin, actions), salt)
+    b.emit(
+        ReactionSelected(side=side, coin=coin, actions=actions, commitment=commitment, salt=salt)
+    )
     _reveal_and_begin(b)
 
 
@@ -256,7 +274,7 @@ def select_no_reaction(b: Builder, side: Side) -> None:
 def _reveal_and_begin(b: Builder) -> None:
     act = _activation(b.state)
     assert act.coin is not None
-    b.emit(CoinsRevealed(side=act.side, coin=act.coin, actions=act.actions))
+    b.emit(CoinsRevealed(side=act.side, coin=act.coin, actions=act.actions, salt=act.salt))
     if not act.actions:
         b.emit(ActionStarted(side=act.side, unit=act.unit, action="recovery", double=False))
         _recover(b)
@@ -338,10 +356,7 @@ def _end_activation(b: Builder) -> None:
     act = _activation(b.state)
     assert act.coin is not None
     reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
-    if act.reaction_coin is not None and not act.reaction_revealed:
-        b.emit(
-            ReactionRevealed(side=reactive, coin=act.reaction_coin, actions=act.reaction_actions)
-        )
+    reveal_reaction(b)
     b.emit(UnitCoinDiscarded(side=act.side, coin=act.coin))
     if act.reaction_coin is not None:
         if act.reacted:
@@ -521,10 +536,7 @@ def react(b: Builder) -> None:
         )
     assert act.reaction_coin is not None
     reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
-    if not act.reaction_revealed:
-        b.emit(
-            ReactionRevealed(side=reactive, coin=act.reaction_coin, actions=act.reaction_actions)
-        )
+    reveal_reaction(b)
     kind = act.reaction_actions[0]
     double = len(act.reaction_actions) == 2
     b.emit(

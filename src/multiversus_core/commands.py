@@ -61,6 +61,9 @@ class SelectCoins(_Command, frozen=True, tag="select_coins"):
     unit: str
     colour: Colour
     actions: tuple[ActionKind, ...]
+    salt: str | None = None
+    """The commitment's salt, 64 hex digits: needed when the match's salts come from
+    ``secrets`` (see :func:`~multiversus_core.salted`), refused when they come from the seed."""
 
 
 class SelectReaction(_Command, frozen=True, tag="select_reaction"):
@@ -69,6 +72,8 @@ class SelectReaction(_Command, frozen=True, tag="select_reaction"):
     unit: str
     colour: Colour
     actions: tuple[ActionKind, ...]
+    salt: str | None = None
+    """The commitment's salt, as for :class:`SelectCoins`."""
 
 
 class SelectNoReaction(_Command, frozen=True, tag="select_no_reaction"):
@@ -100,6 +105,8 @@ class ChooseSecret(_Command, frozen=True, tag="choose_secret"):
 
     name: str
     choice: str
+    salt: str | None = None
+    """The commitment's salt, as for :class:`SelectCoins`."""
 
 
 class Attack(_Command, frozen=True, tag="attack"):

@@ -35,6 +35,7 @@ from multiversus_core.commands import (
     Step,
     Stunt,
 )
+from multiversus_core.commitments import check_salt
 from multiversus_core.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.events import Event, InitiativeGivenUp
 from multiversus_core.state import MatchState, Pending
@@ -67,6 +68,8 @@ def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
     :raises IllegalCommandError: if the rules do not allow it now.
     """
     _check_well_formed(command)
+    if isinstance(command, SelectCoins | SelectReaction | ChooseSecret):
+        check_salt(command.salt, state.settings)
     b = Builder(state)
     match command:
         case FlipForSetUp(player=player, winner=winner):
@@ -83,12 +86,12 @@ def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
         case ChooseSide(player=player, side=side):
             _expect(state, player, "side")
             setup.choose_side(b, player, side)
-        case SelectCoins(player=player, unit=unit_id, colour=colour, actions=actions):
+        case SelectCoins(player=player, unit=unit_id, colour=colour, actions=actions, salt=salt):
             side = _expect(state, player, "select")
-            activation.select_coins(b, side, _unit(state, unit_id), colour, actions)
-        case SelectReaction(player=player, unit=unit_id, colour=colour, actions=actions):
+            activation.select_coins(b, side, _unit(state, unit_id), colour, actions, salt)
+        case SelectReaction(player=player, unit=unit_id, colour=colour, actions=actions, salt=salt):
             side = _expect(state, player, "react")
-            activation.select_reaction(b, side, _unit(state, unit_id), colour, actions)
+            activation.select_reaction(b, side, _unit(state, unit_id), colour, actions, salt)
         case SelectNoReaction(player=player):
             side = _expect(state, player, "react")
             activation.select_no_reaction(b, side)
@@ -101,9 +104,9 @@ def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
         case EndAction(player=player):
             _expect(state, player, "move", "attack", "stunt")
             activation.end_action(b)
-        case ChooseSecret(player=player, name=name, choice=choice):
+        case ChooseSecret(player=player, name=name, choice=choice, salt=salt):
             side = _expect(state, player, "secret")
-            setup.choose_secret(b, side, name, choice)
+            setup.choose_secret(b, side, name, choice, salt)
         case Attack(player=player, attacker=attacker_id, target=target_id):
             _expect(state, player, "attack")
             activation.attack(b, _figure(state, attacker_id), _figure(state, target_id))

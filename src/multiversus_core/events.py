@@ -107,46 +107,69 @@ class MatchEnded(_Event, frozen=True, tag="match_ended"):
 
 
 class SecretChosen(_Event, frozen=True, tag="secret_chosen"):
-    """A player chose a set-up secret their sheet offers (R23)."""
+    """A player chose a set-up secret their sheet offers (R23), committing to it."""
 
     side: Side
     name: str
     choice: str
+    commitment: str = ""
+    """SHA-256 of the salt and the secret's opening (:mod:`~multiversus_core.commitments`)."""
+    salt: str = ""
+    """The salt, 64 hex digits: secret until revealed."""
 
 
 class SecretRevealed(_Event, frozen=True, tag="secret_revealed"):
-    """A set-up secret was revealed, by use or at the end of the match (R23)."""
+    """A set-up secret was revealed, by use or at the end of the match (R23).
+
+    ``salt`` opens the commitment of its :class:`SecretChosen`.
+    """
 
     side: Side
     name: str
     choice: str
+    salt: str = ""
 
 
 # --- activations (rulebook: Taking actions; R3, R4) -------------------------
 
 
 class CoinsSelected(_Event, frozen=True, tag="coins_selected"):
-    """The active player secretly selected a unit coin and action coins."""
+    """The active player secretly selected a unit coin and action coins, committing to them."""
 
     side: Side
     coin: CoinId
     actions: tuple[ActionKind, ...]
+    commitment: str = ""
+    """SHA-256 of the salt and the secret's opening (:mod:`~multiversus_core.commitments`)."""
+    salt: str = ""
+    """The salt, 64 hex digits: secret until revealed."""
 
 
 class ReactionSelected(_Event, frozen=True, tag="reaction_selected"):
-    """The reactive player secretly selected a unit coin and action coin(s), or nothing (R3)."""
+    """The reactive player secretly selected a unit coin and action coin(s), or nothing (R3).
+
+    Selecting nothing is public: it has no commitment and no salt.
+    """
 
     side: Side
     coin: CoinId | None
     actions: tuple[ActionKind, ...]
+    commitment: str = ""
+    """SHA-256 of the salt and the secret's opening (:mod:`~multiversus_core.commitments`)."""
+    salt: str = ""
+    """The salt, 64 hex digits: secret until revealed."""
 
 
 class CoinsRevealed(_Event, frozen=True, tag="coins_revealed"):
-    """The active player revealed their selection before the first action (R4)."""
+    """The active player revealed their selection before the first action (R4).
+
+    ``salt`` opens the commitment of its :class:`CoinsSelected`.
+    """
 
     side: Side
     coin: CoinId
     actions: tuple[ActionKind, ...]
+    salt: str = ""
 
 
 class ActionStarted(_Event, frozen=True, tag="action_started"):
@@ -273,11 +296,15 @@ class RecoveryMade(_Event, frozen=True, tag="recovery_made"):
 
 
 class ReactionRevealed(_Event, frozen=True, tag="reaction_revealed"):
-    """The reactive player revealed a selection they had not used (R4)."""
+    """The reactive player revealed their selection: at its first use, or unused (R4).
+
+    ``salt`` opens the commitment of its :class:`ReactionSelected`.
+    """
 
     side: Side
     coin: CoinId
     actions: tuple[ActionKind, ...]
+    salt: str = ""
 
 
 class UnitCoinDiscarded(_Event, frozen=True, tag="unit_coin_discarded"):

@@ -227,7 +227,13 @@ def _no_change(state: MatchState, event: Event) -> MatchState:
 
 
 def _secret_chosen(state: MatchState, event: SecretChosen) -> MatchState:
-    secret = Secret(side=event.side, name=event.name, choice=event.choice)
+    secret = Secret(
+        side=event.side,
+        name=event.name,
+        choice=event.choice,
+        commitment=event.commitment,
+        salt=event.salt,
+    )
     return replace(state, secrets=(*state.secrets, secret))
 
 
@@ -247,8 +253,17 @@ def _coins_selected(state: MatchState, event: CoinsSelected) -> MatchState:
         coin=event.coin,
         actions=event.actions,
         remaining=event.actions,
+        number=state.activations + 1,
+        commitment=event.commitment,
+        salt=event.salt,
     )
-    state = replace(state, pending="react", activation=activation, may_give_up=False)
+    state = replace(
+        state,
+        pending="react",
+        activation=activation,
+        may_give_up=False,
+        activations=state.activations + 1,
+    )
     return _with_piles(state, event.side, replace(piles, stash=_without(piles.stash, event.coin)))
 
 
@@ -256,7 +271,12 @@ def _reaction_selected(state: MatchState, event: ReactionSelected) -> MatchState
     act = state.activation
     assert act is not None
     act = replace(
-        act, reaction_coin=event.coin, reaction_actions=event.actions, reaction_selected=True
+        act,
+        reaction_coin=event.coin,
+        reaction_actions=event.actions,
+        reaction_selected=True,
+        reaction_commitment=event.commitment,
+        reaction_salt=event.salt,
     )
     state = replace(state, activation=act)
     if event.coin is None:

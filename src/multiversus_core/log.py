@@ -1,6 +1,6 @@
 """Match logs: the record format that stores a match, and replay from it.
 
-A log is JSON Lines (``docs/log-format.md``, format version 2): a header
+A log is JSON Lines (``docs/log-format.md``, format version 3): a header
 record with the match settings, then one entry record per accepted command
 with the events :func:`~multiversus_core.decide` produced for it, each
 chained to the line before by its sequence number and the SHA-256 of that
@@ -9,7 +9,8 @@ are storage; events know nothing of them. Encoding is canonical, so a log
 read and written again is the same bytes, and reading is strict: anything
 that is not a log this engine wrote raises
 :class:`~multiversus_core.errors.LogError` naming the file, the 1-based
-line, the byte offset and a reason code. Version 1 logs are upcast on read.
+line, the byte offset and a reason code. Logs of versions 1 and 2 are upcast
+on read, one version at a time.
 
 :func:`replay` folds the recorded events with :func:`~multiversus_core.evolve`;
 it never decides again and never rolls.
@@ -29,15 +30,26 @@ import msgspec
 
 import multiversus_core
 from multiversus_core.commands import Command
+from multiversus_core.commitments import seal, selection_value
 from multiversus_core.errors import LogError, LogErrorCode
-from multiversus_core.events import Event, MatchEnded
+from multiversus_core.events import (
+    CoinsRevealed,
+    CoinsSelected,
+    Event,
+    MatchEnded,
+    ReactionRevealed,
+    ReactionSelected,
+    SecretChosen,
+    SecretRevealed,
+)
 from multiversus_core.evolve import evolve, initial_state
 from multiversus_core.settings import MatchSettings
 from multiversus_core.state import MatchState
+from multiversus_core.terms import Side
 
 LOG_FORMAT: Final = "multiversus-log"
 """The ``format`` value of every log header."""
-LOG_VERSION: Final = 2
+LOG_VERSION: Final = 3
 """The log format version this engine writes and the newest it reads."""
 OLDEST_LOG_VERSION: Final = 1
 """The oldest log format version this engine reads (older versions are upcast on read)."""
@@ -65,7 +77,7 @@ class LogHeader(
     format: Literal["multiversus-log"]
     """Always ``"multiversus-log"``."""
     version: int
-    """The log format version (2; a version 1 log is upcast to 2 on read)."""
+    """The log format version (3; older logs are upcast to 3 on read)."""
     engine: str
     """The version of the engine that wrote the log (``multiversus_core.__version__``)."""
     settings: MatchSettings
@@ -683,7 +695,75 @@ def _upcast_1_to_2(
     return msgspec.structs.replace(header, version=2), entries
 
 
-_UPCASTS: Final = {1: _upcast_1_to_2}
+def _upcast_2_to_3(
+    header: LogHeader, entries: tuple[LogEntry, ...]
+) -> tuple[LogHeader, tuple[LogEntry, ...]]:
+    """Version 2 to 3: every secret gains the commitment and salt version 3 records.
+
+    Version 2 kept no commitments, so the salts are derived from the seed as
+    in a ``salts="seed"`` match (the settings' default, so the header says
+    the log is not secret), and every commitment is computed from the secret
+    the log shows. A match that ended in the middle of an activation also
+    gains the reveal of its reactive selection, which version 3 makes at the
+    end of the match. Events that cannot be folded are left as they are, for
+    :func:`replay` to report.
+    """
+    header = msgspec.structs.replace(header, version=3)
+    state = initial_state(header.settings)
+    upcast: list[LogEntry] = []
+    try:
+        for entry in entries:
+            events: list[Event] = []
+            for event in entry.events:
+                if isinstance(event, MatchEnded):
+                    reveal = _reaction_reveal(state)
+                    if reveal is not None:
+                        events.append(reveal)
+                        state = evolve(state, reveal)
+                event = _with_commitment(state, event)
+                events.append(event)
+                state = evolve(state, event)
+            upcast.append(LogEntry(command=entry.command, events=tuple(events)))
+    except Exception:  # an edited log: keep the rest as it was
+        upcast.extend(entries[len(upcast) :])
+    return header, tuple(upcast)
+
+
+def _reaction_reveal(state: MatchState) -> ReactionRevealed | None:
+    act = state.activation
+    if act is None or act.reaction_coin is None or act.reaction_revealed:
+        return None
+    reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
+    return ReactionRevealed(
+        side=reactive, coin=act.reaction_coin, actions=act.reaction_actions, salt=act.reaction_salt
+    )
+
+
+def _with_commitment(state: MatchState, event: Event) -> Event:
+    """Return ``event`` with the commitment or salt a version 3 engine gives it from the seed."""
+    replace = msgspec.structs.replace
+    match event:
+        case CoinsSelected(side=side, coin=coin, actions=actions):
+            commitment, salt = seal(state, "coins", side, selection_value(coin, actions), None)
+            return replace(event, commitment=commitment, salt=salt)
+        case ReactionSelected(side=side, coin=coin, actions=actions) if coin is not None:
+            commitment, salt = seal(state, "reaction", side, selection_value(coin, actions), None)
+            return replace(event, commitment=commitment, salt=salt)
+        case SecretChosen(side=side, name=name, choice=choice):
+            commitment, salt = seal(state, "secret", side, (choice,), None, name=name)
+            return replace(event, commitment=commitment, salt=salt)
+        case CoinsRevealed() if state.activation is not None:
+            return replace(event, salt=state.activation.salt)
+        case ReactionRevealed() if state.activation is not None:
+            return replace(event, salt=state.activation.reaction_salt)
+        case SecretRevealed(side=side, name=name):
+            salt = next((s.salt for s in state.secrets if (s.side, s.name) == (side, name)), "")
+            return replace(event, salt=salt)
+        case _:
+            return event
+
+
+_UPCASTS: Final = {1: _upcast_1_to_2, 2: _upcast_2_to_3}
 """Upcasters by the version they read; each returns the next version's log."""
 
 
@@ -702,7 +782,7 @@ def _decode_line(line: bytes, number: int, offset: int, path: str, version: int)
     if line.endswith(b"\r"):
         raise fail("the line ends with a carriage return; lines end with \\n", "carriage_return")
     if number == 1:
-        _check_header_line(line, path)
+        version = _check_header_line(line, path)
     decoder: msgspec.json.Decoder[Any] = _record_v1_decoder if version == 1 else _record_decoder
     try:
         record = decoder.decode(line)
@@ -716,6 +796,8 @@ def _decode_line(line: bytes, number: int, offset: int, path: str, version: int)
         canonical = _encoder.encode(record)
     except Exception:  # a value msgspec reads but cannot write back is not canonical either
         canonical = b""
+    if version < 3:
+        canonical = _V3_FIELDS.sub(b"", canonical)
     if canonical != line:
         at = next(
             (i for i, (a, b) in enumerate(zip(canonical, line, strict=False)) if a != b),
@@ -727,6 +809,10 @@ def _decode_line(line: bytes, number: int, offset: int, path: str, version: int)
             "not_canonical",
         )
     return record
+
+
+_V3_FIELDS: Final = re.compile(rb',"(?:commitment|salt|salts)":(?:"[^"]*"|null)')
+"""The fields version 3 added: a line of an older version is canonical without them."""
 
 
 def _check_header_line(line: bytes, path: str) -> int:

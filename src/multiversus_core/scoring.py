@@ -15,7 +15,8 @@ from collections.abc import Callable
 from typing import TypeAlias
 
 from multiversus_core.builder import Builder
-from multiversus_core.events import MatchEnded, SecretRevealed
+from multiversus_core.commitments import reveal_reaction, reveal_secret
+from multiversus_core.events import MatchEnded
 from multiversus_core.geometry import figure_squares, tile_squares
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Side
@@ -102,8 +103,13 @@ def final_result(state: MatchState, conditions: tuple[str, ...]) -> tuple[Side |
 
 
 def end_match(b: Builder, reason: str, winner: Side | None) -> None:
-    """Reveal every unrevealed set-up secret (R23) and record the result."""
+    """Reveal every hidden selection and set-up secret (R4, R23) and record the result.
+
+    A match can end in the middle of an activation (an elimination), before
+    the reactive selection would be revealed at its end.
+    """
     for secret in b.state.secrets:
         if not secret.revealed:
-            b.emit(SecretRevealed(side=secret.side, name=secret.name, choice=secret.choice))
+            reveal_secret(b, secret)
+    reveal_reaction(b)
     b.emit(MatchEnded(reason=reason, winner=winner))

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Literal, TypeAlias
+
 import msgspec
+
+SaltSource: TypeAlias = Literal["seed", "secrets"]
+"""Where the salts of a match's commitments come from (see :mod:`multiversus_core.commitments`)."""
 
 
 class MatchSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -24,3 +29,7 @@ class MatchSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=
     """Seeds every die roll and coin flip not supplied by a command (0 <= seed < 2**64)."""
     players: tuple[str, str] = ("Player 1", "Player 2")
     """Display names of seat 1 and seat 2."""
+    salts: SaltSource = "seed"
+    """Where commitment salts come from: ``"secrets"`` in real play (each secret command
+    carries a fresh salt), or ``"seed"``, derived from the seed, for reproducible logs
+    that are **not secret** (anyone who knows the seed can open their commitments)."""

@@ -10,6 +10,7 @@ from msgspec.structs import replace
 from multiversus_core import movement
 from multiversus_core.board import Board, Figure, Tile
 from multiversus_core.builder import Builder
+from multiversus_core.commitments import seal
 from multiversus_core.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.events import (
     BoardSetUp,
@@ -124,8 +125,10 @@ def next_secret(state: MatchState) -> SecretOffer | None:
     return None
 
 
-def choose_secret(b: Builder, side: Side, name: str, choice: str) -> None:
-    """Record a secret set-up choice (R23); begin round 1 once every secret is chosen.
+def choose_secret(b: Builder, side: Side, name: str, choice: str, salt: str | None = None) -> None:
+    """Record a secret set-up choice, committed with ``salt`` (R23); begin round 1 once all are.
+
+    ``salt`` None derives the salt from the seed.
 
     :raises IllegalCommandError: if that is not the secret to choose now, or
         not one of its options.
@@ -136,7 +139,8 @@ def choose_secret(b: Builder, side: Side, name: str, choice: str) -> None:
         raise IllegalCommandError(f"the secret to choose now is {offer.name!r} of the {offer.side}")
     if choice not in offer.options:
         raise IllegalCommandError(f"{choice!r} is not one of the options for {name!r}")
-    b.emit(SecretChosen(side=side, name=name, choice=choice))
+    commitment, salt = seal(b.state, "secret", side, (choice,), salt, name=name)
+    b.emit(SecretChosen(side=side, name=name, choice=choice, commitment=commitment, salt=salt))
     if next_secret(b.state) is None:
         start_round(b, 1)
 

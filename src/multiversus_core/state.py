@@ -52,6 +52,8 @@ class Secret(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """The secret's name on the sheet, for example "shapeshifter"."""
     choice: str
     revealed: bool = False
+    commitment: str = ""
+    salt: str = ""
 
 
 class Piles(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -157,6 +159,16 @@ class Activation(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     """The active unit was subject to an attack reaction during the current action (R11, R12)."""
     attacked_units: tuple[str, ...] = ()
     """Units the active unit's characters attacked in this activation."""
+    number: int = 0
+    """The activation's number in the match, from 1 (bound into commitments)."""
+    commitment: str = ""
+    """The active selection's commitment."""
+    salt: str = ""
+    """The active selection's salt: secret until revealed."""
+    reaction_commitment: str = ""
+    """The reactive selection's commitment; empty if nothing was selected."""
+    reaction_salt: str = ""
+    """The reactive selection's salt: secret until revealed."""
 
 
 class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -193,6 +205,8 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     """Set-up secrets the sheets offer (R23)."""
     secrets: tuple[Secret, ...] = ()
     """Set-up secrets chosen so far (R23)."""
+    activations: int = 0
+    """Activations begun in the match so far."""
 
     def piles(self, side: Side) -> Piles:
         """Return a side's unit coin piles."""

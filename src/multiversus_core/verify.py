@@ -1,27 +1,61 @@
 """Verification: re-run the rules on a log and check they give exactly its events.
 
-Reading a log checks its form and its hash chain; verifying it also replays
-every recorded command through :func:`decide` from the header's settings, so
-an edited outcome, or a rule that changed since the log was written, is
-caught at the first entry where the rules and the log differ.
+Reading a log checks its form and its hash chain; verifying it also checks
+that every commitment was opened by its reveal (:func:`check_commitments`)
+and replays every recorded command through :func:`decide` from the header's
+settings, so an edited outcome, or a rule that changed since the log was
+written, is caught at the first entry where the rules and the log differ.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Literal, TypeAlias
+from typing import Final, Literal, TypeAlias
 
 import msgspec
 
+from multiversus_core.commitments import Opening, SecretKind, opening, opens, selection_value
 from multiversus_core.decide import decide
 from multiversus_core.errors import LogError, MultiversusError
-from multiversus_core.events import Event
-from multiversus_core.log import MatchLog, read_log
+from multiversus_core.events import (
+    ActivationEnded,
+    CoinsRevealed,
+    CoinsSelected,
+    Event,
+    MatchEnded,
+    ReactionRevealed,
+    ReactionSelected,
+    RoundStarted,
+    SecretChosen,
+    SecretRevealed,
+    SideChosen,
+)
+from multiversus_core.log import LogEntry, MatchLog, read_log
 from multiversus_core.match import fold, start_match
+from multiversus_core.settings import MatchSettings, SaltSource
 from multiversus_core.state import MatchState
+from multiversus_core.terms import Seat, Side
+from multiversus_core.views import (
+    HiddenCoinsSelected,
+    HiddenReactionSelected,
+    HiddenSecretChosen,
+    RedactedEntry,
+    RedactedLog,
+    ViewEvent,
+)
 
-ProblemCode: TypeAlias = Literal["log_error", "bad_settings", "command_refused", "rules_differ"]
-"""Why a log failed: unreadable, unknown settings, a refused command, or other events."""
+CommitmentCode: TypeAlias = Literal[
+    "unrevealed", "reveal_mismatch", "reveal_without_commitment", "bad_commitment"
+]
+"""What is wrong with a commitment: never revealed when it had to be, revealed with a
+secret or salt that does not open it, a reveal of nothing committed, or a selection whose
+own secret and salt do not give its commitment."""
+
+ProblemCode: TypeAlias = (
+    Literal["log_error", "bad_settings", "command_refused", "rules_differ"] | CommitmentCode
+)
+"""Why a log failed: unreadable, unknown settings, a refused command, other events, or a
+commitment problem."""
 
 
 class Verification(msgspec.Struct, frozen=True):
@@ -35,6 +69,9 @@ class Verification(msgspec.Struct, frozen=True):
     """The match in the log has ended."""
     problem: str | None = None
     """What failed, in one line naming the entry, round and turn."""
+    salts: SaltSource | None = None
+    """Where the log's commitment salts came from; ``"seed"`` marks a log that is not secret
+    (None if the log could not be read)."""
     code: ProblemCode | None = None
     entry: int | None = None
     """The 1-based entry (the log's line is one more) where the first difference is."""
@@ -43,16 +80,26 @@ class Verification(msgspec.Struct, frozen=True):
 
 
 def verify(log: MatchLog, path: str = "<memory>") -> Verification:
-    """Re-run every recorded command and compare the events it gives with the log's.
+    """Check every commitment, re-run every recorded command and compare the events it gives
+    with the log's.
 
-    Never raises for a bad log: the problem is in the result.
+    The first problem, by entry, is reported. Never raises for a bad log: the
+    problem is in the result.
     """
+    salts = log.header.settings.salts
     try:
         state = start_match(log.header.settings)
     except MultiversusError as exc:
         return Verification(
-            path=path, ok=False, entries=0, finished=False, problem=str(exc), code="bad_settings"
+            path=path,
+            ok=False,
+            entries=0,
+            finished=False,
+            problem=str(exc),
+            code="bad_settings",
+            salts=salts,
         )
+    commitments = check_commitments(log)
     for number, entry in enumerate(log.entries, start=1):
         where = f"entry {number} (line {number + 1}), {_when(state)}"
         try:
@@ -65,6 +112,9 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
                 "command_refused",
                 f"{where}: the rules refuse its command ({type(exc).__name__}: {exc})",
             )
+        if commitments and commitments[0].entry == number:
+            first = commitments[0]
+            return _failed(path, number, state, first.code, f"{where}: {first.message}")
         if events != tuple(entry.events):
             return _failed(
                 path,
@@ -74,7 +124,9 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
                 f"{where}: {_difference(events, tuple(entry.events))}",
             )
         state = fold(events, state)
-    return Verification(path=path, ok=True, entries=len(log.entries), finished=state.is_over)
+    return Verification(
+        path=path, ok=True, entries=len(log.entries), finished=state.is_over, salts=salts
+    )
 
 
 def verify_file(path: str | os.PathLike[str]) -> Verification:
@@ -108,6 +160,7 @@ def _failed(
         entry=number,
         round=state.round,
         turn=state.turns_in_round,
+        salts=state.settings.salts,
     )
 
 
@@ -127,3 +180,193 @@ def _difference(expected: tuple[Event, ...], recorded: tuple[Event, ...]) -> str
 
 def _show(event: Event) -> str:
     return msgspec.json.encode(event).decode()
+
+
+# --- commitments -------------------------------------------------------------
+
+
+class CommitmentProblem(msgspec.Struct, frozen=True):
+    """A commitment that a log does not honour."""
+
+    entry: int
+    """The 1-based entry where the problem shows (the reveal, or where the reveal was due)."""
+    code: CommitmentCode
+    message: str
+    """What is wrong, naming the secret and the entry that committed to it."""
+    committed: int | None = None
+    """The 1-based entry of the commitment, if there is one."""
+
+
+_SIDE_NAMES: Final[dict[Side, str]] = {"heroes": "the Heroes'", "adversaries": "the Adversaries'"}
+_KIND_NAMES: Final[dict[SecretKind, str]] = {
+    "coins": "coin selection",
+    "reaction": "reactive selection",
+    "secret": "secret",
+}
+
+
+class _Committed(msgspec.Struct, frozen=True):
+    entry: int
+    commitment: str
+    round: int
+    activation: int
+    seat: Seat
+
+
+class _Audit:
+    """Walks a log's events (a whole log or one side's redacted log) pairing commitments
+    with reveals."""
+
+    def __init__(self, settings: MatchSettings) -> None:
+        self.settings = settings
+        self.round = 0
+        self.activations = 0
+        self.seats: dict[Side, Seat] = {}
+        self.open: dict[tuple[SecretKind, Side, str], _Committed] = {}
+        self.problems: list[CommitmentProblem] = []
+
+    def event(self, entry: int, event: ViewEvent) -> None:
+        match event:
+            case SideChosen(seat=seat, side=side):
+                other: Side = "adversaries" if side == "heroes" else "heroes"
+                self.seats = {side: seat, other: 2 if seat == 1 else 1}
+            case RoundStarted(round=number):
+                self.round = number
+            case CoinsSelected() | HiddenCoinsSelected():
+                self._due(entry, ("coins",), "before the next activation")
+                self.activations += 1
+                self._commit(entry, "coins", event.side, "", event.commitment)
+                if isinstance(event, CoinsSelected):
+                    self._own(entry, "coins", event, selection_value(event.coin, event.actions))
+            case ReactionSelected(coin=coin) if coin is not None:
+                self._commit(entry, "reaction", event.side, "", event.commitment)
+                self._own(entry, "reaction", event, selection_value(coin, event.actions))
+            case HiddenReactionSelected():
+                self._commit(entry, "reaction", event.side, "", event.commitment)
+            case SecretChosen() | HiddenSecretChosen():
+                self._commit(entry, "secret", event.side, event.name, event.commitment)
+                if isinstance(event, SecretChosen):
+                    self._own(entry, "secret", event, (event.choice,), event.name)
+            case CoinsRevealed(coin=coin, actions=actions):
+                self._reveal(entry, "coins", event.side, "", selection_value(coin, actions), event)
+            case ReactionRevealed(coin=coin, actions=actions):
+                value = selection_value(coin, actions)
+                self._reveal(entry, "reaction", event.side, "", value, event)
+            case SecretRevealed(name=name, choice=choice):
+                self._reveal(entry, "secret", event.side, name, (choice,), event)
+            case ActivationEnded():
+                self._due(entry, ("coins", "reaction"), "by the end of its activation")
+            case MatchEnded():
+                self._due(entry, ("coins", "reaction", "secret"), "by the end of the match")
+            case _:
+                pass
+
+    def _what(self, kind: SecretKind, side: Side, name: str) -> str:
+        secret = f"secret {name!r}" if kind == "secret" else _KIND_NAMES[kind]
+        return f"{_SIDE_NAMES[side]} {secret}"
+
+    def _opening(
+        self, kind: SecretKind, side: Side, name: str, value: tuple[str, ...], at: _Committed
+    ) -> Opening:
+        return opening(
+            self.settings,
+            round=at.round,
+            activation=at.activation,
+            seat=at.seat,
+            side=side,
+            kind=kind,
+            value=value,
+            name=name,
+        )
+
+    def _commit(self, entry: int, kind: SecretKind, side: Side, name: str, digest: str) -> None:
+        secret = kind == "secret"
+        self.open[(kind, side, name)] = _Committed(
+            entry=entry,
+            commitment=digest,
+            round=0 if secret else self.round,
+            activation=0 if secret else self.activations,
+            seat=self.seats.get(side, 1),
+        )
+
+    def _own(
+        self,
+        entry: int,
+        kind: SecretKind,
+        event: CoinsSelected | ReactionSelected | SecretChosen,
+        value: tuple[str, ...],
+        name: str = "",
+    ) -> None:
+        """A selection the viewer may see carries its salt: check it gives its commitment."""
+        at = self.open[(kind, event.side, name)]
+        if not opens(at.commitment, event.salt, self._opening(kind, event.side, name, value, at)):
+            what = self._what(kind, event.side, name)
+            self.problems.append(
+                CommitmentProblem(
+                    entry,
+                    "bad_commitment",
+                    f"{what} does not give its own commitment: the choice, the salt or the "
+                    "commitment was changed",
+                    entry,
+                )
+            )
+
+    def _reveal(
+        self,
+        entry: int,
+        kind: SecretKind,
+        side: Side,
+        name: str,
+        value: tuple[str, ...],
+        event: CoinsRevealed | ReactionRevealed | SecretRevealed,
+    ) -> None:
+        what = self._what(kind, side, name)
+        at = self.open.pop((kind, side, name), None)
+        if at is None:
+            self.problems.append(
+                CommitmentProblem(
+                    entry,
+                    "reveal_without_commitment",
+                    f"{what} is revealed, but no commitment to it is open",
+                )
+            )
+        elif not opens(at.commitment, event.salt, self._opening(kind, side, name, value, at)):
+            self.problems.append(
+                CommitmentProblem(
+                    entry,
+                    "reveal_mismatch",
+                    f"the reveal of {what} does not open its commitment of entry {at.entry}: "
+                    "the secret or the salt differs from what was committed",
+                    at.entry,
+                )
+            )
+
+    def _due(self, entry: int, kinds: tuple[SecretKind, ...], when: str) -> None:
+        for key in [k for k in self.open if k[0] in kinds]:
+            at = self.open.pop(key)
+            self.problems.append(
+                CommitmentProblem(
+                    entry,
+                    "unrevealed",
+                    f"{self._what(*key)}, committed in entry {at.entry}, was never revealed "
+                    f"({when})",
+                    at.entry,
+                )
+            )
+
+
+def check_commitments(log: MatchLog | RedactedLog) -> tuple[CommitmentProblem, ...]:
+    """Return every commitment problem of a log, in entry order (empty if there is none).
+
+    Works on a whole log and on one side's redacted log: every reveal must
+    open the commitment made when its secret was chosen (compared in constant
+    time), and every commitment must be revealed when the rules say (a coin
+    selection by the end of its activation, everything by the end of the
+    match). A log that stops before then is not faulted for what is still due.
+    """
+    audit = _Audit(log.header.settings)
+    entries: tuple[LogEntry | RedactedEntry, ...] = log.entries
+    for number, entry in enumerate(entries, start=1):
+        for event in entry.events:
+            audit.event(number, event)
+    return tuple(sorted(audit.problems, key=lambda problem: problem.entry))

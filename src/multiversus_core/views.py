@@ -5,6 +5,8 @@ Hidden from everyone but their own player, until a public event reveals them:
 - a coin selection, active (until :class:`CoinsRevealed`) or reactive (until
   :class:`ReactionRevealed`); selecting nothing is public (R3);
 - a set-up secret's choice (until :class:`SecretRevealed`);
+- the salt of each of those, which would open its commitment; the
+  commitment itself is public, so a viewer can hold the other side to it;
 - which coins are in a stash. Every coin not face up is public knowledge
   (:attr:`PilesView.face_down`: the stash plus any unrevealed selection of
   that side), but the split between stash and selection is not, or the stash
@@ -40,6 +42,7 @@ from multiversus_core.state import (
     MatchState,
     Offer,
     Pending,
+    Secret,
     SecretOffer,
 )
 from multiversus_core.terms import ActionKind, Seat, Side
@@ -123,6 +126,15 @@ class ActivationView(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc
     braced: bool
     struck: bool
     attacked_units: tuple[str, ...]
+    number: int
+    commitment: str
+    """The active selection's commitment (public)."""
+    salt: str | None
+    """None while hidden."""
+    reaction_commitment: str
+    """The reactive selection's commitment (public); empty if nothing was selected."""
+    reaction_salt: str | None
+    """None while hidden."""
 
 
 class SecretView(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -133,6 +145,10 @@ class SecretView(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     choice: str | None
     """None while hidden from the viewer."""
     revealed: bool
+    commitment: str
+    """The commitment to the choice (public)."""
+    salt: str | None
+    """None while hidden from the viewer."""
 
 
 class MatchView(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -162,6 +178,7 @@ class MatchView(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fals
     winner: Side | None
     secret_offers: tuple[SecretOffer, ...]
     secrets: tuple[SecretView, ...]
+    activations: int
 
     def piles(self, side: Side) -> PilesView:
         """Return a side's unit coin piles as the viewer may know them."""
@@ -206,15 +223,20 @@ def view(state: MatchState, viewer: Viewer) -> MatchState | MatchView:
         ended=state.ended,
         winner=state.winner,
         secret_offers=state.secret_offers,
-        secrets=tuple(
-            SecretView(
-                side=s.side,
-                name=s.name,
-                choice=s.choice if s.revealed or can_see(viewer, s.side) else None,
-                revealed=s.revealed,
-            )
-            for s in state.secrets
-        ),
+        secrets=tuple(_secret_view(s, viewer) for s in state.secrets),
+        activations=state.activations,
+    )
+
+
+def _secret_view(secret: Secret, viewer: PlayerViewer) -> SecretView:
+    shown = secret.revealed or can_see(viewer, secret.side)
+    return SecretView(
+        side=secret.side,
+        name=secret.name,
+        choice=secret.choice if shown else None,
+        revealed=secret.revealed,
+        commitment=secret.commitment,
+        salt=secret.salt if shown else None,
     )
 
 
@@ -272,6 +294,11 @@ def _activation_view(act: Activation, viewer: PlayerViewer) -> ActivationView:
         braced=act.braced,
         struck=act.struck,
         attacked_units=act.attacked_units,
+        number=act.number,
+        commitment=act.commitment,
+        salt=None if hidden else act.salt,
+        reaction_commitment=act.reaction_commitment,
+        reaction_salt=None if reaction_hidden else act.reaction_salt,
     )
 
 
@@ -283,22 +310,32 @@ class _Hidden(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False,
 
 
 class HiddenCoinsSelected(_Hidden, frozen=True, tag="hidden_coins_selected"):
-    """A :class:`CoinsSelected` the viewer may not see: the active player selected in secret."""
+    """A :class:`CoinsSelected` the viewer may not see: the active player selected in secret.
+
+    The commitment stays: the later :class:`CoinsRevealed` must open it.
+    """
 
     side: Side
+    commitment: str
 
 
 class HiddenReactionSelected(_Hidden, frozen=True, tag="hidden_reaction_selected"):
-    """A :class:`ReactionSelected` of a coin the viewer may not see (selecting nothing is not)."""
+    """A :class:`ReactionSelected` of a coin the viewer may not see (selecting nothing is not).
+
+    The commitment stays: the later :class:`ReactionRevealed` must open it.
+    """
 
     side: Side
+    commitment: str
 
 
 class HiddenSecretChosen(_Hidden, frozen=True, tag="hidden_secret_chosen"):
-    """A :class:`SecretChosen` the viewer may not see: which secret, but not the choice."""
+    """A :class:`SecretChosen` the viewer may not see: which secret and its commitment, not the
+    choice."""
 
     side: Side
     name: str
+    commitment: str
 
 
 class HiddenSelectCoins(_Hidden, frozen=True, tag="hidden_select_coins"):
@@ -336,14 +373,14 @@ ViewCommand: TypeAlias = Command | HiddenCommand
 def redact_event(event: Event, viewer: Viewer) -> ViewEvent:
     """Return ``event`` as ``viewer`` may know it: itself, or a placeholder if hidden."""
     match event:
-        case CoinsSelected(side=side) if not can_see(viewer, side):
-            return HiddenCoinsSelected(side=side)
-        case ReactionSelected(side=side, coin=coin) if coin is not None and not can_see(
-            viewer, side
+        case CoinsSelected(side=side, commitment=commitment) if not can_see(viewer, side):
+            return HiddenCoinsSelected(side=side, commitment=commitment)
+        case ReactionSelected(side=side, coin=coin, commitment=commitment) if (
+            coin is not None and not can_see(viewer, side)
         ):
-            return HiddenReactionSelected(side=side)
-        case SecretChosen(side=side, name=name) if not can_see(viewer, side):
-            return HiddenSecretChosen(side=side, name=name)
+            return HiddenReactionSelected(side=side, commitment=commitment)
+        case SecretChosen(side=side, name=name, commitment=commitment) if not can_see(viewer, side):
+            return HiddenSecretChosen(side=side, name=name, commitment=commitment)
         case _:
             return event
 
