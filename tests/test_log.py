@@ -809,6 +809,12 @@ def test_an_upcast_adds_the_reveal_of_a_reaction_hidden_when_the_match_ended() -
     assert (final.winner, final.ended) == ("heroes", "elimination")
 
 
+def test_a_version_2_log_of_a_finished_match_still_needs_its_end_record() -> None:
+    lines = _fixture("v2-elimination").read_bytes().splitlines(keepends=True)
+    error = _read_error(b"".join(lines[:-1]))
+    assert (error.line, error.code) == (len(lines), "missing_end")
+
+
 def test_a_version_2_line_carrying_a_version_3_field_is_not_canonical() -> None:
     lines = _fixture("v2-secret-schemes").read_bytes().splitlines(keepends=True)
     header = lines[0].replace(

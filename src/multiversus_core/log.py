@@ -677,7 +677,8 @@ class _Chain:
             header, entries = _UPCASTS[step](header, entries)
             upcast_from = self.version
         log = MatchLog(header=header, entries=entries, upcast_from=upcast_from)
-        if sealed and upcast_from is None and log.finished and self.end is None:
+        # Version 1 had no end record; from version 2 a finished match must have one.
+        if sealed and self.version >= 2 and log.finished and self.end is None:
             raise LogError(
                 self.path,
                 number,
