@@ -67,6 +67,16 @@ from tests.support import SETTINGS, play, set_up, when
 
 ROOT = Path(__file__).resolve().parent.parent
 SECRET_SETTINGS = MatchSettings(heroes="witch-hunters", adversaries="swartzblak", seed=5)
+KNIGHT_MOVE = opening(
+    SETTINGS,
+    round=1,
+    activation=1,
+    seat=1,
+    side="heroes",
+    kind="coins",
+    value=("knight.green1", "move"),
+)
+"""The opening of the first selection in :func:`selected_and_revealed`."""
 
 
 def bot_log(settings_: MatchSettings, bot_seed: int = 1) -> MatchLog:
@@ -106,15 +116,7 @@ def test_r23_a_coin_selection_is_committed_when_chosen_and_its_reveal_opens_it()
     assert (selected.coin, selected.actions) == ("knight.green1", ("move",))
     assert is_salt(selected.salt) and re.fullmatch("[0-9a-f]{64}", selected.commitment)
     assert revealed.salt == selected.salt
-    what = opening(
-        state.settings,
-        round=1,
-        activation=1,
-        seat=1,
-        side="heroes",
-        kind="coins",
-        value=("knight.green1", "move"),
-    )
+    what = KNIGHT_MOVE
     assert selected.commitment == commit(selected.salt, what)
     assert (
         selected.commitment
@@ -158,15 +160,7 @@ def test_r23_a_commitment_is_bound_to_the_match_round_activation_and_player(
 ) -> None:
     state = set_up()
     selected, revealed, _ = selected_and_revealed(state)
-    what = opening(
-        state.settings,
-        round=1,
-        activation=1,
-        seat=1,
-        side="heroes",
-        kind="coins",
-        value=("knight.green1", "move"),
-    )
+    what = KNIGHT_MOVE
     assert opens(selected.commitment, revealed.salt, what)
     assert not opens(selected.commitment, revealed.salt, change(what))
 
@@ -174,15 +168,7 @@ def test_r23_a_commitment_is_bound_to_the_match_round_activation_and_player(
 def test_opens_refuses_a_malformed_salt_and_a_wrong_salt() -> None:
     state = set_up()
     selected, _, _ = selected_and_revealed(state)
-    what = opening(
-        state.settings,
-        round=1,
-        activation=1,
-        seat=1,
-        side="heroes",
-        kind="coins",
-        value=("knight.green1", "move"),
-    )
+    what = KNIGHT_MOVE
     assert not opens(selected.commitment, "00" * 32, what)
     assert not opens(selected.commitment, "not a salt", what)
     assert not opens(selected.commitment, selected.salt.upper(), what)
@@ -284,15 +270,7 @@ def test_seeded_salts_are_reproducible_and_differ_for_every_secret() -> None:
 
 
 def test_a_seeded_salt_is_the_hmac_of_the_seed_over_the_opening_without_its_value() -> None:
-    what = opening(
-        SETTINGS,
-        round=1,
-        activation=1,
-        seat=1,
-        side="heroes",
-        kind="coins",
-        value=("knight.green1", "move"),
-    )
+    what = KNIGHT_MOVE
     blank = msgspec.json.encode(replace(what, value=()))
     expected = hmac.new((11).to_bytes(8, "big"), blank, hashlib.sha256).hexdigest()
     assert seeded_salt(11, what) == expected
