@@ -97,9 +97,11 @@ def _action_started(state: MatchState, event: ActionStarted) -> MatchState:
     kind = event.action
     remaining = act.remaining
     if kind != "recovery":
-        remaining = _without(remaining, kind)
+        coins = list(remaining)
+        coins.remove(kind)
         if event.double:
-            remaining = _without(remaining, kind)
+            coins.remove(kind)
+        remaining = tuple(coins)
     action = Action(kind, event.double, event.side, event.unit)
     act = replace(act, remaining=remaining, action=action, braced=act.braced or kind == "defend")
     # A new action has no follow-up yet: _pending_for, inlined.
@@ -282,18 +284,30 @@ def _unit_coin_discarded(state: MatchState, event: UnitCoinDiscarded) -> MatchSt
     side = event.side
     # The active coin or the reactive one, whichever it is, leaves play.
     act = replace(act, coin=None) if side == act.side else replace(act, reaction_coin=None)
-    piles = state.heroes if side == "heroes" else state.adversaries
-    piles = replace(piles, discard=(*piles.discard, event.coin))
-    return _with_piles_and_activation(state, side, piles, act)
+    if side == "heroes":
+        piles = state.heroes
+        return replace(
+            state, activation=act, heroes=replace(piles, discard=(*piles.discard, event.coin))
+        )
+    piles = state.adversaries
+    return replace(
+        state, activation=act, adversaries=replace(piles, discard=(*piles.discard, event.coin))
+    )
 
 
 def _unit_coin_returned(state: MatchState, event: UnitCoinReturned) -> MatchState:
     act = state.activation
     assert act is not None
-    side = event.side
-    piles = state.heroes if side == "heroes" else state.adversaries
-    piles = replace(piles, stash=_sorted_with(piles.stash, (event.coin,)))
-    return _with_piles_and_activation(state, side, piles, replace(act, reaction_coin=None))
+    act = replace(act, reaction_coin=None)
+    if event.side == "heroes":
+        piles = state.heroes
+        stash = [*piles.stash, event.coin]
+        stash.sort()  # stashes stay sorted: see _sorted_with
+        return replace(state, activation=act, heroes=replace(piles, stash=tuple(stash)))
+    piles = state.adversaries
+    stash = [*piles.stash, event.coin]
+    stash.sort()
+    return replace(state, activation=act, adversaries=replace(piles, stash=tuple(stash)))
 
 
 def _activation_ended(state: MatchState, event: ActivationEnded) -> MatchState:
@@ -338,7 +352,7 @@ def _turn_started(state: MatchState, event: TurnStarted) -> MatchState:
 
 
 def _turn_ended(state: MatchState, event: TurnEnded) -> MatchState:
-    return replace(state, may_give_up=False)
+    return replace(state, may_give_up=False) if state.may_give_up else state
 
 
 def _round_started(state: MatchState, event: RoundStarted) -> MatchState:
@@ -385,7 +399,8 @@ def _side_chosen(state: MatchState, event: SideChosen) -> MatchState:
 
 
 def _figure_stepped(state: MatchState, event: FigureStepped) -> MatchState:
-    # The most frequent event: one new state, _with_acting and _pending_for inlined.
+    # The most frequent event: one new state, with _with_acting, _pending_for
+    # and _moved inlined.
     act = state.activation
     assert act is not None
     figure = event.figure
@@ -405,8 +420,15 @@ def _figure_stepped(state: MatchState, event: FigureStepped) -> MatchState:
         pending: Pending = "after_attack"
     else:
         pending = _PENDING_FOR.get(acting.kind, state.pending)
-    figures = _moved(state.figures, figure, event.to)
-    return replace(state, figures=figures, activation=act, pending=pending)
+    figures = state.figures
+    i = 0
+    for moved in figures:
+        if moved.id == figure:
+            changed = list(figures)
+            changed[i] = replace(moved, square=event.to)
+            return replace(state, figures=tuple(changed), activation=act, pending=pending)
+        i += 1  # noqa: SIM113 - a counter is faster than enumerate() on this hot path
+    return replace(state, activation=act, pending=pending)
 
 
 def _figure_index(figures: tuple[Figure, ...], figure_id: str) -> int:
@@ -433,14 +455,6 @@ def _with_piles(state: MatchState, side: Side, piles: Piles) -> MatchState:
     if side == "heroes":
         return replace(state, heroes=piles)
     return replace(state, adversaries=piles)
-
-
-def _with_piles_and_activation(
-    state: MatchState, side: Side, piles: Piles, activation: Activation
-) -> MatchState:
-    if side == "heroes":
-        return replace(state, heroes=piles, activation=activation)
-    return replace(state, adversaries=piles, activation=activation)
 
 
 _T = TypeVar("_T")
