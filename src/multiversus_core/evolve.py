@@ -9,7 +9,7 @@ fields its event changes.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from msgspec.structs import replace
 
@@ -56,7 +56,7 @@ from multiversus_core.events import (
 )
 from multiversus_core.settings import MatchSettings
 from multiversus_core.state import Action, Activation, MatchState, Offer, Pending, Piles, Secret
-from multiversus_core.terms import Side
+from multiversus_core.terms import Side, Square
 from multiversus_core.units import CoinId, Unit, coin_unit
 
 
@@ -70,6 +70,14 @@ def evolve(state: MatchState, event: Event) -> MatchState:
     # A table lookup rather than a long ``match``: evolve is the replay hot
     # path, and every event kind then costs the same.
     return _HANDLERS[type(event)](state, event)
+
+
+def evolve_all(state: MatchState, events: Iterable[Event]) -> MatchState:
+    """Return the state after every event in order: ``evolve`` applied to each in turn."""
+    handlers = _HANDLERS  # a local: this loop is replay's
+    for event in events:
+        state = handlers[type(event)](state, event)
+    return state
 
 
 _PENDING_FOR: Final[dict[str, Pending]] = {"move": "move", "attack": "attack", "stunt": "stunt"}
@@ -94,14 +102,10 @@ def _action_started(state: MatchState, event: ActionStarted) -> MatchState:
         if event.double:
             coins.remove(kind)
         remaining = tuple(coins)
-    action = Action(kind=kind, double=event.double, side=event.side, unit=event.unit)
-    return replace(
-        state,
-        pending=_pending_for(state, action),
-        activation=replace(
-            act, remaining=remaining, action=action, braced=act.braced or kind == "defend"
-        ),
-    )
+    action = Action(kind, event.double, event.side, event.unit)
+    act = replace(act, remaining=remaining, action=action, braced=act.braced or kind == "defend")
+    # A new action has no follow-up yet: _pending_for, inlined.
+    return replace(state, pending=_PENDING_FOR.get(kind, state.pending), activation=act)
 
 
 def _action_ended(state: MatchState, event: ActionEnded) -> MatchState:
@@ -185,22 +189,19 @@ def _follow_up_chosen(state: MatchState, event: FollowUpChosen) -> MatchState:
 
 
 def _condition_changed(state: MatchState, event: ConditionChanged) -> MatchState:
-    gone = event.condition == "eliminated"
-    return replace(
-        state,
-        figures=_with_figure(
-            state.figures,
-            event.figure,
-            lambda f: replace(f, condition=event.condition, square=None if gone else f.square),
-        ),
-    )
+    figures = state.figures
+    i = _figure_index(figures, event.figure)
+    if i < 0:
+        return state
+    figure = figures[i]
+    square = None if event.condition == "eliminated" else figure.square
+    changed = list(figures)
+    changed[i] = replace(figure, condition=event.condition, square=square)
+    return replace(state, figures=tuple(changed))
 
 
 def _figure_moved(state: MatchState, event: FigureMoved) -> MatchState:
-    return replace(
-        state,
-        figures=_with_figure(state.figures, event.figure, lambda f: replace(f, square=event.to)),
-    )
+    return replace(state, figures=_moved(state.figures, event.figure, event.to))
 
 
 def _stunt_performed(state: MatchState, event: StuntPerformed) -> MatchState:
@@ -300,21 +301,33 @@ def _reaction_revealed(state: MatchState, event: ReactionRevealed) -> MatchState
 def _unit_coin_discarded(state: MatchState, event: UnitCoinDiscarded) -> MatchState:
     act = state.activation
     assert act is not None
+    side = event.side
     # The active coin or the reactive one, whichever it is, leaves play.
-    in_play = {"coin": None} if event.side == act.side else {"reaction_coin": None}
-    act = replace(act, **in_play)
-    piles = state.piles(event.side)
-    state = replace(state, activation=act)
-    return _with_piles(state, event.side, replace(piles, discard=(*piles.discard, event.coin)))
+    act = replace(act, coin=None) if side == act.side else replace(act, reaction_coin=None)
+    if side == "heroes":
+        piles = state.heroes
+        return replace(
+            state, activation=act, heroes=replace(piles, discard=(*piles.discard, event.coin))
+        )
+    piles = state.adversaries
+    return replace(
+        state, activation=act, adversaries=replace(piles, discard=(*piles.discard, event.coin))
+    )
 
 
 def _unit_coin_returned(state: MatchState, event: UnitCoinReturned) -> MatchState:
     act = state.activation
     assert act is not None
-    piles = state.piles(event.side)
-    state = replace(state, activation=replace(act, reaction_coin=None))
-    stash = _sorted_with(piles.stash, (event.coin,))
-    return _with_piles(state, event.side, replace(piles, stash=stash))
+    act = replace(act, reaction_coin=None)
+    if event.side == "heroes":
+        piles = state.heroes
+        stash = [*piles.stash, event.coin]
+        stash.sort()  # stashes stay sorted: see _sorted_with
+        return replace(state, activation=act, heroes=replace(piles, stash=tuple(stash)))
+    piles = state.adversaries
+    stash = [*piles.stash, event.coin]
+    stash.sort()
+    return replace(state, activation=act, adversaries=replace(piles, stash=tuple(stash)))
 
 
 def _activation_ended(state: MatchState, event: ActivationEnded) -> MatchState:
@@ -334,12 +347,18 @@ def _initiative_given_up(state: MatchState, event: InitiativeGivenUp) -> MatchSt
 
 
 def _discard_returned(state: MatchState, event: DiscardReturned) -> MatchState:
-    piles = state.piles(event.side)
+    side, coins = event.side, event.coins
+    piles = state.heroes if side == "heroes" else state.adversaries
     discard = piles.discard
-    for coin in event.coins:
-        discard = _without(discard, coin)
-    stash = _sorted_with(piles.stash, event.coins)
-    return _with_piles(state, event.side, replace(piles, stash=stash, discard=discard))
+    if discard == coins:  # the usual case: the whole discard goes back
+        discard = ()
+    else:
+        rest = list(discard)
+        for coin in coins:
+            rest.remove(coin)
+        discard = tuple(rest)
+    stash = _sorted_with(piles.stash, coins)
+    return _with_piles(state, side, replace(piles, stash=stash, discard=discard))
 
 
 def _turn_started(state: MatchState, event: TurnStarted) -> MatchState:
@@ -353,7 +372,7 @@ def _turn_started(state: MatchState, event: TurnStarted) -> MatchState:
 
 
 def _turn_ended(state: MatchState, event: TurnEnded) -> MatchState:
-    return replace(state, may_give_up=False)
+    return replace(state, may_give_up=False) if state.may_give_up else state
 
 
 def _round_started(state: MatchState, event: RoundStarted) -> MatchState:
@@ -400,25 +419,56 @@ def _side_chosen(state: MatchState, event: SideChosen) -> MatchState:
 
 
 def _figure_stepped(state: MatchState, event: FigureStepped) -> MatchState:
-    figures = _with_figure(state.figures, event.figure, lambda f: replace(f, square=event.to))
+    # The most frequent event: one new state, with _with_acting, _pending_for
+    # and _moved inlined.
     act = state.activation
     assert act is not None
-    acting = act.reaction or act.action
+    figure = event.figure
+    reaction = act.reaction
+    acting = act.action if reaction is None else reaction
     assert acting is not None
-    done = acting.done
-    if acting.mover is not None and acting.mover != event.figure:
-        done = (*done, acting.mover)  # stepping another figure ends the mover's move
-    acting = replace(acting, mover=event.figure, steps_left=event.steps_left, done=done)
-    return _with_acting(replace(state, figures=figures), act, acting)
+    mover = acting.mover
+    if mover is not None and mover != figure:
+        # Stepping another figure ends the mover's move.
+        acting = replace(
+            acting, mover=figure, steps_left=event.steps_left, done=(*acting.done, mover)
+        )
+    else:
+        acting = replace(acting, mover=figure, steps_left=event.steps_left)
+    act = replace(act, action=acting) if reaction is None else replace(act, reaction=acting)
+    if acting.follow_up is not None:
+        pending: Pending = "after_attack"
+    else:
+        pending = _PENDING_FOR.get(acting.kind, state.pending)
+    figures = state.figures
+    i = 0
+    for moved in figures:
+        if moved.id == figure:
+            changed = list(figures)
+            changed[i] = replace(moved, square=event.to)
+            return replace(state, figures=tuple(changed), activation=act, pending=pending)
+        i += 1  # noqa: SIM113 - a counter is faster than enumerate() on this hot path
+    return replace(state, activation=act, pending=pending)
 
 
-def _with_figure(
-    figures: tuple[Figure, ...], figure_id: str, change: Callable[[Figure], Figure]
-) -> tuple[Figure, ...]:
-    for i, figure in enumerate(figures):
+def _figure_index(figures: tuple[Figure, ...], figure_id: str) -> int:
+    """The index of the first figure with this id, or -1."""
+    i = 0
+    for figure in figures:
         if figure.id == figure_id:
-            return (*figures[:i], change(figure), *figures[i + 1 :])
-    return figures
+            return i
+        i += 1  # noqa: SIM113 - a counter is faster than enumerate() on this hot path
+    return -1
+
+
+def _moved(figures: tuple[Figure, ...], figure_id: str, to: Square) -> tuple[Figure, ...]:
+    """The figures, with one (if present) on a new square."""
+    i = _figure_index(figures, figure_id)
+    if i < 0:
+        return figures
+    changed = list(figures)  # faster than slicing and joining tuples
+    changed[i] = replace(figures[i], square=to)
+    return tuple(changed)
 
 
 def _with_piles(state: MatchState, side: Side, piles: Piles) -> MatchState:
@@ -427,14 +477,21 @@ def _with_piles(state: MatchState, side: Side, piles: Piles) -> MatchState:
     return replace(state, adversaries=piles)
 
 
-def _without(coins: tuple[CoinId, ...], coin: CoinId) -> tuple[CoinId, ...]:
-    i = coins.index(coin)
-    return coins[:i] + coins[i + 1 :]
+_T = TypeVar("_T")
+
+
+def _without(items: tuple[_T, ...], item: _T) -> tuple[_T, ...]:
+    """The items without the first that equals ``item``; ValueError if none does."""
+    rest = list(items)
+    rest.remove(item)
+    return tuple(rest)
 
 
 def _sorted_with(coins: tuple[CoinId, ...], more: Iterable[CoinId]) -> tuple[CoinId, ...]:
     # Stashes are kept sorted so that equal states encode to equal bytes.
-    return tuple(sorted((*coins, *more)))
+    merged = [*coins, *more]
+    merged.sort()
+    return tuple(merged)
 
 
 def _coins_of(units: tuple[Unit, ...], side: Side) -> tuple[CoinId, ...]:

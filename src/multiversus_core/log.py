@@ -23,6 +23,8 @@ import os
 import re
 import typing
 from collections.abc import Iterable
+from itertools import chain
+from operator import attrgetter
 from types import TracebackType
 from typing import Any, BinaryIO, Final, Literal, Self, TypeAlias
 
@@ -42,7 +44,7 @@ from multiversus_core.events import (
     SecretChosen,
     SecretRevealed,
 )
-from multiversus_core.evolve import evolve, initial_state
+from multiversus_core.evolve import evolve, evolve_all, initial_state
 from multiversus_core.settings import MatchSettings
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Side
@@ -924,13 +926,14 @@ def replay(log: MatchLog, path: str = "<memory>") -> MatchState:
     """
     state = initial_state(log.header.settings)
     try:
-        for entry in log.entries:
-            for event in entry.events:
-                state = evolve(state, event)
+        state = evolve_all(state, chain.from_iterable(map(_events_of, log.entries)))
     except Exception:  # only a log edited by hand gets here; find the line
         _find_replay_error(log, path)
         raise
     return state
+
+
+_events_of: Final = attrgetter("events")
 
 
 def _find_replay_error(log: MatchLog, path: str) -> None:

@@ -8,7 +8,7 @@ from multiversus_core.commands import Command
 from multiversus_core.decide import decide
 from multiversus_core.errors import SettingsError
 from multiversus_core.events import Event
-from multiversus_core.evolve import evolve, initial_state
+from multiversus_core.evolve import evolve_all, initial_state
 from multiversus_core.settings import MatchSettings
 from multiversus_core.sheets import find_team, installed_teams
 from multiversus_core.state import MatchState
@@ -74,6 +74,4 @@ def fold(events: Iterable[Event], state: MatchState | MatchSettings) -> MatchSta
     """Apply events in order to a state (or to a new match with these settings)."""
     if isinstance(state, MatchSettings):
         state = initial_state(state)
-    for event in events:
-        state = evolve(state, event)
-    return state
+    return evolve_all(state, events)
