@@ -219,20 +219,25 @@ def seal(
     return commit(salt, what), salt
 
 
+def reaction_reveal(state: MatchState) -> ReactionRevealed | None:
+    """Return the reveal of the reactive selection, or None if no coin is hidden (R4)."""
+    act = state.activation
+    if act is None or act.reaction_coin is None or act.reaction_revealed:
+        return None
+    reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
+    return ReactionRevealed(
+        side=reactive,
+        coin=act.reaction_coin,
+        actions=act.reaction_actions,
+        salt=act.reaction_salt,
+    )
+
+
 def reveal_reaction(b: Builder) -> None:
     """Reveal the reactive selection, if a coin was selected and is still hidden (R4)."""
-    act = b.state.activation
-    if act is None or act.reaction_coin is None or act.reaction_revealed:
-        return
-    reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
-    b.emit(
-        ReactionRevealed(
-            side=reactive,
-            coin=act.reaction_coin,
-            actions=act.reaction_actions,
-            salt=act.reaction_salt,
-        )
-    )
+    reveal = reaction_reveal(b.state)
+    if reveal is not None:
+        b.emit(reveal)
 
 
 def reveal_secret(b: Builder, secret: Secret) -> None:

@@ -32,7 +32,7 @@ import msgspec
 
 import multiversus_core
 from multiversus_core.commands import Command
-from multiversus_core.commitments import seal, selection_value
+from multiversus_core.commitments import reaction_reveal, seal, selection_value
 from multiversus_core.errors import LogError, LogErrorCode
 from multiversus_core.events import (
     CoinsRevealed,
@@ -47,7 +47,6 @@ from multiversus_core.events import (
 from multiversus_core.evolve import evolve, evolve_all, initial_state
 from multiversus_core.settings import MatchSettings
 from multiversus_core.state import MatchState
-from multiversus_core.terms import Side
 
 LOG_FORMAT: Final = "multiversus-log"
 """The ``format`` value of every log header."""
@@ -719,7 +718,7 @@ def _upcast_2_to_3(
             events: list[Event] = []
             for event in entry.events:
                 if isinstance(event, MatchEnded):
-                    reveal = _reaction_reveal(state)
+                    reveal = reaction_reveal(state)
                     if reveal is not None:
                         events.append(reveal)
                         state = evolve(state, reveal)
@@ -730,16 +729,6 @@ def _upcast_2_to_3(
     except Exception:  # an edited log: keep the rest as it was
         upcast.extend(entries[len(upcast) :])
     return header, tuple(upcast)
-
-
-def _reaction_reveal(state: MatchState) -> ReactionRevealed | None:
-    act = state.activation
-    if act is None or act.reaction_coin is None or act.reaction_revealed:
-        return None
-    reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
-    return ReactionRevealed(
-        side=reactive, coin=act.reaction_coin, actions=act.reaction_actions, salt=act.reaction_salt
-    )
 
 
 def _with_commitment(state: MatchState, event: Event) -> Event:
