@@ -208,6 +208,11 @@ def test_regular_movement_never_ends_on_an_ally() -> None:
     on_ally, figures = scene.moved(hero, (1, 0))
     assert not can_stop_here(scene.board, figures, on_ally, pass_through_allies=True)
     assert can_stop_here(scene.board, scene.figures, hero, pass_through_allies=True)
+    # so a move from there never ends where it started (project ruling P14 relies on it)
+    assert reachable(scene.board, figures, on_ally, 1, pass_through_allies=True) == {
+        (0, 0),
+        (2, 0),
+    }
 
 
 def test_regular_movement_enemy_is_never_passed_through() -> None:
@@ -402,7 +407,7 @@ def _exhaustive_ends(
 ) -> set[Square]:
     """Return every end origin found by taking step_options one step at a time."""
     assert mover.square is not None
-    ends = {mover.square}
+    ends: set[Square] = set()
     seen: set[tuple[Square, int]] = set()
     frontier = [(mover, max_steps)]
     while frontier:

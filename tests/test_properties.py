@@ -6,7 +6,7 @@ import itertools
 import random
 from collections import Counter
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from multiversus_core import (
@@ -118,6 +118,7 @@ def test_folding_a_log_equals_applying_its_events_one_by_one(seed: int) -> None:
 
 @PROPERTY
 @given(seed=SEEDS)
+@example(seed=1_046_238_299_401)  # a Disabled character was once placed back on the ally it passed
 def test_random_legal_play_keeps_the_invariants_after_every_event(seed: int) -> None:
     _, log = random_match(seed)
     state = start_match(MatchSettings(seed=seed))

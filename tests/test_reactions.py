@@ -22,6 +22,7 @@ from multiversus_core import (
 from multiversus_core.events import (
     AttackMade,
     ConditionChanged,
+    FigureMoved,
     FigureStepped,
     ReactionDeclined,
     ReactionEnded,
@@ -190,6 +191,29 @@ def test_r6_a_character_disabled_by_a_reaction_stops_moving() -> None:
     after = play(state, EndAction(player=2))
     assert after.figure("knight").square == (4, 6)
     assert not any(isinstance(c, Step) for c in legal_commands(after, 1))
+
+
+def test_p14_a_character_disabled_on_an_ally_falls_back_to_the_nearest_space_it_may_stop_on() -> (
+    None
+):
+    # given the Knight passing through the Squire beside Bruiser 1, Militia 1 to the west
+    state = arena({"knight": (4, 7), "squire": (4, 6), "militia-1": (3, 6)})
+    state = conditioned(state, {"knight": "wounded"})
+    state = select(state, "knight", ("move",), ("bruisers", ("attack",)))
+    state = play(state, Step(player=1, figure="knight", direction=N))
+    assert state.figure("knight").square == state.figure("squire").square == (4, 6)
+    # when leaving the Squire's square triggers an attack reaction that disables the Knight
+    state = play(state, Step(player=1, figure="knight", direction=E), React(player=2))
+    state = play(state, Attack(player=2, attacker="bruisers-1", target="knight"))
+    state = play(state, AfterAttack(player=2, choice="stay"))
+    events = when(state, EndAction(player=2))
+    # then it is placed on the nearest space it may stop on: never back on the Squire,
+    # even though the Squire's square comes first top-to-bottom, left-to-right
+    assert events == (
+        ReactionEnded(side="adversaries"),
+        FigureMoved(figure="knight", to=(5, 6), how="place"),
+    )
+    assert play(state, EndAction(player=2)).figure("knight").square == (5, 6)
 
 
 def test_r6_a_disabled_attacker_does_not_attack() -> None:

@@ -290,20 +290,19 @@ def reachable(
 ) -> frozenset[Square]:
     """Return every origin where a move of up to max_steps orthogonal steps may end (R19).
 
-    Includes the start (a move may be zero steps); empty for a mover off the
-    board. Agrees with repeatedly taking :func:`step_options` and stopping
-    where :func:`can_stop_here` holds.
+    Includes the start (a move may be zero steps) unless the mover stands on
+    an ally it is passing through; empty for a mover off the board. Agrees
+    with repeatedly taking :func:`step_options` and stopping where
+    :func:`can_stop_here` holds.
     """
     if mover.square is None:
         return frozenset()
     spaces = _regular_spaces(board, figures, mover, pass_through_allies)
-    ends = {
+    return frozenset(
         origin
         for origin in spaces.distances(mover.square, mover.size, max_steps)
         if spaces.rests(origin, mover.size)
-    }
-    ends.add(mover.square)
-    return frozenset(ends)
+    )
 
 
 def forced_path(
