@@ -539,27 +539,26 @@ def _decode_fast(data: bytes) -> MatchLog | None:
         return None
     # The chain: entry n carries seq n and the hash of line n - 1 (the header
     # for n = 1); an end record may close the log, sealing the last entry.
-    end = records[-1] if records and type(records[-1]) is EndRecord else None
+    last = records[-1] if records else None
+    end = last if type(last) is EndRecord else None
     chained = records[:-1] if end is not None else records
     hashes = [hashlib.sha256(line).hexdigest() for line in lines[: len(chained) + 1]]
-    for number, record in enumerate(chained, start=1):
-        if (
-            type(record) is not EntryRecord
-            or record.seq != number
-            or record.prev != hashes[number - 1]
-        ):
+    entries = []
+    number = 0
+    for record in chained:
+        if type(record) is not EntryRecord or record.seq != number + 1:
             return None
-    entries = [
-        LogEntry(command=r.command, events=r.events) for r in chained if isinstance(r, EntryRecord)
-    ]
+        if record.prev != hashes[number]:
+            return None
+        number += 1
+        entries.append(LogEntry(record.command, record.events))
     if end is not None:
-        assert isinstance(end, EndRecord)
-        if end.count != len(chained) or end.head != hashes[-1]:
+        if end.count != number or end.head != hashes[-1]:
             return None
         if not entries or not _ends_match(entries[-1].events):
             return None
     log = MatchLog(header=header, entries=tuple(entries))
-    if log.finished and not isinstance(records[-1], EndRecord):
+    if end is None and log.finished:
         return None
     return log
 
