@@ -78,8 +78,10 @@ def verify(
         ),
     ] = OutputFormat.table,
 ) -> None:
-    """Verify match logs: the hash chain holds, every secret was revealed as committed, and the
-    rules give exactly the recorded events.
+    """Verify match logs: their chain, their commitments and their events.
+
+    A log passes when its hash chain holds, every secret was revealed as it was
+    committed, and re-running the rules gives exactly the recorded events.
 
     Folders are searched recursively for *.jsonl files. The salts column says where the
     commitments' salts came from: "seed" marks a log that is not secret (anyone who knows
