@@ -121,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
         "--repeat",
         type=int,
         default=9,
-        help="timing rounds; each times all three once, and ratios are per-round medians",
+        help="timing rounds (default 9); each times all three once, and the ratio is "
+        "the median of the rounds' ratios",
     )
     parser.add_argument(
         "--check",
@@ -129,6 +130,10 @@ def main(argv: list[str] | None = None) -> int:
         help=f"exit with status 1 if replay is slower than {TARGET_RATIO} x the schema-less decode",
     )
     args = parser.parse_args(argv)
+    if args.events < 1:
+        parser.error("--events must be at least 1")
+    if args.repeat < 1:
+        parser.error("--repeat must be at least 1")
 
     with tempfile.TemporaryDirectory(prefix="multiversus-replay-") as temporary:
         folder = args.out or Path(temporary)
