@@ -12,7 +12,9 @@ from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
 from multiversus_core.events import CoinsSelected
-from multiversus_core.log import read_log
+from multiversus_core.log import MatchLog, read_log
+from multiversus_core.viewlog import decode_view_log, encode_view_log
+from multiversus_core.views import redact_log
 
 VIEWERS = ("heroes", "adversaries", "spectator", "referee")
 
@@ -237,3 +239,33 @@ def test_no_step_prints_the_transcript(bot_log: Path) -> None:
     assert result.exit_code == 0, result.output
     assert "After entry 3 of" in result.output
     assert "(h for help)" not in result.output
+
+
+# --- view logs (--format log) ------------------------------------------------------
+
+
+@pytest.mark.parametrize("viewer", ["heroes", "adversaries", "spectator"])
+def test_format_log_writes_the_view_log_of_the_entries_so_far(bot_log: Path, viewer: str) -> None:
+    number, _ = first_selection(bot_log)
+    result = run("replay", str(bot_log), "--as", viewer, "--to", str(number), "--format", "log")
+    assert result.exit_code == 0, result.output
+    log = read_log(bot_log)
+    cut = MatchLog(header=log.header, entries=log.entries[:number])
+    assert result.stdout_bytes == encode_view_log(redact_log(cut, viewer))  # type: ignore[arg-type]
+    assert decode_view_log(result.stdout_bytes).viewer == viewer
+
+
+def test_format_log_of_a_selection_hides_it_from_the_opponent(bot_log: Path) -> None:
+    number, selected = first_selection(bot_log)
+    opponent = "adversaries" if selected.side == "heroes" else "heroes"
+    result = run("replay", str(bot_log), "--as", opponent, "--to", str(number), "--format", "log")
+    assert result.exit_code == 0, result.output
+    assert selected.salt.encode() not in result.stdout_bytes
+    assert selected.commitment.encode() in result.stdout_bytes
+
+
+def test_format_log_as_the_referee_is_a_one_line_error(bot_log: Path) -> None:
+    result = run("replay", str(bot_log), "--as", "referee", "--format", "log")
+    assert result.exit_code == 2
+    assert result.output.startswith("multiversus replay: --format log writes one side's view")
+    assert len(result.output.strip().splitlines()) == 1

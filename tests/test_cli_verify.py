@@ -198,3 +198,28 @@ def test_the_table_says_whether_a_log_is_secret(logs: Path, tmp_path: Path) -> N
     assert [r["salts"] for r in json.loads(result.output)] == ["secrets", "seed"]
     table = verify(str(seeded)).output
     assert "seed (not secret)" in table
+
+
+def test_a_view_log_is_checked_for_its_commitments(logs: Path, tmp_path: Path) -> None:
+    # given the Heroes' view log of a bot game, written with replay --format log
+    view = tmp_path / "heroes-view.jsonl"
+    written = CliRunner().invoke(
+        app, ["replay", str(logs / "seed3.jsonl"), "--as", "heroes", "--format", "log"]
+    )
+    assert written.exit_code == 0, written.output
+    view.write_bytes(written.stdout_bytes)
+    # when it is verified with its match log, then both pass and the table tells them apart
+    result = verify(str(view), str(logs / "seed3.jsonl"))
+    assert result.exit_code == 0, result.output
+    assert "view: heroes" in result.output
+    as_json = verify(str(view), str(logs / "seed3.jsonl"), "--format", "json")
+    assert [r["view"] for r in json.loads(as_json.output)] == ["heroes", None]
+    # and a reveal edited in the view log fails, naming the entry
+    lines = view.read_bytes().split(b"\n")
+    number = next(i for i, line in enumerate(lines) if b'"kind":"coins_revealed"' in line)
+    lines[number] = re.sub(rb'"salt":"[0-9a-f]{64}"', b'"salt":"' + b"0" * 64 + b'"', lines[number])
+    view.write_bytes(b"\n".join(lines))
+    failed = verify(str(view))
+    assert failed.exit_code == 1
+    assert f"entry {number} (line {number + 1})" in failed.output
+    assert "does not open its commitment" in failed.output

@@ -39,6 +39,7 @@ from multiversus_core.events import (
 from multiversus_core.log import LOG_FORMAT, LOG_VERSION, LogEntry, LogHeader, MatchLog
 from multiversus_core.state import Activation, Piles, Secret
 from multiversus_core.terms import Seat, Side, other_side
+from multiversus_core.viewlog import encode_view_log
 from multiversus_core.views import (
     PLAYER_VIEWERS,
     ActivationView,
@@ -373,8 +374,9 @@ def masked(data: bytes) -> bytes:
 def views_and_log(
     state: MatchState, entries: Entries, settings_: MatchSettings, viewer: str
 ) -> bytes:
-    log = redact_log(as_log(settings_, entries), viewer)  # type: ignore[arg-type]
-    return masked(encode(pv(state, viewer)) + b"\n" + encode(log))
+    # The redacted log as a published view log file: the bytes a side would share.
+    log = encode_view_log(redact_log(as_log(settings_, entries), viewer))  # type: ignore[arg-type]
+    return masked(encode(pv(state, viewer)) + b"\n" + log)
 
 
 def find_choice_point(

@@ -36,6 +36,7 @@ from multiversus_core.log import LogEntry, MatchLog, read_log
 from multiversus_core.log import replay as replay_log
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Seat, Side
+from multiversus_core.viewlog import encode_view_log
 from multiversus_core.views import (
     HiddenChooseSecret,
     HiddenSelectCoins,
@@ -43,20 +44,23 @@ from multiversus_core.views import (
     Viewer,
     redact_command,
     redact_event,
+    redact_log,
     view,
 )
 
 EXIT_OK: Final = 0
 """The replay was printed."""
 EXIT_USAGE: Final = 2
-"""The log cannot be read, --to is out of range, or --step was given with --format."""
+"""The log cannot be read, --to is out of range, --step was given with --format, or
+--format log with --as referee."""
 EXIT_INTERRUPTED: Final = 130
 """Ctrl-C while stepping (128 + SIGINT, as shells report it)."""
 
 EPILOG: Final = (
     "Exit codes: 0 done (or q, or Ctrl-D while stepping); 2 the log cannot be read "
-    "(one line naming file, line and reason), --to is out of range, or --step was given "
-    "with --format; 130 interrupted with Ctrl-C while stepping."
+    "(one line naming file, line and reason), --to is out of range, --step was given "
+    "with --format, or --format log with --as referee; 130 interrupted with Ctrl-C while "
+    "stepping."
 )
 
 STEP_HELP: Final = """\
@@ -84,6 +88,7 @@ class ReplayFormat(StrEnum):
     text = "text"
     board = "board"
     json = "json"
+    log = "log"
 
 
 class Step(NamedTuple):
@@ -244,7 +249,9 @@ def replay(
         typer.Option(
             "--format",
             help="text: a transcript, then the board; board: only the board; "
-            "json: the view at that point, pretty-printed (indent 2). (default: text)",
+            "json: the view at that point, pretty-printed (indent 2); log: the view log "
+            "(JSON Lines) of the entries so far, one side's log to publish, which "
+            "`multiversus verify` checks. (default: text)",
             case_sensitive=False,
             show_default=False,
         ),
@@ -274,6 +281,8 @@ def replay(
     multiversus replay match.jsonl --as referee --format json
 
     multiversus replay match.jsonl --as heroes --step --to 40
+
+    multiversus replay match.jsonl --as heroes --format log > heroes-view.jsonl
     """
     format_given = output is not None
     if stepping and format_given:
@@ -294,6 +303,17 @@ def replay(
     if to is None:
         to = count
     output = output or ReplayFormat.text
+    if output is ReplayFormat.log:
+        if who == "referee":
+            raise fail(
+                "replay",
+                "--format log writes one side's view: use --as heroes, adversaries or "
+                "spectator (the match log itself is the referee's)",
+            )
+        cut = MatchLog(header=log.header, entries=log.entries[:to])
+        sys.stdout.buffer.write(encode_view_log(redact_log(cut, who)))
+        sys.stdout.buffer.flush()
+        raise typer.Exit(EXIT_OK)
     if output is ReplayFormat.json:
         shown = view(state_at(log, to), who)
         out.print(msgspec.json.format(msgspec.json.encode(shown), indent=2).decode(), markup=False)

@@ -3,8 +3,10 @@
 Each log is read (its form and hash chain), every reveal must open the
 commitment made when its secret was chosen, and every recorded command is run
 through the rules again, which must give exactly the recorded events
-(:func:`multiversus_core.verify.verify_file`). The command prints a summary
-table, then one line per failed log naming the file, the entry and the reason.
+(:func:`multiversus_core.verify.verify_file`); a view log, one side's view
+of a match, has its form and its commitments checked. The command prints a
+summary table, then one line per failed log naming the file, the entry and
+the reason.
 """
 
 from __future__ import annotations
@@ -82,6 +84,10 @@ def verify(
 
     A log passes when its hash chain holds, every secret was revealed as it was
     committed, and re-running the rules gives exactly the recorded events.
+
+    A view log (one side's view, written by `multiversus replay --as SIDE --format log`)
+    cannot be replayed, since its hidden secrets are placeholders: its form and its
+    commitments are checked, and the log column names whose view it is.
 
     Folders are searched recursively for *.jsonl files. The salts column says where the
     commitments' salts came from: "seed" marks a log that is not secret (anyone who knows
@@ -177,6 +183,7 @@ def summary_table(results: Sequence[Verification]) -> Table:
         title_justify="left",
     )
     table.add_column("file", overflow="fold")
+    table.add_column("log")
     table.add_column("entries", justify="right")
     table.add_column("finished")
     table.add_column("salts")
@@ -184,6 +191,7 @@ def summary_table(results: Sequence[Verification]) -> Table:
     for result in results:
         table.add_row(
             result.path,
+            "match" if result.view is None else f"view: {result.view}",
             str(result.entries),
             "yes" if result.finished else "no",
             _SALTS.get(result.salts, "?"),

@@ -330,7 +330,7 @@ class LogWriter:
             it is an older format version.
         """
         name = os.fspath(path)
-        data = _read_bytes(name)
+        data = read_bytes(name)
         torn: TornRecord | None = None
         try:
             log = _decode(data, name, sealed=False)
@@ -471,7 +471,8 @@ def _move_aside(path: str, data: bytes, error: LogError) -> TornRecord:
 # --- reading -----------------------------------------------------------------
 
 
-def _read_bytes(name: str) -> bytes:
+def read_bytes(name: str) -> bytes:
+    """Return a file's bytes; :class:`LogError` (line 0, ``io_error``) with the system's reason."""
     try:
         with open(name, "rb") as file:
             return file.read()
@@ -486,7 +487,7 @@ def read_log(path: str | os.PathLike[str]) -> MatchLog:
         the system's reason; otherwise as :func:`decode_log`.
     """
     name = os.fspath(path)
-    return decode_log(_read_bytes(name), name)
+    return decode_log(read_bytes(name), name)
 
 
 def decode_log(data: bytes, path: str = "<memory>") -> MatchLog:
@@ -760,6 +761,16 @@ _UPCASTS: Final = {1: _upcast_1_to_2, 2: _upcast_2_to_3}
 
 def _decode_line(line: bytes, number: int, offset: int, path: str, version: int) -> Any:
     """Decode one line (without its newline), checking everything but its neighbours."""
+    check_line_text(line, number, offset, path)
+    if number == 1:
+        version = _check_header_line(line, path)
+    decoder: msgspec.json.Decoder[Any] = _record_v1_decoder if version == 1 else _record_decoder
+    kinds = "'header' or 'entry'" if version == 1 else "'header', 'entry' or 'end'"
+    return decode_record(line, number, offset, path, decoder, kinds, version=version)
+
+
+def check_line_text(line: bytes, number: int, offset: int, path: str) -> None:
+    """Refuse a line (without its newline) that is not UTF-8, is blank or ends with ``\\r``."""
 
     def fail(reason: str, code: LogErrorCode) -> LogError:
         return LogError(path, number, reason, offset, code)
@@ -772,13 +783,31 @@ def _decode_line(line: bytes, number: int, offset: int, path: str, version: int)
         raise fail("the line is blank; every line must be a record", "blank_line")
     if line.endswith(b"\r"):
         raise fail("the line ends with a carriage return; lines end with \\n", "carriage_return")
-    if number == 1:
-        version = _check_header_line(line, path)
-    decoder: msgspec.json.Decoder[Any] = _record_v1_decoder if version == 1 else _record_decoder
+
+
+def decode_record(
+    line: bytes,
+    number: int,
+    offset: int,
+    path: str,
+    decoder: msgspec.json.Decoder[Any],
+    kinds: str,
+    *,
+    version: int = LOG_VERSION,
+) -> Any:
+    """Decode one line with ``decoder`` and check that it is in canonical form.
+
+    ``kinds`` names the record types the line may hold, for the error about an
+    unknown one. Shared by match logs and view logs (:mod:`multiversus_core.viewlog`).
+    """
+
+    def fail(reason: str, code: LogErrorCode) -> LogError:
+        return LogError(path, number, reason, offset, code)
+
     try:
         record = decoder.decode(line)
     except msgspec.DecodeError as error:
-        raise fail(*_decode_reason(error, version)) from None
+        raise fail(*_decode_reason(error, kinds)) from None
     except UnicodeError as error:  # a \\ud800-style escape: no valid character
         raise fail(f"a string is not valid Unicode: {error}", "invalid_utf8") from None
     except RecursionError:
@@ -815,7 +844,7 @@ def _check_header_line(line: bytes, path: str) -> int:
     try:
         raw: Any = msgspec.json.decode(line)
     except msgspec.DecodeError as error:
-        raise fail(*_decode_reason(error, LOG_VERSION)) from None
+        raise fail(*_decode_reason(error, "")) from None
     except UnicodeError as error:
         raise fail(f"a string is not valid Unicode: {error}", "invalid_utf8") from None
     except RecursionError:
@@ -850,8 +879,11 @@ _AT = re.compile(r"^(?P<message>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.DOTALL)
 _MALFORMED = re.compile(r"^JSON is malformed: (?P<what>.*) \(byte (?P<byte>\d+)\)$")
 
 
-def _decode_reason(error: msgspec.DecodeError, version: int) -> tuple[str, LogErrorCode]:
-    """Turn a msgspec error into a reason in plain words, keeping its ``$.`` path, and a code."""
+def _decode_reason(error: msgspec.DecodeError, kinds: str) -> tuple[str, LogErrorCode]:
+    """Turn a msgspec error into a reason in plain words, keeping its ``$.`` path, and a code.
+
+    ``kinds`` names the record types a line may hold, as in ``'header' or 'entry'``.
+    """
     text = str(error)
     if not isinstance(error, msgspec.ValidationError):
         if text == "Input data was truncated":
@@ -873,7 +905,6 @@ def _decode_reason(error: msgspec.DecodeError, version: int) -> tuple[str, LogEr
         return f"unknown {noun} kind {value} at `{where}`", "unknown_kind"
     if message.startswith("Invalid value ") and where == "$.record":
         value = message.removeprefix("Invalid value ")
-        kinds = "'header' or 'entry'" if version == 1 else "'header', 'entry' or 'end'"
         return f"unknown record type {value} at `{where}` (records are {kinds})", "unknown_kind"
     unknown = re.fullmatch(r"Object contains unknown field `(.*)`", message)
     if unknown:

@@ -5,11 +5,14 @@ that every commitment was opened by its reveal (:func:`check_commitments`)
 and replays every recorded command through :func:`decide` from the header's
 settings, so an edited outcome, or a rule that changed since the log was
 written, is caught at the first entry where the rules and the log differ.
+One side's view log (:mod:`multiversus_core.viewlog`) cannot be replayed:
+:func:`verify_view` checks its commitments.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import Final, Literal, TypeAlias
 
 import msgspec
@@ -29,16 +32,19 @@ from multiversus_core.events import (
     SecretChosen,
     SecretRevealed,
     SideChosen,
+    TurnStarted,
 )
-from multiversus_core.log import LogEntry, MatchLog, read_log
+from multiversus_core.log import LogEntry, MatchLog, decode_log, read_bytes
 from multiversus_core.match import fold, start_match
 from multiversus_core.settings import MatchSettings, SaltSource
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Seat, Side
+from multiversus_core.viewlog import decode_view_log, is_view_log
 from multiversus_core.views import (
     HiddenCoinsSelected,
     HiddenReactionSelected,
     HiddenSecretChosen,
+    PlayerViewer,
     RedactedEntry,
     RedactedLog,
     ViewEvent,
@@ -77,6 +83,9 @@ class Verification(msgspec.Struct, frozen=True):
     """The 1-based entry (the log's line is one more) where the first difference is."""
     round: int | None = None
     turn: int | None = None
+    view: PlayerViewer | None = None
+    """Whose view, for a view log (:mod:`multiversus_core.viewlog`): only its form and its
+    commitments are checked, since its hidden secrets cannot be replayed."""
 
 
 def verify(log: MatchLog, path: str = "<memory>") -> Verification:
@@ -129,16 +138,75 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
     )
 
 
+def verify_view(log: RedactedLog, path: str = "<memory>") -> Verification:
+    """Check one side's view of a log: every commitment it shows was honoured.
+
+    A view cannot be replayed (its hidden secrets are placeholders), so this
+    checks what a view can show: that every reveal opens its commitment and
+    that nothing committed went unrevealed (:func:`check_commitments`). The
+    first problem, by entry, is reported.
+    """
+    if log.viewer == "referee":
+        raise ValueError("the referee's view is the whole log: verify it with verify()")
+    salts = log.header.settings.salts
+    finished = bool(log.entries) and any(isinstance(e, MatchEnded) for e in log.entries[-1].events)
+    problems = check_commitments(log)
+    if not problems:
+        return Verification(
+            path=path,
+            ok=True,
+            entries=len(log.entries),
+            finished=finished,
+            salts=salts,
+            view=log.viewer,
+        )
+    first = problems[0]
+    round_, turn = _round_and_turn(log.entries[: first.entry - 1])
+    when = "set-up" if round_ == 0 else f"round {round_}, turn {turn}"
+    return Verification(
+        path=path,
+        ok=False,
+        entries=first.entry - 1,
+        finished=finished,
+        problem=f"entry {first.entry} (line {first.entry + 1}), {when}: {first.message}",
+        salts=salts,
+        code=first.code,
+        entry=first.entry,
+        round=round_,
+        turn=turn,
+        view=log.viewer,
+    )
+
+
 def verify_file(path: str | os.PathLike[str]) -> Verification:
-    """Read a log file and verify it; a log that cannot be read fails with its LogError."""
+    """Read a log file and verify it; a log that cannot be read fails with its LogError.
+
+    A view log (one side's view, :mod:`multiversus_core.viewlog`) is recognised
+    by its first line and checked with :func:`verify_view`.
+    """
     name = os.fspath(path)
     try:
-        log = read_log(name)
+        data = read_bytes(name)
+        if is_view_log(data):
+            return verify_view(decode_view_log(data, name), name)
+        log = decode_log(data, name)
     except LogError as exc:
         return Verification(
             path=name, ok=False, entries=0, finished=False, problem=str(exc), code="log_error"
         )
     return verify(log, name)
+
+
+def _round_and_turn(entries: Sequence[RedactedEntry]) -> tuple[int, int]:
+    """The round and the turn in it after these entries, from their public events."""
+    round_ = turn = 0
+    for entry in entries:
+        for event in entry.events:
+            if isinstance(event, RoundStarted):
+                round_, turn = event.round, 0
+            elif isinstance(event, TurnStarted):
+                turn += 1
+    return round_, turn
 
 
 def _when(state: MatchState) -> str:

@@ -1,0 +1,217 @@
+"""View logs: one side's view of a match log, as a file it may publish.
+
+A view log is JSON Lines, like a match log (``docs/log-format.md``, *View
+logs*): a view header naming the viewer, then one entry per entry of the
+match log, redacted by :func:`~multiversus_core.views.redact_log`. It holds
+nothing the viewer did not know; each hidden secret keeps its commitment, so
+:func:`~multiversus_core.verify.check_commitments` can hold the other side to
+every reveal from the view log alone. It is derived, not stored: it has no
+chain and cannot be replayed or appended to.
+
+Encoding is canonical and reading is strict, with the match log's reason
+codes: anything else raises :class:`~multiversus_core.errors.LogError`
+naming the file, the 1-based line and the byte offset.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Final, Literal
+
+import msgspec
+
+from multiversus_core.errors import LogError, LogErrorCode
+from multiversus_core.log import (
+    LOG_FORMAT,
+    LOG_VERSION,
+    LogHeader,
+    check_line_text,
+    decode_record,
+    read_bytes,
+)
+from multiversus_core.settings import MatchSettings
+from multiversus_core.views import PlayerViewer, RedactedEntry, RedactedLog
+
+VIEW_RECORD: Final = "view"
+"""The ``record`` value of a view log's first line."""
+
+
+class ViewHeader(
+    msgspec.Struct,
+    frozen=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="record",
+    tag=VIEW_RECORD,
+):
+    """The first record of a view log: whose view it is, and the match's header."""
+
+    format: Literal["multiversus-log"]
+    """Always ``"multiversus-log"``."""
+    version: int
+    """The log format version (3: view logs are new in it)."""
+    engine: str
+    """The version of the engine that wrote the match log."""
+    viewer: PlayerViewer
+    """Whose view: ``"heroes"``, ``"adversaries"`` or ``"spectator"``."""
+    settings: MatchSettings
+    """The settings the match was started with."""
+
+
+_encoder: Final = msgspec.json.Encoder()
+_decoder: Final[msgspec.json.Decoder[ViewHeader | RedactedEntry]] = msgspec.json.Decoder(
+    ViewHeader | RedactedEntry
+)
+_KINDS: Final = "'view' or 'entry'"
+
+
+def encode_view_log(log: RedactedLog) -> bytes:
+    """Return a redacted log as a view log, in its canonical encoding.
+
+    :raises ValueError: for the referee's view, which hides nothing: the match
+        log itself is the referee's (:func:`~multiversus_core.log.encode_log`).
+    """
+    if log.viewer == "referee":
+        raise ValueError("the referee's view hides nothing: write the match log itself")
+    header = ViewHeader(
+        format=LOG_FORMAT,
+        version=LOG_VERSION,
+        engine=log.header.engine,
+        viewer=log.viewer,
+        settings=log.header.settings,
+    )
+    return _encoder.encode_lines([header, *log.entries])
+
+
+def decode_view_log(data: bytes, path: str = "<memory>") -> RedactedLog:
+    """Read a view log from bytes; ``path`` names it in errors.
+
+    :raises LogError: naming the first bad line, its byte offset and a reason
+        code: an empty or truncated file, invalid UTF-8, malformed or
+        non-canonical JSON, a first line that is not a view header (a match
+        log included: read that with :func:`~multiversus_core.log.read_log`),
+        a view log of another format version, a second header, or a record
+        that does not fit the schema.
+    """
+    if not data:
+        raise LogError(path, 1, "the file is empty: line 1 should be a view header", 0, "empty")
+    lines = data.split(b"\n")
+    offset = 0
+    header: ViewHeader | None = None
+    entries: list[RedactedEntry] = []
+    for number, line in enumerate(lines[:-1], start=1):
+        check_line_text(line, number, offset, path)
+        if number == 1:
+            _check_view_header(line, path)
+        record = decode_record(line, number, offset, path, _decoder, _KINDS)
+        match record:
+            case ViewHeader() if number > 1:
+                reason = "a view header may only be on line 1; this is a second header"
+                raise LogError(path, number, reason, offset, "misplaced_header")
+            case ViewHeader():
+                header = record
+            case _:
+                entries.append(record)
+        offset += len(line) + 1
+    if lines[-1]:
+        reason = "the last line does not end with a newline: the view log is truncated"
+        raise LogError(path, len(lines), reason, offset, "truncated")
+    assert header is not None  # a non-empty file ends with a newline: line 1 was read
+    match_header = LogHeader(
+        format=header.format, version=header.version, engine=header.engine, settings=header.settings
+    )
+    return RedactedLog(viewer=header.viewer, header=match_header, entries=tuple(entries))
+
+
+def read_view_log(path: str | os.PathLike[str]) -> RedactedLog:
+    """Read a view log file; never changes it.
+
+    :raises LogError: (line 0, ``io_error``) if the file cannot be read, with
+        the system's reason; otherwise as :func:`decode_view_log`.
+    """
+    name = os.fspath(path)
+    return decode_view_log(read_bytes(name), name)
+
+
+def is_view_log(data: bytes) -> bool:
+    """Return whether bytes start like a view log (a first line whose record is ``view``)."""
+    first = data.split(b"\n", 1)[0]
+    try:
+        raw: Any = msgspec.json.decode(first)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return False
+    return isinstance(raw, dict) and raw.get("record") == VIEW_RECORD
+
+
+def view_log_schema() -> dict[str, object]:
+    """Return a JSON Schema for one view log line: a view header or a redacted entry."""
+    schema = msgspec.json.schema(ViewHeader | RedactedEntry)
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"multiversus view log line, format version {LOG_VERSION}",
+        "description": (
+            "One line of a Multiversus view log (JSON Lines): line 1 is a view header, "
+            "every later line one entry of the match log as the viewer saw it, with "
+            "hidden selections and secrets replaced by placeholders. See docs/log-format.md."
+        ),
+        **schema,
+    }
+
+
+def _check_view_header(line: bytes, path: str) -> None:
+    """Check what line 1 claims to be before its full schema, as a match log's header is."""
+
+    def fail(reason: str, code: LogErrorCode) -> LogError:
+        return LogError(path, 1, reason, 0, code)
+
+    try:
+        raw: Any = msgspec.json.decode(line)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return  # decode_record names what is wrong with the line
+    if not isinstance(raw, dict) or raw.get("record") != VIEW_RECORD:
+        found = raw.get("record") if isinstance(raw, dict) else None
+        if found == "header":
+            what = "a match log's header: read a match log with read_log"
+        elif isinstance(found, str):
+            what = f"a record of type {found!r}"
+        else:
+            what = "not a record"
+        raise fail(f"line 1 must be a view header, but it is {what}", "not_header")
+    if raw.get("format") != LOG_FORMAT:
+        raise fail(
+            f"this is not a multiversus view log: its format is {raw.get('format')!r}, "
+            f"not {LOG_FORMAT!r}",
+            "foreign_format",
+        )
+    version = raw.get("version")
+    if type(version) is int and version > LOG_VERSION:
+        raise fail(
+            f"this view log is format version {version}; this engine reads version {LOG_VERSION}",
+            "newer_version",
+        )
+    if version != LOG_VERSION or type(version) is not int:
+        raise fail(
+            f"this view log claims format version {version!r}, but view logs are "
+            f"version {LOG_VERSION}",
+            "bad_version",
+        )
+
+
+__all__ = [
+    "VIEW_RECORD",
+    "ViewHeader",
+    "decode_view_log",
+    "encode_view_log",
+    "is_view_log",
+    "read_view_log",
+    "view_log_schema",
+]
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    if sys.argv[1:] != ["--schema"]:
+        sys.exit("usage: python -m multiversus_core.viewlog --schema > docs/view-log-schema.json")
+    sys.stdout.write(json.dumps(view_log_schema(), indent=2, sort_keys=True) + "\n")

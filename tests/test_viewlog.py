@@ -1,0 +1,197 @@
+"""View logs: one side's view of a match as a file (rulebook: hidden information; R4, R23).
+
+A side may publish its view log: it holds nothing that side did not know, it
+reads back to the same redacted log, and its commitments can be checked from
+it alone.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from multiversus_core.errors import LogError
+from multiversus_core.events import CoinsSelected
+from multiversus_core.log import MatchLog, read_log
+from multiversus_core.verify import verify_file, verify_view
+from multiversus_core.viewlog import (
+    decode_view_log,
+    encode_view_log,
+    is_view_log,
+    read_view_log,
+    view_log_schema,
+)
+from multiversus_core.views import HiddenCoinsSelected, redact_log
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = ROOT / "replays" / "witch-hunters--swartzblak--standard.jsonl"
+SCHEMA_FILE = ROOT / "docs" / "view-log-schema.json"
+
+
+@pytest.fixture(scope="module")
+def golden() -> MatchLog:
+    return read_log(GOLDEN)
+
+
+def cut_in_first_activation(log: MatchLog) -> MatchLog:
+    """The log up to the first coin selection, before it is revealed."""
+    for number, entry in enumerate(log.entries, start=1):
+        if any(isinstance(event, CoinsSelected) for event in entry.events):
+            return MatchLog(header=log.header, entries=log.entries[:number])
+    raise AssertionError("the log has no coin selection")
+
+
+@pytest.mark.parametrize("viewer", ["heroes", "adversaries", "spectator"])
+def test_a_view_log_reads_back_to_the_same_view_and_bytes(golden: MatchLog, viewer: str) -> None:
+    view = redact_log(golden, viewer)  # type: ignore[arg-type]
+    data = encode_view_log(view)
+    assert is_view_log(data)
+    assert decode_view_log(data) == view
+    assert encode_view_log(decode_view_log(data)) == data
+    assert len(data.splitlines()) == len(golden.entries) + 1
+
+
+def test_the_referees_view_is_the_match_log_itself(golden: MatchLog) -> None:
+    with pytest.raises(ValueError, match="hides nothing"):
+        encode_view_log(redact_log(golden, "referee"))
+    with pytest.raises(ValueError, match="verify it with verify"):
+        verify_view(redact_log(golden, "referee"))
+
+
+def test_a_view_log_hides_the_other_sides_selection_and_salt_r4(golden: MatchLog) -> None:
+    # given a log cut just after the first coin selection, before its reveal
+    cut = cut_in_first_activation(golden)
+    (selected,) = [e for e in cut.entries[-1].events if isinstance(e, CoinsSelected)]
+    other = "adversaries" if selected.side == "heroes" else "heroes"
+    # when the other side and the public publish their view logs
+    for viewer in (other, "spectator"):
+        data = encode_view_log(redact_log(cut, viewer))  # type: ignore[arg-type]
+        # then the selection is a placeholder with its commitment, and neither coin nor salt shows
+        placeholder = decode_view_log(data).entries[-1].events
+        assert HiddenCoinsSelected(side=selected.side, commitment=selected.commitment) in (
+            placeholder
+        )
+        assert selected.salt.encode() not in data
+        assert selected.coin.encode() not in data.splitlines()[-1]
+    # and the selecting side's own view log keeps them
+    own = encode_view_log(redact_log(cut, selected.side))
+    assert selected.salt.encode() in own
+
+
+def test_is_view_log_tells_a_match_log_from_a_view_log(golden: MatchLog) -> None:
+    assert not is_view_log(GOLDEN.read_bytes())
+    assert not is_view_log(b"")
+    assert not is_view_log(b"\xff\n")
+
+
+def _view_bytes(golden: MatchLog) -> bytes:
+    return encode_view_log(redact_log(cut_in_first_activation(golden), "heroes"))
+
+
+def _replace_line(data: bytes, number: int, new: bytes) -> bytes:
+    lines = data.split(b"\n")
+    lines[number - 1] = new
+    return b"\n".join(lines)
+
+
+@pytest.mark.parametrize(
+    ("edit", "line", "code"),
+    [
+        (lambda data: b"", 1, "empty"),
+        (lambda data: data[:-1], None, "truncated"),
+        (lambda data: GOLDEN.read_bytes(), 1, "not_header"),
+        (lambda data: data + data.split(b"\n")[0] + b"\n", None, "misplaced_header"),
+        (lambda data: data.replace(b'"version":3', b'"version":4', 1), 1, "newer_version"),
+        (lambda data: data.replace(b'"version":3', b'"version":2', 1), 1, "bad_version"),
+        (lambda data: data.replace(b'"multiversus-log"', b'"other-log"', 1), 1, "foreign_format"),
+        (lambda data: _replace_line(data, 2, b'{"record":"entry"}'), 2, "missing_field"),
+        (
+            lambda data: data.replace(b'"record":"entry",', b'"record":"entry","x":1,', 1),
+            2,
+            "unknown_field",
+        ),
+        (
+            lambda data: data.replace(b'"record":"entry",', b'"record":"entry", ', 1),
+            2,
+            "not_canonical",
+        ),
+        (lambda data: data.replace(b'"record":"entry"', b'"record":"end"', 1), 2, "unknown_kind"),
+        (lambda data: _replace_line(data, 2, b""), 2, "blank_line"),
+        (lambda data: _replace_line(data, 2, b"{\xff}"), 2, "invalid_utf8"),
+        (lambda data: _replace_line(data, 2, b'{"record":'), 2, "malformed_json"),
+    ],
+    ids=lambda value: value if isinstance(value, str) else None,
+)
+def test_reading_a_view_log_is_strict(
+    golden: MatchLog, edit: object, line: int | None, code: str
+) -> None:
+    data = _view_bytes(golden)
+    bad = edit(data)  # type: ignore[operator]
+    with pytest.raises(LogError) as caught:
+        decode_view_log(bad, "view.jsonl")
+    error = caught.value
+    assert (error.path, error.code) == ("view.jsonl", code)
+    expected_line = line if line is not None else len(bad.split(b"\n")) - (code != "truncated")
+    assert error.line == expected_line
+    lines = bad.split(b"\n")
+    assert error.offset == sum(len(x) + 1 for x in lines[: error.line - 1])
+
+
+def test_a_match_log_read_as_a_view_log_says_so(golden: MatchLog) -> None:
+    with pytest.raises(LogError, match="a match log's header: read a match log with read_log"):
+        decode_view_log(GOLDEN.read_bytes())
+
+
+def test_a_missing_view_log_is_an_io_error(tmp_path: Path) -> None:
+    with pytest.raises(LogError) as caught:
+        read_view_log(tmp_path / "missing.jsonl")
+    assert (caught.value.line, caught.value.code) == (0, "io_error")
+
+
+def test_verify_checks_a_view_logs_commitments(golden: MatchLog, tmp_path: Path) -> None:
+    # given the Heroes' view log of a whole match, and a copy with a reveal edited
+    path = tmp_path / "heroes.jsonl"
+    data = encode_view_log(redact_log(golden, "heroes"))
+    path.write_bytes(data)
+    result = verify_file(path)
+    assert (result.ok, result.view, result.finished) == (True, "heroes", True)
+    assert result.entries == len(golden.entries)
+    lines = data.split(b"\n")
+    number = next(i for i, line in enumerate(lines) if b'"kind":"coins_revealed"' in line)
+    revealed = json.loads(lines[number])["events"]
+    coin = next(e["coin"] for e in revealed if e["kind"] == "coins_revealed")
+    other = "knight.grey1" if coin != "knight.grey1" else "knight.green1"
+    lines[number] = lines[number].replace(f'"coin":"{coin}"'.encode(), f'"coin":"{other}"'.encode())
+    tampered = tmp_path / "tampered.jsonl"
+    tampered.write_bytes(b"\n".join(lines))
+    # when it is verified, then the reveal that does not open its commitment is named
+    result = verify_file(tampered)
+    assert (result.ok, result.code, result.entry, result.view) == (
+        False,
+        "reveal_mismatch",
+        number,
+        "heroes",
+    )
+    assert result.problem is not None
+    assert result.problem.startswith(f"entry {number} (line {number + 1}), round 1, turn 1: ")
+
+
+def test_verify_does_not_fault_a_view_log_for_what_is_not_due_yet(
+    golden: MatchLog, tmp_path: Path
+) -> None:
+    path = tmp_path / "spectator.jsonl"
+    path.write_bytes(encode_view_log(redact_log(cut_in_first_activation(golden), "spectator")))
+    result = verify_file(path)
+    assert (result.ok, result.finished, result.view) == (True, False, "spectator")
+
+
+def test_view_log_schema_file_is_up_to_date() -> None:
+    expected = json.dumps(view_log_schema(), indent=2, sort_keys=True) + "\n"
+    actual = SCHEMA_FILE.read_text(encoding="utf-8") if SCHEMA_FILE.exists() else ""
+    assert actual == expected, (
+        "docs/view-log-schema.json is out of date; regenerate it from the repository root "
+        "with `PYTHONPATH=src python -m multiversus_core.viewlog --schema > "
+        "docs/view-log-schema.json`"
+    )
