@@ -13,12 +13,14 @@ from pathlib import Path
 
 import pytest
 from msgspec.structs import replace
+from rich.console import Console
 from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
-from multiversus_cli.verify import find_logs
+from multiversus_cli.verify import find_logs, summary_table
 from multiversus_core.events import CoinsRevealed
 from multiversus_core.log import encode_log, read_log
+from multiversus_core.verify import Verification
 
 
 def verify(*args: str) -> Result:
@@ -223,3 +225,19 @@ def test_a_view_log_is_checked_for_its_commitments(logs: Path, tmp_path: Path) -
     assert failed.exit_code == 1
     assert f"entry {number} (line {number + 1})" in failed.output
     assert "does not open its commitment" in failed.output
+
+
+def test_the_table_says_which_kind_of_log_each_is() -> None:
+    results = [
+        Verification(path="a.jsonl", ok=True, entries=3, finished=False),
+        Verification(path="b.jsonl", ok=True, entries=3, finished=False, view="heroes"),
+        Verification(path="c.jsonl", ok=False, entries=0, finished=False, code="log_error"),
+    ]
+    console = Console(record=True, width=200)
+    console.print(summary_table(results))
+    rows = {
+        line.split()[1]: line.split("│")[2].strip()
+        for line in console.export_text().splitlines()
+        if line.startswith("│")
+    }
+    assert rows == {"a.jsonl": "match", "b.jsonl": "view: heroes", "c.jsonl": "?"}

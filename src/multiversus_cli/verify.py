@@ -191,13 +191,20 @@ def summary_table(results: Sequence[Verification]) -> Table:
     for result in results:
         table.add_row(
             result.path,
-            "match" if result.view is None else f"view: {result.view}",
+            _kind(result),
             str(result.entries),
             "yes" if result.finished else "no",
             _SALTS.get(result.salts, "?"),
             Text("OK", style="green") if result.ok else Text("FAILED", style="bold red"),
         )
     return table
+
+
+def _kind(result: Verification) -> str:
+    """A match log, one side's view log, or unknown (the file could not be read)."""
+    if result.view is not None:
+        return f"view: {result.view}"
+    return "?" if result.code == "log_error" else "match"
 
 
 def failure_line(result: Verification) -> str:
