@@ -14,7 +14,7 @@ import pytest
 
 from multiversus_core.errors import LogError
 from multiversus_core.events import CoinsSelected
-from multiversus_core.log import MatchLog, read_log
+from multiversus_core.log import MatchLog, decode_log, read_log
 from multiversus_core.verify import verify_file, verify_view
 from multiversus_core.viewlog import (
     decode_view_log,
@@ -195,3 +195,10 @@ def test_view_log_schema_file_is_up_to_date() -> None:
         "with `PYTHONPATH=src python -m multiversus_core.viewlog --schema > "
         "docs/view-log-schema.json`"
     )
+
+
+def test_a_view_log_read_as_a_match_log_says_what_it_is(golden: MatchLog) -> None:
+    with pytest.raises(LogError) as caught:
+        decode_log(_view_bytes(golden), "heroes.jsonl")
+    assert (caught.value.line, caught.value.code) == (1, "not_header")
+    assert "this is a view log (one side's view of a match), not a match log" in str(caught.value)

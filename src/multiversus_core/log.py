@@ -851,6 +851,13 @@ def _check_header_line(line: bytes, path: str) -> int:
         raise fail("the record is nested too deeply", "too_deep") from None
     if not isinstance(raw, dict) or raw.get("record") != "header":
         found = raw.get("record") if isinstance(raw, dict) else None
+        if found == "view":
+            reason = (
+                "this is a view log (one side's view of a match), not a match log: "
+                "it cannot be replayed; read it with read_view_log or check it with "
+                "multiversus verify"
+            )
+            raise fail(reason, "not_header")
         what = f"a record of type {found!r}" if isinstance(found, str) else "not a record"
         raise fail(f"line 1 must be the header record, but it is {what}", "not_header")
     if raw.get("format") != LOG_FORMAT:
