@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from multiversus_core.errors import LogError
 from multiversus_core.events import CoinsSelected
@@ -202,3 +204,39 @@ def test_a_view_log_read_as_a_match_log_says_what_it_is(golden: MatchLog) -> Non
         decode_log(_view_bytes(golden), "heroes.jsonl")
     assert (caught.value.line, caught.value.code) == (1, "not_header")
     assert "this is a view log (one side's view of a match), not a match log" in str(caught.value)
+
+
+MUTATION = st.tuples(
+    st.sampled_from(["flip", "insert", "delete"]),
+    st.integers(min_value=0),
+    st.integers(min_value=0, max_value=255),
+)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    viewer=st.sampled_from(["heroes", "adversaries", "spectator"]),
+    entries=st.integers(min_value=0, max_value=40),
+    mutations=st.lists(MUTATION, min_size=1, max_size=4),
+)
+def test_mutated_view_logs_decode_canonically_or_raise_log_error(
+    viewer: str, entries: int, mutations: list[tuple[str, int, int]]
+) -> None:
+    # given a real view log with some bytes flipped, inserted or deleted
+    log = read_log(GOLDEN)
+    cut = MatchLog(header=log.header, entries=log.entries[:entries])
+    data = bytearray(encode_view_log(redact_log(cut, viewer)))  # type: ignore[arg-type]
+    for operation, position, value in mutations:
+        at = position % (len(data) + 1)
+        if operation == "insert":
+            data[at:at] = bytes([value])
+        elif data and operation == "delete":
+            del data[at % len(data)]
+        elif data:
+            data[at % len(data)] ^= value or 1
+    # when it is read, then it is a view log that encodes to exactly these bytes, or a LogError
+    try:
+        view = decode_view_log(bytes(data))
+    except LogError:
+        return
+    assert encode_view_log(view) == bytes(data)
