@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from multiversus_core import (
@@ -195,3 +196,25 @@ def play_passing(state: MatchState, *commands: Command) -> MatchState:
         while state.pending == "offer":
             state = play(state, DeclineReaction(player=seat(state)))
     return state
+
+
+MUTATION = st.tuples(
+    st.sampled_from(["flip", "insert", "delete"]),
+    st.integers(min_value=0),
+    st.integers(min_value=0, max_value=255),
+)
+"""One random edit of a file's bytes: flip, insert or delete a byte somewhere."""
+
+
+def mutated(data: bytes, mutations: Iterable[tuple[str, int, int]]) -> bytes:
+    """Return ``data`` with each of the ``MUTATION`` edits applied in turn."""
+    out = bytearray(data)
+    for operation, position, value in mutations:
+        at = position % (len(out) + 1)
+        if operation == "insert":
+            out[at:at] = bytes([value])
+        elif out and operation == "delete":
+            del out[at % len(out)]
+        elif out:
+            out[at % len(out)] ^= value or 1
+    return bytes(out)

@@ -39,6 +39,7 @@ from multiversus_core.log import (
     replay,
 )
 from multiversus_core.verify import check_commitments
+from tests.support import MUTATION, mutated
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_FILE = ROOT / "docs" / "log-schema.json"
@@ -440,34 +441,19 @@ def test_strict_reading_two_records_on_one_line_are_refused() -> None:
     assert "not valid JSON" in error.reason
 
 
-MUTATION = st.tuples(
-    st.sampled_from(["flip", "insert", "delete"]),
-    st.integers(min_value=0),
-    st.integers(min_value=0, max_value=255),
-)
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.sampled_from((*SEEDS, -1)), mutations=st.lists(MUTATION, min_size=1, max_size=4))
 def test_mutated_logs_decode_canonically_or_raise_log_error(
     seed: int, mutations: list[tuple[str, int, int]]
 ) -> None:
     # given a real log with some bytes flipped, inserted or deleted
-    data = bytearray(
+    data = (
         _log_bytes(seed)
         if seed >= 0
         else b"".join(V1_FIXTURE.read_bytes().splitlines(keepends=True)[:30])
     )
-    for operation, position, value in mutations:
-        at = position % (len(data) + 1)
-        if operation == "insert":
-            data[at:at] = bytes([value])
-        elif data and operation == "delete":
-            del data[at % len(data)]
-        elif data:
-            data[at % len(data)] ^= value or 1
     # when it is read, then it is a log that encodes to exactly these bytes, or a LogError
-    _check_decodes_canonically_or_raises(bytes(data))
+    _check_decodes_canonically_or_raises(mutated(data, mutations))
 
 
 # Replay

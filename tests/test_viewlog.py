@@ -26,6 +26,7 @@ from multiversus_core.viewlog import (
     view_log_schema,
 )
 from multiversus_core.views import HiddenCoinsSelected, redact_log
+from tests.support import MUTATION, mutated
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "replays" / "witch-hunters--swartzblak--standard.jsonl"
@@ -206,13 +207,6 @@ def test_a_view_log_read_as_a_match_log_says_what_it_is(golden: MatchLog) -> Non
     assert "this is a view log (one side's view of a match), not a match log" in str(caught.value)
 
 
-MUTATION = st.tuples(
-    st.sampled_from(["flip", "insert", "delete"]),
-    st.integers(min_value=0),
-    st.integers(min_value=0, max_value=255),
-)
-
-
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     viewer=st.sampled_from(["heroes", "adversaries", "spectator"]),
@@ -225,18 +219,10 @@ def test_mutated_view_logs_decode_canonically_or_raise_log_error(
     # given a real view log with some bytes flipped, inserted or deleted
     log = read_log(GOLDEN)
     cut = MatchLog(header=log.header, entries=log.entries[:entries])
-    data = bytearray(encode_view_log(redact_log(cut, viewer)))  # type: ignore[arg-type]
-    for operation, position, value in mutations:
-        at = position % (len(data) + 1)
-        if operation == "insert":
-            data[at:at] = bytes([value])
-        elif data and operation == "delete":
-            del data[at % len(data)]
-        elif data:
-            data[at % len(data)] ^= value or 1
+    data = mutated(encode_view_log(redact_log(cut, viewer)), mutations)  # type: ignore[arg-type]
     # when it is read, then it is a view log that encodes to exactly these bytes, or a LogError
     try:
-        view = decode_view_log(bytes(data))
+        view = decode_view_log(data)
     except LogError:
         return
-    assert encode_view_log(view) == bytes(data)
+    assert encode_view_log(view) == data
