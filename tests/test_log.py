@@ -17,8 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import multiversus_core
-from multiversus_core import MatchSettings, MatchState, apply, decider_seat, start_match
-from multiversus_core.bots import RandomBot
+from multiversus_core import MatchSettings, MatchState
 from multiversus_core.commands import Command
 from multiversus_core.dice import draw, flip_coin, roll_die
 from multiversus_core.errors import LogError
@@ -39,7 +38,7 @@ from multiversus_core.log import (
     replay,
 )
 from multiversus_core.verify import check_commitments
-from tests.support import MUTATION, mutated
+from tests.support import MUTATION, bot_match, mutated
 
 ROOT = Path(__file__).resolve().parents[1]
 SCHEMA_FILE = ROOT / "docs" / "log-schema.json"
@@ -50,18 +49,7 @@ SEEDS = (0, 1, 2, 3, 4)
 @cache
 def _played(seed: int) -> tuple[MatchLog, MatchState]:
     """A complete random match: its log (built with apply) and its live final state."""
-    settings = MatchSettings(seed=seed)
-    state = start_match(settings)
-    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1000)}
-    entries = []
-    while not state.is_over:
-        seat = decider_seat(state)
-        assert seat is not None
-        command = bots[seat].choose(state, seat)
-        state, events = apply(state, command)
-        entries.append(LogEntry(command=command, events=events))
-    header = decode_log(encode_header(settings)).header
-    return MatchLog(header=header, entries=tuple(entries)), state
+    return bot_match(MatchSettings(seed=seed), seed + 1000)
 
 
 def _log_bytes(seed: int = 0) -> bytes:

@@ -13,19 +13,15 @@ from pathlib import Path
 
 import pytest
 
-from multiversus_core import MatchSettings, apply, decider_seat, start_match
-from multiversus_core.bots import RandomBot
+from multiversus_core import MatchSettings
 from multiversus_core.errors import LogError
 from multiversus_core.log import (
-    LogEntry,
-    LogHeader,
     LogWriter,
     MatchLog,
-    decode_log,
-    encode_header,
     encode_log,
     read_log,
 )
+from tests.support import bot_match
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 0
@@ -33,21 +29,7 @@ SEED = 0
 
 @cache
 def _full_log(seed: int = SEED) -> MatchLog:
-    settings = MatchSettings(seed=seed)
-    state = start_match(settings)
-    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1000)}
-    entries = []
-    while not state.is_over:
-        seat = decider_seat(state)
-        assert seat is not None
-        command = bots[seat].choose(state, seat)
-        state, events = apply(state, command)
-        entries.append(LogEntry(command=command, events=events))
-    return MatchLog(header=read_log_header(settings), entries=tuple(entries))
-
-
-def read_log_header(settings: MatchSettings) -> LogHeader:
-    return decode_log(encode_header(settings)).header
+    return bot_match(MatchSettings(seed=seed), seed + 1000)[0]
 
 
 def _no_fsync(fd: int) -> None:

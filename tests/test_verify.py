@@ -8,34 +8,20 @@ from pathlib import Path
 import pytest
 from msgspec.structs import replace
 
-from multiversus_core import MatchSettings, apply, decider_seat, start_match
-from multiversus_core.bots import RandomBot
+from multiversus_core import MatchSettings
 from multiversus_core.events import InitiativeRolled
 from multiversus_core.log import (
-    LOG_FORMAT,
-    LOG_VERSION,
-    LogEntry,
-    LogHeader,
     MatchLog,
     decode_log,
     encode_log,
 )
 from multiversus_core.verify import verify, verify_file
+from tests.support import bot_match
 
 
 def bot_log(seed: int = 3) -> MatchLog:
     settings = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=seed)
-    state = start_match(settings)
-    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
-    entries = []
-    while not state.is_over:
-        seat = decider_seat(state)
-        assert seat is not None
-        command = bots[seat].choose(state, seat)
-        state, events = apply(state, command)
-        entries.append(LogEntry(command=command, events=events))
-    header = LogHeader(format=LOG_FORMAT, version=LOG_VERSION, engine="test", settings=settings)
-    return MatchLog(header=header, entries=tuple(entries))
+    return bot_match(settings, seed + 1)[0]
 
 
 def resealed(log: MatchLog) -> MatchLog:
