@@ -247,43 +247,58 @@ def _secret_revealed(state: MatchState, event: SecretRevealed) -> MatchState:
 
 
 def _coins_selected(state: MatchState, event: CoinsSelected) -> MatchState:
-    piles = state.piles(event.side)
+    coin, side, actions = event.coin, event.side, event.actions
+    number = state.activations + 1
     activation = Activation(
-        side=event.side,
-        unit=coin_unit(event.coin),
-        coin=event.coin,
-        actions=event.actions,
-        remaining=event.actions,
-        number=state.activations + 1,
+        side,
+        coin_unit(coin),
+        coin,
+        actions,
+        actions,
+        number=number,
         commitment=event.commitment,
         salt=event.salt,
     )
-    state = replace(
+    piles = _stash_without(state.piles(side), coin)
+    # One new state rather than two (_with_piles): a hot path.
+    if side == "heroes":
+        return replace(
+            state,
+            pending="react",
+            activation=activation,
+            may_give_up=False,
+            activations=number,
+            heroes=piles,
+        )
+    return replace(
         state,
         pending="react",
         activation=activation,
         may_give_up=False,
-        activations=state.activations + 1,
+        activations=number,
+        adversaries=piles,
     )
-    return _with_piles(state, event.side, replace(piles, stash=_without(piles.stash, event.coin)))
 
 
 def _reaction_selected(state: MatchState, event: ReactionSelected) -> MatchState:
     act = state.activation
     assert act is not None
+    coin = event.coin
     act = replace(
         act,
-        reaction_coin=event.coin,
+        reaction_coin=coin,
         reaction_actions=event.actions,
         reaction_selected=True,
         reaction_commitment=event.commitment,
         reaction_salt=event.salt,
     )
-    state = replace(state, activation=act)
-    if event.coin is None:
-        return state
-    piles = state.piles(event.side)
-    return _with_piles(state, event.side, replace(piles, stash=_without(piles.stash, event.coin)))
+    if coin is None:
+        return replace(state, activation=act)
+    piles = _stash_without(state.piles(event.side), coin)
+    # One new state rather than two (_with_piles): a hot path.
+    if event.side == "heroes":
+        return replace(state, activation=act, heroes=piles)
+    return replace(state, activation=act, adversaries=piles)
 
 
 def _coins_revealed(state: MatchState, event: CoinsRevealed) -> MatchState:
@@ -485,6 +500,13 @@ def _without(items: tuple[_T, ...], item: _T) -> tuple[_T, ...]:
     rest = list(items)
     rest.remove(item)
     return tuple(rest)
+
+
+def _stash_without(piles: Piles, coin: CoinId) -> Piles:
+    """The piles with one coin taken out of the stash; ValueError if it is not there."""
+    stash = list(piles.stash)
+    stash.remove(coin)
+    return replace(piles, stash=tuple(stash))
 
 
 def _sorted_with(coins: tuple[CoinId, ...], more: Iterable[CoinId]) -> tuple[CoinId, ...]:
