@@ -269,3 +269,105 @@ def test_format_log_as_the_referee_is_a_one_line_error(bot_log: Path) -> None:
     assert result.exit_code == 2
     assert result.output.startswith("multiversus replay: --format log writes one side's view")
     assert len(result.output.strip().splitlines()) == 1
+
+
+# --- replaying a view log ------------------------------------------------------------
+
+
+def view_log_of(bot_log: Path, tmp_path: Path, viewer: str, to: int | None = None) -> Path:
+    cut = () if to is None else ("--to", str(to))
+    result = run("replay", str(bot_log), "--as", viewer, *cut, "--format", "log")
+    assert result.exit_code == 0, result.output
+    path = tmp_path / f"{viewer}-view.jsonl"
+    path.write_bytes(result.stdout_bytes)
+    return path
+
+
+@pytest.mark.parametrize("viewer", ["heroes", "adversaries", "spectator"])
+@pytest.mark.parametrize("output", ["text", "board", "json", "log"])
+def test_a_view_log_replays_exactly_as_its_viewer_saw_the_match(
+    bot_log: Path, tmp_path: Path, viewer: str, output: str
+) -> None:
+    view_log = view_log_of(bot_log, tmp_path, viewer)
+    for to in ("10", "60", str(len(read_log(bot_log).entries))):
+        real = run("replay", str(bot_log), "--as", viewer, "--to", to, "--format", output)
+        shown = run("replay", str(view_log), "--to", to, "--format", output)  # as its viewer
+        assert shown.exit_code == 0, shown.output
+        assert shown.stdout_bytes == real.stdout_bytes
+
+
+def test_a_sides_view_log_replays_as_the_spectator_too(bot_log: Path, tmp_path: Path) -> None:
+    view_log = view_log_of(bot_log, tmp_path, "heroes")
+    real = run("replay", str(bot_log), "--as", "spectator", "--format", "text")
+    shown = run("replay", str(view_log), "--as", "spectator", "--format", "text")
+    assert shown.exit_code == 0, shown.output
+    assert shown.stdout_bytes == real.stdout_bytes
+
+
+def test_a_view_log_cut_before_a_reveal_replays_without_telling_the_hidden_coin(
+    bot_log: Path, tmp_path: Path
+) -> None:
+    number, selected = first_selection(bot_log)
+    opponent = "adversaries" if selected.side == "heroes" else "heroes"
+    view_log = view_log_of(bot_log, tmp_path, opponent, number)
+    real = run("replay", str(bot_log), "--as", opponent, "--to", str(number), "--format", "json")
+    shown = run("replay", str(view_log), "--format", "json")
+    assert shown.exit_code == 0, shown.output
+    assert json.loads(shown.output) == json.loads(real.output)
+    assert json.loads(shown.output)["activation"]["hidden"] is True
+
+
+@pytest.mark.parametrize(
+    ("viewer", "asked", "told"),
+    [
+        ("heroes", "adversaries", "the heroes' view log, which holds only what the heroes saw: "
+         "replay it as the heroes or the spectator"),
+        ("heroes", "referee", "the heroes' view log"),
+        ("spectator", "heroes", "the spectator's view log, which holds only what the spectator "
+         "saw: replay it as the spectator"),
+    ],
+)  # fmt: skip
+def test_a_view_log_as_anyone_who_saw_more_is_a_one_line_error(
+    bot_log: Path, tmp_path: Path, viewer: str, asked: str, told: str
+) -> None:
+    view_log = view_log_of(bot_log, tmp_path, viewer)
+    result = run("replay", str(view_log), "--as", asked)
+    assert result.exit_code == 2
+    assert result.output.startswith(f"multiversus replay: --as {asked}: this is {told}")
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_a_view_log_whose_events_do_not_follow_names_its_line(
+    bot_log: Path, tmp_path: Path
+) -> None:
+    data = view_log_of(bot_log, tmp_path, "spectator").read_bytes()
+    # The first reveal names a coin no one has: the hidden selection it opens cannot be made.
+    edited = re.sub(rb'("kind":"coins_revealed","side":"\w+","coin":)"[^"]+"', rb'\1"nobody-red-1"',
+                    data, count=1)  # fmt: skip
+    assert edited != data
+    broken = tmp_path / "broken.jsonl"
+    broken.write_bytes(edited)
+    number, _ = first_selection(bot_log)
+    result = run("replay", str(broken))
+    assert result.exit_code == 2
+    assert result.output.startswith(f"multiversus replay: {broken}, line {number + 1}, byte ")
+    assert "(bad_event)" in result.output
+    assert len(result.output.strip().splitlines()) == 1
+
+
+def test_diff_still_takes_match_logs_only(bot_log: Path, tmp_path: Path) -> None:
+    view_log = view_log_of(bot_log, tmp_path, "heroes")
+    result = run("diff", str(bot_log), str(view_log))
+    assert result.exit_code == 2
+    assert "this is a view log" in result.output
+
+
+def test_stepping_through_a_view_log_shows_what_stepping_through_the_match_shows(
+    bot_log: Path, tmp_path: Path
+) -> None:
+    view_log = view_log_of(bot_log, tmp_path, "adversaries")
+    keys = "n\nn\nt\nr 2\np\nq\n"
+    real = step(bot_log, "--as", "adversaries", input=keys)
+    shown = step(view_log, input=keys)
+    assert shown.exit_code == 0, shown.output
+    assert shown.output == real.output

@@ -4,6 +4,8 @@ The log is folded entry by entry (:func:`multiversus_core.evolve.evolve`); the
 state shown goes through :func:`multiversus_core.views.view` and every event
 through :func:`multiversus_core.views.redact_event`, so a replay as the
 Heroes never tells what the Adversaries had not revealed at that moment.
+A view log replays the same way, as its viewer or the public, once
+:func:`multiversus_core.viewlog.replayable` has filled its hidden secrets in.
 """
 
 from __future__ import annotations
@@ -32,11 +34,11 @@ from multiversus_core.commands import Command
 from multiversus_core.errors import LogError
 from multiversus_core.events import CoinsSelected, Event, ReactionSelected, SecretChosen
 from multiversus_core.evolve import evolve, initial_state
-from multiversus_core.log import LogEntry, MatchLog, read_log
+from multiversus_core.log import LogEntry, MatchLog, decode_log, read_bytes
 from multiversus_core.log import replay as replay_log
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Seat, Side
-from multiversus_core.viewlog import encode_view_log
+from multiversus_core.viewlog import decode_view_log, encode_view_log, is_view_log, replayable
 from multiversus_core.views import (
     HiddenChooseSecret,
     HiddenSelectCoins,
@@ -51,16 +53,16 @@ from multiversus_core.views import (
 EXIT_OK: Final = 0
 """The replay was printed."""
 EXIT_USAGE: Final = 2
-"""The log cannot be read, --to is out of range, --step was given with --format, or
---format log with --as referee."""
+"""The log cannot be read, --to is out of range, --step was given with --format,
+--format log with --as referee, or --as names a viewer a view log cannot show."""
 EXIT_INTERRUPTED: Final = 130
 """Ctrl-C while stepping (128 + SIGINT, as shells report it)."""
 
 EPILOG: Final = (
     "Exit codes: 0 done (or q, or Ctrl-D while stepping); 2 the log cannot be read "
     "(one line naming file, line and reason), --to is out of range, --step was given "
-    "with --format, or --format log with --as referee; 130 interrupted with Ctrl-C while "
-    "stepping."
+    "with --format, --format log with --as referee, or --as names a viewer a view log "
+    "cannot show; 130 interrupted with Ctrl-C while stepping."
 )
 
 STEP_HELP: Final = """\
@@ -110,16 +112,37 @@ def fail(command: str, message: str, code: int = EXIT_USAGE) -> typer.Exit:
 
 
 def load_log(command: str, path: Path) -> MatchLog:
-    """Read a log and check that its events fold; a bad log exits 2 with one line.
+    """Read a match log and check that its events fold; a bad log exits 2 with one line.
 
     :raises typer.Exit: (2) after printing the :class:`LogError`'s message.
     """
+    return _load(command, path, views=False)[0]
+
+
+def load_replay(command: str, path: Path) -> tuple[MatchLog, Viewer | None]:
+    """Read a match log or a view log, checked to fold; a bad one exits 2 with one line.
+
+    Returns the entries to fold (a view log's filled in by
+    :func:`~multiversus_core.viewlog.replayable`) and, for a view log, whose
+    view it is: its states may only be shown as that viewer or the public.
+
+    :raises typer.Exit: (2) after printing the :class:`LogError`'s message.
+    """
+    return _load(command, path, views=True)
+
+
+def _load(command: str, path: Path, *, views: bool) -> tuple[MatchLog, Viewer | None]:
+    name = str(path)
     try:
-        log = read_log(path)
-        replay_log(log, str(path))  # events that do not follow each other fail here, not later
+        data = read_bytes(name)
+        if views and is_view_log(data):
+            shown = replayable(decode_view_log(data, name), name)
+            return MatchLog(header=shown.header, entries=shown.entries), shown.viewer
+        log = decode_log(data, name)
+        replay_log(log, name)  # events that do not follow each other fail here, not later
     except LogError as exc:
         raise fail(command, str(exc)) from None
-    return log
+    return log, None
 
 
 def steps(log: MatchLog) -> Iterator[Step]:
@@ -228,13 +251,16 @@ def replay(
         typer.Argument(metavar="LOG", help="A match log (*.jsonl).", show_default=False),
     ],
     viewer: Annotated[
-        ViewerChoice,
+        ViewerChoice | None,
         typer.Option(
             "--as",
-            help="Whose view: heroes, adversaries, spectator (the public) or referee (everything).",
+            help="Whose view: heroes, adversaries, spectator (the public) or referee "
+            "(everything). A view log shows its own viewer's view or the public's. "
+            "Default: spectator, or a view log's own viewer.",
             case_sensitive=False,
+            show_default=False,
         ),
-    ] = ViewerChoice.spectator,
+    ] = None,
     to: Annotated[
         int | None,
         typer.Option(
@@ -270,7 +296,8 @@ def replay(
     """Replay a match log as one side, the public or the referee saw it.
 
     Nothing is shown that the viewer did not know at that moment: a hidden coin
-    selection or set-up secret stays hidden until the match reveals it.
+    selection or set-up secret stays hidden until the match reveals it. A view
+    log (written with --format log) replays as its own viewer, or the public.
 
     Examples:
 
@@ -283,17 +310,27 @@ def replay(
     multiversus replay match.jsonl --as heroes --step --to 40
 
     multiversus replay match.jsonl --as heroes --format log > heroes-view.jsonl
+
+    multiversus replay heroes-view.jsonl
     """
     format_given = output is not None
     if stepping and format_given:
         raise fail("replay", "--step cannot be used with --format: stepping shows text and board")
-    log = load_log("replay", log_path)
+    log, own = load_replay("replay", log_path)
+    who: Viewer = viewer.value if viewer is not None else own or "spectator"
+    if own is not None and who not in (own, "spectator"):
+        whose = f"{own}'" if own.endswith("s") else f"{own}'s"
+        shows = "the spectator" if own == "spectator" else f"the {own} or the spectator"
+        raise fail(
+            "replay",
+            f"--as {who}: this is the {whose} view log, which holds only what the {own} "
+            f"saw: replay it as {shows}",
+        )
     count = len(log.entries)
     if to is not None and not 0 <= to <= count:
         raise fail(
             "replay", f"--to {to} is out of range: the log has {count} entries (0 to {count})"
         )
-    who: Viewer = viewer.value
     out = Console(highlight=False, soft_wrap=True)
     if stepping is None:
         stepping = to is None and not format_given and sys.stdin.isatty() and sys.stdout.isatty()

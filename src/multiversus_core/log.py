@@ -854,8 +854,8 @@ def _check_header_line(line: bytes, path: str) -> int:
         if found == "view":
             reason = (
                 "this is a view log (one side's view of a match), not a match log: "
-                "it cannot be replayed; read it with read_view_log or check it with "
-                "multiversus verify"
+                "read it with read_view_log, replay it with multiversus replay or check "
+                "it with multiversus verify"
             )
             raise fail(reason, "not_header")
         what = f"a record of type {found!r}" if isinstance(found, str) else "not a record"

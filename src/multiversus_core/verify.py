@@ -5,8 +5,9 @@ that every commitment was opened by its reveal (:func:`check_commitments`)
 and replays every recorded command through :func:`decide` from the header's
 settings, so an edited outcome, or a rule that changed since the log was
 written, is caught at the first entry where the rules and the log differ.
-One side's view log (:mod:`multiversus_core.viewlog`) cannot be replayed:
-:func:`verify_view` checks its commitments.
+One side's view log (:mod:`multiversus_core.viewlog`) cannot be re-run
+through the rules, which need what its viewer did not see: :func:`verify_view`
+checks its commitments.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ class Verification(msgspec.Struct, frozen=True):
     turn: int | None = None
     view: PlayerViewer | None = None
     """Whose view, for a view log (:mod:`multiversus_core.viewlog`): only its form and its
-    commitments are checked, since its hidden secrets cannot be replayed."""
+    commitments are checked, since the rules cannot be re-run without its hidden secrets."""
 
 
 def verify(log: MatchLog, path: str = "<memory>") -> Verification:
@@ -141,7 +142,7 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
 def verify_view(log: RedactedLog, path: str = "<memory>") -> Verification:
     """Check one side's view of a log: every commitment it shows was honoured.
 
-    A view cannot be replayed (its hidden secrets are placeholders), so this
+    A view cannot be re-run through the rules (its hidden secrets are placeholders), so this
     checks what a view can show: that every reveal opens its commitment and
     that nothing committed went unrevealed (:func:`check_commitments`). The
     first problem, by entry, is reported.

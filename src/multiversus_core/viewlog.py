@@ -6,7 +6,8 @@ match log, redacted by :func:`~multiversus_core.views.redact_log`. It holds
 nothing the viewer did not know; each hidden secret keeps its commitment, so
 :func:`~multiversus_core.verify.check_commitments` can hold the other side to
 every reveal from the view log alone. It is derived, not stored: it has no
-chain and cannot be replayed or appended to.
+chain and cannot be appended to. :func:`replayable` fills each hidden secret
+in from its reveal, so a view log replays as its viewer saw the match.
 
 Encoding is canonical and reading is strict, with the match log's reason
 codes: anything else raises :class:`~multiversus_core.errors.LogError`
@@ -16,21 +17,49 @@ naming the file, the 1-based line and the byte offset.
 from __future__ import annotations
 
 import os
-from typing import Any, Final, Literal
+from collections.abc import Sequence
+from typing import Any, Final, Literal, TypeAlias
 
 import msgspec
 
+from multiversus_core.commands import ChooseSecret, Command, SelectCoins, SelectReaction
 from multiversus_core.errors import LogError, LogErrorCode
+from multiversus_core.events import (
+    CoinsRevealed,
+    CoinsSelected,
+    Event,
+    ReactionRevealed,
+    ReactionSelected,
+    SecretChosen,
+    SecretRevealed,
+)
+from multiversus_core.evolve import evolve, initial_state
 from multiversus_core.log import (
     LOG_FORMAT,
     LOG_VERSION,
+    LogEntry,
     LogHeader,
     check_line_text,
     decode_record,
     read_bytes,
 )
 from multiversus_core.settings import MatchSettings
-from multiversus_core.views import PlayerViewer, RedactedEntry, RedactedLog
+from multiversus_core.state import MatchState
+from multiversus_core.terms import Side
+from multiversus_core.units import CoinId, coin_colour, coin_unit
+from multiversus_core.views import (
+    HiddenChooseSecret,
+    HiddenCoinsSelected,
+    HiddenEvent,
+    HiddenReactionSelected,
+    HiddenSecretChosen,
+    HiddenSelectCoins,
+    HiddenSelectReaction,
+    PlayerViewer,
+    RedactedEntry,
+    RedactedLog,
+    ViewCommand,
+)
 
 VIEW_RECORD: Final = "view"
 """The ``record`` value of a view log's first line."""
@@ -143,6 +172,177 @@ def is_view_log(data: bytes) -> bool:
     return isinstance(raw, dict) and raw.get("record") == VIEW_RECORD
 
 
+# --- replaying a view ------------------------------------------------------------
+
+_Reveal: TypeAlias = CoinsRevealed | ReactionRevealed | SecretRevealed
+
+
+class ViewReplay(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """A view log made replayable: entries that fold, as its viewer saw the match.
+
+    Each hidden selection and secret is filled in from the reveal that opens
+    it later in the log. One the log never reveals (a secret never used, a
+    selection made after the last entry's reveal) gets a stand-in its viewer
+    cannot tell from the truth: the first coin of the stash, no action coins,
+    the first option of a secret. So the state after any entry, seen with
+    :func:`~multiversus_core.views.view` as ``viewer`` or as the spectator, is
+    what that viewer knew then. It is not the match log: never show these
+    states as the referee or as the other side, and never write them as a log.
+    """
+
+    viewer: PlayerViewer
+    header: LogHeader
+    """The match log's header, as the view log gives it."""
+    entries: tuple[LogEntry, ...]
+    stand_ins: tuple[int, ...] = ()
+    """The 1-based numbers of the entries that hold a stand-in."""
+
+
+def replayable(log: RedactedLog, path: str = "<memory>") -> ViewReplay:
+    """Fill a view log's hidden selections and secrets in from their reveals, so that it folds.
+
+    ``path`` names the view log in errors.
+
+    :raises ValueError: for the referee's view (the match log itself is the referee's).
+    :raises LogError: (``bad_event``) naming the entry's line if an event cannot
+        follow the ones before it, or a hidden command has no hidden event to go with.
+    """
+    if log.viewer == "referee":
+        raise ValueError("the referee's view hides nothing: replay the match log itself")
+    reveals = _reveals(log.entries)
+    state = initial_state(log.header.settings)
+    entries: list[LogEntry] = []
+    stand_ins: list[int] = []
+    for index, entry in enumerate(log.entries):
+        events: list[Event] = []
+        stood_in = False
+        for position, shown in enumerate(entry.events, start=1):
+            if isinstance(shown, HiddenCoinsSelected | HiddenReactionSelected | HiddenSecretChosen):
+                reveal = reveals.get((index, position))
+                event = _filled(shown, reveal, state)
+                stood_in = stood_in or reveal is None
+            else:
+                event = shown
+            try:
+                state = evolve(state, event)
+            except Exception as error:  # only an edited view log gets here
+                kind = event.__struct_config__.tag
+                reason = (
+                    f"event {position} ({kind}) cannot follow the events before it: "
+                    f"{type(error).__name__} {error}"
+                )
+                raise _entry_error(log, path, index, reason) from error
+            events.append(event)
+        command = _filled_command(entry.command, events)
+        if command is None:
+            tag = entry.command.__struct_config__.tag
+            reason = f"a {tag} command, but its entry has no hidden event to go with it"
+            raise _entry_error(log, path, index, reason)
+        entries.append(LogEntry(command=command, events=tuple(events)))
+        if stood_in:
+            stand_ins.append(index + 1)
+    return ViewReplay(
+        viewer=log.viewer, header=log.header, entries=tuple(entries), stand_ins=tuple(stand_ins)
+    )
+
+
+def _reveals(entries: Sequence[RedactedEntry]) -> dict[tuple[int, int], _Reveal]:
+    """Pair each hidden event, by (entry index, 1-based position), with the reveal that opens it.
+
+    A side's next selection of the same kind ends the wait: one never revealed
+    before it stays unpaired.
+    """
+    waiting: dict[tuple[str, str, str], tuple[int, int]] = {}
+    paired: dict[tuple[int, int], _Reveal] = {}
+    for index, entry in enumerate(entries):
+        for position, event in enumerate(entry.events, start=1):
+            match event:
+                case HiddenCoinsSelected(side=side) | CoinsSelected(side=side):
+                    waiting.pop(("coins", side, ""), None)
+                    if isinstance(event, HiddenCoinsSelected):
+                        waiting["coins", side, ""] = (index, position)
+                case HiddenReactionSelected(side=side) | ReactionSelected(side=side):
+                    waiting.pop(("reaction", side, ""), None)
+                    if isinstance(event, HiddenReactionSelected):
+                        waiting["reaction", side, ""] = (index, position)
+                case HiddenSecretChosen(side=side, name=name):
+                    waiting["secret", side, name] = (index, position)
+                case CoinsRevealed(side=side):
+                    _pair(waiting.pop(("coins", side, ""), None), event, paired)
+                case ReactionRevealed(side=side):
+                    _pair(waiting.pop(("reaction", side, ""), None), event, paired)
+                case SecretRevealed(side=side, name=name):
+                    _pair(waiting.pop(("secret", side, name), None), event, paired)
+    return paired
+
+
+def _pair(
+    hidden: tuple[int, int] | None, reveal: _Reveal, paired: dict[tuple[int, int], _Reveal]
+) -> None:
+    if hidden is not None:
+        paired[hidden] = reveal
+
+
+def _filled(hidden: HiddenEvent, reveal: _Reveal | None, state: MatchState) -> Event:
+    """The event a placeholder stands for: from its reveal, or a stand-in the viewer cannot tell."""
+    match hidden, reveal:
+        case HiddenCoinsSelected(side=side), CoinsRevealed(coin=coin, actions=actions, salt=salt):
+            return CoinsSelected(side, coin, actions, hidden.commitment, salt)
+        case HiddenCoinsSelected(side=side), _:
+            return CoinsSelected(side, _first_coin(state, side), (), hidden.commitment)
+        case HiddenReactionSelected(side=side), ReactionRevealed(
+            coin=coin, actions=actions, salt=salt
+        ):
+            return ReactionSelected(side, coin, actions, hidden.commitment, salt)
+        case HiddenReactionSelected(side=side), _:
+            return ReactionSelected(side, _first_coin(state, side), (), hidden.commitment)
+        case HiddenSecretChosen(side=side, name=name), SecretRevealed(choice=choice, salt=salt):
+            return SecretChosen(side, name, choice, hidden.commitment, salt)
+        case HiddenSecretChosen(side=side, name=name), _:
+            options = [o.options for o in state.secret_offers if (o.side, o.name) == (side, name)]
+            choice = options[0][0] if options and options[0] else ""
+            return SecretChosen(side, name, choice, hidden.commitment)
+    raise AssertionError(f"unexpected placeholder {hidden!r}")  # pragma: no cover
+
+
+def _first_coin(state: MatchState, side: Side) -> CoinId:
+    """A stand-in for a coin never revealed: which one the stash lost does not show."""
+    stash = state.piles(side).stash
+    return stash[0] if stash else ""
+
+
+def _filled_command(shown: ViewCommand, events: Sequence[Event]) -> Command | None:
+    """The command a placeholder stands for, from its filled-in event; None if there is none."""
+    match shown:
+        case HiddenSelectCoins(player=player):
+            for event in events:
+                if isinstance(event, CoinsSelected):
+                    coin = event.coin
+                    return SelectCoins(player, coin_unit(coin), coin_colour(coin), event.actions)
+            return None
+        case HiddenSelectReaction(player=player):
+            for event in events:
+                if isinstance(event, ReactionSelected) and event.coin is not None:
+                    coin = event.coin
+                    return SelectReaction(player, coin_unit(coin), coin_colour(coin), event.actions)
+            return None
+        case HiddenChooseSecret(player=player, name=name):
+            for event in events:
+                if isinstance(event, SecretChosen) and event.name == name:
+                    return ChooseSecret(player, name, event.choice)
+            return None
+    command: Command = shown
+    return command
+
+
+def _entry_error(log: RedactedLog, path: str, index: int, reason: str) -> LogError:
+    """A ``bad_event`` error at the line of entry ``index`` (0-based) of a view log."""
+    lines = encode_view_log(log).split(b"\n")
+    return LogError(
+        path, index + 2, reason, sum(len(line) + 1 for line in lines[: index + 1]), "bad_event"
+    )
+
+
 def view_log_schema() -> dict[str, object]:
     """Return a JSON Schema for one view log line: a view header or a redacted entry."""
     schema = msgspec.json.schema(ViewHeader | RedactedEntry)
@@ -200,10 +400,12 @@ def _check_view_header(line: bytes, path: str) -> None:
 __all__ = [
     "VIEW_RECORD",
     "ViewHeader",
+    "ViewReplay",
     "decode_view_log",
     "encode_view_log",
     "is_view_log",
     "read_view_log",
+    "replayable",
     "view_log_schema",
 ]
 
