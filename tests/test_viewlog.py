@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from multiversus_core.errors import LogError
-from multiversus_core.events import CoinsSelected
+from multiversus_core.events import ActionStarted, CoinsSelected, FigureStepped
 from multiversus_core.log import MatchLog, decode_log, read_log
 from multiversus_core.verify import verify_file, verify_view
 from multiversus_core.viewlog import (
@@ -25,7 +25,7 @@ from multiversus_core.viewlog import (
     read_view_log,
     view_log_schema,
 )
-from multiversus_core.views import HiddenCoinsSelected, redact_log
+from multiversus_core.views import HiddenCoinsSelected, RedactedLog, redact_log
 from tests.support import MUTATION, mutated
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -188,6 +188,30 @@ def test_verify_does_not_fault_a_view_log_for_what_is_not_due_yet(
     path.write_bytes(encode_view_log(redact_log(cut_in_first_activation(golden), "spectator")))
     result = verify_file(path)
     assert (result.ok, result.finished, result.view) == (True, False, "spectator")
+
+
+def test_verify_names_a_view_logs_event_that_cannot_follow_the_ones_before_it(
+    golden: MatchLog, tmp_path: Path
+) -> None:
+    # given the spectator's view log without the entry that starts the first move
+    shown = redact_log(golden, "spectator")
+    number = next(
+        n
+        for n, entry in enumerate(shown.entries, start=1)
+        if [type(event) for event in entry.events] == [ActionStarted]
+        and isinstance(shown.entries[n].events[0], FigureStepped)
+    )
+    entries = shown.entries[: number - 1] + shown.entries[number:]
+    edited = RedactedLog(viewer="spectator", header=shown.header, entries=entries)
+    path = tmp_path / "edited.jsonl"
+    path.write_bytes(encode_view_log(edited))
+    # when it is verified, then the step, with no action under way, is named
+    result = verify_file(path)
+    assert not result.ok
+    assert (result.code, result.entry, result.view) == ("bad_event", number, "spectator")
+    assert result.problem is not None
+    assert result.problem.startswith(f"entry {number} (line {number + 1}), ")
+    assert "cannot follow the events before it" in result.problem
 
 
 def test_view_log_schema_file_is_up_to_date() -> None:

@@ -87,7 +87,8 @@ def verify(
 
     A view log (one side's view, written by `multiversus replay --as SIDE --format log`)
     cannot be re-run through the rules, since its hidden secrets are placeholders: its
-    form and its commitments are checked, and the log column names whose view it is.
+    form, its commitments and that its events follow from each other are checked, and
+    the log column names whose view it is.
 
     Folders are searched recursively for *.jsonl files. The salts column says where the
     commitments' salts came from: "seed" marks a log that is not secret (anyone who knows

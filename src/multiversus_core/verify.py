@@ -40,7 +40,7 @@ from multiversus_core.match import fold, start_match
 from multiversus_core.settings import MatchSettings, SaltSource
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Seat, Side
-from multiversus_core.viewlog import decode_view_log, is_view_log
+from multiversus_core.viewlog import decode_view_log, is_view_log, replayable
 from multiversus_core.views import (
     HiddenCoinsSelected,
     HiddenReactionSelected,
@@ -59,10 +59,11 @@ secret or salt that does not open it, a reveal of nothing committed, or a select
 own secret and salt do not give its commitment."""
 
 ProblemCode: TypeAlias = (
-    Literal["log_error", "bad_settings", "command_refused", "rules_differ"] | CommitmentCode
+    Literal["log_error", "bad_settings", "command_refused", "rules_differ", "bad_event"]
+    | CommitmentCode
 )
-"""Why a log failed: unreadable, unknown settings, a refused command, other events, or a
-commitment problem."""
+"""Why a log failed: unreadable, unknown settings, a refused command, other events, (in a
+view log) an event that cannot follow the ones before it, or a commitment problem."""
 
 
 class Verification(msgspec.Struct, frozen=True):
@@ -85,8 +86,9 @@ class Verification(msgspec.Struct, frozen=True):
     round: int | None = None
     turn: int | None = None
     view: PlayerViewer | None = None
-    """Whose view, for a view log (:mod:`multiversus_core.viewlog`): only its form and its
-    commitments are checked, since the rules cannot be re-run without its hidden secrets."""
+    """Whose view, for a view log (:mod:`multiversus_core.viewlog`): its form, its
+    commitments and that its events follow are checked, not the rules, which cannot be
+    re-run without its hidden secrets."""
 
 
 def verify(log: MatchLog, path: str = "<memory>") -> Verification:
@@ -143,16 +145,24 @@ def verify_view(log: RedactedLog, path: str = "<memory>") -> Verification:
     """Check one side's view of a log: every commitment it shows was honoured.
 
     A view cannot be re-run through the rules (its hidden secrets are placeholders), so this
-    checks what a view can show: that every reveal opens its commitment and
-    that nothing committed went unrevealed (:func:`check_commitments`). The
+    checks what a view can show: that every reveal opens its commitment, that
+    nothing committed went unrevealed (:func:`check_commitments`), and that its
+    events follow from each other once its secrets are filled in from their
+    reveals (:func:`~multiversus_core.viewlog.replayable`; ``bad_event``). The
     first problem, by entry, is reported.
     """
     if log.viewer == "referee":
         raise ValueError("the referee's view is the whole log: verify it with verify()")
     salts = log.header.settings.salts
     finished = bool(log.entries) and any(isinstance(e, MatchEnded) for e in log.entries[-1].events)
-    problems = check_commitments(log)
-    if not problems:
+    found: list[tuple[int, ProblemCode, str]] = [
+        (problem.entry, problem.code, problem.message) for problem in check_commitments(log)
+    ]
+    try:
+        replayable(log, path)
+    except LogError as error:
+        found.append((error.line - 1, "bad_event", error.reason))
+    if not found:
         return Verification(
             path=path,
             ok=True,
@@ -161,18 +171,18 @@ def verify_view(log: RedactedLog, path: str = "<memory>") -> Verification:
             salts=salts,
             view=log.viewer,
         )
-    first = problems[0]
-    round_, turn = _round_and_turn(log.entries[: first.entry - 1])
+    entry, code, message = min(found, key=lambda problem: problem[0])
+    round_, turn = _round_and_turn(log.entries[: entry - 1])
     when = "set-up" if round_ == 0 else f"round {round_}, turn {turn}"
     return Verification(
         path=path,
         ok=False,
-        entries=first.entry - 1,
+        entries=entry - 1,
         finished=finished,
-        problem=f"entry {first.entry} (line {first.entry + 1}), {when}: {first.message}",
+        problem=f"entry {entry} (line {entry + 1}), {when}: {message}",
         salts=salts,
-        code=first.code,
-        entry=first.entry,
+        code=code,
+        entry=entry,
         round=round_,
         turn=turn,
         view=log.viewer,
