@@ -5,7 +5,7 @@ state shown goes through :func:`multiversus_core.views.view` and every event
 through :func:`multiversus_core.views.redact_event`, so a replay as the
 Heroes never tells what the Adversaries had not revealed at that moment.
 A view log replays the same way, as its viewer or the public, once
-:func:`multiversus_core.viewlog.replayable` has filled its hidden secrets in.
+:func:`multiversus_core.viewlog.replayable` has filled in what it hides.
 """
 
 from __future__ import annotations
@@ -248,7 +248,9 @@ def board(state: MatchState, viewer: Viewer) -> RenderableType:
 def replay(
     log_path: Annotated[
         Path,
-        typer.Argument(metavar="LOG", help="A match log (*.jsonl).", show_default=False),
+        typer.Argument(
+            metavar="LOG", help="A match log or a view log (*.jsonl).", show_default=False
+        ),
     ],
     viewer: Annotated[
         ViewerChoice | None,
