@@ -261,22 +261,15 @@ def _coins_selected(state: MatchState, event: CoinsSelected) -> MatchState:
     )
     piles = _stash_without(state.piles(side), coin)
     # One new state rather than two (_with_piles): a hot path.
-    if side == "heroes":
-        return replace(
-            state,
-            pending="react",
-            activation=activation,
-            may_give_up=False,
-            activations=number,
-            heroes=piles,
-        )
+    heroes, adversaries = (piles, state.adversaries) if side == "heroes" else (state.heroes, piles)
     return replace(
         state,
         pending="react",
         activation=activation,
         may_give_up=False,
         activations=number,
-        adversaries=piles,
+        heroes=heroes,
+        adversaries=adversaries,
     )
 
 
