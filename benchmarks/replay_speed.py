@@ -33,16 +33,12 @@ from pathlib import Path
 
 import msgspec
 
-from multiversus_core import MatchSettings, __version__, apply, decider_seat, start_match
-from multiversus_core.bots import RandomBot
+from multiversus_core import MatchSettings
+from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.log import (
-    LOG_FORMAT,
-    LOG_VERSION,
     EndRecord,
     EntryRecord,
-    LogEntry,
     LogHeader,
-    MatchLog,
     decode_log,
     encode_log,
     replay,
@@ -52,24 +48,11 @@ TARGET_RATIO = 0.5
 """Replay should run at least half as fast as raw decoding."""
 
 
-def play_match(match_seed: int) -> tuple[bytes, int]:
+def random_match(match_seed: int) -> tuple[bytes, int]:
     """Play one complete random match; return its log bytes and its number of events."""
     settings = MatchSettings(seed=match_seed)
-    state = start_match(settings)
-    bots = {1: RandomBot(match_seed), 2: RandomBot(match_seed ^ 0x5EED)}
-    entries = []
-    count = 0
-    while not state.is_over:
-        seat = decider_seat(state)
-        assert seat is not None
-        command = bots[seat].choose(state, seat)
-        state, events = apply(state, command)
-        entries.append(LogEntry(command=command, events=events))
-        count += len(events)
-    header = LogHeader(
-        format=LOG_FORMAT, version=LOG_VERSION, engine=__version__, settings=settings
-    )
-    return encode_log(MatchLog(header=header, entries=tuple(entries))), count
+    log, _ = play_match(settings, {1: RandomBot(match_seed), 2: RandomBot(match_seed ^ 0x5EED)})
+    return encode_log(log), sum(len(entry.events) for entry in log.entries)
 
 
 def generate(folder: Path, events: int, seed: int) -> tuple[list[Path], int]:
@@ -81,7 +64,7 @@ def generate(folder: Path, events: int, seed: int) -> tuple[list[Path], int]:
     step = max(events // 50, 1)
     shown = 0
     while total < events:
-        data, count = play_match(seeds.getrandbits(64))
+        data, count = random_match(seeds.getrandbits(64))
         path = folder / f"match-{len(paths):05d}.jsonl"
         path.write_bytes(data)
         paths.append(path)

@@ -22,8 +22,6 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
-import msgspec
-
 from multiversus_core import (
     Attack,
     BeginAction,
@@ -34,12 +32,9 @@ from multiversus_core import (
     Seat,
     SelectCoins,
     SelectNoReaction,
-    apply,
-    decider_seat,
     legal_commands,
-    start_match,
 )
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.events import (
     ActionStarted,
     CoinsSelected,
@@ -51,7 +46,7 @@ from multiversus_core.events import (
     ReactionTriggered,
     RecoveryMade,
 )
-from multiversus_core.log import LogEntry, LogHeader, MatchLog, encode_header, encode_log
+from multiversus_core.log import LogEntry, MatchLog, encode_log
 from multiversus_core.sheets import installed_teams
 from multiversus_core.state import Trigger
 from multiversus_core.terms import ACTION_KINDS
@@ -153,20 +148,10 @@ _BRUTE_PREFERENCES: tuple[Callable[[Command], bool], ...] = (
 
 def play(golden: Golden) -> MatchLog:
     """Play a golden's match between two seeded bots and return its log."""
-    settings = golden.settings()
-    state = start_match(settings)
     bots: dict[Seat, RandomBot | Brute] = {1: RandomBot(golden.seed), 2: RandomBot(golden.seed + 1)}
     if golden.fury:
         bots = {1: Brute(golden.seed, golden.fury), 2: Brute(golden.seed + 1, golden.fury)}
-    entries = []
-    while not state.is_over:
-        seat = decider_seat(state)
-        assert seat is not None
-        command = bots[seat].choose(state, seat)
-        state, events = apply(state, command)
-        entries.append(LogEntry(command=command, events=events))
-    header = msgspec.json.decode(encode_header(settings), type=LogHeader)
-    return MatchLog(header=header, entries=tuple(entries))
+    return play_match(golden.settings(), bots)[0]
 
 
 def required() -> frozenset[str]:

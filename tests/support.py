@@ -26,7 +26,6 @@ from multiversus_core import (
     RollInitiative,
     SelectCoins,
     SelectReaction,
-    __version__,
     apply,
     decide,
     decider_seat,
@@ -34,9 +33,9 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.events import ReactionDeclined, ReactionTriggered
-from multiversus_core.log import LOG_FORMAT, LOG_VERSION, LogEntry, LogHeader, MatchLog
+from multiversus_core.log import MatchLog
 from multiversus_core.terms import ActionKind, Colour, Condition, Seat, Side
 
 SETTINGS = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=11)
@@ -228,16 +227,4 @@ def bot_match(settings: MatchSettings, second_bot_seed: int) -> tuple[MatchLog, 
 
     The first bot is seeded with the match seed, the second with ``second_bot_seed``.
     """
-    state = start_match(settings)
-    bots = {1: RandomBot(settings.seed), 2: RandomBot(second_bot_seed)}
-    entries = []
-    while not state.is_over:
-        seat = decider_seat(state)
-        assert seat is not None
-        command = bots[seat].choose(state, seat)
-        state, events = apply(state, command)
-        entries.append(LogEntry(command=command, events=events))
-    header = LogHeader(
-        format=LOG_FORMAT, version=LOG_VERSION, engine=__version__, settings=settings
-    )
-    return MatchLog(header=header, entries=tuple(entries)), state
+    return play_match(settings, {1: RandomBot(settings.seed), 2: RandomBot(second_bot_seed)})

@@ -34,6 +34,7 @@ from multiversus_core.log import (
     encode_header,
     encode_log,
     log_schema,
+    new_header,
     read_log,
     replay,
 )
@@ -876,3 +877,12 @@ def test_the_reason_codes_are_documented() -> None:
     text = FORMAT_DOC.read_text(encoding="utf-8")
     documented = re.findall(r"^\| `(\w+)` \| ", text, re.M)
     assert [code for code in documented if code in LOG_ERROR_CODES] == list(LOG_ERROR_CODES)
+
+
+def test_a_bot_match_log_has_this_engines_header_and_replays_to_its_final_state() -> None:
+    settings = MatchSettings(heroes="witch-hunters", adversaries="swartzblak", seed=21)
+    log, final = bot_match(settings, 22)
+    assert log.header == new_header(settings)
+    assert (log.header.version, log.header.engine) == (LOG_VERSION, multiversus_core.__version__)
+    assert decode_log(encode_log(log)) == log
+    assert replay(log) == final and final.is_over

@@ -42,7 +42,7 @@ from multiversus_core import (
     start_match,
 )
 from multiversus_core.abilities import REGISTRY
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.geometry import DIRECTIONS, figure_squares, on_board
 from multiversus_core.sheets import installed_teams
 from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, ActionKind, Colour
@@ -54,16 +54,8 @@ PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[Healt
 
 def random_match(seed: int) -> tuple[MatchState, list[tuple[Command, tuple[Event, ...]]]]:
     """Play a whole match between two random bots, over a pairing the seed picks."""
-    state = start_match(MatchSettings(seed=seed))
-    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
-    log = []
-    while not state.is_over:
-        seat = decider_seat(state)
-        assert seat is not None
-        command = bots[seat].choose(state, seat)
-        state, events = apply(state, command)
-        log.append((command, events))
-    return state, log
+    log, state = play_match(MatchSettings(seed=seed), {1: RandomBot(seed), 2: RandomBot(seed + 1)})
+    return state, [(entry.command, entry.events) for entry in log.entries]
 
 
 def check_invariants(state: MatchState) -> None:

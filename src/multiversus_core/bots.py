@@ -1,14 +1,18 @@
-"""A seeded random bot: picks uniformly among the legal commands."""
+"""A seeded random bot, and bot matches: a bot picks among the legal commands."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from typing import Protocol
 
 from multiversus_core.commands import Command, DeclineReaction, EndAction, Step
 from multiversus_core.decide import decider_seat
 from multiversus_core.errors import IllegalCommandError
 from multiversus_core.legal import legal_commands
-from multiversus_core.match import apply
+from multiversus_core.log import LogEntry, MatchLog, new_header
+from multiversus_core.match import apply, start_match
+from multiversus_core.settings import MatchSettings
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Seat
 
@@ -65,10 +69,34 @@ def _distance_after(state: MatchState, command: Step) -> int:
     return min((abs(c - column) + abs(r - row) for c, r in enemies), default=0)
 
 
-def play_out(state: MatchState, bots: dict[Seat, RandomBot]) -> MatchState:
+class Bot(Protocol):
+    """Anything that chooses a command for a seat, as :class:`RandomBot` does."""
+
+    def choose(self, state: MatchState, player: Seat) -> Command:
+        """Return a legal command for ``player``."""
+        ...
+
+
+def play_out(state: MatchState, bots: Mapping[Seat, Bot]) -> MatchState:
     """Play a match to its end with one bot per seat and return the final state."""
     while not state.is_over:
         seat = decider_seat(state)
         assert seat is not None
         state, _ = apply(state, bots[seat].choose(state, seat))
     return state
+
+
+def play_match(settings: MatchSettings, bots: Mapping[Seat, Bot]) -> tuple[MatchLog, MatchState]:
+    """Play a whole match with one bot per seat; return its log and its final state.
+
+    For example, ``play_match(MatchSettings(seed=7), {1: RandomBot(7), 2: RandomBot(8)})``.
+    """
+    state = start_match(settings)
+    entries = []
+    while not state.is_over:
+        seat = decider_seat(state)
+        assert seat is not None
+        command = bots[seat].choose(state, seat)
+        state, events = apply(state, command)
+        entries.append(LogEntry(command=command, events=events))
+    return MatchLog(header=new_header(settings), entries=tuple(entries)), state

@@ -200,15 +200,19 @@ def _sha256(line: bytes | memoryview) -> str:
 # --- writing -----------------------------------------------------------------
 
 
-def encode_header(settings: MatchSettings) -> bytes:
-    """Return the header line for a match with these settings, newline included."""
-    header = LogHeader(
+def new_header(settings: MatchSettings) -> LogHeader:
+    """Return the header this engine writes for a match with these settings."""
+    return LogHeader(
         format=LOG_FORMAT,
         version=LOG_VERSION,
         engine=multiversus_core.__version__,
         settings=settings,
     )
-    return _encoder.encode(header) + b"\n"
+
+
+def encode_header(settings: MatchSettings) -> bytes:
+    """Return the header line for a match with these settings, newline included."""
+    return _encoder.encode(new_header(settings)) + b"\n"
 
 
 def encode_entry(
@@ -1017,6 +1021,7 @@ __all__ = [
     "encode_header",
     "encode_log",
     "log_schema",
+    "new_header",
     "read_log",
     "replay",
 ]
