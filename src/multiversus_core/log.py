@@ -974,15 +974,22 @@ def _find_replay_error(log: MatchLog, path: str) -> None:
             try:
                 state = evolve(state, event)
             except Exception as error:
-                kind = event.__struct_config__.tag
                 raise LogError(
                     path,
                     index + 2,
-                    f"event {position} ({kind}) cannot follow the events before it: "
-                    f"{type(error).__name__} {error}",
+                    cannot_follow(position, event, error),
                     sum(map(len, lines[: index + 1])),
                     "bad_event",
                 ) from error
+
+
+def cannot_follow(position: int, event: Event, error: Exception) -> str:
+    """The ``bad_event`` reason: event ``position`` (1-based) of an entry failed to fold."""
+    kind = event.__struct_config__.tag
+    return (
+        f"event {position} ({kind}) cannot follow the events before it: "
+        f"{type(error).__name__} {error}"
+    )
 
 
 def log_schema() -> dict[str, object]:

@@ -39,6 +39,7 @@ from multiversus_core.log import (
     LOG_VERSION,
     LogEntry,
     LogHeader,
+    cannot_follow,
     check_line_text,
     decode_record,
     read_bytes,
@@ -226,11 +227,7 @@ def replayable(log: RedactedLog, path: str = "<memory>") -> ViewReplay:
             try:
                 state = evolve(state, event)
             except Exception as error:  # only an edited view log gets here
-                kind = event.__struct_config__.tag
-                reason = (
-                    f"event {position} ({kind}) cannot follow the events before it: "
-                    f"{type(error).__name__} {error}"
-                )
+                reason = cannot_follow(position, event, error)
                 raise _entry_error(log, path, index, reason) from error
             events.append(event)
         command = _filled_command(entry.command, events)
