@@ -77,6 +77,21 @@ class Bot(Protocol):
         ...
 
 
+BOT_NAMES: tuple[str, ...] = ("random",)
+"""The names a bot spec may start with, as :func:`make_bot` takes them."""
+
+
+def make_bot(spec: str, seed: int) -> Bot:
+    """Return the bot a spec string names, with its own random source seeded by ``seed``.
+
+    :raises ValueError: if the spec names no known bot; the message lists the known ones.
+    """
+    name, _, argument = spec.partition(":")
+    if name == "random" and not argument:
+        return RandomBot(seed)
+    raise ValueError(f"unknown bot {spec!r}: the bots are {', '.join(BOT_NAMES)}")
+
+
 def play_out(state: MatchState, bots: Mapping[Seat, Bot]) -> MatchState:
     """Play a match to its end with one bot per seat and return the final state."""
     while not state.is_over:
