@@ -17,7 +17,7 @@ import time
 from collections import Counter
 
 from multiversus_core import MatchSettings, apply, decider_seat, start_match
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.sheets import installed_teams
 
 
@@ -29,7 +29,7 @@ def play(settings: MatchSettings) -> tuple[int, int, str]:
     while not state.is_over:
         seat = decider_seat(state)
         assert seat is not None
-        state, produced = apply(state, bots[seat].choose(state, seat))
+        state, produced = apply(state, command_for(bots[seat], state, seat))
         commands += 1
         events += len(produced)
     result = f"{state.winner} ({state.ended})" if state.winner else f"draw ({state.ended})"

@@ -19,7 +19,7 @@ from typer.testing import CliRunner, Result
 from multiversus_cli.app import app
 from multiversus_cli.play import Game, PlayerKind
 from multiversus_core import DeclineReaction, MatchSettings, legal_commands, start_match
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.decide import decider_seat
 from multiversus_core.log import LogWriter, read_log, replay
 from multiversus_core.verify import verify
@@ -75,7 +75,7 @@ def test_a_bot_game_without_quiet_tells_rolls_and_turns_and_shows_the_final_boar
 def fighting_bots(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Path]:
     """Seed 0: two bots whose match has attacks, reactions, a declined trigger and a winner."""
     log = tmp_path_factory.mktemp("fight") / "fight.jsonl"
-    result = play("--player1", "bot", "--player2", "bot", "--seed", "0", log=log)
+    result = play("--player1", "random", "--player2", "random", "--seed", "0", "--bot-seed", "0", log=log)
     assert result.exit_code == 0, result.output
     wanted = {"attack_made", "condition_changed", "reaction_triggered", "reaction_started"}
     wanted |= {"reaction_declined", "follow_up_chosen"}
@@ -141,7 +141,7 @@ def human_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Path]:
     log = tmp_path_factory.mktemp("human") / "human.jsonl"
     # Enter alone (the third line) takes the only choice: the flip.
     answers = "x\n999\n\nb\nd\nl\nu\n?\nm\n" + ONES
-    result = play("--seed", "5", "--bot-seed", "1", "--name1", "Alice", log=log, input=answers)
+    result = play("--seed", "5", "--player2", "random", "--bot-seed", "1", "--name1", "Alice", log=log, input=answers)
     return result, log
 
 
@@ -183,7 +183,7 @@ def test_the_bots_hidden_selection_is_not_shown_before_it_is_revealed(
 
 def test_quitting_keeps_a_log_that_resume_carries_on_to_the_end(tmp_path: Path) -> None:
     log = tmp_path / "quit.jsonl"
-    result = play("--seed", "5", "--bot-seed", "1", log=log, input="1\n1\n1\nq\n")
+    result = play("--seed", "5", "--player2", "random", "--bot-seed", "1", log=log, input="1\n1\n1\nq\n")
     assert result.exit_code == 0, result.output
     assert f"multiversus play --resume {log}" in result.output
     kept = read_log(log)
@@ -202,7 +202,7 @@ def test_quitting_keeps_a_log_that_resume_carries_on_to_the_end(tmp_path: Path) 
 
 def test_resume_moves_a_torn_last_line_aside_and_says_so(tmp_path: Path) -> None:
     log = tmp_path / "torn.jsonl"
-    result = play("--seed", "5", "--bot-seed", "1", log=log, input="1\n1\n1\nq\n")
+    result = play("--seed", "5", "--player2", "random", "--bot-seed", "1", log=log, input="1\n1\n1\nq\n")
     assert result.exit_code == 0, result.output
     kept = read_log(log)
     # The program stopped in the middle of writing a line.
@@ -220,7 +220,7 @@ def test_resume_moves_a_torn_last_line_aside_and_says_so(tmp_path: Path) -> None
 def reacting_human(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Path]:
     """A whole match of a human who moves and reacts by number against the bot."""
     log = tmp_path_factory.mktemp("reacting") / "reacting.jsonl"
-    result = play("--seed", "4", "--bot-seed", "2", "--name1", "Alice", log=log, input=THREE_ONE)
+    result = play("--seed", "4", "--player2", "random", "--bot-seed", "2", "--name1", "Alice", log=log, input=THREE_ONE)
     assert result.exit_code == 0, result.output
     wanted = {"reaction_triggered", "reaction_started", "attack_made", "follow_up_chosen"}
     assert wanted <= kinds_in_log(log), "this game no longer has all of these; pick another seed"
@@ -313,7 +313,7 @@ class _ScriptedPlayers:
         commands = legal_commands(state, seat)
         if state.pending == "offer":
             return str(commands.index(DeclineReaction(player=seat)) + 1)  # let it pass
-        return str(commands.index(self.bot.choose(state, seat)) + 1)
+        return str(commands.index(command_for(self.bot, state, seat)) + 1)
 
 
 def hot_seat_game(tmp_path: Path, settings: MatchSettings) -> str:
