@@ -28,6 +28,7 @@ from typing import Final
 
 from msgspec.structs import replace
 
+from multiversus_core.abilities import abilities_of
 from multiversus_core.board import Board, Figure
 from multiversus_core.combat import can_attack, has_advantage
 from multiversus_core.geometry import figure_squares, tile_squares
@@ -36,6 +37,7 @@ from multiversus_core.scoring import WIN_CONDITIONS, final_result
 from multiversus_core.sheets import find_team
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Condition, Side, Square, other_side
+from multiversus_core.units import Unit
 from multiversus_core.variants import is_on
 
 CONDITION_VALUE: Final[dict[Condition, float]] = {
@@ -206,13 +208,45 @@ def _nearness(figures: list[Figure], squares: frozenset[Square]) -> float:
     return min(best, 12.0)
 
 
+def ranged_units(state: MatchState) -> frozenset[str]:
+    """The ids of the units whose characters may make ranged attacks."""
+    return _ranged(state.units)
+
+
+@cache
+def _ranged(units: tuple[Unit, ...]) -> frozenset[str]:
+    return frozenset(u.id for u in units if any(a.is_ranged() for a in abilities_of(u)))
+
+
+def could_attack(
+    state: MatchState, attacker: Figure, target: Figure, ranged: frozenset[str]
+) -> bool:
+    """:func:`~multiversus_core.combat.can_attack`, answered quickly when the two are far apart
+    and not in line (``ranged`` as :func:`ranged_units` gives it)."""
+    if attacker.square is None or target.square is None or attacker.side == target.side:
+        return False
+    a, b = figure_squares(attacker), figure_squares(target)
+    gap = min(max(abs(p[0] - q[0]), abs(p[1] - q[1])) for p in a for q in b)
+    if gap > 1 and (
+        attacker.unit not in ranged
+        or not any(
+            p[0] == q[0] or p[1] == q[1] or abs(p[0] - q[0]) == abs(p[1] - q[1])
+            for p in a
+            for q in b
+        )
+    ):
+        return False
+    return can_attack(state, attacker, target)
+
+
 def _threat(state: MatchState, attackers: list[Figure], targets: list[Figure]) -> float:
     """How many attacks ``attackers`` could make on ``targets`` now, weighted by what they harm."""
     total = 0.0
+    ranged = ranged_units(state)
     for target in targets:
         if target.square is None or target.condition == "eliminated":
             continue
-        if any(can_attack(state, a, target) for a in attackers):
+        if any(could_attack(state, a, target, ranged) for a in attackers):
             weight = 2.0 if has_advantage(state, target) else 1.0
             total += weight * ROLE_WEIGHT.get(state.unit(target.unit).role, 1.0)
     return total
@@ -223,4 +257,15 @@ def _coins(state: MatchState, side: Side) -> float:
     return float(greys_in_discard(state, other_side(side)) - greys_in_discard(state, side))
 
 
-__all__ = ["CONDITION_VALUE", "ROLE_WEIGHT", "WEIGHTS", "evaluate", "objective", "score"]
+__all__ = [
+    "CONDITION_VALUE",
+    "ROLE_WEIGHT",
+    "WEIGHTS",
+    "could_attack",
+    "evaluate",
+    "figure_value",
+    "objective",
+    "objective_squares",
+    "ranged_units",
+    "score",
+]

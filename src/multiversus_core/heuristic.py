@@ -31,7 +31,7 @@ from msgspec.structs import replace
 from multiversus_core.abilities import distance, stunt_abilities
 from multiversus_core.activation import able_figures, figures_of, move_allowance
 from multiversus_core.board import Figure
-from multiversus_core.combat import can_attack, harm, has_advantage
+from multiversus_core.combat import harm, has_advantage
 from multiversus_core.commands import (
     BeginAction,
     ChooseSide,
@@ -47,7 +47,13 @@ from multiversus_core.commands import (
 )
 from multiversus_core.decide import decider_seat
 from multiversus_core.determinize import determinize, hidden_secrets
-from multiversus_core.evaluation import figure_value, objective_squares, score
+from multiversus_core.evaluation import (
+    could_attack,
+    figure_value,
+    objective_squares,
+    ranged_units,
+    score,
+)
 from multiversus_core.geometry import figure_squares
 from multiversus_core.initiative import ROUNDS, greys_in_discard
 from multiversus_core.match import apply
@@ -126,10 +132,13 @@ class HeuristicBot:
 
     def _select(self, state: MatchState, side: Side, legal: Sequence[Command]) -> Command:
         scored: list[tuple[float, Command]] = []
+        plans: dict[tuple[str, tuple[ActionKind, ...]], float] = {}
         for command in legal:
             if isinstance(command, SelectCoins):
-                unit = state.unit(command.unit)
-                value = plan_value(state, side, unit, command.actions)
+                key = (command.unit, command.actions)
+                if key not in plans:
+                    plans[key] = plan_value(state, side, state.unit(command.unit), command.actions)
+                value = plans[key]
                 value += _GREEN_BONUS if command.colour == "green" else 0.0
                 scored.append((value, command))
         give_up = next((c for c in legal if isinstance(c, GiveUpInitiative)), None)
@@ -148,10 +157,15 @@ class HeuristicBot:
 
     def _react(self, state: MatchState, side: Side, legal: Sequence[Command]) -> Command:
         scored: list[tuple[float, Command]] = []
+        plans: dict[tuple[str, tuple[ActionKind, ...]], float] = {}
         for command in legal:
             if isinstance(command, SelectReaction):
-                unit = state.unit(command.unit)
-                value = reaction_value(state, side, unit, command.actions)
+                key = (command.unit, command.actions)
+                if key not in plans:
+                    plans[key] = reaction_value(
+                        state, side, state.unit(command.unit), command.actions
+                    )
+                value = plans[key]
                 value += _GREEN_BONUS if command.colour == "green" else 0.0
                 scored.append((value, command))
             elif isinstance(command, SelectNoReaction):
@@ -183,7 +197,7 @@ class HeuristicBot:
         kinds = {c.action: c for c in legal if isinstance(c, BeginAction)}
         enemies = _characters(state, other_side(act.side))
         if "attack" in kinds and any(
-            can_attack(state, f, e) for f in able_figures(state, unit) for e in enemies
+            _attacks(state, f, e) for f in able_figures(state, unit) for e in enemies
         ):
             return kinds["attack"]
         for kind in ("stunt", "move", "attack", "defend"):
@@ -210,7 +224,9 @@ class HeuristicBot:
         )
         scored: list[tuple[float, Command]] = []
         for command in legal:
-            after = resolved(state, command)
+            after = (
+                _stepped(state, command) if isinstance(command, Step) else resolved(state, command)
+            )
             if after.is_over:
                 value = _WON if after.winner == side else (-_WON if after.winner else 0.0)
             else:
@@ -219,6 +235,15 @@ class HeuristicBot:
                 value -= 0.3 * _gap(state, command, side)
             scored.append((value, command))
         return self._best(scored)
+
+
+def _stepped(state: MatchState, command: Step) -> MatchState:
+    """The position after a step, before anything it triggers: a quick look, not the rules."""
+    figure = state.figure(command.figure)
+    assert figure.square is not None
+    column, row = figure.square
+    moved = replace(figure, square=(column + command.direction[0], row + command.direction[1]))
+    return replace(state, figures=tuple(moved if f.id == figure.id else f for f in state.figures))
 
 
 def resolved(state: MatchState, command: Command) -> MatchState:
@@ -287,7 +312,7 @@ def reaction_value(
             near = [
                 e
                 for e in enemies
-                if any(distance(f, e) <= 1 or can_attack(state, f, e) for f in able)
+                if any(distance(f, e) <= 1 or _attacks(state, f, e) for f in able)
             ]
             best = max((_harm_value(state, e, double=double) for e in near), default=0.0)
             return 0.6 * best + 0.1 * len(near) + (0.05 if double else 0.0)
@@ -305,8 +330,12 @@ def figure_value_gain(state: MatchState, figure: Figure) -> float:
     return figure_value(state, replace(figure, condition=better)) - figure_value(state, figure)
 
 
+def _attacks(state: MatchState, attacker: Figure, target: Figure) -> bool:
+    return could_attack(state, attacker, target, ranged_units(state))
+
+
 def _in_reach(state: MatchState, figure: Figure, enemy: Figure) -> bool:
-    return distance(figure, enemy) <= 1 or can_attack(state, figure, enemy)
+    return distance(figure, enemy) <= 1 or _attacks(state, figure, enemy)
 
 
 def _characters(state: MatchState, side: Side) -> list[Figure]:
@@ -337,7 +366,7 @@ def _attack_value(
     for f in able:
         best = 0.0
         for e in enemies:
-            if can_attack(state, f, e) or (reach and distance(f, e) - 1 <= reach - 1):
+            if _attacks(state, f, e) or (reach and distance(f, e) - 1 <= reach - 1):
                 best = max(best, _harm_value(state, e, double=double))
         total += best
     return total
@@ -373,7 +402,7 @@ def _threatened(
     """How much of the unit the enemies could attack (within ``reach`` spaces and a step)."""
     total = 0.0
     for f in able:
-        if any(can_attack(state, e, f) or (reach and distance(f, e) <= reach) for e in enemies):
+        if any(_attacks(state, e, f) or (reach and distance(f, e) <= reach) for e in enemies):
             total += figure_value(state, f)
     return total
 
