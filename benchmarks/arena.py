@@ -91,8 +91,11 @@ def main(argv: list[str] | None = None) -> int:
         for done, (side, result, elapsed) in enumerate(pool.imap_unordered(play_one, jobs), 1):
             results[side, result] += 1
             seconds.append(elapsed)
-            print(f"\rplayed {done} / {args.matches}", end="", file=sys.stderr, flush=True)
-    print(file=sys.stderr)
+            print(
+                f"played {done} / {args.matches}: A as {side}, {result}, {elapsed:.0f} s",
+                file=sys.stderr,
+                flush=True,
+            )
     wall = time.perf_counter() - start
     print(f"{args.a} (A) against {args.b} (B): {args.matches} matches, {len(pairings)} pairings")
     print(f"{'A plays':<12} {'won':>5} {'lost':>5} {'drawn':>6} {'A wins of decided':>18}")

@@ -394,3 +394,18 @@ def test_command_for_refuses_a_bot_that_answers_out_of_turn() -> None:
     state = start_match(match_settings(1))
     with pytest.raises(IllegalCommandError, match="not waiting for seat 2"):
         command_for(RandomBot(1), state, 2)
+
+
+def test_the_search_bot_searches_the_heuristics_shortlist_of_coin_selections() -> None:
+    for seed in range(20):
+        state, seat = position(seed, wanted_hidden=False)
+        if state.pending == "select" and len(legal_commands(state, seat)) > 8:
+            break
+    else:
+        pytest.fail("no selection with more than eight choices")
+    seen, legal = view(state, viewer_of(state, seat)), legal_commands(state, seat)
+    short = HeuristicBot(1).shortlist(seen, legal, 4)
+    kept = [c for c in short if c.__struct_config__.tag == "select_coins"]
+    assert len(kept) == 4
+    assert all(c in legal for c in short)
+    assert SearchBot(1, iterations=6, shortlist=4).choose(seen, legal) in short

@@ -83,7 +83,8 @@ class SearchBot:
 
     ``iterations`` bounds each decision; ``seconds``, if given, also stops a
     decision once that much time has passed (then it is no longer
-    reproducible). Set-up decisions and the steps of a move are the
+    reproducible). Among many coin selections it searches the ``shortlist``
+    the heuristic rates best. Set-up decisions and the steps of a move are the
     heuristic's (:class:`~multiversus_core.heuristic.HeuristicBot`, with its
     own seed): searching each step of a move would cost a search a space.
     """
@@ -95,6 +96,7 @@ class SearchBot:
         iterations: int = DEFAULT_ITERATIONS,
         seconds: float | None = None,
         exploration: float = 0.3,
+        shortlist: int = 6,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"a search needs at least one iteration, not {iterations}")
@@ -103,6 +105,7 @@ class SearchBot:
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
+        self.shortlist = shortlist
 
     def choose(self, view: MatchView, legal: Sequence[Command]) -> Command:
         """Return one of ``legal`` (never empty), given the deciding side's ``view``."""
@@ -110,10 +113,12 @@ class SearchBot:
             return legal[0]
         if view.pending in _SET_UP or view.pending in ("move", "after_attack"):
             return self._heuristic.choose(view, legal)
+        # The heuristic's best few coin selections: the search spends its budget on them.
+        candidates = self._heuristic.shortlist(view, legal, self.shortlist)
         result = search(
             GAME,
             view,
-            legal,
+            candidates,
             legal[0].player,
             self._random,
             iterations=self.iterations,

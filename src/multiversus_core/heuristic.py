@@ -113,6 +113,20 @@ class HeuristicBot:
             case _:
                 return self._greedy(state, side, unknown, legal)
 
+    def shortlist(self, view: MatchView, legal: Sequence[Command], size: int) -> list[Command]:
+        """The ``size`` coin selections (active or reactive) it rates best, in ``legal``'s
+        order, and giving up the Initiative if that is legal; all of ``legal`` otherwise."""
+        if view.pending not in ("select", "react") or view.viewer == "spectator":
+            return list(legal)
+        state = determinize(view, self._random)
+        if view.pending == "select":
+            scored = self._select_scores(state, view.viewer, legal)
+        else:
+            scored = self._react_scores(state, view.viewer, legal)
+        ranked = sorted(range(len(scored)), key=lambda i: -scored[i][0])[:size]
+        kept = {id(scored[i][1]) for i in ranked}
+        return [c for c in legal if id(c) in kept or isinstance(c, GiveUpInitiative)]
+
     def __repr__(self) -> str:
         return "HeuristicBot(...)"
 
@@ -131,16 +145,7 @@ class HeuristicBot:
     # --- the active selection and the Initiative ------------------------------
 
     def _select(self, state: MatchState, side: Side, legal: Sequence[Command]) -> Command:
-        scored: list[tuple[float, Command]] = []
-        plans: dict[tuple[str, tuple[ActionKind, ...]], float] = {}
-        for command in legal:
-            if isinstance(command, SelectCoins):
-                key = (command.unit, command.actions)
-                if key not in plans:
-                    plans[key] = plan_value(state, side, state.unit(command.unit), command.actions)
-                value = plans[key]
-                value += _GREEN_BONUS if command.colour == "green" else 0.0
-                scored.append((value, command))
+        scored = self._select_scores(state, side, legal)
         give_up = next((c for c in legal if isinstance(c, GiveUpInitiative)), None)
         if not scored:
             assert give_up is not None
@@ -153,9 +158,29 @@ class HeuristicBot:
                 return give_up
         return self._best(scored)
 
+    def _select_scores(
+        self, state: MatchState, side: Side, legal: Sequence[Command]
+    ) -> list[tuple[float, Command]]:
+        scored: list[tuple[float, Command]] = []
+        plans: dict[tuple[str, tuple[ActionKind, ...]], float] = {}
+        for command in legal:
+            if isinstance(command, SelectCoins):
+                key = (command.unit, command.actions)
+                if key not in plans:
+                    plans[key] = plan_value(state, side, state.unit(command.unit), command.actions)
+                value = plans[key]
+                value += _GREEN_BONUS if command.colour == "green" else 0.0
+                scored.append((value, command))
+        return scored
+
     # --- the reactive selection and reactions ---------------------------------
 
     def _react(self, state: MatchState, side: Side, legal: Sequence[Command]) -> Command:
+        return self._best(self._react_scores(state, side, legal))
+
+    def _react_scores(
+        self, state: MatchState, side: Side, legal: Sequence[Command]
+    ) -> list[tuple[float, Command]]:
         scored: list[tuple[float, Command]] = []
         plans: dict[tuple[str, tuple[ActionKind, ...]], float] = {}
         for command in legal:
@@ -170,7 +195,7 @@ class HeuristicBot:
                 scored.append((value, command))
             elif isinstance(command, SelectNoReaction):
                 scored.append((0.0, command))
-        return self._best(scored)
+        return scored
 
     def _offer(self, state: MatchState, legal: Sequence[Command]) -> Command:
         react = next((c for c in legal if isinstance(c, React)), None)
