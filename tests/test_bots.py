@@ -73,6 +73,17 @@ def test_bots_only_give_legal_commands_and_finish_every_match(
     assert final.is_over
 
 
+@pytest.mark.parametrize(("heroes", "adversaries"), [(h, a) for h in HEROES for a in ADVERSARIES])
+def test_every_bot_finishes_every_pairing_with_every_variant_on(
+    heroes: str, adversaries: str
+) -> None:
+    variants = tuple(sorted(VARIANTS))
+    for first, second in (("heuristic", "mcts:2"), ("mcts:2", "random")):
+        settings_ = MatchSettings(heroes=heroes, adversaries=adversaries, variants=variants, seed=7)
+        _, final = play_match(settings_, {1: make_bot(first, 1), 2: make_bot(second, 2)})
+        assert final.is_over
+
+
 @pytest.mark.parametrize("spec", SPECS)
 def test_a_bot_with_the_same_seed_plays_the_same_match(spec: str) -> None:
     settings_ = match_settings(3)

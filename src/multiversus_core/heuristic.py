@@ -55,7 +55,7 @@ from multiversus_core.evaluation import (
     score,
 )
 from multiversus_core.geometry import figure_squares
-from multiversus_core.initiative import ROUNDS, greys_in_discard
+from multiversus_core.initiative import greys_in_discard
 from multiversus_core.match import apply
 from multiversus_core.state import MatchState
 from multiversus_core.terms import ActionKind, Side, Square, other_side
@@ -152,7 +152,11 @@ class HeuristicBot:
             return give_up
         best_value = max(v for v, _ in scored)
         if give_up is not None:
-            grey = all(c.colour == "grey" for v, c in scored if v == best_value)  # type: ignore[union-attr]
+            grey = all(
+                isinstance(c, SelectCoins) and c.colour == "grey"
+                for v, c in scored
+                if v == best_value
+            )
             risk = push_luck_risk(state, side, grey_next=grey)
             if best_value < risk:
                 return give_up
@@ -287,7 +291,7 @@ def push_luck_risk(state: MatchState, side: Side, *, grey_next: bool) -> float:
 
     Nothing is risked in the round's second turn: the next round returns every coin anyway.
     """
-    if state.turns_in_round >= 2 or (state.round >= ROUNDS and state.turns_in_round >= 2):
+    if state.turns_in_round >= 2:
         return 0.0
     greys = greys_in_discard(state, side) + (1 if grey_next else 0)
     odds = initiative_loss_odds(greys, six_loses=not is_on(state, "no-automatic-six"))
