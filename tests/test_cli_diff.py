@@ -19,8 +19,8 @@ def run(*args: str) -> Result:
 def bot_match(folder: Path, seed: int) -> Path:
     log = folder / f"bots-{seed}.jsonl"
     result = run(
-        "play", "--player1", "bot", "--player2", "bot", "--quiet", "--seed", str(seed),
-        "--log", str(log),
+        "play", "--player1", "random", "--player2", "random", "--bot-seed", str(seed),
+        "--quiet", "--seed", str(seed), "--log", str(log),
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     return log

@@ -164,9 +164,11 @@ def bot_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     child = spawn(
         "play",
         "--player1",
-        "bot",
+        "random",
         "--player2",
-        "bot",
+        "random",
+        "--bot-seed",
+        "7",
         "--quiet",
         "--seed",
         "7",

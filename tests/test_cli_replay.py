@@ -28,7 +28,8 @@ def bot_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished bot match, seed 7."""
     log = tmp_path_factory.mktemp("replay") / "bots.jsonl"
     result = run(
-        "play", "--player1", "bot", "--player2", "bot", "--quiet", "--seed", "7", "--log", str(log)
+        "play", "--player1", "random", "--player2", "random", "--bot-seed", "7", "--quiet",
+        "--seed", "7", "--log", str(log),
     )
     assert result.exit_code == 0, result.output
     return log
