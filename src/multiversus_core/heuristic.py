@@ -91,12 +91,7 @@ class HeuristicBot:
         """Return one of ``legal`` (never empty), given the deciding side's ``view``."""
         if len(legal) == 1:
             return legal[0]
-        if view.viewer == "spectator" or view.pending in (
-            "flip",
-            "teams",
-            "starting_team",
-            "secret",
-        ):
+        if view.viewer == "spectator" or view.pending in _SET_UP:
             return self._set_up(legal)
         side: Side = view.viewer
         state = determinize(view, self._random)
