@@ -46,7 +46,7 @@ from multiversus_core.legal import legal_commands
 from multiversus_core.log import LogWriter, replay
 from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
-from multiversus_core.sheets import DEFAULT_ADVERSARIES, DEFAULT_HEROES, find_team
+from multiversus_core.sheets import DEFAULT_ADVERSARIES, DEFAULT_HEROES, find_team, missing_team
 from multiversus_core.state import MatchState
 from multiversus_core.terms import SEATS, Seat
 
@@ -320,7 +320,7 @@ def _settings(
     if scenario is None:
         sheet = find_team(adversaries)
         if sheet is None:
-            raise SettingsError(f"no team {adversaries!r} is installed")
+            raise SettingsError(missing_team(adversaries))
         if sheet.scenarios:
             scenario = sheet.scenarios[0].id
     if seed is None:
