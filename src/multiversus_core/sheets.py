@@ -213,7 +213,7 @@ def decode_sheet(data: bytes, source: str) -> TeamSheet:
     except UnicodeDecodeError as exc:
         raise SheetError(source, f"not valid TOML: not UTF-8 ({exc.reason})") from None
     if _bracket_depth(text) > MAX_DEPTH:
-        raise SheetError(source, f"arrays and tables are nested more than {MAX_DEPTH} deep")
+        raise SheetError(source, f"tables, arrays and keys are nested more than {MAX_DEPTH} deep")
     try:
         raw = tomllib.loads(text)
     except RecursionError:  # defensive: the depth check above rules it out
@@ -221,7 +221,7 @@ def decode_sheet(data: bytes, source: str) -> TeamSheet:
     except ValueError as exc:  # TOMLDecodeError, or an integer with too many digits
         raise SheetError(source, f"not valid TOML: {exc}") from None
     if _depth(raw) > MAX_DEPTH:
-        raise SheetError(source, f"tables and arrays are nested more than {MAX_DEPTH} deep")
+        raise SheetError(source, f"tables, arrays and keys are nested more than {MAX_DEPTH} deep")
     try:
         sheet = msgspec.convert(raw, type=TeamSheet)
     except msgspec.ValidationError as exc:
@@ -244,17 +244,28 @@ def load_sheet(path: str | PathLike[str]) -> TeamSheet:
     return decode_sheet(data, str(path))
 
 
+_STRING: Final = r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\''
+_KEY_PART: Final = r'[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\''
 _TOKENS: Final = re.compile(
-    r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\'|#[^\n]*|[\[\]{}]',
+    rf"(?P<key>(?:{_KEY_PART})(?:[ \t]*\.[ \t]*(?:{_KEY_PART}))+)|{_STRING}|#[^\n]*|[\[\]{{}}]",
     re.DOTALL,
 )
-"""TOML strings and comments (skipped whole) and brackets (counted)."""
+"""TOML dotted keys (their parts counted), strings and comments (skipped) and brackets."""
 
 
 def _bracket_depth(text: str) -> int:
-    """Return the deepest nesting of brackets and braces outside strings and comments."""
+    """Return the deepest nesting of brackets, braces and dotted keys outside strings and comments.
+
+    Counted before parsing because the TOML parser recurses on brackets and
+    takes time quadratic in the parts of a dotted key.
+    """
     depth = deepest = 0
     for token in _TOKENS.finditer(text):
+        key = token.group("key")
+        if key is not None:
+            parts = len(re.findall(rf"(?:{_KEY_PART})", key))
+            deepest = max(deepest, depth + parts)
+            continue
         match token.group():
             case "[" | "{":
                 depth += 1
@@ -583,7 +594,7 @@ def check_pairings(sheet: TeamSheet, others: Iterable[TeamSheet], source: str) -
                     against = f"with the Hero team {heroes.id!r}"
                 else:
                     field = "units"
-                    against = f"in {adversaries.id!r}'s scenario {scenario.id!r}"
+                    against = f"in the scenario {scenario.id!r} of {adversaries.id!r}"
                 raise SheetError(source, f"{field}: {against}: {exc}", sheet.id) from None
 
 
