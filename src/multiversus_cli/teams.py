@@ -101,13 +101,11 @@ def list_teams(ctx: typer.Context) -> None:
         )
     invalid = invalid_teams()
     for error in invalid:
-        table.add_row(
-            Text(shown(error.team or "?")),
-            Text(shown(f"invalid: {' '.join(str(error).split())}"), style="red"),
-            "",
-            "",
-        )
-    _out().print(table)
+        table.add_row(Text(shown(error.team or "?")), Text("invalid (see below)", style="red"))
+    out = _out()
+    out.print(table)
+    for error in invalid:
+        out.print(Text(shown(f"invalid: {' '.join(str(error).split())}"), style="red"))
     if invalid:
         raise typer.Exit(EXIT_INVALID)
 
