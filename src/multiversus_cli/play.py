@@ -33,6 +33,7 @@ from multiversus_cli.describe import (
     secrets_summary,
     side_name,
 )
+from multiversus_cli.printable import printable
 from multiversus_cli.render import render_board, render_piles, render_units, status_line
 from multiversus_core.board import Figure
 from multiversus_core.bots import RandomBot
@@ -194,7 +195,7 @@ def play(
             seeded_salts=seeded_salts,
         )
     except (UsageError, MultiversusError) as exc:
-        err.print(f"multiversus play: {_one_line(exc)}", markup=False)
+        err.print(printable(f"multiversus play: {_one_line(exc)}"), markup=False)
         raise typer.Exit(EXIT_USAGE) from None
     raise typer.Exit(game.run())
 
@@ -269,9 +270,12 @@ def _prepare(
         if writer.torn is not None:
             torn = writer.torn
             out.print(
-                f"The log's last line ({torn.line}) was cut short when the program stopped; "
-                f"its {torn.size} bytes were moved to {torn.path} and the match carries on "
-                "from the line before it."
+                printable(
+                    f"The log's last line ({torn.line}) was cut short when the program stopped; "
+                    f"its {torn.size} bytes were moved to {torn.path} and the match carries on "
+                    "from the line before it."
+                ),
+                markup=False,
             )
     else:
         settings = _settings(
@@ -427,16 +431,18 @@ class Game:
         settings = self.state.settings
         if self.resumed:
             self.out.print(
-                f"Resuming {self.path}: {len(self.history)} commands replayed.", markup=False
+                printable(f"Resuming {self.path}: {len(self.history)} commands replayed."),
+                markup=False,
             )
             if self.state.is_over:
                 self.out.print("The match in this log is already over.")
         else:
             self.out.print(f"Seed {settings.seed} (play it again with --seed {settings.seed}).")
-            self.out.print(f"Saving the log to {self.path}", markup=False)
+            self.out.print(printable(f"Saving the log to {self.path}"), markup=False)
         for seat in SEATS:
             kind = "bot" if self.kinds[seat] is PlayerKind.bot else "human"
-            self.out.print(f"Seat {seat}: {settings.players[seat - 1]} ({kind})", markup=False)
+            name = printable(settings.players[seat - 1])
+            self.out.print(f"Seat {seat}: {name} ({kind})", markup=False)
         if self.is_hot_seat:
             self.out.print("Hot-seat: pass the keyboard when asked; secret choices are screened.")
         if self.humans:
@@ -473,21 +479,23 @@ class Game:
         result = f"The match ended in round {state.round} of 6: {result_text(state)}."
         if self.quiet:
             self.out.print(
-                f"{result.removesuffix('.')}; {len(self.history)} commands, "
-                f"seed {state.settings.seed}. Log: {self.path}",
+                printable(
+                    f"{result.removesuffix('.')}; {len(self.history)} commands, "
+                    f"seed {state.settings.seed}. Log: {self.path}"
+                ),
                 markup=False,
             )
             return
         self.out.print()
         self.out.print(render_board(state, self.viewer))
         self.out.print()
-        self.out.print(Text(result, style="bold"))
+        self.out.print(Text(printable(result), style="bold"))
         secrets = secrets_summary(state, None)  # every secret is revealed at the end
         if secrets:
             self.out.print("The secrets were:", markup=False)
             for line in secrets:
-                self.out.print(f"  {line}", markup=False)
-        self.out.print(f"The log is saved in {self.path}", markup=False)
+                self.out.print(f"  {printable(line)}", markup=False)
+        self.out.print(printable(f"The log is saved in {self.path}"), markup=False)
 
     # --- a human decision ---------------------------------------------------------
 
@@ -503,10 +511,10 @@ class Game:
             raise MultiversusError(f"no legal command for seat {seat}")
         self.out.print()
         self._show_position(seat)
-        self.out.print(Text(f"▶ {waiting_for(state)}", style="bold"))
+        self.out.print(Text(f"▶ {printable(waiting_for(state))}", style="bold"))
         help_text = decision_help(state, seat)
         if help_text is not None:
-            self.out.print(help_text, markup=False)
+            self.out.print("\n".join(map(printable, help_text.split("\n"))), markup=False)
         self._show_menu(commands)
         while True:
             raw = self._read(f"Choice (1-{len(commands)}, h for help): ")
@@ -523,11 +531,11 @@ class Game:
                 self._say_wrong(f"There is no choice {number}.", len(commands))
                 continue
             if not self._extra(answer, seat, commands):
-                shown = raw.strip()
-                if not shown:
+                typed = raw.strip()
+                if not typed:
                     self._say_wrong("Nothing was typed.", len(commands))
                 else:
-                    self._say_wrong(f"{shown[:20]!r} is not a choice.", len(commands))
+                    self._say_wrong(f"{typed[:20]!r} is not a choice.", len(commands))
 
     def _screen_seat(self, seat: Seat) -> Seat | None:
         """Whose secrets the screen may show while ``seat`` decides.
@@ -579,7 +587,7 @@ class Game:
 
     def _hand_over(self, seat: Seat, *, secret: bool) -> None:
         self._clear_screen()
-        name = self.state.settings.players[seat - 1]
+        name = printable(self.state.settings.players[seat - 1])
         side = self.state.side_of(seat)
         who = f"{name} ({side_name(side)})" if side else name
         why = ""
@@ -616,6 +624,7 @@ class Game:
         groups: list[tuple[str | None, list[str]]] = []
         for number, command in enumerate(commands, start=1):
             heading, label = command_parts(self.state, command)
+            heading, label = (None if heading is None else printable(heading)), printable(label)
             item = f"{number:>2} {label}"
             if groups and heading is not None and groups[-1][0] == heading:
                 groups[-1][1].append(item)
@@ -642,7 +651,7 @@ class Game:
         lines = narrator.take()
         self.out.print(Text(f"The match so far ({len(self.history)} commands):", style="bold"))
         for line in lines or ["Nothing has happened yet."]:
-            self.out.print(f"  {line}", markup=False)
+            self.out.print(f"  {printable(line)}", markup=False)
 
     # --- output -------------------------------------------------------------------
 
@@ -651,11 +660,11 @@ class Game:
         if self.quiet:
             return
         for line in lines:
-            self.out.print(f"  {line}", markup=False)
+            self.out.print(f"  {printable(line)}", markup=False)
 
     def _error(self, message: str) -> None:
         Console(stderr=True, highlight=False, soft_wrap=True).print(
-            f"multiversus play: {message}", markup=False
+            printable(f"multiversus play: {message}"), markup=False
         )
 
     def _print_resume_hint(self) -> None:
@@ -666,8 +675,8 @@ class Game:
                 words += [f"--player{seat}", self.kinds[seat].value]
         if self.bot_seed is not None and self.bots:
             words += ["--bot-seed", str(self.bot_seed)]
-        self.out.print(f"The log is kept in {self.path}. To carry on:", markup=False)
-        self.out.print(f"  {shlex.join(words)}", markup=False)
+        self.out.print(printable(f"The log is kept in {self.path}. To carry on:"), markup=False)
+        self.out.print(f"  {printable(shlex.join(words))}", markup=False)
 
 
 def is_private_decision(state: MatchState) -> bool:

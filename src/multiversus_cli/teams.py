@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from multiversus_cli.shown import shown
+from multiversus_cli.printable import printable
 from multiversus_core import abilities
 from multiversus_core.errors import SheetError
 from multiversus_core.scoring import WIN_CONDITIONS
@@ -57,7 +57,7 @@ def _out() -> Console:
 def _fail(command: str, message: str, code: int) -> typer.Exit:
     """Print a one-line error on stderr and return the exit to raise."""
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        shown(f"multiversus {command}: {' '.join(message.split())}"), markup=False
+        printable(f"multiversus {command}: {' '.join(message.split())}"), markup=False
     )
     return typer.Exit(code)
 
@@ -94,18 +94,18 @@ def list_teams(ctx: typer.Context) -> None:
     for sheet in _installed("teams"):
         units = ", ".join(unit_label(unit.name, unit.characters) for unit in sheet.units)
         table.add_row(
-            Text(shown(sheet.id)),
-            Text(shown(sheet.name)),
+            Text(printable(sheet.id)),
+            Text(printable(sheet.name)),
             _SIDE_NAMES[sheet.side],
-            Text(shown(units)),
+            Text(printable(units)),
         )
     invalid = invalid_teams()
     for error in invalid:
-        table.add_row(Text(shown(error.team or "?")), Text("invalid (see below)", style="red"))
+        table.add_row(Text(printable(error.team or "?")), Text("invalid (see below)", style="red"))
     out = _out()
     out.print(table)
     for error in invalid:
-        out.print(Text(shown(f"invalid: {' '.join(str(error).split())}"), style="red"))
+        out.print(Text(printable(f"invalid: {' '.join(str(error).split())}"), style="red"))
     if invalid:
         raise typer.Exit(EXIT_INVALID)
 
@@ -170,9 +170,9 @@ def validate(
             check_pairings(sheet, [t for t in others if t.id != sheet.id], str(path))
         except SheetError as exc:
             failed = True
-            out.print(Text(shown(" ".join(str(exc).split())), style="red"))
+            out.print(Text(printable(" ".join(str(exc).split())), style="red"))
         else:
-            out.print(Text(shown(f"{path}: ok ({sheet.id}, {_SIDE_NAMES[sheet.side]})")))
+            out.print(Text(printable(f"{path}: ok ({sheet.id}, {_SIDE_NAMES[sheet.side]})")))
     raise typer.Exit(EXIT_INVALID if failed else EXIT_OK)
 
 
@@ -185,14 +185,14 @@ def unit_label(name: str, characters: int) -> str:
 
 
 def sheet_lines(sheet: TeamSheet) -> list[Text]:
-    """Return a team sheet as the lines players read, styled for rich, every name :func:`shown`."""
+    """Return a team sheet as the lines players read, styled for rich, names :func:`printable`."""
     lines: list[Text] = [
         Text.assemble(
-            (shown(sheet.name), "bold"), f" ({shown(sheet.id)}), {_SIDE_NAMES[sheet.side]}"
+            (printable(sheet.name), "bold"), f" ({printable(sheet.id)}), {_SIDE_NAMES[sheet.side]}"
         )
     ]
     if sheet.description:
-        lines.append(Text(shown(sheet.description), style="italic"))
+        lines.append(Text(printable(sheet.description), style="italic"))
     lines.append(Text())
     lines.append(Text("Units", style="bold underline"))
     for unit in sheet.units:
@@ -208,14 +208,14 @@ def sheet_lines(sheet: TeamSheet) -> list[Text]:
         lines.append(
             Text.assemble(
                 "  ",
-                (shown(unit.name), "bold"),
-                shown(f" ({unit.id}), {unit.role}: {body}; {coins}"),
+                (printable(unit.name), "bold"),
+                printable(f" ({unit.id}), {unit.role}: {body}; {coins}"),
             )
         )
         for name in unit.abilities:
             ability = abilities.REGISTRY.get(name)
             if ability is None:  # an installed sheet is validated; this is defensive
-                lines.append(Text(shown(f"    {name}: (not registered)"), style="red"))
+                lines.append(Text(printable(f"    {name}: (not registered)"), style="red"))
                 continue
             text = ability.text or "(no rules text)"
             lines.append(Text.assemble("    ", (abilities.title(ability), "cyan"), f": {text}"))
@@ -223,27 +223,30 @@ def sheet_lines(sheet: TeamSheet) -> list[Text]:
         lines.append(Text())
         lines.append(Text("Scenarios", style="bold underline"))
         for scenario in sheet.scenarios:
-            tiles = shown(", ".join(sorted({tile.terrain for tile in scenario.tiles})))
+            tiles = printable(", ".join(sorted({tile.terrain for tile in scenario.tiles})))
             extra = f"; special tiles: {tiles}" if tiles else ""
             lines.append(
                 Text.assemble(
                     "  ",
-                    (shown(scenario.name), "bold"),
-                    f" ({shown(scenario.id)}): a {scenario.width}×{scenario.height} board{extra}",
+                    (printable(scenario.name), "bold"),
+                    f" ({printable(scenario.id)}): "
+                    f"a {scenario.width}×{scenario.height} board{extra}",
                 )
             )
     if sheet.secrets:
         lines.append(Text())
         lines.append(Text("Set-up secrets", style="bold underline"))
         for secret in sheet.secrets:
-            options = shown(", ".join(secret.options))
+            options = printable(", ".join(secret.options))
             lines.append(
                 Text.assemble(
-                    "  ", (shown(secret.name), "bold"), f" (secret {secret.kind}; one of {options})"
+                    "  ",
+                    (printable(secret.name), "bold"),
+                    f" (secret {secret.kind}; one of {options})",
                 )
             )
             if secret.text:
-                lines.append(Text(f"    {shown(secret.text)}"))
+                lines.append(Text(f"    {printable(secret.text)}"))
     if sheet.win_conditions:
         lines.append(Text())
         lines.append(
@@ -252,7 +255,7 @@ def sheet_lines(sheet: TeamSheet) -> list[Text]:
         for name in sheet.win_conditions:
             registered = WIN_CONDITIONS.get(name)
             text = registered[0] if registered is not None else "(not registered)"
-            lines.append(Text.assemble("  ", (shown(name), "bold"), f": {text}"))
+            lines.append(Text.assemble("  ", (printable(name), "bold"), f": {text}"))
     return lines
 
 

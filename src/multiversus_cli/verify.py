@@ -26,6 +26,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
+from multiversus_cli.printable import printable
+
 if TYPE_CHECKING:
     from multiversus_core.verify import Verification
 
@@ -112,7 +114,7 @@ def verify(
         files = find_logs(paths)
     except _NoLogs as exc:
         for line in exc.args:
-            err.print(f"multiversus verify: {line}", markup=False)
+            err.print(printable(f"multiversus verify: {line}"), markup=False)
         raise typer.Exit(EXIT_USAGE) from None
     results: list[Verification] = []
     with _progress(err, len(files)) as advance:
@@ -191,8 +193,8 @@ def summary_table(results: Sequence[Verification]) -> Table:
     table.add_column("result")
     for result in results:
         table.add_row(
-            result.path,
-            _kind(result),
+            Text(printable(result.path)),
+            Text(printable(_kind(result))),
             str(result.entries),
             "yes" if result.finished else "no",
             _SALTS.get(result.salts, "?"),
@@ -219,7 +221,7 @@ def failure_line(result: Verification) -> str:
         where = "the header (line 1)" if line == 1 else f"entry {line - 1} (line {line})"
         problem = where + ": " + match["rest"] if line else match["rest"]
     code = f" [{result.code}]" if result.code else ""
-    return f"{result.path}: {problem}{code}"
+    return printable(f"{result.path}: {problem}{code}")
 
 
 @contextmanager

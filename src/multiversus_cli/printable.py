@@ -3,30 +3,23 @@
 Player names come from a log's header, team, unit, character and scenario
 names from a sheet or a log, file names from the command line. Any of them
 may hold control characters, terminal escape sequences, bidi overrides or
-rich markup. :func:`shown` is the one door they pass through on the way to
+rich markup. :func:`printable` is the one door they pass through on the way to
 the screen: every character Python does not call printable (``\\x1b``,
 ``\\n``, ``\\r``, ``\\u202e``, ...) becomes its visible escape, so nothing in a
 name can move the cursor, recolour the terminal, reorder the line or start a
-new one. The CLI prints names as plain text (``Text`` or ``markup=False``), so
-``[bold red]`` in a name is printed as it is written; :func:`shown_markup` is
-for the few places that print through rich markup.
+new one. The CLI prints them as plain text (a ``Text``, a table cell given as
+``Text``, or ``markup=False``), never through rich markup, so ``[bold red]`` in a
+name is printed as it is written.
 """
 
 from __future__ import annotations
 
-from rich.markup import escape
 
-
-def shown(text: str) -> str:
+def printable(text: str) -> str:
     """Return text with every unprintable character replaced by its visible escape."""
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
-
-
-def shown_markup(text: str) -> str:
-    """Return :func:`shown` text with rich markup escaped, for a string rich parses as markup."""
-    return escape(shown(text))
 
 
 def _escape(ch: str) -> str:
@@ -38,4 +31,4 @@ def _escape(ch: str) -> str:
     return f"\\U{code:08x}"
 
 
-__all__ = ["shown", "shown_markup"]
+__all__ = ["printable"]
