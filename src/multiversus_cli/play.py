@@ -201,7 +201,7 @@ def play(
 
 
 def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
+    return " ".join(printable(str(exc)).split()) or type(exc).__name__
 
 
 def default_log_path(now: datetime | None = None, folder: Path | None = None) -> Path:

@@ -107,7 +107,7 @@ class Step(NamedTuple):
 def fail(command: str, message: str, code: int = EXIT_USAGE) -> typer.Exit:
     """Print a one-line error on stderr and return the exit to raise."""
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        printable(f"multiversus {command}: {' '.join(message.split())}"), markup=False
+        f"multiversus {command}: {' '.join(printable(message).split())}", markup=False
     )
     return typer.Exit(code)
 

@@ -57,7 +57,7 @@ def _out() -> Console:
 def _fail(command: str, message: str, code: int) -> typer.Exit:
     """Print a one-line error on stderr and return the exit to raise."""
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        printable(f"multiversus {command}: {' '.join(message.split())}"), markup=False
+        f"multiversus {command}: {' '.join(printable(message).split())}", markup=False
     )
     return typer.Exit(code)
 
@@ -105,7 +105,7 @@ def list_teams(ctx: typer.Context) -> None:
     out = _out()
     out.print(table)
     for error in invalid:
-        out.print(Text(printable(f"invalid: {' '.join(str(error).split())}"), style="red"))
+        out.print(Text(f"invalid: {' '.join(printable(str(error)).split())}", style="red"))
     if invalid:
         raise typer.Exit(EXIT_INVALID)
 
@@ -170,7 +170,7 @@ def validate(
             check_pairings(sheet, [t for t in others if t.id != sheet.id], str(path))
         except SheetError as exc:
             failed = True
-            out.print(Text(printable(" ".join(str(exc).split())), style="red"))
+            out.print(Text(" ".join(printable(str(exc)).split()), style="red"))
         else:
             out.print(Text(printable(f"{path}: ok ({sheet.id}, {_SIDE_NAMES[sheet.side]})")))
     raise typer.Exit(EXIT_INVALID if failed else EXIT_OK)

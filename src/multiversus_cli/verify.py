@@ -212,9 +212,9 @@ def _kind(result: Verification) -> str:
 
 def failure_line(result: Verification) -> str:
     """Return one line naming the failed log, the entry where it failed and why."""
-    problem = " ".join((result.problem or "failed, with no reason given").split())
+    problem = " ".join(printable(result.problem or "failed, with no reason given").split())
     # A LogError's message starts with the path and gives a line: name the entry too.
-    problem = problem.removeprefix(f"{result.path}, ")
+    problem = problem.removeprefix(f"{' '.join(printable(result.path).split())}, ")
     match = _LOG_LINE.match(problem)
     if match is not None:
         line = int(match["line"])
