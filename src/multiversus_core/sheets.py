@@ -252,6 +252,7 @@ _TOKENS: Final = re.compile(
     re.DOTALL,
 )
 """TOML dotted keys (their parts counted), strings and comments (skipped) and brackets."""
+_KEY_PARTS: Final = re.compile(_KEY_PART)
 
 
 def _bracket_depth(text: str) -> int:
@@ -264,13 +265,16 @@ def _bracket_depth(text: str) -> int:
     for token in _TOKENS.finditer(text):
         key = token.group("key")
         if key is not None:
-            parts = len(re.findall(rf"(?:{_KEY_PART})", key))
-            deepest = max(deepest, depth + parts)
+            deepest = max(deepest, depth + len(_KEY_PARTS.findall(key)))
+            if deepest > MAX_DEPTH:
+                break
             continue
         match token.group():
             case "[" | "{":
                 depth += 1
                 deepest = max(deepest, depth)
+                if deepest > MAX_DEPTH:
+                    break
             case "]" | "}":
                 depth = max(0, depth - 1)
     return deepest
