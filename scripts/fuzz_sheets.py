@@ -30,16 +30,19 @@ def main() -> None:
         try:
             outcomes[check_sheet(data)] += 1
         except AssertionError:
-            outcomes["accepted but unplayable, or a refusal naming no field"] += 1
+            outcomes["accepted but unplayable, or refused naming no field"] += 1
             traceback.print_exc()
         except Exception:
             outcomes["traceback"] += 1
             traceback.print_exc()
     print(f"sheets tried: {count}")
-    for outcome in ("refused", "accepted", "traceback"):
-        print(f"{outcome}: {outcomes.pop(outcome, 0)}")
-    for outcome, n in outcomes.items():
-        print(f"{outcome}: {n}")
+    for outcome in (
+        "refused",
+        "accepted",
+        "traceback",
+        "accepted but unplayable, or refused naming no field",
+    ):
+        print(f"{outcome}: {outcomes[outcome]}")
 
 
 if __name__ == "__main__":
