@@ -382,17 +382,14 @@ def test_entry_points_two_installed_teams_with_one_id_are_refused(
 
 def tiny_foes() -> list[TeamSheet]:
     """An Adversary sheet valid on its own whose scenario has no room for the Hero teams."""
-    return [replace(decode_sheet(FOES, "foes.toml"), id="tiny-foes")]
+    foes = decode_sheet(FOES, "foes.toml")
+    scenario = replace(foes.scenarios[0], heroes=foes.scenarios[0].heroes[:2])
+    return [replace(foes, scenarios=(scenario,))]
 
 
 def test_entry_point_sheet_that_does_not_set_up_with_an_installed_team_is_left_out(
-    entry_points: _FakeEntryPoints, monkeypatch: pytest.MonkeyPatch
+    entry_points: _FakeEntryPoints,
 ) -> None:
-    foes = decode_sheet(FOES, "foes.toml")
-    scenario = replace(foes.scenarios[0], heroes=foes.scenarios[0].heroes[:2])
-    monkeypatch.setattr(
-        sys.modules[__name__], "tiny_foes", lambda: [replace(foes, scenarios=(scenario,))]
-    )
     entry_points.points = [_point("tiny_foes")]
     assert find_team("foes") is None
     (error,) = invalid_teams()

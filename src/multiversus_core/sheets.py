@@ -21,11 +21,12 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from importlib import resources
 from os import PathLike
 from pathlib import Path
+from types import MappingProxyType
 from typing import Final, Literal, NoReturn, Protocol, TypeAlias
 
 import msgspec
@@ -57,22 +58,24 @@ MAX_SHEET_BYTES: Final = 256 * 1024
 MAX_DEPTH: Final = 8
 """The deepest nesting of tables and arrays a sheet may use (the format needs 7)."""
 
-LIMITS: Final[dict[str, tuple[int, int]]] = {
-    "units": (1, 8),
-    "characters": (1, 12),
-    "figures": (1, 24),
-    "green_coins": (0, 6),
-    "grey_coins": (0, 6),
-    "abilities": (0, 12),
-    "scenarios": (0, 8),
-    "width": (2, 40),
-    "height": (2, 40),
-    "tiles": (0, 32),
-    "heroes": (0, 48),
-    "secrets": (0, 8),
-    "options": (1, 24),
-    "win_conditions": (0, 8),
-}
+LIMITS: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
+    {
+        "units": (1, 8),
+        "characters": (1, 12),
+        "figures": (1, 24),
+        "green_coins": (0, 6),
+        "grey_coins": (0, 6),
+        "abilities": (0, 12),
+        "scenarios": (0, 8),
+        "width": (2, 40),
+        "height": (2, 40),
+        "tiles": (0, 32),
+        "heroes": (0, 48),
+        "secrets": (0, 8),
+        "options": (1, 24),
+        "win_conditions": (0, 8),
+    }
+)
 """The range (least, most) of every count and number on a sheet: ``units`` per
 sheet, ``characters`` per unit, ``figures`` per sheet (all units' characters),
 coins per unit and colour, ``abilities`` per unit, ``scenarios`` per sheet,
