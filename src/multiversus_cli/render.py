@@ -331,7 +331,7 @@ def _activation_text(
         text.append(f" · {unit_name(state, coin_unit(act.reaction_coin))} Defends (reaction)")
     if act.offer is not None and act.reaction is None:
         offer = act.offer
-        words = trigger_words(state, offer.triggers, offer.figure, offer.held.target, viewer)
+        words = trigger_words(state, offer.triggers, offer.held)
         text.append(" · ")
         text.append(f"the {side_name(reactive)} may react", style="bold")
         text.append(f" ({words})")
