@@ -17,6 +17,7 @@ from rich.console import Console
 from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
+from multiversus_cli.menu import build_menu
 from multiversus_cli.play import Game, PlayerKind
 from multiversus_core import DeclineReaction, MatchSettings, legal_commands, start_match
 from multiversus_core.bots import RandomBot
@@ -140,7 +141,7 @@ def human_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Path]:
     """A whole match of a human answering by number (and some wrong input) against the bot."""
     log = tmp_path_factory.mktemp("human") / "human.jsonl"
     # Enter alone (the third line) takes the only choice: the flip.
-    answers = "x\n999\n\nb\nd\nl\nu\n?\nm\n" + ONES
+    answers = "x\n999\n\nb\nd\nl\nu\n?\nh\nm\n" + ONES
     result = play("--seed", "5", "--bot-seed", "1", "--name1", "Alice", log=log, input=answers)
     return result, log
 
@@ -160,8 +161,10 @@ def test_a_human_plays_by_number_to_the_end_and_wrong_input_is_asked_again(
     assert "Discard (face up)" in out  # d: coin piles
     assert "The match so far" in out  # l: the log in words
     assert "Unit (role)" in out  # u: units
-    assert "q  quit" in out  # ?: help
-    # Coin selections are grouped by unit coin, one line each.
+    assert "q  quit" in out  # h: help
+    assert "Choose the team you control" in out or "Set Up Player, choose" in out  # ?
+    # A coin selection is made in steps: the unit coins, then one coin's action coins.
+    assert re.search(r"Unit coins:\s+1 \w.+ \(green coin\)", out)
     assert re.search(r"\(green coin\):\s+\d+ Attack\s+\d+ Defend\s+\d+ Move", out)
     assert RESULT.search(out)
     assert replay(read_log(log)).is_over
@@ -291,7 +294,8 @@ def test_hot_seat_clears_the_screen_before_each_secret_choice(tmp_path: Path) ->
 
 
 class _ScriptedPlayers:
-    """Both seats of a hot-seat game, answering by number what a random bot would choose.
+    """Both seats of a hot-seat game, answering by number what a random bot would choose,
+    step by step through the menus (a coin selection takes two).
 
     Enter at each hand-over; at a reaction offer they let it pass while the reaction
     is hidden, so the game shows a hidden reaction and then keeps it hidden.
@@ -300,6 +304,7 @@ class _ScriptedPlayers:
     def __init__(self, seed: int) -> None:
         self.game: Game | None = None
         self.bot = RandomBot(seed)
+        self.answers: list[int] = []
 
     def __call__(self) -> str:
         game = self.game
@@ -307,13 +312,18 @@ class _ScriptedPlayers:
         screen = game.out.file.getvalue()  # type: ignore[attr-defined]
         if screen.rstrip().endswith("press Enter when you are ready."):
             return ""
-        state = game.state
-        seat = decider_seat(state)
-        assert seat is not None
-        commands = legal_commands(state, seat)
-        if state.pending == "offer":
-            return str(commands.index(DeclineReaction(player=seat)) + 1)  # let it pass
-        return str(commands.index(self.bot.choose(state, seat)) + 1)
+        if not self.answers:
+            state = game.state
+            seat = decider_seat(state)
+            assert seat is not None
+            commands = legal_commands(state, seat)
+            wanted = self.bot.choose(state, seat)
+            if state.pending == "offer":
+                wanted = DeclineReaction(player=seat)  # let it pass
+            path = build_menu(state, commands).path_to(wanted)
+            assert path is not None
+            self.answers = list(path)
+        return str(self.answers.pop(0))
 
 
 def hot_seat_game(tmp_path: Path, settings: MatchSettings) -> str:
