@@ -60,6 +60,39 @@ def test_a_bot_game_runs_to_the_end_and_writes_a_log_that_replays(tmp_path: Path
     assert replay(match_log).is_over
 
 
+def test_a_bot_game_tells_how_to_win_first_and_the_result_once_at_the_end(
+    tmp_path: Path,
+) -> None:
+    result = play("--player1", "bot", "--player2", "bot", "--seed", "7", log=tmp_path / "b.jsonl")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.index("How to win") < out.index("The coin is flipped")
+    assert len(RESULT.findall(out)) == 1
+    assert "The match is over: " not in out  # not told in the narration too
+    assert re.search(r"The match is over after round \d of 6\.\n", out)  # the final board
+
+
+def test_delay_waits_after_each_command_of_a_bot_game(tmp_path: Path) -> None:
+    settings = MatchSettings(seed=7, players=("Bot 1", "Bot 2"))
+    path = tmp_path / "paced.jsonl"
+    waits: list[float] = []
+    game = Game(
+        out=Console(file=io.StringIO(), width=120, color_system=None, highlight=False),
+        state=start_match(settings),
+        writer=LogWriter.create(path, settings),
+        path=path,
+        kinds={1: PlayerKind.bot, 2: PlayerKind.bot},
+        bots={1: RandomBot(7), 2: RandomBot(7)},
+        bot_seed=None,
+        history=[],
+        delay=0.25,
+        sleep=waits.append,
+    )
+    assert game.run() == 0
+    # After every command but the last, which ends the match.
+    assert waits == [0.25] * (len(game.history) - 1)
+
+
 def test_a_bot_game_without_quiet_tells_rolls_and_turns_and_shows_the_final_board(
     tmp_path: Path,
 ) -> None:
@@ -404,6 +437,15 @@ def test_an_unknown_team_is_a_one_line_error_with_exit_2(tmp_path: Path) -> None
         (("--quiet",), "--quiet is for a game between two bots"),
         (("--resume", "missing.jsonl"), "no log file 'missing.jsonl'"),
         (("--resume", "missing.jsonl", "--seed", "3"), "--seed cannot be used with --resume"),
+        (("--delay", "1"), "--delay paces a game between two bots"),
+        (
+            ("--player1", "bot", "--player2", "bot", "--delay", "-1"),
+            "--delay -1.0: give a number of seconds from 0",
+        ),
+        (
+            ("--player1", "bot", "--player2", "bot", "--delay", "1", "--quiet"),
+            "--quiet shows only the result",
+        ),
     ],
 )
 def test_bad_options_are_one_line_errors_with_exit_2(
