@@ -491,7 +491,7 @@ def test_the_default_log_is_named_for_the_time_and_announced(
 def test_help_shows_the_options_and_an_example() -> None:
     result = CliRunner().invoke(app, ["play", "--help"])
     assert result.exit_code == 0
-    for option in ("--heroes", "--resume", "--player1", "--bot-seed", "--quiet"):
+    for option in ("--heroes", "--resume", "--player1", "--bot-seed", "--quiet", "--delay"):
         assert option in result.output
     assert "multiversus play --resume" in result.output
 

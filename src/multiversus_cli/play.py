@@ -177,7 +177,9 @@ def play(
 ) -> None:
     """Play a match: you against the random bot, two people at one screen, or two bots.
 
-    Each decision lists the legal choices by number; type one. The log is saved as
+    Each decision lists the legal choices by number; type one. A coin selection takes
+    two steps, the unit coin and then its action coins (0 goes back). At any prompt, ?
+    explains the decision in front of you and h lists the keys. The log is saved as
     the match goes, so a match can be stopped and carried on with --resume.
 
     Examples:
