@@ -12,7 +12,7 @@ from multiversus_cli.guide import explain_decision, how_to_win, odds
 from multiversus_core import MatchSettings, SelectCoins, apply, legal_commands, start_match
 from multiversus_core.scoring import WIN_CONDITIONS
 from multiversus_core.sheets import find_team
-from tests.support import SETTINGS, activate, roll, set_up
+from tests.support import SETTINGS, activate, conditioned, roll, set_up
 
 
 @pytest.mark.parametrize("adversaries", ["smogon", "swartzblak", "black-goblins"])
@@ -72,6 +72,12 @@ def test_explaining_a_coin_selection_compares_green_and_grey_and_giving_up() -> 
     assert text.startswith("Choose the action coins for Banner Knight (grey coin).")
     assert "your chance of losing the Initiative at the roll: 2 in 6 (33%)" in text
     assert "Banner Knight: Rally (!)" in text
+    assert "A Recovery (no action coin) is only for a unit with a Wounded" in text
+    # A Wounded knight may Recover: the step says what that does.
+    hurt = conditioned(state, {"knight": "wounded"})
+    step = [c for c in legal_commands(hurt, 1) if isinstance(c, SelectCoins) and c.unit == "knight"]
+    step = [c for c in step if c.colour == "green"]
+    assert "No action coin at all is a Recovery" in explain_decision(hurt, 1, step)
 
 
 def test_explaining_a_reaction_selection_tells_the_triggers() -> None:

@@ -165,7 +165,10 @@ def _select(state: MatchState, side: Side, commands: Sequence[Command]) -> str:
             f"Choose the action coins for {unit_name(state, unit_id)} ({colour} coin). {_ACTIONS}",
             "No action coin at all is a Recovery: every character of the unit heals one step "
             "(Disabled to Wounded, Wounded to Unharmed), and your turn ends at once, with no "
-            "roll.",
+            "roll."
+            if any(isinstance(c, SelectCoins) and not c.actions for c in commands)
+            else "A Recovery (no action coin) is only for a unit with a Wounded or Disabled "
+            "character.",
             f"After this activation, your chance of losing the Initiative at the roll: "
             f"{odds(chance_of_losing_initiative(state, side, more_greys=more))}.",
         ]
