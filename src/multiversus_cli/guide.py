@@ -158,7 +158,8 @@ _REACTIONS = (
 
 def _select(state: MatchState, side: Side, commands: Sequence[Command]) -> str:
     chosen = {(c.unit, c.colour) for c in commands if isinstance(c, SelectCoins)}
-    if len(chosen) == 1:
+    giving_up = any(isinstance(c, GiveUpInitiative) for c in commands)
+    if len(chosen) == 1 and not giving_up:  # the step of one coin's action coins
         ((unit_id, colour),) = chosen
         more = 1 if colour == "grey" else 0  # the coin is in the discard by the roll
         lines = [
@@ -184,7 +185,7 @@ def _select(state: MatchState, side: Side, commands: Sequence[Command]) -> str:
         f"{odds(chance_of_losing_initiative(state, side))} with a green coin, "
         f"{odds(chance_of_losing_initiative(state, side, more_greys=1))} with a grey one.",
     ]
-    if any(isinstance(c, GiveUpInitiative) for c in commands):
+    if giving_up:
         lines.append(
             "Give up the Initiative willingly: your turn ends with no roll, and your opponent "
             "takes back only their green coins: grey coins in their discard stay there and "
