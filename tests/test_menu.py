@@ -36,7 +36,7 @@ def _menus(menu: Menu) -> list[Menu]:
     return found
 
 
-def _check(menu: Menu, commands: tuple[Command, ...]) -> None:
+def _check(menu: Menu, commands: tuple[Command, ...], limit: int = MAX_CHOICES) -> None:
     # Every legal command is reached once, by the numbers path_to gives.
     assert sorted(map(repr, menu.commands())) == sorted(map(repr, commands))
     for command in commands:
@@ -51,7 +51,7 @@ def _check(menu: Menu, commands: tuple[Command, ...]) -> None:
     # No step lists more than 20 choices, its way back included; the first has none.
     assert menu.back is None
     for step in _menus(menu):
-        assert 1 <= len(step.choices) + (step.back is not None) <= MAX_CHOICES
+        assert 1 <= len(step.choices) + (step.back is not None) <= limit
         assert all((c.command is None) != (c.submenu is None) for c in step.choices)
 
 
@@ -147,3 +147,13 @@ def test_a_long_list_is_split_by_figure_with_a_way_back() -> None:
     steps = menu.choices[0].submenu
     assert steps is not None and steps.back == "Back to the other choices"
     assert len(steps.choices) == 8
+
+
+@pytest.mark.parametrize("limit", [3, 4, 7])
+def test_a_list_too_long_even_in_steps_goes_on_over_pages(limit: int) -> None:
+    state = set_up()
+    commands = legal_commands(state, 1)
+    menu = build_menu(state, commands, limit=limit)
+    _check(menu, commands, limit)
+    pages = [c.submenu for step in _menus(menu) for c in step.choices if c.label == "More choices"]
+    assert pages and all(page is not None and page.back is not None for page in pages)
