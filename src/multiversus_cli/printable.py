@@ -22,6 +22,11 @@ def printable(text: str) -> str:
     return "".join(ch if ch.isprintable() else _escape(ch) for ch in text)
 
 
+def printable_lines(text: str) -> str:
+    """Return a text of several lines (the program's own line breaks) with each line printable."""
+    return "\n".join(map(printable, text.split("\n")))
+
+
 def _escape(ch: str) -> str:
     code = ord(ch)
     if code < 0x100:
@@ -31,4 +36,4 @@ def _escape(ch: str) -> str:
     return f"\\U{code:08x}"
 
 
-__all__ = ["printable"]
+__all__ = ["printable", "printable_lines"]
