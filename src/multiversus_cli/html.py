@@ -364,7 +364,8 @@ def _conditions(seen: MatchView) -> str:
     if "secret-schemes" in seen.settings.variants:
         scheme = next((s for s in seen.secrets if s.name == "scheme"), None)
         if scheme is not None and scheme.choice is None:
-            return f"after round {ROUNDS}, the Adversaries' secret scheme decides (chosen in secret)"
+            scheme_words = "the Adversaries' secret scheme decides (chosen in secret)"
+            return f"after round {ROUNDS}, {scheme_words}"
         if scheme is not None and scheme.choice is not None:
             names = (scheme.choice,)
     if not names:

@@ -147,9 +147,7 @@ def _extend(
 # --- drawing ----------------------------------------------------------------------
 
 
-def board_svg(
-    seen: HasBoard, labels: Mapping[str, str], highlight: Changes = NO_CHANGES
-) -> str:
+def board_svg(seen: HasBoard, labels: Mapping[str, str], highlight: Changes = NO_CHANGES) -> str:
     """Return the board of ``seen`` as one SVG document, with ``highlight`` drawn over it.
 
     ``labels`` gives each figure's short label (``render.figure_labels``).
@@ -288,8 +286,11 @@ def _head(board: Board, figures: Sequence[Figure]) -> str:
         words = escape(name) + (f" ({props})" if props else "")
         out.append(
             f'<rect x="{x}" y="{y - 7}" width="14" height="14" fill="{colours[name]}"/>'
-            + (f'<rect x="{x}" y="{y - 7}" width="14" height="14" fill="url(#mv-hatch)"/>'
-               if blocking else "")
+            + (
+                f'<rect x="{x}" y="{y - 7}" width="14" height="14" fill="url(#mv-hatch)"/>'
+                if blocking
+                else ""
+            )
             + f'<text class="mv-text" x="{x + 19}" y="{y}">{words}</text>'
         )
     return "".join(out)
@@ -326,7 +327,7 @@ def _centre(square: Square, size: str) -> tuple[float, float]:
 
 
 _MARKS: Final = {"wounded": "*", "disabled": "×", "eliminated": "†"}
-_MARK_COLOURS: Final = {"wounded": "#facc15", "disabled": "#111", "eliminated": "#111"}
+_MARK_COLOURS: Final = {"wounded": "#b45309", "disabled": "#111", "eliminated": "#111"}
 
 
 def _token(figure: Figure, label: str, x: float, y: float, span: float, where: str) -> str:
