@@ -513,6 +513,7 @@ document.addEventListener("keydown",function(e){
 });
 const wanted=/^#entry-(\\d+)$/.exec(location.hash);
 show(wanted?Number(wanted[1]):0);
+performance.mark("mv-first-frame");
 })();
 """
 
