@@ -184,6 +184,18 @@ def test_clicking_an_entry_seeks_to_it(replay: Replay, positions: list[dict[str,
     assert replay.errors == []
 
 
+def test_the_address_can_name_the_entry_to_open(
+    browser: Any, page_file: Path, positions: list[dict[str, str]]
+) -> None:
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(page_file.as_uri() + "#entry-40")
+    page.wait_for_selector("#mv-board svg g.mv-figure")
+    shown = Replay(page)
+    assert shown.entry() == 40 and shown.figures() == positions[40]
+    context.close()
+
+
 def test_play_advances_and_pause_stops(replay: Replay, positions: list[dict[str, str]]) -> None:
     replay.page.click("#mv-play")
     replay.page.wait_for_function("Number(document.body.dataset.entry) >= 2", timeout=10_000)

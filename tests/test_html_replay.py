@@ -26,10 +26,13 @@ from multiversus_core import MatchSettings, apply, decider_seat, salted, start_m
 from multiversus_core.bots import RandomBot
 from multiversus_core.events import (
     AttackMade,
+    BoardSetUp,
     CoinsSelected,
+    Event,
     FigureMoved,
     FigureStepped,
     InitiativeRolled,
+    TeamsChosen,
 )
 from multiversus_core.evolve import evolve, initial_state
 from multiversus_core.log import LogEntry, MatchLog, encode_log, new_header, read_log, replay
@@ -392,3 +395,31 @@ def test_out_with_another_format_or_an_unwritable_file_is_a_one_line_error(tmp_p
     )
     assert bad.exit_code == 1 and "cannot write" in bad.output
     assert len(bad.output.strip().splitlines()) == 1
+
+
+def test_names_from_a_sheet_are_escaped_in_the_page_and_the_board(golden: MatchLog) -> None:
+    hostile = "<script>alert(1)</script> & Co"
+
+    def renamed(event: Event) -> Event:
+        match event:
+            case TeamsChosen(units=units):
+                units = tuple(msgspec.structs.replace(u, name=hostile) for u in units)
+                return msgspec.structs.replace(event, units=units)
+            case BoardSetUp(figures=figures):
+                figures = tuple(msgspec.structs.replace(f, name=hostile) for f in figures)
+                tiles = tuple(
+                    msgspec.structs.replace(t, terrain=hostile) for t in event.board.tiles
+                )
+                board = msgspec.structs.replace(event.board, tiles=tiles)
+                return msgspec.structs.replace(event, figures=figures, board=board)
+            case _:
+                return event
+
+    entries = tuple(
+        msgspec.structs.replace(e, events=tuple(renamed(x) for x in e.events))
+        for e in golden.entries
+    )
+    page = referee_page(MatchLog(header=golden.header, entries=entries))
+    html = page_html(page)
+    assert hostile not in html and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co" in html
+    ET.fromstring(page.board_svg(len(entries)))  # still well-formed XML
