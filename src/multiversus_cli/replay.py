@@ -56,7 +56,8 @@ EXIT_WRITE: Final = 1
 """The --out file could not be written."""
 EXIT_USAGE: Final = 2
 """The log cannot be read, --to is out of range, --step was given with --format,
---format log with --as referee, or --as names a viewer a view log cannot show."""
+--format log with --as referee, --as names a viewer a view log cannot show, or --out
+is given with another format than html or svg."""
 EXIT_INTERRUPTED: Final = 130
 """Ctrl-C while stepping (128 + SIGINT, as shells report it)."""
 
@@ -64,8 +65,9 @@ EPILOG: Final = (
     "Exit codes: 0 done (or q, or Ctrl-D while stepping); 1 the --out file cannot be "
     "written; 2 the log cannot be read "
     "(one line naming file, line and reason), --to is out of range, --step was given "
-    "with --format, --format log with --as referee, or --as names a viewer a view log "
-    "cannot show; 130 interrupted with Ctrl-C while stepping."
+    "with --format, --format log with --as referee, --as names a viewer a view log "
+    "cannot show, or --out is given with another format than html or svg; 130 "
+    "interrupted with Ctrl-C while stepping."
 )
 
 STEP_HELP: Final = """\
@@ -410,8 +412,8 @@ def replay(
 def _write(text: str, out_path: Path | None) -> None:
     """Write ``text`` to ``out_path``, or the standard output; a failed write exits 1."""
     if out_path is None:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode("utf-8"))  # UTF-8 whatever the locale
+        sys.stdout.buffer.flush()
         return
     try:
         out_path.write_text(text, encoding="utf-8")
@@ -581,6 +583,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "EXIT_WRITE",
     "ReplayFormat",
     "Step",
     "Stepper",
