@@ -340,9 +340,9 @@ def score_html(seen: MatchView) -> str:
         return '<div class="mv-score"><p>Score: the teams are not chosen yet.</p></div>'
     out = ['<div class="mv-score"><p><b>Characters left</b>: ']
     out.append(" · ".join(f"{_side(seen, s)} {characters_left(seen, s)}" for s in SIDES))
-    out.append("</p><p><b>Win conditions</b>: a side with no character left loses at once; ")
+    out.append("</p><p><b>Win conditions</b>: a side with no character left loses at once. ")
     out.append(escape(_conditions(seen)))
-    out.append(".</p>")
+    out.append("</p>")
     if seen.ended is not None:
         out.append(f"<p><b>Result</b>: {escape(_result(seen))}.</p>")
     secrets = _secrets(seen)
@@ -353,25 +353,28 @@ def score_html(seen: MatchView) -> str:
 
 
 def _condition_text(name: str) -> str:
+    """A win condition's rules text, as its sheet gives it (its name if there is none)."""
     known = WIN_CONDITIONS.get(name)
-    text = known[0] if known is not None and known[0] else name.replace("-", " ")
-    return text.rstrip(".")
+    if known is not None and known[0]:
+        return known[0]
+    return f"At the end of round {ROUNDS}: {name.replace('-', ' ')}."
 
 
 def _conditions(seen: MatchView) -> str:
+    """The Adversary sheet's win conditions as the viewer knows them, in the sheet's words."""
     sheet = find_team(seen.adversaries_team or "")
     names = sheet.win_conditions if sheet else ()
-    if "secret-schemes" in seen.settings.variants:
+    if "secret-schemes" in seen.settings.variants and names:
         scheme = next((s for s in seen.secrets if s.name == "scheme"), None)
-        if scheme is not None and scheme.choice is None:
-            scheme_words = "the Adversaries' secret scheme decides (chosen in secret)"
-            return f"after round {ROUNDS}, {scheme_words}"
-        if scheme is not None and scheme.choice is not None:
-            names = (scheme.choice,)
-    if not names:
-        return f"after round {ROUNDS}, the match is a draw"
+        if scheme is None:
+            return f"After round {ROUNDS}, the Adversaries' secret scheme decides (not chosen yet)."
+        if scheme.choice is None:
+            return (
+                f"After round {ROUNDS}, the Adversaries' secret scheme decides (chosen in secret)."
+            )
+        names = (scheme.choice,)
     texts = [_condition_text(n) for n in names]
-    return "; ".join(t[:1].lower() + t[1:] for t in texts) + "; otherwise a draw"
+    return " ".join([*texts, "Otherwise the match is a draw."])
 
 
 def _result(seen: MatchView) -> str:
@@ -381,7 +384,7 @@ def _result(seen: MatchView) -> str:
     who = f"the {side_label(seen, seen.winner)} win"
     if reason == "elimination":
         return f"{who} by elimination"
-    return f"{who}: {_condition_text(reason)}"
+    return f"{who} after round {ROUNDS}, by the win condition {reason.replace('-', ' ')}"
 
 
 def _secrets(seen: MatchView) -> list[str]:
