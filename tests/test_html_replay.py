@@ -423,3 +423,27 @@ def test_names_from_a_sheet_are_escaped_in_the_page_and_the_board(golden: MatchL
     html = page_html(page)
     assert hostile not in html and "&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co" in html
     ET.fromstring(page.board_svg(len(entries)))  # still well-formed XML
+
+
+@pytest.mark.parametrize("viewer", ["adversaries", "spectator"])
+def test_the_event_list_reads_as_the_terminal_replay_prints_it(viewer: str) -> None:
+    printed = CliRunner().invoke(
+        app, ["replay", str(GOLDEN), "--as", viewer, "--format", "text", "--to", "120"]
+    )
+    assert printed.exit_code == 0
+    transcript = printed.output.split("\nAfter entry 120 of")[0].splitlines()
+    page = side_page(redact_log(read_log(GOLDEN), viewer))  # type: ignore[arg-type]
+    listed = [
+        line for head, lines in page.entries[:120] for line in (head, *(f"   {x}" for x in lines))
+    ]
+    assert listed == transcript
+
+
+def test_terrain_pieces_are_drawn_as_terrain(heroes_page: Page) -> None:
+    root = ET.fromstring(heroes_page.board_svg(len(heroes_page.frames) - 1))
+    pieces = [g for g in root.iter(f"{SVG}g") if "mv-terrain" in g.attrib.get("class", "")]
+    assert {g.attrib["data-figure"] for g in pieces} == {"clouds-1", "clouds-2"}
+    for g in pieces:
+        rect = g.find(f"{SVG}rect")
+        assert rect is not None and rect.attrib["fill"] == "#7e22ce"
+        assert g.attrib["data-condition"] == "terrain"
