@@ -376,6 +376,12 @@ def test_a_view_log_s_page_is_its_viewer_s_page(tmp_path: Path) -> None:
         app, ["replay", str(view_log), "--format", "html", "--as", "referee"]
     )
     assert refused.exit_code == 2
+    public = CliRunner().invoke(
+        app, ["replay", str(view_log), "--format", "html", "--as", "spectator"]
+    )
+    assert (
+        public.output == CliRunner().invoke(app, ["replay", str(GOLDEN), "--format", "html"]).output
+    )
 
 
 def test_format_svg_writes_the_board_at_entry_n(golden: MatchLog) -> None:
@@ -447,3 +453,16 @@ def test_terrain_pieces_are_drawn_as_terrain(heroes_page: Page) -> None:
         rect = g.find(f"{SVG}rect")
         assert rect is not None and rect.attrib["fill"] == "#7e22ce"
         assert g.attrib["data-condition"] == "terrain"
+
+
+def test_the_referee_page_shows_both_stashes_and_every_selection(golden: MatchLog) -> None:
+    page = referee_page(golden)
+    for k, state in enumerate(states(golden)):
+        act = state.activation
+        if act is None or act.reaction_revealed or act.reaction_coin is None:
+            continue
+        panels = "".join(page.pool[i] for i in page.frames[k].panels)
+        assert "(hidden)" not in panels and "in secret" not in panels
+        assert "(not revealed yet)" in panels.split("reaction: ")[1]
+        return
+    pytest.fail("no activation with a hidden reactive selection")
