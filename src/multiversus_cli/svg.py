@@ -416,6 +416,14 @@ def _attack(attack: Attack, sizes: Mapping[str, str]) -> str:
         return '<g class="mv-change mv-attack"></g>'
     x1, y1 = _centre(attack.attacker_square, sizes.get(attack.attacker, "medium"))
     x2, y2 = _centre(attack.target_square, sizes.get(attack.target, "medium"))
+    # From edge to edge, so that the arrow covers neither figure's label.
+    length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
+    start = (CELL if sizes.get(attack.attacker) == "large" else CELL / 2) - 4
+    end = (CELL if sizes.get(attack.target) == "large" else CELL / 2) + 2
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    x1, y1 = x1 + ux * min(start, length / 2), y1 + uy * min(start, length / 2)
+    tx, ty = x2, y2
+    x2, y2 = x2 - ux * min(end, length / 2), y2 - uy * min(end, length / 2)
     word = "hit" if attack.hit else "miss"
     return (
         f'<g class="mv-change mv-attack mv-{word}" data-figure="{escape(attack.attacker)}" '
@@ -423,8 +431,8 @@ def _attack(attack: Attack, sizes: Mapping[str, str]) -> str:
         f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#dc2626" '
         'stroke-width="4" stroke-dasharray="2 5" stroke-linecap="round" '
         'marker-end="url(#mv-arrow-attack)"/>'
-        f'<circle cx="{x2:g}" cy="{y2:g}" r="{CELL // 2 + 2}" fill="none" stroke="#dc2626" '
-        f'stroke-width="3"/><text class="mv-mark" x="{x2:g}" y="{y2 - CELL // 2 - 8:g}" '
+        f'<circle cx="{tx:g}" cy="{ty:g}" r="{end:g}" fill="none" stroke="#dc2626" '
+        f'stroke-width="3"/><text class="mv-mark" x="{tx:g}" y="{ty - end - 8:g}" '
         f'fill="#dc2626">{word}</text></g>'
     )
 
