@@ -551,8 +551,8 @@ class Game:
         """The bot's command; a spinner shows while it thinks for more than a moment."""
         if self.quiet:
             return command_for(bot, self.state, seat)
-        name = self.state.settings.players[seat - 1]
-        with _spinner_after(self.out, f"{name} is thinking…", THINKING_DELAY):
+        name = printable(self.state.settings.players[seat - 1])
+        with _spinner_after(self.out, Text(f"{name} is thinking…"), THINKING_DELAY):
             return command_for(bot, self.state, seat)
 
     def _commit(self, command: Command) -> None:
@@ -828,7 +828,7 @@ def _pack(items: Sequence[str], width: int) -> list[list[str]]:
 
 
 @contextmanager
-def _spinner_after(console: Console, text: str, delay: float) -> Iterator[None]:
+def _spinner_after(console: Console, text: Text, delay: float) -> Iterator[None]:
     """Show a spinner with ``text`` if the block is still running after ``delay`` seconds.
 
     Ctrl-C still interrupts the block; the spinner stops with it.
