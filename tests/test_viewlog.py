@@ -26,7 +26,7 @@ from multiversus_core.viewlog import (
     view_log_schema,
 )
 from multiversus_core.views import HiddenCoinsSelected, RedactedLog, redact_log
-from tests.support import MUTATION, mutated
+from tests.support import MUTATION, mutated, rechained
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "replays" / "witch-hunters--swartzblak--standard.jsonl"
@@ -53,7 +53,7 @@ def test_a_view_log_reads_back_to_the_same_view_and_bytes(golden: MatchLog, view
     assert is_view_log(data)
     assert decode_view_log(data) == view
     assert encode_view_log(decode_view_log(data)) == data
-    assert len(data.splitlines()) == len(golden.entries) + 1
+    assert len(data.splitlines()) == len(golden.entries) + 2  # the view header and the end
 
 
 def test_the_referees_view_is_the_match_log_itself(golden: MatchLog) -> None:
@@ -106,8 +106,8 @@ def _replace_line(data: bytes, number: int, new: bytes) -> bytes:
         (lambda data: data[:-1], None, "truncated"),
         (lambda data: GOLDEN.read_bytes(), 1, "not_header"),
         (lambda data: data + data.split(b"\n")[0] + b"\n", None, "misplaced_header"),
-        (lambda data: data.replace(b'"version":3', b'"version":4', 1), 1, "newer_version"),
-        (lambda data: data.replace(b'"version":3', b'"version":2', 1), 1, "bad_version"),
+        (lambda data: data.replace(b'"version":4', b'"version":5', 1), 1, "newer_version"),
+        (lambda data: data.replace(b'"version":4', b'"version":2', 1), 1, "bad_version"),
         (lambda data: data.replace(b'"multiversus-log"', b'"other-log"', 1), 1, "foreign_format"),
         (lambda data: _replace_line(data, 2, b'{"record":"entry"}'), 2, "missing_field"),
         (
@@ -120,7 +120,7 @@ def _replace_line(data: bytes, number: int, new: bytes) -> bytes:
             2,
             "not_canonical",
         ),
-        (lambda data: data.replace(b'"record":"entry"', b'"record":"end"', 1), 2, "unknown_kind"),
+        (lambda data: data.replace(b'"record":"entry"', b'"record":"pad"', 1), 2, "unknown_kind"),
         (lambda data: _replace_line(data, 2, b""), 2, "blank_line"),
         (lambda data: _replace_line(data, 2, b"{\xff}"), 2, "invalid_utf8"),
         (lambda data: _replace_line(data, 2, b'{"record":'), 2, "malformed_json"),
@@ -168,7 +168,7 @@ def test_verify_checks_a_view_logs_commitments(golden: MatchLog, tmp_path: Path)
     other = "knight.grey1" if coin != "knight.grey1" else "knight.green1"
     lines[number] = lines[number].replace(f'"coin":"{coin}"'.encode(), f'"coin":"{other}"'.encode())
     tampered = tmp_path / "tampered.jsonl"
-    tampered.write_bytes(b"\n".join(lines))
+    tampered.write_bytes(rechained(b"\n".join(lines)))
     # when it is verified, then the reveal that does not open its commitment is named
     result = verify_file(tampered)
     assert (result.ok, result.code, result.entry, result.view) == (

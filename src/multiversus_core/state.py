@@ -12,7 +12,7 @@ from typing import Literal, TypeAlias
 import msgspec
 
 from multiversus_core.board import Board, Figure
-from multiversus_core.settings import MatchSettings
+from multiversus_core.settings import Chance, MatchSettings
 from multiversus_core.terms import ActionKind, Seat, Side, Square
 from multiversus_core.units import CoinId, Unit
 
@@ -207,6 +207,9 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     """Set-up secrets chosen so far (R23)."""
     activations: int = 0
     """Activations begun in the match so far."""
+    chance: Chance | None = None
+    """The secret chance seed of a match whose settings hold only its commitment: the
+    referee's, never in a view; None when chance is public, or not known here."""
 
     def piles(self, side: Side) -> Piles:
         """Return a side's unit coin piles."""
