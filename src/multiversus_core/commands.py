@@ -12,7 +12,7 @@ from typing import Literal, TypeAlias
 
 import msgspec
 
-from multiversus_core.terms import ActionKind, Colour, Direction, Seat, Side
+from multiversus_core.terms import ActionKind, Colour, Direction, Face, Seat, Side
 
 
 class _Command(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False, tag_field="kind"):
@@ -152,7 +152,7 @@ class RollInitiative(_Command, frozen=True, tag="roll_initiative"):
     to roll the match's seeded die.
     """
 
-    die: int | None = None
+    die: Face | None = None
 
 
 class GiveUpInitiative(_Command, frozen=True, tag="give_up_initiative"):

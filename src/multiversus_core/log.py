@@ -27,7 +27,7 @@ from collections.abc import Iterable
 from itertools import chain
 from operator import attrgetter
 from types import TracebackType
-from typing import Any, BinaryIO, Final, Literal, Self, TypeAlias
+from typing import Annotated, Any, BinaryIO, Final, Literal, Self, TypeAlias
 
 import msgspec
 
@@ -48,6 +48,13 @@ from multiversus_core.events import (
 from multiversus_core.evolve import evolve, evolve_all, initial_state
 from multiversus_core.settings import Chance, MatchSettings
 from multiversus_core.state import MatchState
+
+MAX_ENTRIES: Final = 10**9
+"""The most entries a log may number (a match has a few hundred)."""
+EntryNumber: TypeAlias = Annotated[int, msgspec.Meta(ge=1, le=MAX_ENTRIES)]
+"""An entry's sequence number in a log: 1 to :data:`MAX_ENTRIES`."""
+EntryCount: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=MAX_ENTRIES)]
+"""How many entries an end record seals: 0 to :data:`MAX_ENTRIES`."""
 
 LOG_FORMAT: Final = "multiversus-log"
 """The ``format`` value of every log header."""
@@ -119,7 +126,7 @@ class EntryRecord(
 ):
     """An entry line (format version 2 and later): an entry chained to the line before it."""
 
-    seq: int
+    seq: EntryNumber
     """The entry's 1-based sequence number (the header is 0)."""
     prev: str
     """The lower-case hex SHA-256 of the previous line's bytes (newline excluded)."""
@@ -139,7 +146,7 @@ class EndRecord(
 ):
     """The last line of the log of a finished match: seals the entries, reveals the chance."""
 
-    count: int
+    count: EntryCount
     """How many entry records the log holds."""
     head: str
     """The lower-case hex SHA-256 of the last entry line's bytes (newline excluded)."""
@@ -632,6 +639,8 @@ def _decode_fast(data: bytes) -> MatchLog | None:
         header = _header_decoder.decode(lines[0])
         if header.version != LOG_VERSION or _encoder.encode(header) != lines[0]:
             return None
+        if header.settings.seed >= 2**64:
+            return None
         records = _body_decoder.decode_lines(view[start:])
         body = _encoder.encode_lines(records)
         if len(body) != len(data) - start or not data.endswith(body):
@@ -1035,6 +1044,7 @@ def _check_header_line(line: bytes, path: str) -> int:
             "foreign_format",
         )
     version = raw.get("version")
+    check_seed(raw, path)
     if type(version) is int and version > LOG_VERSION:
         raise fail(
             f"this log is format version {version}; this engine reads versions "
@@ -1048,6 +1058,18 @@ def _check_header_line(line: bytes, path: str) -> int:
             "bad_version",
         )
     return version
+
+
+def check_seed(header: dict[str, Any], path: str) -> None:
+    """Refuse a header whose settings' seed is an integer above 2**64 - 1 (``out_of_range``).
+
+    The schema bounds the seed below; this bounds it above. Shared by view logs.
+    """
+    settings = header.get("settings")
+    seed = settings.get("seed") if isinstance(settings, dict) else None
+    if type(seed) is int and seed >= 2**64:
+        reason = "value out of range at `$.settings.seed`: expected `int` <= 18446744073709551615"
+        raise LogError(path, 1, reason, 0, "out_of_range")
 
 
 _AT = re.compile(r"^(?P<message>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.DOTALL)
@@ -1095,6 +1117,9 @@ def _decode_reason(error: msgspec.DecodeError, kinds: str) -> tuple[str, LogErro
     if expected:
         reason = f"wrong type at `{where}`: expected {expected[1]}, got {expected[2]}"
         return reason, "wrong_type"
+    bounded = re.fullmatch(r"Expected `(\w+)` (of length )?([<>]=? -?\d+)", message)
+    if bounded:
+        return f"value out of range at `{where}`: expected {message[9:]}", "out_of_range"
     if message.startswith("Invalid enum value "):
         value = message.removeprefix("Invalid enum value ")
         return f"value {value} is not allowed at `{where}`", "out_of_range"

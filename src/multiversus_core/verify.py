@@ -507,14 +507,20 @@ def verify_file(path: str | os.PathLike[str]) -> Verification:
     name = os.fspath(path)
     try:
         data = read_bytes(name)
-        if is_view_log(data):
-            return verify_view(decode_view_log(data, name), name)
-        log = decode_log(data, name)
     except LogError as exc:
-        return Verification(
-            path=name, ok=False, entries=0, finished=False, problem=str(exc), code="log_error"
-        )
-    return verify(log, name)
+        return _unreadable(name, exc)
+    return verify_data(data, name)
+
+
+def verify_data(data: bytes, path: str = "<memory>") -> Verification:
+    """Verify a match log or a view log given as bytes, as :func:`verify_file` does a file."""
+    try:
+        if is_view_log(data):
+            return verify_view(decode_view_log(data, path), path)
+        log = decode_log(data, path)
+    except LogError as exc:
+        return _unreadable(path, exc)
+    return verify(log, path)
 
 
 def verify_against_files(

@@ -43,12 +43,15 @@ from multiversus_core.evolve import evolve, initial_state
 from multiversus_core.log import (
     LOG_FORMAT,
     LOG_VERSION,
+    EntryCount,
+    EntryNumber,
     LogEntry,
     LogHeader,
     broken_link,
     cannot_follow,
     chance_problem,
     check_line_text,
+    check_seed,
     decode_record,
     read_bytes,
 )
@@ -107,7 +110,7 @@ class ViewEntryRecord(
 ):
     """An entry line of a view log: an entry as the viewer saw it, chained to the line before."""
 
-    seq: int
+    seq: EntryNumber
     """The entry's 1-based sequence number (the view header is 0)."""
     prev: str
     """The lower-case hex SHA-256 of the previous line's bytes (newline excluded)."""
@@ -127,7 +130,7 @@ class ViewEndRecord(
 ):
     """The last line of the view log of a finished match: seals the entries, reveals the chance."""
 
-    count: int
+    count: EntryCount
     """How many entry records the view log holds."""
     head: str
     """The lower-case hex SHA-256 of the last entry line's bytes (newline excluded)."""
@@ -529,6 +532,7 @@ def _check_view_header(line: bytes, path: str) -> int:
             "foreign_format",
         )
     version = raw.get("version")
+    check_seed(raw, path)
     if type(version) is int and version > LOG_VERSION:
         raise fail(
             f"this view log is format version {version}; this engine reads versions "
