@@ -600,6 +600,31 @@ def test_editing_an_entry_breaks_the_chain_at_the_next_line() -> None:
     assert (error.line, error.code) == (7, "bad_chain")
 
 
+def test_bad_chain_names_the_line_before_when_that_line_was_edited() -> None:
+    record = json.loads(_lines()[5])
+    record["command"]["player"] = 3 - record["command"]["player"]
+    error = _tamper_error(_with_line(5, msgspec.json.encode(record) + b"\n"))
+    assert (error.line, error.code) == (7, "bad_chain")
+    assert error.reason.endswith(": line 6 was changed")
+
+
+def test_bad_chain_names_this_line_when_its_own_prev_was_edited() -> None:
+    record = json.loads(_lines()[5])
+    record["prev"] = "0" * 64
+    error = _tamper_error(_with_line(5, msgspec.json.encode(record) + b"\n"))
+    assert (error.line, error.code) == (6, "bad_chain")
+    assert error.reason.endswith(": this line's `prev` was changed (line 7 links to it as it was)")
+
+
+def test_bad_chain_on_the_last_line_of_an_unfinished_log_names_both_candidates() -> None:
+    lines = _lines()[:8]
+    record = json.loads(lines[-1])
+    record["prev"] = "0" * 64
+    error = _tamper_error(b"".join([*lines[:-1], msgspec.json.encode(record) + b"\n"]))
+    assert (error.line, error.code) == (8, "bad_chain")
+    assert error.reason.endswith(": line 7 or this line's `prev` was changed")
+
+
 def test_editing_the_last_entry_breaks_the_end_record() -> None:
     lines = _lines()
     edited = lines[-2].replace(b'"winner":"heroes"', b'"winner":"adversaries"')

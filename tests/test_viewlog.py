@@ -7,17 +7,20 @@ it alone.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from pathlib import Path
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from multiversus_core.errors import LogError
 from multiversus_core.events import ActionStarted, CoinsSelected, FigureStepped
-from multiversus_core.log import MatchLog, decode_log, read_log
-from multiversus_core.verify import verify_file, verify_view
+from multiversus_core.log import MatchLog, decode_log, encode_log, read_log
+from multiversus_core.verify import Verification, verify_data, verify_file, verify_view
 from multiversus_core.viewlog import (
     decode_view_log,
     encode_view_log,
@@ -250,3 +253,123 @@ def test_mutated_view_logs_decode_canonically_or_raise_log_error(
     except LogError:
         return
     assert encode_view_log(view) == data
+
+
+# --- version 4: a view log verified as strictly as a match log ------------------------
+
+
+def _full_view(golden: MatchLog) -> bytes:
+    return encode_view_log(redact_log(golden, "heroes"))
+
+
+def test_a_view_log_is_chained_and_sealed_like_a_match_log(golden: MatchLog) -> None:
+    data = _full_view(golden)
+    lines = data.splitlines()
+    for seq, line in enumerate(lines[1:-1], start=1):
+        record = json.loads(line)
+        assert (record["record"], record["seq"]) == ("entry", seq)
+        assert record["prev"] == hashlib.sha256(lines[seq - 1]).hexdigest()
+    end = json.loads(lines[-1])
+    assert end == {
+        "record": "end",
+        "count": len(golden.entries),
+        "head": hashlib.sha256(lines[-2]).hexdigest(),
+        "chance": None,
+    }
+
+
+@pytest.mark.parametrize(
+    ("edit", "code"),
+    [
+        (lambda lines, n: [*lines[:n], lines[n].replace(b'"seq":', b'"seq":1', 1)], "bad_seq"),
+        (lambda lines, n: lines[: n - 1] + lines[n:], "bad_seq"),
+        (lambda lines, n: lines[:-1], "missing_end"),
+        (
+            lambda lines, n: [*lines[:-1], lines[-1].replace(b'"count":', b'"count":1', 1)],
+            "bad_end",
+        ),
+        (lambda lines, n: [*lines, lines[-1]], "after_end"),
+    ],
+    ids=["seq", "entry-removed", "end-cut", "end-edited", "after-end"],
+)
+def test_a_view_log_whose_chain_or_seal_is_broken_is_refused(
+    golden: MatchLog, edit: object, code: str
+) -> None:
+    lines = _full_view(golden).split(b"\n")[:-1]
+    bad = b"\n".join(edit(lines, 40)) + b"\n"  # type: ignore[operator]
+    with pytest.raises(LogError) as caught:
+        decode_view_log(bad, "view.jsonl")
+    assert caught.value.code == code
+
+
+def test_a_view_logs_bad_chain_names_the_line_that_was_changed(golden: MatchLog) -> None:
+    lines = _full_view(golden).split(b"\n")
+    # an edited event on line 40: line 41's link to it breaks, and line 40 is named
+    record = json.loads(lines[39])
+    record["command"]["player"] = 1 if record["command"]["player"] == 2 else 2
+    lines[39] = json.dumps(record, separators=(",", ":")).encode()
+    with pytest.raises(LogError) as caught:
+        decode_view_log(b"\n".join(lines))
+    assert (caught.value.line, caught.value.code) == (41, "bad_chain")
+    assert caught.value.reason.endswith("line 40 was changed")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "field"),
+    [
+        (rb'("kind":"figure_stepped","figure":"[^"]+","to":\[)\d+', "to[0]"),
+        (rb'("kind":"initiative_rolled","side":"\w+","die":)\d', "die"),
+        (rb'("kind":"initiative_rolled","side":"\w+","die":\d,"greys":)\d+', "greys"),
+        (rb'("kind":"round_started","round":)\d', "round"),
+    ],
+    ids=["square", "die", "count", "round"],
+)
+@pytest.mark.parametrize("value", [b"-18446744073709551611", b"99999999999", b"-1"])
+@pytest.mark.parametrize("kind", ["view", "match"])
+def test_numbers_out_of_range_are_refused_at_read_naming_line_and_field(
+    golden: MatchLog, pattern: bytes, field: str, value: bytes, kind: str
+) -> None:
+    data = _full_view(golden) if kind == "view" else encode_log(golden)
+    found = re.search(pattern, data)
+    assert found is not None
+    if field == "die" and value == b"-1":
+        value = b"7"
+    bad = data[: found.start()] + found[1] + value + data[found.end() :]
+    line = bad[: found.start()].count(b"\n") + 1
+    with pytest.raises(LogError) as caught:
+        (decode_view_log if kind == "view" else decode_log)(bad, "x.jsonl")
+    error = caught.value
+    assert (error.line, error.code) == (line, "out_of_range")
+    assert f".{field}`" in error.reason and error.reason.startswith("value out of range at `$.")
+    result = verify_file_bytes(bad)
+    assert result.code == "log_error" and "\n" not in (result.problem or "")
+
+
+def verify_file_bytes(data: bytes) -> Verification:
+    return verify_data(data, "x.jsonl")
+
+
+def test_a_moved_step_is_caught_by_the_rules_even_with_the_chain_recomputed(
+    golden: MatchLog,
+) -> None:
+    data = _full_view(golden)
+    found = re.search(rb'"kind":"figure_stepped","figure":"[^"]+","to":\[(\d+),(\d+)\]', data)
+    assert found is not None
+    column = int(found[1])
+    moved = data[: found.start(1)] + str(column + 2).encode() + data[found.end(1) :]
+    result = verify_data(rechained(moved))
+    assert not result.ok
+    assert result.code in ("rules_differ", "command_refused", "bad_event")
+    assert result.entry == data[: found.start()].count(b"\n")
+
+
+def test_a_version_3_view_log_is_still_read(golden: MatchLog) -> None:
+    # Version 3 view logs had no chain and no end record.
+    view = redact_log(golden, "heroes")
+    header = _full_view(golden).split(b"\n", 1)[0].replace(b'"version":4', b'"version":3')
+    header = header.replace(b',"chance":""}', b"}")
+    old = [msgspec.json.encode(entry) for entry in view.entries]
+    data = b"\n".join([header, *old]) + b"\n"
+    read = decode_view_log(data)
+    assert read.entries == view.entries and read.viewer == "heroes"
+    assert verify_data(data).ok
