@@ -956,6 +956,29 @@ def check_line_text(line: bytes, number: int, offset: int, path: str) -> None:
         raise fail("the line is blank; every line must be a record", "blank_line")
     if line.endswith(b"\r"):
         raise fail("the line ends with a carriage return; lines end with \\n", "carriage_return")
+    if nesting_depth(line) > MAX_DEPTH:
+        levels = f"more than {MAX_DEPTH} levels of arrays and objects"
+        reason = f"the record is nested too deeply: {levels}"
+        raise fail(reason, "too_deep")
+
+
+MAX_DEPTH: Final = 32
+"""The deepest nesting of objects and arrays a line may have (a record needs at most 7)."""
+_STRINGS: Final = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_BRACKETS: Final = re.compile(rb"[\[\]{}]")
+
+
+def nesting_depth(line: bytes) -> int:
+    """Return how deeply objects and arrays nest in a line of JSON (brackets inside strings
+    do not count), without parsing it."""
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub(b"", line)):
+        if bracket in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
 
 
 def decode_record(
@@ -1087,6 +1110,13 @@ def _decode_reason(error: msgspec.DecodeError, kinds: str) -> tuple[str, LogErro
             reason = "the line is not complete JSON: it ends in the middle of a value"
             return reason, "malformed_json"
         malformed = _MALFORMED.match(text)
+        if malformed and "surrogate" in malformed["what"]:
+            byte = int(malformed["byte"]) + 1
+            reason = (
+                f"a string is not valid Unicode: a lone UTF-16 surrogate escape (\\ud800-style) "
+                f"at byte {byte}"
+            )
+            return reason, "invalid_utf8"
         if malformed:
             byte = int(malformed["byte"]) + 1
             return f"the line is not valid JSON: {malformed['what']} at byte {byte}", (
