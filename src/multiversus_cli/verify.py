@@ -304,6 +304,7 @@ def summary(
             f"{result.entries} entries",
             "finished" if result.finished else "not finished",
             f"salts: {_SALTS.get(result.salts, '?')}",
+            f"chance: {result.chance or '?'}",
         ]
         lines.append("\n" + " " * 8 + ", ".join(facts))
     return lines
