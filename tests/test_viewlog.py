@@ -17,6 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from multiversus_core import MatchSettings, secret_chance_settings
+from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.errors import LogError
 from multiversus_core.events import ActionStarted, CoinsSelected, FigureStepped
 from multiversus_core.log import MatchLog, decode_log, encode_log, read_log
@@ -373,3 +375,29 @@ def test_a_version_3_view_log_is_still_read(golden: MatchLog) -> None:
     read = decode_view_log(data)
     assert read.entries == view.entries and read.viewer == "heroes"
     assert verify_data(data).ok
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    secret=st.booleans(),
+    viewer=st.sampled_from(["heroes", "adversaries", "spectator"]),
+    cut=st.floats(min_value=0, max_value=1),
+)
+def test_every_honest_view_log_cut_anywhere_verifies(
+    seed: int, secret: bool, viewer: str, cut: float
+) -> None:
+    # No false alarm: the rules re-run on a view accept every honest one, finished or not,
+    # chance public or secret, whatever the viewer could not see yet.
+    pairing = [("witch-hunters", "swartzblak"), ("banner-knight", "smogon")][seed % 2]
+    base = MatchSettings(heroes=pairing[0], adversaries=pairing[1], seed=seed % 2**31)
+    if secret:
+        chosen, chance = secret_chance_settings(msgspec.structs.replace(base, salts="secrets"))
+        log = play_match(chosen, {1: RandomBot(seed), 2: RandomBot(seed + 1)}, chance)[0]
+    else:
+        log = play_match(base, {1: RandomBot(seed), 2: RandomBot(seed + 1)})[0]
+    part = msgspec.structs.replace(log, entries=log.entries[: round(cut * len(log.entries))])
+    data = encode_view_log(redact_log(part, viewer))  # type: ignore[arg-type]
+    result = verify_data(data)
+    assert result.ok, result.problem
+    assert result.chance == ("secret" if secret else "public")
