@@ -208,3 +208,10 @@ def test_the_view_log_example_of_the_document_is_the_seed_0_heroes_view() -> Non
     for line in view[1:-1]:
         record = json.loads(line)
         assert record["prev"] == hashlib.sha256(view[record["seq"] - 1]).hexdigest()
+
+
+def test_the_schema_describes_entry_records_of_every_chained_version() -> None:
+    schema = json.loads((ROOT / "docs" / "log-schema.json").read_text(encoding="utf-8"))
+    description = schema["$defs"]["EntryRecord"]["description"]
+    assert description.startswith("An entry line (format version 2 and later)")
+    assert schema["title"].endswith("format version 4")
