@@ -215,3 +215,15 @@ def test_the_schema_describes_entry_records_of_every_chained_version() -> None:
     description = schema["$defs"]["EntryRecord"]["description"]
     assert description.startswith("An entry line (format version 2 and later)")
     assert schema["title"].endswith("format version 4")
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, 10**30])
+@pytest.mark.parametrize("view", [False, True])
+def test_a_seed_outside_0_to_2_64_is_out_of_range_at_read(seed: int, view: bool) -> None:
+    data = _log()
+    if view:
+        data = encode_view_log(redact_log(decode_log(data), "heroes"))
+    bad = data.replace(b'"seed":4,', b'"seed":%d,' % seed, 1)
+    error = _error(bad, view=view)
+    assert (error.line, error.code) == (1, "out_of_range")
+    assert "$.settings.seed" in error.reason
