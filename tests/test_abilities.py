@@ -17,6 +17,7 @@ from msgspec.structs import replace
 
 from multiversus_core import (
     Attack,
+    BlockForcedMove,
     ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
@@ -29,6 +30,7 @@ from multiversus_core import (
     SelectCoins,
     SelectReaction,
     Step,
+    StopForcedMove,
     Stunt,
     legal_commands,
     start_match,
@@ -36,9 +38,12 @@ from multiversus_core import (
 from multiversus_core.abilities import REGISTRY
 from multiversus_core.events import (
     AttackMade,
+    BlockChosen,
     ConditionChanged,
     FigureMoved,
     FigureStepped,
+    ForcedMoveHeld,
+    ForcedStopChosen,
     MatchEnded,
     RoundEnded,
     SecretChosen,
@@ -49,6 +54,7 @@ from multiversus_core.geometry import figure_squares
 from multiversus_core.scoring import WIN_CONDITIONS, final_result
 from multiversus_core.setup import next_secret
 from multiversus_core.sheets import bundled_teams
+from multiversus_core.state import ForcedMove
 from multiversus_core.terms import ActionKind, Condition, Side, Square
 from tests.support import play, play_passing, seat, unsalted, when, when_passing
 
@@ -222,6 +228,19 @@ def test_hold_the_line_pushes_the_attacker_back_from_a_militia_beside_another(
     assert events == (hit("bruisers-1", "militia-1"), wounded("militia-1"), *pushed)
 
 
+def test_hold_the_line_r20_a_one_space_push_into_an_ally_is_blocked_without_asking() -> None:
+    squares = {
+        "militia-1": (4, 7),
+        "militia-2": (5, 7),
+        "bruisers-1": (4, 6),
+        "bruisers-2": (4, 5),  # behind the attacker
+        "knight": (0, 9),
+    }
+    state = act(only(match(starting="adversaries"), squares), "bruisers", ("attack",), "knight")
+    events = when_passing(state, Attack(player=2, attacker="bruisers-1", target="militia-1"))
+    assert events == (hit("bruisers-1", "militia-1"), wounded("militia-1"))
+
+
 # --- Smogon and the Dragonkith ------------------------------------------------------
 
 
@@ -272,18 +291,70 @@ def test_drag_to_the_wyrm_pulls_adjacent_enemies_toward_smogon() -> None:
     )
 
 
-@pytest.mark.parametrize(("other_cloud", "to"), [(None, (7, 7)), ((7, 7), (6, 7))])
-def test_billowing_blows_a_cloud_up_to_two_spaces_away_from_whoever_interacts(
-    other_cloud: Square | None, to: Square
+def test_drag_to_the_wyrm_r20_a_one_space_pull_into_an_ally_is_blocked_without_asking() -> None:
+    squares = {
+        "smogon": (0, 4),
+        "bruisers-1": (5, 2),
+        "knight": (5, 1),  # pulled south-west, into the squire: it blocks
+        "squire": (4, 2),  # pulled after the knight, in roster order
+        "militia-1": (0, 9),
+    }
+    state = act(only(match(starting="adversaries"), squares), "bruisers", ("stunt",), "militia")
+    assert when_passing(
+        state, Stunt(player=2, figure="bruisers-1", ability="Drag to the Wyrm")
+    ) == (
+        StuntPerformed(figure="bruisers-1", ability="Drag to the Wyrm", target=None),
+        FigureMoved(figure="squire", to=(3, 3), how="pull"),
+    )
+
+
+@pytest.mark.parametrize(("other_cloud", "stops"), [(None, (0, 1, 2)), ((7, 7), (0, 1))])
+def test_billowing_blows_a_cloud_up_to_two_spaces_away_and_the_blower_may_stop_short(
+    other_cloud: Square | None, stops: tuple[int, ...]
 ) -> None:
     squares = {"militia-1": (4, 7), "clouds-1": (5, 7), "smogon": (0, 0)}
     if other_cloud is not None:
         squares["clouds-2"] = other_cloud  # terrain never shares a space with terrain
     state = act(only(match(), squares), "militia", ("stunt",), "smogon")
+    blow = ForcedMove(figure="clouds-1", how="push", direction=E, distance=2, up_to="heroes")
     assert when_passing(state, Stunt(player=1, figure="militia-1", target="clouds-1")) == (
         StuntPerformed(figure="militia-1", ability=None, target="clouds-1"),
-        FigureMoved(figure="clouds-1", to=to, how="push"),
+        ForcedMoveHeld(side="heroes", move=blow, ally=None),
     )
+    state = play_passing(state, Stunt(player=1, figure="militia-1", target="clouds-1"))
+    assert legal_commands(state, 1) == tuple(StopForcedMove(player=1, spaces=k) for k in stops)
+    assert legal_commands(state, 2) == ()
+    far = stops[-1]
+    assert when(state, StopForcedMove(player=1, spaces=far)) == (
+        ForcedStopChosen(side="heroes", figure="clouds-1", spaces=far),
+        FigureMoved(figure="clouds-1", to=(5 + far, 7), how="push"),
+    )
+    assert when(state, StopForcedMove(player=1, spaces=0)) == (
+        ForcedStopChosen(side="heroes", figure="clouds-1", spaces=0),
+    )
+
+
+def test_billowing_the_adversaries_choose_how_far_when_their_character_blows() -> None:
+    squares = {"bruisers-1": (4, 7), "clouds-1": (5, 7), "knight": (0, 9)}
+    state = act(only(match(starting="adversaries"), squares), "bruisers", ("stunt",), "knight")
+    state = play_passing(state, Stunt(player=2, figure="bruisers-1", target="clouds-1"))
+    assert state.pending == "forced"
+    assert legal_commands(state, 2) == tuple(StopForcedMove(player=2, spaces=k) for k in (0, 1, 2))
+
+
+def test_billowing_r20_a_cloud_has_no_allied_characters_so_nobody_is_asked_to_block() -> None:
+    # The Cloud (not blocking) goes through and onto characters of either side (P8).
+    squares = {
+        "militia-1": (4, 7),
+        "clouds-1": (5, 7),
+        "bruisers-1": (6, 7),
+        "knight": (7, 7),
+        "smogon": (0, 0),
+    }
+    state = act(only(match(), squares), "militia", ("stunt",), "smogon")
+    state = play_passing(state, Stunt(player=1, figure="militia-1", target="clouds-1"))
+    assert legal_commands(state, 1) == tuple(StopForcedMove(player=1, spaces=k) for k in (0, 1, 2))
+    assert not any(isinstance(c, BlockForcedMove) for c in legal_commands(state, 2))
 
 
 # --- The Witch Hunters ---------------------------------------------------------------
@@ -370,14 +441,46 @@ def test_hunters_kit_smelling_salts_lift_the_hunter_and_adjacent_allies() -> Non
     )
 
 
-def test_hunters_kit_grapnel_slides_the_hunter_away_from_the_nearest_enemy() -> None:
-    state = _kit("grapnel", {"hunter": (4, 6), "cats-1": (4, 5), "cats-2": (0, 0)}, {})
+def test_hunters_kit_grapnel_slides_the_hunter_up_to_three_spaces_and_he_may_stop_short() -> None:
+    state = _kit("grapnel", {"hunter": (4, 5), "cats-1": (4, 4), "cats-2": (0, 0)}, {})
     stunt = Stunt(player=1, figure="hunter", ability="Hunter's Kit")
+    slide = ForcedMove(figure="hunter", how="slide", direction=S, distance=3, up_to="heroes")
     assert unsalted(when_passing(state, stunt)) == (
         StuntPerformed(figure="hunter", ability="Hunter's Kit", target=None),
         SecretRevealed(side="heroes", name="hunters-kit", choice="grapnel"),
-        FigureMoved(figure="hunter", to=(4, 9), how="slide"),
+        ForcedMoveHeld(side="heroes", move=slide, ally=None),
     )
+    state = play_passing(state, stunt)
+    assert legal_commands(state, 1) == tuple(StopForcedMove(player=1, spaces=k) for k in range(4))
+    assert when(state, StopForcedMove(player=1, spaces=2)) == (
+        ForcedStopChosen(side="heroes", figure="hunter", spaces=2),
+        FigureMoved(figure="hunter", to=(4, 7), how="slide"),
+    )
+
+
+def test_hunters_kit_grapnel_r20_an_ally_in_the_way_blocks_or_lets_the_hunter_through() -> None:
+    squares = {"hunter": (4, 6), "cats-1": (4, 5), "villagers-1": (4, 7), "cats-2": (0, 0)}
+    state = _kit("grapnel", squares, {})
+    state = play_passing(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit"))
+    slide = ForcedMove(figure="hunter", how="slide", direction=S, distance=3, up_to="heroes")
+    assert state.activation is not None and state.activation.forced is not None
+    assert state.activation.forced.ally == "villagers-1"
+    assert legal_commands(state, 1) == (
+        BlockForcedMove(player=1, ally="villagers-1", block=True),
+        BlockForcedMove(player=1, ally="villagers-1", block=False),
+    )
+    # Blocked at once, the hunter cannot move, so there is nothing left to choose.
+    assert when(state, BlockForcedMove(player=1, ally="villagers-1", block=True)) == (
+        BlockChosen(side="heroes", ally="villagers-1", figure="hunter", block=True),
+    )
+    # Let through, he may stop beyond the villager, never on him.
+    through = replace(slide, let_through=("villagers-1",))
+    assert when(state, BlockForcedMove(player=1, ally="villagers-1", block=False)) == (
+        BlockChosen(side="heroes", ally="villagers-1", figure="hunter", block=False),
+        ForcedMoveHeld(side="heroes", move=through, ally=None),
+    )
+    state = play(state, BlockForcedMove(player=1, ally="villagers-1", block=False))
+    assert legal_commands(state, 1) == tuple(StopForcedMove(player=1, spaces=k) for k in (0, 2, 3))
 
 
 def test_fleet_grete_moves_four_spaces() -> None:
@@ -419,6 +522,15 @@ def test_torches_push_every_adjacent_enemy_one_space_away() -> None:
         StuntPerformed(figure="villagers-1", ability="Torches", target=None),
         FigureMoved(figure="grimalkin", to=(2, 9), how="push"),
         FigureMoved(figure="cats-1", to=(4, 5), how="push"),
+    )
+
+
+def test_torches_r20_a_one_space_push_into_an_ally_is_blocked_without_asking() -> None:
+    # Letting cats-2 through would leave cats-1 on it (R19, R20): it blocks.
+    squares = {"villagers-1": (4, 7), "cats-1": (4, 6), "cats-2": (4, 5), "grimalkin": (9, 0)}
+    state = act(only(_hunters(), squares), "villagers", ("stunt",), "grimalkin")
+    assert when_passing(state, Stunt(player=1, figure="villagers-1", ability="Torches")) == (
+        StuntPerformed(figure="villagers-1", ability="Torches", target=None),
     )
 
 
@@ -535,6 +647,72 @@ def test_troll_sweep_pushes_adjacent_enemies_two_spaces_and_harms_those_stopped_
         wounded("squire"),
         FigureMoved(figure="militia-1", to=(2, 1), how="push"),
         wounded("militia-1"),
+    )
+
+
+def _swept(squares: Mapping[str, Square]) -> MatchState:
+    state = act(
+        only(_goblins(starting="adversaries"), squares), "grotmaw", ("stunt", "stunt"), "militia"
+    )
+    return play_passing(state, Stunt(player=2, figure="grotmaw", ability="Troll Sweep"))
+
+
+def test_troll_sweep_r20_an_ally_in_the_way_blocks_or_not_at_its_players_choice() -> None:
+    squares = {
+        "grotmaw": (4, 1),
+        "knight": (4, 2),  # pushed south, into militia-1
+        "militia-1": (4, 3),
+        "squire": (5, 2),  # pushed south-east, after the knight
+        "militia-2": (0, 9),
+    }
+    state = _swept(squares)
+    sweep = ForcedMove(figure="knight", how="push", direction=S, distance=2, ability="Troll Sweep")
+    squire = ForcedMove(
+        figure="squire", how="push", direction=(1, 1), distance=2, ability="Troll Sweep"
+    )
+    # The match waits for the Heroes, whose militiaman is in the way, and for nobody else.
+    assert state.pending == "forced" and seat(state) == 1
+    assert state.activation is not None
+    assert state.activation.forced is not None
+    assert state.activation.forced.move == sweep
+    assert state.activation.forced.queue == (squire,)
+    assert legal_commands(state, 2) == ()
+    assert legal_commands(state, 1) == (
+        BlockForcedMove(player=1, ally="militia-1", block=True),
+        BlockForcedMove(player=1, ally="militia-1", block=False),
+    )
+    # Let through: the knight flies past the militiaman, unharmed; then the squire goes.
+    assert when(state, BlockForcedMove(player=1, ally="militia-1", block=False)) == (
+        BlockChosen(side="heroes", ally="militia-1", figure="knight", block=False),
+        FigureMoved(figure="knight", to=(4, 4), how="push"),
+        FigureMoved(figure="squire", to=(7, 4), how="push"),
+    )
+    # Blocked: the knight is stopped short by something in the way, and harmed.
+    assert when(state, BlockForcedMove(player=1, ally="militia-1", block=True)) == (
+        BlockChosen(side="heroes", ally="militia-1", figure="knight", block=True),
+        wounded("knight"),
+        FigureMoved(figure="squire", to=(7, 4), how="push"),
+    )
+    after = play(state, BlockForcedMove(player=1, ally="militia-1", block=False))
+    assert after.pending == "stunt" and after.activation is not None
+    assert after.activation.forced is None
+
+
+def test_troll_sweep_r20_an_ally_it_could_only_end_on_blocks_without_asking() -> None:
+    # Letting militia-1 through would leave the knight on militia-2: no choice to make.
+    squares = {
+        "grotmaw": (4, 1),
+        "knight": (4, 2),
+        "militia-1": (4, 3),
+        "militia-2": (4, 4),
+        "squire": (0, 9),
+    }
+    state = act(
+        only(_goblins(starting="adversaries"), squares), "grotmaw", ("stunt", "stunt"), "squire"
+    )
+    assert when_passing(state, Stunt(player=2, figure="grotmaw", ability="Troll Sweep")) == (
+        StuntPerformed(figure="grotmaw", ability="Troll Sweep", target=None),
+        wounded("knight"),
     )
 
 

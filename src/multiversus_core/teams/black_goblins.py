@@ -26,7 +26,7 @@ from multiversus_core.terms import other_side
 if TYPE_CHECKING:
     from multiversus_core.board import Figure
     from multiversus_core.builder import Builder
-    from multiversus_core.state import MatchState
+    from multiversus_core.state import ForcedMove, MatchState
     from multiversus_core.terms import Side
 
 PLUNDER: Final = "plunder"
@@ -48,8 +48,12 @@ class TrollSweep(Ability):
     def on_stunt(self, b: Builder, figure: Figure, double: bool) -> None:
         troll = b.state.figure(figure.id)
         for enemy in characters(b.state, other_side(troll.side)):
-            if are_adjacent(troll, enemy) and push(b, troll, enemy, 2) < 2:
-                harm(b, enemy, worst="disabled")
+            if are_adjacent(troll, enemy):
+                push(b, troll, enemy, 2, ability=self.name)
+
+    def after_forced_move(self, b: Builder, move: ForcedMove, spaces: int) -> None:
+        if spaces < move.distance:
+            harm(b, b.state.figure(move.figure), worst="disabled")
 
 
 @register

@@ -75,12 +75,13 @@ class Billowing(Ability):
     kind = "triggered"
     text = (
         "A character that interacts with a Cloud blows it up to two spaces directly away "
-        "from itself; it stops before a space that is not free for it. A Cloud the "
-        "character stands in does not move."
+        "from itself: that character's player chooses how far (none, one or two spaces); it "
+        "stops before a space that is not free for it. A Cloud the character stands in does "
+        "not move."
     )
 
     def on_interact(self, b: Builder, actor: Figure, figure: Figure) -> None:
-        push(b, actor, figure, 2)
+        push(b, actor, figure, 2, up_to=actor.side)
 
 
 @register_win_condition(

@@ -76,7 +76,8 @@ class HuntersKit(Ability):
         "Use the tool the Heroes chose in secret at set-up; the first use reveals it. "
         "Holy water: every adjacent Unharmed enemy character is Wounded. Smelling salts: this "
         "character and every adjacent allied character recover one step. Grapnel: this "
-        "character slides up to three spaces directly away from the nearest enemy character."
+        "character slides up to three spaces directly away from the nearest enemy character "
+        "(the Heroes choose how far, none to three)."
     )
 
     def on_stunt(self, b: Builder, figure: Figure, double: bool) -> None:
@@ -97,7 +98,9 @@ class HuntersKit(Ability):
             case "grapnel":
                 closest = nearest(hunter, characters(b.state, other_side(hunter.side)))
                 if closest is not None:
-                    forced_move(b, hunter, push_direction(closest, hunter), 3, "slide")
+                    forced_move(
+                        b, hunter, push_direction(closest, hunter), 3, "slide", up_to=hunter.side
+                    )
             case _:
                 pass
 
