@@ -517,6 +517,10 @@ def _offer(b: Builder, held: Suspended) -> bool:
     act = _activation(b.state)
     if act.reaction is not None or act.offer is not None or act.reacted_to_action:
         return False  # one reaction per action (R5)
+    if b.state.unit(act.unit).is_terrain:
+        # Terrain pieces never trigger reactions (R1): whatever the Terrain
+        # unit does, stepping, stunting or ending its actions, raises nothing.
+        return False
     triggers = _raised(b.state, held, _candidates(b.state))
     if not triggers:
         return False
