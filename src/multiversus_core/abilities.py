@@ -182,7 +182,11 @@ class Drifting(Ability):
     """Lets a Terrain unit's pieces take Move actions and reactions (R1)."""
 
     name = "Drifting"
-    text = "These terrain pieces can move like characters."
+    text = (
+        "These terrain pieces take Move actions, moving like characters. They never react: "
+        "every trigger is about a character of the reacting unit, and terrain pieces are "
+        "not characters (their unit may still be selected to react, as a bluff)."
+    )
 
 
 # --- queries for ability code -------------------------------------------------

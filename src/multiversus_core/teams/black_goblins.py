@@ -40,9 +40,10 @@ class TrollSweep(Ability):
     name = "Troll Sweep"
     kind = "double_stunt"
     text = (
-        "Every enemy character adjacent to Grotmaw is pushed two spaces directly away; one "
-        "that is stopped short by something in the way is harmed one step, but never beyond "
-        "Disabled."
+        "Every enemy character adjacent to Grotmaw is pushed two spaces directly away, one "
+        "at a time in the Heroes' roster order; one that is stopped short by something in "
+        "the way (a figure, blocking terrain, the board's edge, or an ally of its own that "
+        "chooses to block it) is harmed one step, but never beyond Disabled."
     )
 
     def on_stunt(self, b: Builder, figure: Figure, double: bool) -> None:
@@ -81,7 +82,8 @@ class CrawlThrough(Ability):
     text = (
         "A Medium character that interacts with a Barricade is placed in the space directly "
         "beyond it (on the line from the character through the Barricade), if it can stand "
-        "there."
+        "there; otherwise it stays where it is. Being placed is not a step: it triggers no "
+        "reaction."
     )
 
     def on_interact(self, b: Builder, actor: Figure, figure: Figure) -> None:

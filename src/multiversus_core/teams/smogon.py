@@ -51,7 +51,8 @@ class DragToTheWyrm(Ability):
     kind = "stunt"
     text = (
         "Every enemy character adjacent to this Bruiser is pulled one space directly "
-        "toward Smogon (the team's Beast), if that space is free."
+        "toward Smogon (the team's Beast), if that space is free, one at a time in the "
+        "Heroes' roster order."
     )
 
     def on_stunt(self, b: Builder, figure: Figure, double: bool) -> None:
@@ -86,8 +87,8 @@ class Billowing(Ability):
 
 @register_win_condition(
     "the-smoke-vent",
-    "At the end of round 6, the side with a character on the Smoke Vent, when the other "
-    "side has none there, wins.",
+    "At the end of round 6, the side with a character on the Smoke Vent (Smogon counts "
+    "when any of its four spaces is on it), when the other side has none there, wins.",
 )
 def the_smoke_vent(state: MatchState) -> Side | None:
     """Whoever alone stands on the Smoke Vent wins."""
