@@ -10,6 +10,9 @@ ability that forces movement are in test_abilities.py.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+
 import msgspec
 import pytest
 
@@ -76,9 +79,8 @@ def _accepted(state: MatchState, command: Command) -> bool:
 
 
 @pytest.mark.parametrize("scene", [_swept, _grapnel])
-def test_r20_the_choice_is_listed_exactly_both_ways(scene: object) -> None:
-    assert callable(scene)
-    state: MatchState = scene()
+def test_r20_the_choice_is_listed_exactly_both_ways(scene: Callable[[], MatchState]) -> None:
+    state = scene()
     assert state.pending == "forced"
     listed = {c for s in (1, 2) for c in legal_commands(state, s)}
     assert listed
@@ -163,13 +165,13 @@ def test_r20_a_random_bot_makes_the_choice() -> None:
 
 
 def test_r20_a_logged_match_with_forced_move_choices_replays_and_verifies(
-    tmp_path: pytest.TempPathFactory,
+    tmp_path: Path,
 ) -> None:
     settings = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=0)
     log, state = play_match(settings, {1: RandomBot(0), 2: RandomBot(100)})
     chosen = [e for entry in log.entries for e in entry.events if isinstance(e, ForcedStopChosen)]
     assert chosen, "the seeded bots blow a Cloud in this match"
-    path = tmp_path / "forced.jsonl"  # type: ignore[operator]
+    path = tmp_path / "forced.jsonl"
     with LogWriter.create(path, settings) as writer:
         for entry in log.entries:
             writer.append(entry.command, entry.events)
