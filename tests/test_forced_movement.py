@@ -188,3 +188,28 @@ def test_r9_r20_a_push_after_an_attack_into_an_ally_is_never_offered() -> None:
     assert AfterAttack(player=1, choice="push") not in legal_commands(state, 1)
     with pytest.raises(MultiversusError, match="cannot be pushed"):
         decide(AfterAttack(player=1, choice="push"), state)
+
+
+def test_r20_the_choice_is_narrated_and_offered_in_the_terminal() -> None:
+    from multiversus_cli.describe import decision_help, describe_command, describe_events
+
+    state = _swept()
+    help_text = decision_help(state, 1)
+    assert help_text is not None and "Town Militia 1" in help_text and "R20" in help_text
+    labels = [describe_command(state, c) for c in legal_commands(state, 1)]
+    assert labels == [
+        "Town Militia 1 blocks: Banner Knight stays at (4,2) (R20)",
+        "Town Militia 1 lets Banner Knight through (R20)",
+    ]
+    events = decide(BlockForcedMove(player=1, ally="militia-1", block=False), state)
+    assert describe_events(state, events, None) == [
+        "Town Militia 1 lets Banner Knight through.",
+        "Banner Knight is pushed to (4,4).",
+    ]
+    grapnel = play(_grapnel(), BlockForcedMove(player=1, ally="villagers-1", block=False))
+    labels = [describe_command(grapnel, c) for c in legal_commands(grapnel, 1)]
+    assert labels == [
+        "The Witch Hunter does not move",
+        "The Witch Hunter slides 2 spaces, to (4,8)",
+        "The Witch Hunter slides 3 spaces, to (4,9)",
+    ]

@@ -358,8 +358,10 @@ def _block_label(state: MatchState, ally: str, block: bool) -> str:
     mover = figure_name(state, choice.move.figure)
     if not block:
         return f"{figure_name(state, ally)} lets {mover} through (R20)"
-    to = forced.destination(state, choice.move, forced.blocked_spaces(state, choice.move))
-    return f"{figure_name(state, ally)} blocks: {mover} stops at {square(to)} (R20)"
+    spaces = forced.blocked_spaces(state, choice.move)
+    to = forced.destination(state, choice.move, spaces)
+    where = f"stays at {square(to)}" if spaces == 0 else f"stops at {square(to)}"
+    return f"{figure_name(state, ally)} blocks: {mover} {where} (R20)"
 
 
 def _stop_label(state: MatchState, spaces: int) -> str:
