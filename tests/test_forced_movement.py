@@ -21,6 +21,7 @@ from multiversus_core import (
     Attack,
     BlockForcedMove,
     Command,
+    DeclineReaction,
     Event,
     MatchSettings,
     MatchState,
@@ -60,14 +61,20 @@ def _swept() -> MatchState:
     return play_passing(state, Stunt(player=2, figure="grotmaw", ability="Troll Sweep"))
 
 
-def _grapnel() -> MatchState:
-    """The Witch Hunter's grapnel slides him past a villager: block, then how far."""
+_GRAPNEL = Stunt(player=1, figure="hunter", ability="Hunter's Kit")
+
+
+def _grapnel_before() -> MatchState:
     squares = {"hunter": (4, 6), "cats-1": (4, 5), "villagers-1": (4, 7), "grimalkin": (9, 0)}
     state = match(
         "witch-hunters", "swartzblak", secrets={"hunters-kit": "grapnel", "shapeshifter": "cats-2"}
     )
-    state = act(only(state, squares), "hunter", ("stunt",), "grimalkin")
-    return play_passing(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit"))
+    return act(only(state, squares), "hunter", ("stunt",), "grimalkin")
+
+
+def _grapnel() -> MatchState:
+    """The Witch Hunter's grapnel slides him past a villager: block, then how far."""
+    return play_passing(_grapnel_before(), _GRAPNEL)
 
 
 def _accepted(state: MatchState, command: Command) -> bool:
@@ -192,6 +199,7 @@ def test_r9_r20_a_push_after_an_attack_into_an_ally_is_never_offered() -> None:
 
 def test_r20_the_choice_is_narrated_and_offered_in_the_terminal() -> None:
     from multiversus_cli.describe import decision_help, describe_command, describe_events
+    from multiversus_cli.menu import build_menu
 
     state = _swept()
     help_text = decision_help(state, 1)
@@ -201,11 +209,28 @@ def test_r20_the_choice_is_narrated_and_offered_in_the_terminal() -> None:
         "Town Militia 1 blocks: Banner Knight stays at (4,2) (R20)",
         "Town Militia 1 lets Banner Knight through (R20)",
     ]
+    menu = build_menu(state, legal_commands(state, 1))
+    assert tuple(menu.commands()) == legal_commands(state, 1)  # one numbered line each
     events = decide(BlockForcedMove(player=1, ally="militia-1", block=False), state)
     assert describe_events(state, events, None) == [
         "Town Militia 1 lets Banner Knight through.",
         "Banner Knight is pushed to (4,4).",
     ]
+    before = play(_grapnel_before(), _GRAPNEL)  # the cat beside him may react: it does not
+    assert before.pending == "offer"
+    told = describe_events(before, decide(DeclineReaction(player=2), before), 1)
+    assert "The Heroes choose how far The Witch Hunter goes: up to 3 spaces south." not in told
+    assert "Torch-bearing Villagers 1 is in the way of The Witch Hunter" in " ".join(told)
+    blow = Stunt(player=1, figure="militia-1", target="clouds-1")
+    cloud = act(
+        only(match(), {"militia-1": (4, 7), "clouds-1": (5, 7), "smogon": (0, 0)}),
+        "militia",
+        ("stunt",),
+        "smogon",
+    )
+    told = describe_events(cloud, decide(blow, cloud), 1)
+    assert told[0] == "Stunt: Town Militia 1 interacts with Cloud 1."  # a choice waits
+    assert not any("nothing happens" in line for line in told)
     grapnel = play(_grapnel(), BlockForcedMove(player=1, ally="villagers-1", block=False))
     labels = [describe_command(grapnel, c) for c in legal_commands(grapnel, 1)]
     assert labels == [

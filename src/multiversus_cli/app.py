@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import typer
 
-from multiversus_cli import diff, replay, teams, verify
+from multiversus_cli import diff, replay, rules, teams, verify
 from multiversus_cli.play import EPILOG, play
 
 app = typer.Typer(
     name="multiversus",
-    help="Multiversus: a two-player skirmish game of hidden coin selections.",
+    help="Multiversus: a two-player skirmish game of hidden coin selections. "
+    "New to the game? `multiversus rules` tells it on one screen.",
     no_args_is_help=True,
     add_completion=True,
 )
@@ -17,7 +18,10 @@ app = typer.Typer(
 
 @app.callback()
 def _root() -> None:
-    """Multiversus: a two-player skirmish game of hidden coin selections."""
+    """Multiversus: a two-player skirmish game of hidden coin selections.
+
+    New to the game? `multiversus rules` tells it on one screen; `multiversus play` starts.
+    """
 
 
 app.command("play", epilog=EPILOG)(play)
@@ -25,6 +29,7 @@ app.add_typer(teams.teams, name="teams")
 app.command("verify", epilog=verify.EPILOG)(verify.verify)
 app.command("replay", epilog=replay.EPILOG)(replay.replay)
 app.command("diff", epilog=diff.EPILOG)(diff.diff)
+app.command("rules")(rules.rules)
 
 
 def main() -> None:

@@ -226,9 +226,10 @@ def event_lines(state: MatchState, events: tuple[Event, ...], viewer: Viewer) ->
     return narrator.take()
 
 
-def board(state: MatchState, viewer: Viewer) -> RenderableType:
-    """Return the board at ``state`` as ``viewer`` may see it (the referee also sees stashes)."""
-    shown = render_board(state, viewer_seat(state, viewer))
+def board(state: MatchState, viewer: Viewer, *, result: bool = True) -> RenderableType:
+    """Return the board at ``state`` as ``viewer`` may see it (the referee also sees stashes);
+    ``result=False`` leaves out a result the transcript just told."""
+    shown = render_board(state, viewer_seat(state, viewer), result=result)
     if viewer != "referee" or state.heroes_team is None:
         return shown
     lines: list[RenderableType] = [shown, Text("Referee:", style="bold")]
@@ -371,7 +372,8 @@ def replay(
                 out.print(Text(f"   {line}"))
     if output is ReplayFormat.text:
         out.print(Text(f"After entry {to} of {count}, as the {who}:", style="bold"))
-    out.print(board(state, who))
+    # The transcript told the result in its last entry: the board need not tell it again.
+    out.print(board(state, who, result=output is not ReplayFormat.text))
     raise typer.Exit(EXIT_OK)
 
 
@@ -524,7 +526,9 @@ class Stepper:
             self.out.print(Text(head, style="bold"))
             for line in event_lines(before, step.entry.events, self.viewer):
                 self.out.print(Text(f"   {line}"))
-        self.out.print(board(self.states[self.position], self.viewer))
+        # An entry that ended the match told its result just above.
+        told = self.position > 0 and self.states[self.position - 1].is_over is False
+        self.out.print(board(self.states[self.position], self.viewer, result=not told))
 
 
 def _number(word: str) -> int | None:
