@@ -14,6 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from multiversus_cli.printable import printable
 from multiversus_core import activation, forced
 from multiversus_core.abilities import REGISTRY, stunt_abilities
 from multiversus_core.activation import can_react_now, compass, current, triggered_units
@@ -149,7 +150,7 @@ def side_name(side: Side) -> str:
 
 def player_name(state: MatchState, seat: Seat) -> str:
     """Return the display name of a seat."""
-    return state.settings.players[seat - 1]
+    return printable(state.settings.players[seat - 1])
 
 
 def side_label(state: MatchState, side: Side) -> str:
@@ -165,7 +166,7 @@ def team_name(team_id: str | None) -> str:
     if team_id is None:
         return "?"
     sheet = find_team(team_id)
-    return sheet.name if sheet else team_id
+    return printable(sheet.name if sheet else team_id)
 
 
 def scenario_name(adversaries: str | None, scenario_id: str | None) -> str:
@@ -174,24 +175,24 @@ def scenario_name(adversaries: str | None, scenario_id: str | None) -> str:
     if sheet is not None and scenario_id is not None:
         for sc in sheet.scenarios:
             if sc.id == scenario_id:
-                return sc.name
-    return scenario_id or "?"
+                return printable(sc.name)
+    return printable(scenario_id or "?")
 
 
 def unit_name(state: MatchState, unit_id: str) -> str:
     """Return a unit's name, or its id for a unit not in play."""
     try:
-        return state.unit(unit_id).name
+        return printable(state.unit(unit_id).name)
     except KeyError:
-        return unit_id
+        return printable(unit_id)
 
 
 def figure_name(state: MatchState, figure_id: str) -> str:
     """Return a figure's name, or its id for a figure not in play."""
     try:
-        return state.figure(figure_id).name
+        return printable(state.figure(figure_id).name)
     except KeyError:
-        return figure_id
+        return printable(figure_id)
 
 
 def coin_name(state: MatchState, coin: CoinId) -> str:
@@ -742,7 +743,7 @@ class Narrator:
         if not keep_open_steps:
             self._close_run()
         lines, self._lines = self._lines, []
-        return lines
+        return [printable(line) for line in lines]
 
     def _step(self, state: MatchState, event: FigureStepped) -> None:
         try:

@@ -28,6 +28,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
+from multiversus_cli.printable import printable
+
 if TYPE_CHECKING:
     from multiversus_core.verify import Verification
 
@@ -114,7 +116,7 @@ def verify(
         files = find_logs(paths)
     except _NoLogs as exc:
         for line in exc.args:
-            err.print(f"multiversus verify: {line}", markup=False)
+            err.print(printable(f"multiversus verify: {line}"), markup=False)
         raise typer.Exit(EXIT_USAGE) from None
     results: list[Verification] = []
     with _progress(err, len(files)) as advance:
@@ -199,9 +201,9 @@ def summary_table(results: Sequence[Verification], base: Path | None = None) -> 
     names are never broken across lines; the other columns give way on a narrow screen.
     """
     passed = sum(1 for r in results if r.ok)
-    where = f", in {base}{os.sep}" if base is not None else ""
+    where = f", in {printable(str(base))}{os.sep}" if base is not None else ""
     table = Table(
-        title=f"{passed} of {len(results)} logs passed{where}",
+        title=Text(f"{passed} of {len(results)} logs passed{where}"),
         title_justify="left",
     )
     names = [_name(r.path, base) for r in results]
@@ -213,8 +215,8 @@ def summary_table(results: Sequence[Verification], base: Path | None = None) -> 
     table.add_column("result", no_wrap=True)
     for result, name in zip(results, names, strict=True):
         table.add_row(
-            name,
-            _kind(result),
+            Text(printable(name)),
+            Text(printable(_kind(result))),
             str(result.entries),
             "yes" if result.finished else "no",
             _SALTS.get(result.salts, "?"),
@@ -233,13 +235,13 @@ def summary(
     if measuring.measure(table).maximum <= width:
         return table
     passed = sum(1 for r in results if r.ok)
-    where = f", in {base}{os.sep}" if base is not None else ""
+    where = f", in {printable(str(base))}{os.sep}" if base is not None else ""
     lines = Text(f"{passed} of {len(results)} logs passed{where}", style="italic")
     for result in results:
         lines.append("\n")
         lines.append_text(_verdict(result))
         lines.append(" " * (8 - len(_verdict(result).plain)))
-        lines.append(_name(result.path, base), style="bold")
+        lines.append(printable(_name(result.path, base)), style="bold")
         facts = [
             _kind_words(result),
             f"{result.entries} entries",
@@ -281,16 +283,16 @@ def _kind(result: Verification) -> str:
 
 def failure_line(result: Verification) -> str:
     """Return one line naming the failed log, the entry where it failed and why."""
-    problem = " ".join((result.problem or "failed, with no reason given").split())
+    problem = " ".join(printable(result.problem or "failed, with no reason given").split())
     # A LogError's message starts with the path and gives a line: name the entry too.
-    problem = problem.removeprefix(f"{result.path}, ")
+    problem = problem.removeprefix(f"{' '.join(printable(result.path).split())}, ")
     match = _LOG_LINE.match(problem)
     if match is not None:
         line = int(match["line"])
         where = "the header (line 1)" if line == 1 else f"entry {line - 1} (line {line})"
         problem = where + ": " + match["rest"] if line else match["rest"]
     code = f" [{result.code}]" if result.code else ""
-    return f"{result.path}: {problem}{code}"
+    return printable(f"{result.path}: {problem}{code}")
 
 
 @contextmanager
