@@ -120,6 +120,28 @@ def test_help_shows_an_example(args: tuple[str, ...], example: str) -> None:
     assert example in result.output
 
 
+def test_docs_teams_md_gives_every_bundled_sheet_text_word_for_word_as_teams_show() -> None:
+    # The sheet's text is the rule players read: docs/teams.md must say the same.
+    from multiversus_cli.teams import NO_WINNER
+    from multiversus_core import abilities
+    from multiversus_core.scoring import WIN_CONDITIONS
+    from multiversus_core.sheets import bundled_teams
+
+    def words(text: str) -> str:
+        return " ".join(text.split())
+
+    docs = words((Path(__file__).parent.parent / "docs" / "teams.md").read_text(encoding="utf-8"))
+    for sheet in bundled_teams():
+        shown = words(teams("show", sheet.id).output)
+        texts = [abilities.REGISTRY[a].text for unit in sheet.units for a in unit.abilities]
+        texts += [secret.text for secret in sheet.secrets]
+        texts += [WIN_CONDITIONS[name][0] for name in sheet.win_conditions]
+        texts += [NO_WINNER] if sheet.win_conditions else []
+        for text in texts:
+            assert words(text) in shown, (sheet.id, text)
+            assert words(text) in docs, (sheet.id, text)
+
+
 # --- hostile sheets: bounded, refused in one line naming the field ------------------------
 
 SMOGON = (BUNDLED / "smogon.toml").read_text()

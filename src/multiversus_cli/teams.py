@@ -256,7 +256,12 @@ def sheet_lines(sheet: TeamSheet) -> list[Text]:
             registered = WIN_CONDITIONS.get(name)
             text = registered[0] if registered is not None else "(not registered)"
             lines.append(Text.assemble("  ", (printable(name), "bold"), f": {text}"))
+        lines.append(Text(f"  {NO_WINNER}"))
     return lines
+
+
+NO_WINNER: Final = "If no win condition names a winner after round 6, the match is a draw."
+"""How a match no win condition decides ends (rulebook: Scoring), as sheets print it."""
 
 
 __all__ = [

@@ -35,10 +35,12 @@ from multiversus_core.views import ActivationView, MatchView, PilesView, SecretV
 def determinize(view: MatchView, rng: random.Random) -> MatchState:
     """Return a full state consistent with ``view``, its hidden parts drawn from ``rng``.
 
-    The state's settings keep everything but the seed, which is fresh, and
-    the salt source, which becomes the seed (so commands need no salts).
+    The state's settings keep everything but the chance, which is public and
+    drawn from a fresh seed, and the salt source, which becomes the seed (so
+    commands need no salts).
     """
-    settings = replace(view.settings, seed=rng.getrandbits(64), salts="seed")
+    # Public chance from a fresh seed, whether the match's chance is public or secret.
+    settings = replace(view.settings, seed=rng.getrandbits(64), salts="seed", chance="")
     state = MatchState(
         settings=settings,
         pending=view.pending,
@@ -141,6 +143,7 @@ def _with_activation(state: MatchState, act: ActivationView, rng: random.Random)
         salt=act.salt or "",
         reaction_commitment=act.reaction_commitment,
         reaction_salt=act.reaction_salt or "",
+        forced=act.forced,
     )
     return replace(state, activation=activation)
 
