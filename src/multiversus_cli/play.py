@@ -7,7 +7,6 @@ happens, so quitting, closing the input or pressing Ctrl-C leaves a log that
 
 from __future__ import annotations
 
-from secrets import randbelow
 import shlex
 import signal
 import sys
@@ -19,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
+from secrets import randbelow
 from types import FrameType
 from typing import Annotated, Final
 
