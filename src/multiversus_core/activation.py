@@ -47,7 +47,7 @@ from multiversus_core.events import (
     UnitCoinReturned,
 )
 from multiversus_core.geometry import are_adjacent, figure_squares, push_direction
-from multiversus_core.state import Action, Activation, MatchState, Suspended, Trigger
+from multiversus_core.state import Action, Activation, MatchState, Suspended, Trigger, derived
 from multiversus_core.terms import ActionKind, Colour, Direction, Side
 from multiversus_core.units import CoinId, Unit, coin_colour, coin_unit
 from multiversus_core.variants import is_on
@@ -608,6 +608,22 @@ def move_allowance(state: MatchState, figure: Figure, double: bool) -> int:
 
 def step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
     """Return the directions in which ``figure`` may take its next step of the move."""
+    # Listing, deciding, finishing a step and checking the end of a move all
+    # ask about the same figure in the same state: compute it once per state.
+    known = derived(state, "_step_options", _no_options)
+    found = known.get(figure.id)
+    if found is not None and found[0] == figure:
+        return found[1]
+    options = _step_options(state, figure)
+    known[figure.id] = (figure, options)
+    return options
+
+
+def _no_options(state: MatchState) -> dict[str, tuple[Figure, tuple[Direction, ...]]]:
+    return {}
+
+
+def _step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
     action = current(state)
     assert action is not None and state.board is not None
     if figure.id in action.done or figure.condition == "disabled" or figure.square is None:
@@ -630,7 +646,18 @@ def step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
         diagonal=diagonal,
         corners_block=corners,
         into_terrain=enters_blocking_terrain(state, figure),
+        occupancy=occupancy(state),
     )
+
+
+def occupancy(state: MatchState) -> movement.Occupancy:
+    """Return the state's occupancy index (figures and tiles by space), built once per state."""
+    return derived(state, "_occupancy", _occupancy)
+
+
+def _occupancy(state: MatchState) -> movement.Occupancy:
+    assert state.board is not None
+    return movement.Occupancy(state.board, state.figures)
 
 
 def enters_blocking_terrain(state: MatchState, figure: Figure) -> bool:
@@ -651,6 +678,10 @@ def can_end_move(state: MatchState) -> bool:
 
     A mover boxed in on an ally with no way on at all may stop (it cannot do otherwise).
     """
+    return derived(state, "_can_end_move", _can_end_move)
+
+
+def _can_end_move(state: MatchState) -> bool:
     action = current(state)
     if action is None or action.mover is None:
         return True
@@ -658,7 +689,9 @@ def can_end_move(state: MatchState) -> bool:
     mover = state.figure(action.mover)
     if mover.condition == "disabled" or mover.square is None:
         return True
-    if movement.can_stop_here(state.board, state.figures, mover, pass_through_allies=True):
+    if movement.can_stop_here(
+        state.board, state.figures, mover, pass_through_allies=True, occupancy=occupancy(state)
+    ):
         return True
     return action.mover == mover.id and not step_options(state, mover)
 
@@ -725,12 +758,15 @@ def _unstrand(b: Builder, figure: Figure) -> None:
     space it could stop on (project ruling P14)."""
     state = b.state
     assert state.board is not None and figure.square is not None
-    if movement.can_stop_here(state.board, state.figures, figure, pass_through_allies=True):
+    index = occupancy(state)
+    if movement.can_stop_here(
+        state.board, state.figures, figure, pass_through_allies=True, occupancy=index
+    ):
         return
     limit = state.board.width * state.board.height
     for steps in range(1, limit + 1):
         found = movement.reachable(
-            state.board, state.figures, figure, steps, pass_through_allies=True
+            state.board, state.figures, figure, steps, pass_through_allies=True, occupancy=index
         )
         if found:
             b.emit(FigureMoved(figure=figure.id, to=min(found, key=_row_major), how="place"))
@@ -834,7 +870,12 @@ def follow_up_options(state: MatchState) -> tuple[tuple[FollowUp, Direction | No
     options: list[tuple[FollowUp, Direction | None]] = [("stay", None)]
     if attacker.square is not None and attacker.condition != "disabled":
         for direction in movement.step_options(
-            state.board, state.figures, attacker, 1, pass_through_allies=False
+            state.board,
+            state.figures,
+            attacker,
+            1,
+            pass_through_allies=False,
+            occupancy=occupancy(state),
         ):
             options.append(("step", direction))
     if _push_destination(state, attacker, target) is not None:
@@ -900,7 +941,7 @@ def _finish_follow_step(b: Builder, held: Suspended) -> None:
         return
     direction = (held.to[0] - figure.square[0], held.to[1] - figure.square[1])
     options = movement.step_options(
-        state.board, state.figures, figure, 1, pass_through_allies=False
+        state.board, state.figures, figure, 1, pass_through_allies=False, occupancy=occupancy(state)
     )
     if direction in options:
         b.emit(FigureMoved(figure=figure.id, to=held.to, how="step"))

@@ -29,8 +29,12 @@ class Tile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """It breaks line of sight (R18)."""
 
 
-class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
-    """A square grid of two-by-two tiles, as a scenario lays it out (R17)."""
+class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
+    """A square grid of two-by-two tiles, as a scenario lays it out (R17).
+
+    Lookups derived from a board (the tile of each space) are cached on it,
+    outside its fields: they take no part in equality or encoding.
+    """
 
     width: int
     """Columns of spaces; a multiple of two."""

@@ -7,7 +7,8 @@ with ``msgspec.structs.replace``.
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias
+from collections.abc import Callable
+from typing import Literal, TypeAlias, TypeVar, cast
 
 import msgspec
 
@@ -171,8 +172,13 @@ class Activation(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     """The reactive selection's salt: secret until revealed."""
 
 
-class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
-    """Everything known about a match at one point, referee's view."""
+class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
+    """Everything known about a match at one point, referee's view.
+
+    Values derived from a state (lookups by id, movement options, the seat to
+    decide) are cached on it by :func:`derived`, outside its fields: they
+    take no part in equality or encoding, and a new state starts with none.
+    """
 
     settings: MatchSettings
     pending: Pending = "flip"
@@ -241,10 +247,11 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
 
         :raises KeyError: if no figure has this id.
         """
-        for figure in self.figures:
-            if figure.id == figure_id:
-                return figure
-        raise KeyError(figure_id)
+        try:
+            figures = self.__dict__["_figure_index"]
+        except KeyError:
+            figures = self.__dict__["_figure_index"] = {f.id: f for f in self.figures}
+        return cast(Figure, figures[figure_id])
 
     @property
     def reactive(self) -> Side | None:
@@ -257,3 +264,22 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     def is_over(self) -> bool:
         """True once the match has ended."""
         return self.ended is not None
+
+
+_T = TypeVar("_T")
+
+
+def derived(state: MatchState, key: str, compute: Callable[[MatchState], _T]) -> _T:
+    """Return ``compute(state)``, computed once per state and cached on it.
+
+    ``key`` names the value (one name, one function, module-qualified, with a
+    leading underscore, so that it can never shadow a method). The state is
+    immutable, so the value never goes stale, and it lives as long as the
+    state does.
+    """
+    cache = state.__dict__
+    try:
+        return cast(_T, cache[key])
+    except KeyError:
+        value = cache[key] = compute(state)
+        return value
