@@ -8,7 +8,8 @@ command, commands and events per match, and how matches ended.
 Then it times the engine alone on the same games: for every recorded command,
 ``legal_commands`` for the deciding seat plus ``apply`` of that command, with
 no bot. That is the cost a search bot pays per node. Both timings run in
-``--rounds`` rounds; the figures are the medians.
+``--rounds`` rounds; the figures are the medians. Times are the process's
+CPU time, which a busy machine disturbs less than wall-clock time.
 
 With ``--against SRC`` (the ``src`` folder of another checkout, for example
 main), it runs itself in subprocesses alternately on that code and on this
@@ -96,17 +97,17 @@ def measure(matches: int, seed: int, rounds: int) -> dict[str, object]:
     results: Counter[str] = Counter()
     commands = events = listed = 0
     for number in range(rounds):
-        start = time.perf_counter()
+        start = time.process_time()
         played = [(s, *play(s)) for s in all_settings]
-        play_times.append(time.perf_counter() - start)
+        play_times.append(time.process_time() - start)
         if number == 0:
             games = [(s, c) for s, c, _, _ in played]
             commands = sum(len(c) for _, c, _, _ in played)
             events = sum(e for _, _, e, _ in played)
             results.update(r for _, _, _, r in played)
-        start = time.perf_counter()
+        start = time.process_time()
         listed = sum(engine(s, c) for s, c in games)
-        engine_times.append(time.perf_counter() - start)
+        engine_times.append(time.process_time() - start)
         print(f"\rround {number + 1} / {rounds}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     play_time = statistics.median(play_times)

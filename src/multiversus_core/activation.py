@@ -14,7 +14,8 @@ completely; then the held step goes ahead if it still can.
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from collections.abc import Callable
+from typing import Any, Final, Literal
 
 from msgspec.structs import replace
 
@@ -93,12 +94,47 @@ DRIFTING: Final = "Drifting"
 
 def figures_of(state: MatchState, unit: Unit) -> tuple[Figure, ...]:
     """Return a unit's figures that are on the board."""
-    return tuple(f for f in state.figures if f.unit == unit.id and f.square is not None)
+    return derived(state, "_figures_of", _figures_by_unit).get(unit.id, ())
 
 
 def able_figures(state: MatchState, unit: Unit) -> tuple[Figure, ...]:
     """Return a unit's figures that can take actions: on the board and not Disabled."""
-    return tuple(f for f in figures_of(state, unit) if f.condition != "disabled")
+    able: dict[str, tuple[Figure, ...]] = derived(state, "_able_figures", _new_table)
+    found = able.get(unit.id)
+    if found is None:
+        found = able[unit.id] = tuple(
+            f for f in figures_of(state, unit) if f.condition != "disabled"
+        )
+    return found
+
+
+def _figures_by_unit(state: MatchState) -> dict[str, tuple[Figure, ...]]:
+    """Each unit's on-board figures, in the state's order (an index built once per state)."""
+    found: dict[str, list[Figure]] = {}
+    for f in state.figures:
+        if f.square is not None:
+            found.setdefault(f.unit, []).append(f)
+    return {unit: tuple(figures) for unit, figures in found.items()}
+
+
+_Selections = tuple[tuple[ActionKind, ...], ...]
+
+
+def _per_unit(
+    state: MatchState, key: str, unit: Unit, compute: Callable[[MatchState, Unit], _Selections]
+) -> _Selections:
+    """Return ``compute(state, unit)``, computed once per state and unit."""
+    known: dict[str, tuple[Unit, _Selections]] = derived(state, key, _new_table)
+    found = known.get(unit.id)
+    if found is not None and (found[0] is unit or found[0] == unit):
+        return found[1]
+    value = compute(state, unit)
+    known[unit.id] = (unit, value)
+    return value
+
+
+def _new_table(state: MatchState) -> dict[str, Any]:
+    return {}
 
 
 def can_move(unit: Unit) -> bool:
@@ -127,6 +163,10 @@ def active_selections(state: MatchState, unit: Unit) -> tuple[tuple[ActionKind, 
     ``()`` stands for a Recovery. A unit whose characters are all Disabled
     can only Recover.
     """
+    return _per_unit(state, "_active_selections", unit, _active_selections)
+
+
+def _active_selections(state: MatchState, unit: Unit) -> _Selections:
     if not figures_of(state, unit):
         return ()
     if unit.is_terrain:
@@ -139,6 +179,10 @@ def active_selections(state: MatchState, unit: Unit) -> tuple[tuple[ActionKind, 
 
 def reactive_selections(state: MatchState, unit: Unit) -> tuple[tuple[ActionKind, ...], ...]:
     """Return the action-coin selections the unit may make as the reactive unit."""
+    return _per_unit(state, "_reactive_selections", unit, _reactive_selections)
+
+
+def _reactive_selections(state: MatchState, unit: Unit) -> _Selections:
     if not able_figures(state, unit):
         return ()
     if unit.is_terrain:
@@ -392,6 +436,10 @@ def _candidates(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKind]], 
     Afterwards: the unit and coins really selected. Neither depends on what
     is still hidden, so when offers come, and what they say, leaks nothing.
     """
+    return derived(state, "_candidates", _find_candidates)
+
+
+def _find_candidates(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKind]], ...]:
     act = _activation(state)
     if act.reaction_coin is None:
         return ()  # they selected nothing, which the table knows (R3)
@@ -610,17 +658,14 @@ def step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
     """Return the directions in which ``figure`` may take its next step of the move."""
     # Listing, deciding, finishing a step and checking the end of a move all
     # ask about the same figure in the same state: compute it once per state.
-    known = derived(state, "_step_options", _no_options)
+    known: dict[str, tuple[Figure, tuple[Direction, ...]]]
+    known = derived(state, "_step_options", _new_table)
     found = known.get(figure.id)
-    if found is not None and found[0] == figure:
+    if found is not None and (found[0] is figure or found[0] == figure):
         return found[1]
     options = _step_options(state, figure)
     known[figure.id] = (figure, options)
     return options
-
-
-def _no_options(state: MatchState) -> dict[str, tuple[Figure, tuple[Direction, ...]]]:
-    return {}
 
 
 def _step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:

@@ -163,6 +163,8 @@ class _Spaces:
 
     def rests(self, origin: Square, size: Size) -> bool:
         """Return whether the mover shares no space with a character it may only pass through."""
+        if size == "medium":
+            return not self.kind(origin) & _SOFT
         return not any(self.kind(s) & _SOFT for s in footprint(origin, size))
 
     def stands(self, origin: Square, size: Size) -> bool:
