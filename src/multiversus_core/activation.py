@@ -205,13 +205,13 @@ def units_of(state: MatchState, side: Side) -> tuple[Unit, ...]:
 
 def has_legal_activation(state: MatchState, side: Side) -> bool:
     """True if the side has a unit coin in its stash for a unit that can act (R15)."""
-    stash_units = {coin_unit(c) for c in state.piles(side).stash}
+    stash_units = state.piles(side).stash_units
     return any(u.id in stash_units and active_selections(state, u) for u in units_of(state, side))
 
 
 def can_react(state: MatchState, side: Side) -> bool:
     """True if the side has a unit coin in its stash for a unit that can react (R3)."""
-    stash_units = {coin_unit(c) for c in state.piles(side).stash}
+    stash_units = state.piles(side).stash_units
     return any(u.id in stash_units and reactive_selections(state, u) for u in units_of(state, side))
 
 
@@ -446,13 +446,25 @@ def _find_candidates(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKin
     if act.reaction_revealed:
         return _selected(state)
     side: Side = "adversaries" if act.side == "heroes" else "heroes"
-    before = {coin_unit(c) for c in state.piles(side).stash} | {coin_unit(act.reaction_coin)}
+    before = state.piles(side).stash_units | {coin_unit(act.reaction_coin)}
     candidates = []
     for unit in units_of(state, side):
-        kinds = frozenset(k for coins in reactive_selections(state, unit) for k in coins)
-        if unit.id in before and kinds:
+        if unit.id not in before:
+            continue
+        kinds = _kinds(reactive_selections(state, unit))
+        if kinds:
             candidates.append((unit, kinds))
     return tuple(candidates)
+
+
+_REACTIVE_KINDS: Final = frozenset(k for coins in REACTIVE_SELECTIONS for k in coins)
+
+
+def _kinds(selections: _Selections) -> frozenset[ActionKind]:
+    """Return the kinds of action coin in any of the selections."""
+    if selections is REACTIVE_SELECTIONS:
+        return _REACTIVE_KINDS  # a character unit's, the usual case
+    return frozenset(k for coins in selections for k in coins)
 
 
 def _selected(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKind]], ...]:

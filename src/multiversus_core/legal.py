@@ -33,7 +33,6 @@ from multiversus_core.commands import (
 from multiversus_core.decide import decider_seat
 from multiversus_core.state import MatchState
 from multiversus_core.terms import SIDES, Colour, Seat
-from multiversus_core.units import coin_colour, coin_unit
 
 
 def legal_commands(state: MatchState, player: Seat) -> tuple[Command, ...]:
@@ -94,15 +93,10 @@ def legal_commands(state: MatchState, player: Seat) -> tuple[Command, ...]:
             return ()
 
 
-def _coin_options(state: MatchState, player: Seat) -> list[tuple[str, Colour]]:
+def _coin_options(state: MatchState, player: Seat) -> tuple[tuple[str, Colour], ...]:
     side = state.side_of(player)
     assert side is not None
-    seen: list[tuple[str, Colour]] = []
-    for coin in state.piles(side).stash:
-        key = (coin_unit(coin), coin_colour(coin))
-        if key not in seen:
-            seen.append(key)
-    return seen
+    return state.piles(side).stash_kinds
 
 
 def _selections(state: MatchState, player: Seat) -> tuple[Command, ...]:
