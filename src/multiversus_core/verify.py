@@ -19,7 +19,7 @@ from typing import Final, Literal, TypeAlias
 import msgspec
 
 from multiversus_core.commitments import Opening, SecretKind, opening, opens, selection_value
-from multiversus_core.decide import decide
+from multiversus_core.decide import decide_and_fold
 from multiversus_core.errors import LogError, MultiversusError
 from multiversus_core.events import (
     ActivationEnded,
@@ -36,7 +36,7 @@ from multiversus_core.events import (
     TurnStarted,
 )
 from multiversus_core.log import LogEntry, MatchLog, decode_log, read_bytes
-from multiversus_core.match import fold, start_match
+from multiversus_core.match import start_match
 from multiversus_core.settings import MatchSettings, SaltSource
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Seat, Side
@@ -113,10 +113,10 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
         )
     commitments = check_commitments(log)
     for number, entry in enumerate(log.entries, start=1):
-        where = f"entry {number} (line {number + 1}), {_when(state)}"
         try:
-            events = decide(entry.command, state)
+            events, after = decide_and_fold(entry.command, state)
         except MultiversusError as exc:
+            where = f"entry {number} (line {number + 1}), {_when(state)}"
             return _failed(
                 path,
                 number,
@@ -125,9 +125,11 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
                 f"{where}: the rules refuse its command ({type(exc).__name__}: {exc})",
             )
         if commitments and commitments[0].entry == number:
+            where = f"entry {number} (line {number + 1}), {_when(state)}"
             first = commitments[0]
             return _failed(path, number, state, first.code, f"{where}: {first.message}")
         if events != tuple(entry.events):
+            where = f"entry {number} (line {number + 1}), {_when(state)}"
             return _failed(
                 path,
                 number,
@@ -135,7 +137,7 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
                 "rules_differ",
                 f"{where}: {_difference(events, tuple(entry.events))}",
             )
-        state = fold(events, state)
+        state = after  # the recorded events, folded while deciding
     return Verification(
         path=path, ok=True, entries=len(log.entries), finished=state.is_over, salts=salts
     )
