@@ -12,7 +12,6 @@ through the entry point group ``multiversus.teams`` (:func:`installed_teams`).
 
 from __future__ import annotations
 
-import importlib.metadata
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
 from importlib import resources
@@ -339,6 +338,8 @@ def _entry_point_sheets() -> Iterator[tuple[str, TeamSheet]]:
     :raises SheetError: naming the entry point if it cannot be loaded, is
         not callable, fails, or offers something that is not a sheet.
     """
+    import importlib.metadata  # slow to import: only when sheets are first listed
+
     for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         source = f"entry point {point.name!r} ({point.value})"
         try:
