@@ -19,6 +19,7 @@ from multiversus_core import (
     Stunt,
     legal_commands,
 )
+from multiversus_core.activation import triggered_units
 from multiversus_core.events import (
     AttackMade,
     ConditionChanged,
@@ -73,6 +74,17 @@ def test_trigger_leaving_a_square_adjacent_to_the_reactive_unit() -> None:
         React(player=2),
         DeclineReaction(player=2),
     )
+
+
+def test_a_trigger_concerns_the_units_it_is_raised_for_not_the_hidden_selection() -> None:
+    # The Adversaries secretly selected Smogon, far away; the knight leaves Bruiser 1's side.
+    state = select(arena(), "knight", ("move",), ("smogon", ("attack",)))
+    state = play(state, Step(player=1, figure="knight", direction=S))
+    act = state.activation
+    assert act is not None and act.offer is not None
+    assert triggered_units(state, act.offer.held) == (("left_adjacent", ("bruisers",)),)
+    # Smogon cannot answer it, though the offer is made all the same.
+    assert legal_commands(state, 2) == (DeclineReaction(player=2),)
 
 
 def test_trigger_not_for_a_square_that_is_not_adjacent() -> None:

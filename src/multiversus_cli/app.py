@@ -23,15 +23,16 @@ COMMANDS: Final[dict[str, str]] = {
     "diff": "Compare two match logs: the settings, then entry by entry, up to the first "
     "difference.",
     "teams": "List the installed teams, show a team's sheet, or check team sheet files.",
+    "rules": "The rules on one screen: how to win, coins, reactions, the Initiative, the rounds.",
 }
 """Each command, in the order the help lists them, with its one-line help."""
 
 
 def _command(module: str, name: str) -> Any:
-    """Build the click command of a module's function of the same name, with its EPILOG."""
+    """Build the click command of a module's function of the same name, with its EPILOG if any."""
     loaded = importlib.import_module(f"multiversus_cli.{module}")
     single = typer.Typer(add_completion=False)
-    single.command(name, epilog=loaded.EPILOG)(getattr(loaded, name))
+    single.command(name, epilog=getattr(loaded, "EPILOG", None))(getattr(loaded, name))
     return typer.main.get_command(single)
 
 
@@ -49,6 +50,7 @@ _BUILDERS: Final[dict[str, Callable[[], Any]]] = {
     "replay": lambda: _command("replay", "replay"),
     "diff": lambda: _command("diff", "diff"),
     "teams": _teams,
+    "rules": lambda: _command("rules", "rules"),
 }
 
 
@@ -75,7 +77,8 @@ class _LazyGroup(TyperGroup):
 
 app = typer.Typer(
     name="multiversus",
-    help="Multiversus: a two-player skirmish game of hidden coin selections.",
+    help="Multiversus: a two-player skirmish game of hidden coin selections. "
+    "New to the game? `multiversus rules` tells it on one screen.",
     no_args_is_help=True,
     add_completion=True,
     cls=_LazyGroup,
@@ -84,7 +87,10 @@ app = typer.Typer(
 
 @app.callback()
 def _root() -> None:
-    """Multiversus: a two-player skirmish game of hidden coin selections."""
+    """Multiversus: a two-player skirmish game of hidden coin selections.
+
+    New to the game? `multiversus rules` tells it on one screen; `multiversus play` starts.
+    """
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ from typing import Final
 
 from multiversus_core import activation
 from multiversus_core.abilities import REGISTRY, stunt_abilities
-from multiversus_core.activation import can_react_now, compass, current
+from multiversus_core.activation import can_react_now, compass, current, triggered_units
 from multiversus_core.combat import harm, has_advantage
 from multiversus_core.commands import (
     AfterAttack,
@@ -84,7 +84,7 @@ from multiversus_core.geometry import are_adjacent, push_direction
 from multiversus_core.scoring import WIN_CONDITIONS
 from multiversus_core.setup import next_secret
 from multiversus_core.sheets import find_team
-from multiversus_core.state import ActionName, MatchState, SecretOffer, Trigger
+from multiversus_core.state import Action, ActionName, MatchState, SecretOffer, Suspended, Trigger
 from multiversus_core.terms import ActionKind, Condition, Seat, Side, Square, other_side
 from multiversus_core.units import CoinId, coin_colour, coin_unit
 from multiversus_core.views import (
@@ -471,10 +471,7 @@ def decision_help(state: MatchState, seat: Seat) -> str | None:
                 else "your reaction"
             )
             keep = "" if act.reaction_revealed else "; if you let it pass, it stays hidden"
-            pending = act.offer
-            words = trigger_words(
-                state, pending.triggers, pending.figure, pending.held.target, seat
-            )
+            words = trigger_words(state, act.offer.triggers, act.offer.held)
             if not can_react_now(state):
                 # Offers come wherever any selection might answer, so they hide yours.
                 return (
@@ -519,62 +516,85 @@ def decision_help(state: MatchState, seat: Seat) -> str | None:
 # --- triggers -------------------------------------------------------------------
 
 
-def trigger_words(
-    state: MatchState,
-    triggers: tuple[Trigger, ...],
-    figure_id: str,
-    target_id: str | None,
-    viewer: Seat | None,
-) -> str:
-    """Return what may let the reactive player react, for example "Banner Knight leaves a
-    space next to the Adversaries". The reactive unit is named only to a viewer who may
-    know the reaction."""
-    return "; ".join(
-        _trigger_words(state, trigger, figure_id, target_id, viewer) for trigger in triggers
-    )
+def trigger_words(state: MatchState, triggers: tuple[Trigger, ...], held: Suspended) -> str:
+    """Return what may let the reactive player react, naming the units each trigger concerns,
+    for example "Dragonkith Bruisers 2 leaves a space next to Town Militia 1".
+
+    The units are those :func:`~multiversus_core.activation.triggered_units` gives, which
+    depend on nothing hidden, so the words are the same for every viewer.
+    """
+    concerned = dict(triggered_units(state, held)) if state.activation is not None else {}
+    figure = figure_name(state, held.figure)
+    target = figure_name(state, held.target) if held.target is not None else "a character"
+    if triggers and set(triggers) <= {"targeted", "double_attacked", "attacked_other"}:
+        # One attack raises these together: tell it once, on whom, how, within whose reach.
+        how = "makes a Double-Attack on" if "double_attacked" in triggers else "attacks"
+        words = f"{figure} {how} {target}"
+        if "attacked_other" in triggers:
+            words += f" within reach of {_them(state, concerned.get('attacked_other', ()))}"
+        return words
+    parts = []
+    for trigger in triggers:
+        them = _them(state, concerned.get(trigger, ()))
+        act = state.activation
+        match trigger:
+            case "left_adjacent":
+                near = _beside(state, held.figure, concerned.get(trigger, ()))
+                parts.append(f"{figure} leaves a space next to {near or them}")
+            case "stunted":
+                parts.append(f"{figure} performs a stunt within reach of {them}")
+            case "recovered":
+                recovering = unit_name(state, act.unit) if act is not None else figure
+                parts.append(f"{recovering} attempts a Recovery within reach of {them}")
+            case "concluded":
+                done = unit_name(state, act.unit) if act is not None else figure
+                parts.append(f"{done} has finished its actions, and {them} may still Move")
+            case "attacked_other":
+                parts.append(f"{figure} attacks {target} within reach of {them}")
+            case "double_attacked":
+                parts.append(f"{figure} makes a Double-Attack on {target}")
+            case "targeted":
+                parts.append(f"{figure} attacks {target}")
+    return "; ".join(parts)
 
 
-def _trigger_words(
-    state: MatchState,
-    trigger: Trigger,
-    figure_id: str,
-    target_id: str | None,
-    viewer: Seat | None,
-) -> str:
-
-    figure = figure_name(state, figure_id)
+def _them(state: MatchState, unit_ids: tuple[str, ...]) -> str:
+    """The reactive units a trigger concerns, or the reactive side if none is known."""
+    if unit_ids:
+        return _and(unit_name(state, u) for u in unit_ids)
     reactive = state.reactive
-    unit_id = known_reaction_unit(state, viewer)
-    if unit_id is not None:
-        them = unit_name(state, unit_id)
-    elif reactive is not None:
-        them = f"the {side_name(reactive)}"
-    else:
-        them = "the reactive unit"
-    target = figure_name(state, target_id) if target_id is not None else "a character"
-    match trigger:
-        case "left_adjacent":
-            return f"{figure} leaves a space next to {them}"
-        case "attacked_other":
-            return f"{figure} attacks {target} within reach of {them}"
-        case "stunted":
-            return f"{figure} performs a stunt within reach of {them}"
-        case "recovered":
-            unit = state.unit(state.activation.unit) if state.activation is not None else None
-            recovering = unit.name if unit is not None else figure
-            return f"{recovering} attempts a Recovery within reach of {them}"
-        case "double_attacked":
-            return f"{figure} makes a Double-Attack on {target}"
-        case "concluded":
-            act = state.activation
-            unit_id = act.unit if act is not None else None
-            done = unit_name(state, unit_id) if unit_id is not None else figure
-            return f"{done} has finished its actions, and {them} may still Move"
-        case "targeted":
-            return f"{figure} attacks {target}"
+    return f"the {side_name(reactive)}" if reactive is not None else "the reactive unit"
+
+
+def _beside(state: MatchState, figure_id: str, unit_ids: tuple[str, ...]) -> str:
+    """The characters of ``unit_ids`` next to a figure, in words ("" if none is known)."""
+    try:
+        figure = state.figure(figure_id)
+    except KeyError:
+        return ""
+    if figure.square is None:
+        return ""
+    near = [
+        f.name
+        for f in state.figures
+        if f.unit in unit_ids and not f.terrain and f.square is not None and are_adjacent(f, figure)
+    ]
+    return _and(near)
+
+
+def _and(names: Iterable[str]) -> str:
+    """Return names joined as a sentence lists them: "A", "A and B", "A, B and C"."""
+    items = list(names)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 # --- events ---------------------------------------------------------------------
+
+
+_STUNT_EFFECTS: Final = (ConditionChanged, FigureMoved, FigureStepped, SecretRevealed, AttackMade)
+"""Events a stunt's ability or interaction causes, told after it."""
 
 
 @dataclass
@@ -609,18 +629,29 @@ class Narrator:
     Feed it events with :meth:`tell`; take finished lines with :meth:`take`.
     """
 
-    def __init__(self, viewer: Seat | None) -> None:
+    def __init__(self, viewer: Seat | None, *, announce_result: bool = True) -> None:
         self.viewer = viewer
         """The seat whose secrets may be told (None: nobody's)."""
+        self.announce_result = announce_result
+        """Tell the end of the match (False where the caller prints the result itself)."""
         self._lines: list[str] = []
         self._run: _StepRun | None = None
         self._run_figure: str | None = None
         self._attack: _AttackLine | None = None
+        self._stunt: str | None = None
 
     def tell(self, state: MatchState, events: Iterable[Event]) -> MatchState:
         """Tell events that happened from ``state`` on; return the state after them."""
         for event in events:
+            if self._stunt is not None:
+                # A stunt's effects follow it at once; if none does, it did nothing.
+                self._close_stunt(effective=isinstance(event, _STUNT_EFFECTS))
             match event:
+                case StuntPerformed():
+                    self._close()
+                    self._stunt = describe_event(state, event, self.viewer)
+                case MatchEnded() if not self.announce_result:
+                    self._close()
                 case FigureStepped():
                     self._close_attack()
                     self._step(state, event)
@@ -648,6 +679,7 @@ class Narrator:
         With ``keep_open_steps`` a run of steps that may go on is kept back.
         """
         self._close_attack()
+        self._close_stunt(effective=False)
         if not keep_open_steps:
             self._close_run()
         lines, self._lines = self._lines, []
@@ -682,6 +714,12 @@ class Narrator:
             harmless = ", but it does no further harm" if self._attack.hit else ""
             self._lines.append(f"{self._attack.text}{harmless}.")
         self._attack = None
+
+    def _close_stunt(self, *, effective: bool) -> None:
+        if self._stunt is not None:
+            told = self._stunt if effective else f"{self._stunt[:-1]}, but nothing happens."
+            self._lines.append(told)
+        self._stunt = None
 
     def _close_run(self) -> None:
         if self._run is not None:
@@ -772,10 +810,16 @@ def describe_event(state: MatchState, event: ViewEvent, viewer: Seat | None) -> 
             return _action_started(state, unit_id, kind, double)
         case FigureStepped(figure=figure_id, to=to):
             return f"{figure_name(state, figure_id)} steps to {square(to)}."
-        case ActionEnded() | ActivationEnded():
+        case ActionEnded():
+            act = state.activation
+            action = act.action if act is not None else None
+            unit = unit_name(state, action.unit) if action is not None else None
+            missed = _unused(action, "action")
+            return f"{unit} ends its {missed}." if unit is not None and missed else None
+        case ActivationEnded():
             return None
-        case ReactionTriggered(side=side, triggers=triggers, figure=figure_id, held=held):
-            words = trigger_words(state, triggers, figure_id, held.target, viewer)
+        case ReactionTriggered(side=side, triggers=triggers, held=held):
+            words = trigger_words(state, triggers, held)
             return f"The {side_name(side)} may react: {words}."
         case ReactionDeclined(side=side):
             declined = known_reaction_unit(state, viewer)
@@ -787,6 +831,11 @@ def describe_event(state: MatchState, event: ViewEvent, viewer: Seat | None) -> 
         case ReactionStarted(side=side, unit=unit_id, action=kind, double=double):
             return _reaction_started(state, side, unit_id, kind, double)
         case ReactionEnded(side=side):
+            act = state.activation
+            reaction = act.reaction if act is not None else None
+            missed = _unused(reaction, "reaction")
+            if reaction is not None and missed:
+                return f"{unit_name(state, reaction.unit)} ends its {missed}."
             return f"The {side_name(side)}' reaction is over."
         case AttackMade(
             attacker=attacker, target=target, advantage=advantage, hit=hit, defended=defended
@@ -859,6 +908,23 @@ def describe_event(state: MatchState, event: ViewEvent, viewer: Seat | None) -> 
             )
         case InitiativeGivenUp(side=side):
             return f"The {side_name(side)} give up the Initiative willingly."
+
+
+def _unused(action: Action | None, noun: str) -> str:
+    """An Attack, Move or Stunt action (or reaction) that ends having done nothing, in words
+    ("Attack action without an attack"), or "" if it did something or is another kind."""
+    if action is None:
+        return ""
+    what = f"{action_name(action.kind, double=action.double)} {noun}"
+    match action.kind:
+        case "attack" if action.target_unit is None:
+            return f"{what} without an attack"
+        case "move" if action.mover is None and not action.done:
+            return f"{what} without moving"
+        case "stunt" if action.stunt is None:
+            return f"{what} without a stunt"
+        case _:
+            return ""
 
 
 def _action_started(state: MatchState, unit_id: str, kind: ActionName, double: bool) -> str:

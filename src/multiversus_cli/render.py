@@ -244,14 +244,19 @@ def board_legend(state: MatchState) -> RenderableType:
     return Group(units, legend)
 
 
-def status_line(state: MatchState, viewer: Seat | None) -> Text:
+def status_line(state: MatchState, viewer: Seat | None, *, result: bool = True) -> Text:
     """Return the status: round, who holds the Initiative, each side's coin counts, and
-    the activation under way as ``viewer`` may know it."""
+    the activation under way as ``viewer`` may know it.
+
+    Once the match is over it says so, with the result unless ``result`` is False (for a
+    screen that prints the result itself).
+    """
     seen = view(state, viewer_of(state, viewer))
     text = Text()
     if state.is_over:
         text.append("The match is over", style="bold")
-        text.append(f" after round {state.round} of 6: {result_text(state)}.")
+        told = f": {result_text(state)}" if result else ""
+        text.append(f" after round {state.round} of 6{told}.")
     elif state.round == 0:
         text.append("Set-up", style="bold")
         if state.starting_side is not None:
@@ -331,7 +336,7 @@ def _activation_text(
         text.append(f" · {unit_name(state, coin_unit(act.reaction_coin))} Defends (reaction)")
     if act.offer is not None and act.reaction is None:
         offer = act.offer
-        words = trigger_words(state, offer.triggers, offer.figure, offer.held.target, viewer)
+        words = trigger_words(state, offer.triggers, offer.held)
         text.append(" · ")
         text.append(f"the {side_name(reactive)} may react", style="bold")
         text.append(f" ({words})")
@@ -351,9 +356,11 @@ def _activation_text(
     return text
 
 
-def render_board(state: MatchState, viewer: Seat | None) -> RenderableType:
-    """Return the status line, the board and its legend, as ``viewer`` may see them."""
-    return Group(status_line(state, viewer), Text(""), board_grid(state), board_legend(state))
+def render_board(state: MatchState, viewer: Seat | None, *, result: bool = True) -> RenderableType:
+    """Return the status line, the board and its legend, as ``viewer`` may see them
+    (``result``: as :func:`status_line`)."""
+    status = status_line(state, viewer, result=result)
+    return Group(status, Text(""), board_grid(state), board_legend(state))
 
 
 # --- units and piles --------------------------------------------------------------

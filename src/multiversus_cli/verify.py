@@ -11,6 +11,8 @@ the reason.
 
 from __future__ import annotations
 
+import io
+import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -21,7 +23,7 @@ from typing import TYPE_CHECKING, Annotated, Final
 
 import msgspec
 import typer
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
@@ -123,7 +125,7 @@ def verify(
     if output is OutputFormat.json:
         out.print(msgspec.json.encode(msgspec.to_builtins(results)).decode(), markup=False)
     else:
-        out.print(summary_table(results))
+        out.print(summary(results, out.width, base=common_folder(files)))
         for result in results:
             if not result.ok:
                 out.print(Text(failure_line(result), style="red"))
@@ -176,29 +178,98 @@ def find_logs(paths: Sequence[Path]) -> list[Path]:
     return files
 
 
-def summary_table(results: Sequence[Verification]) -> Table:
-    """Return the summary: one row per log with its entries, whether it finished, and the result."""
+def common_folder(files: Sequence[Path]) -> Path | None:
+    """Return the folder every file is in (searched folders included), or None if none is.
+
+    The table names each file from there, so names stay short enough to read.
+    """
+    if not files:
+        return None
+    try:
+        common = Path(os.path.commonpath([str(f.parent) for f in files]))
+    except ValueError:  # absolute and relative paths mixed
+        return None
+    return None if str(common) in ("", ".") else common
+
+
+def summary_table(results: Sequence[Verification], base: Path | None = None) -> Table:
+    """Return the summary: one row per log with its entries, whether it finished, and the result.
+
+    Files are named from ``base`` when given (the title says where that is). The file
+    names are never broken across lines; the other columns give way on a narrow screen.
+    """
     passed = sum(1 for r in results if r.ok)
+    where = f", in {base}{os.sep}" if base is not None else ""
     table = Table(
-        title=f"{passed} of {len(results)} logs passed",
+        title=f"{passed} of {len(results)} logs passed{where}",
         title_justify="left",
     )
-    table.add_column("file", overflow="fold")
+    names = [_name(r.path, base) for r in results]
+    table.add_column("file", no_wrap=True)
     table.add_column("log")
     table.add_column("entries", justify="right")
     table.add_column("finished")
     table.add_column("salts")
-    table.add_column("result")
-    for result in results:
+    table.add_column("result", no_wrap=True)
+    for result, name in zip(results, names, strict=True):
         table.add_row(
-            result.path,
+            name,
             _kind(result),
             str(result.entries),
             "yes" if result.finished else "no",
             _SALTS.get(result.salts, "?"),
-            Text("OK", style="green") if result.ok else Text("FAILED", style="bold red"),
+            _verdict(result),
         )
     return table
+
+
+def summary(
+    results: Sequence[Verification], width: int, base: Path | None = None
+) -> RenderableType:
+    """Return the summary table if it fits ``width`` columns whole; otherwise the same facts
+    as a list, each file name on a line of its own, so that no name is cut or broken."""
+    table = summary_table(results, base)
+    measuring = Console(width=10_000, file=io.StringIO())
+    if measuring.measure(table).maximum <= width:
+        return table
+    passed = sum(1 for r in results if r.ok)
+    where = f", in {base}{os.sep}" if base is not None else ""
+    lines = Text(f"{passed} of {len(results)} logs passed{where}", style="italic")
+    for result in results:
+        lines.append("\n")
+        lines.append_text(_verdict(result))
+        lines.append(" " * (8 - len(_verdict(result).plain)))
+        lines.append(_name(result.path, base), style="bold")
+        facts = [
+            _kind_words(result),
+            f"{result.entries} entries",
+            "finished" if result.finished else "not finished",
+            f"salts: {_SALTS.get(result.salts, '?')}",
+        ]
+        lines.append("\n" + " " * 8 + ", ".join(facts))
+    return lines
+
+
+def _kind_words(result: Verification) -> str:
+    """:func:`_kind` in words: "match log", "the heroes' view log", "unreadable"."""
+    if result.view is not None:
+        whose = f"{result.view}'" if result.view.endswith("s") else f"{result.view}'s"
+        return f"the {whose} view log"
+    return "unreadable" if _kind(result) == "?" else "match log"
+
+
+def _verdict(result: Verification) -> Text:
+    return Text("OK", style="green") if result.ok else Text("FAILED", style="bold red")
+
+
+def _name(path: str, base: Path | None) -> str:
+    """A log's path as the table shows it: from ``base`` if it is inside it."""
+    if base is None:
+        return path
+    try:
+        return str(Path(path).relative_to(base))
+    except ValueError:
+        return path
 
 
 def _kind(result: Verification) -> str:

@@ -578,6 +578,26 @@ def _offer(b: Builder, held: Suspended) -> bool:
     return True
 
 
+def triggered_units(
+    state: MatchState, held: Suspended
+) -> tuple[tuple[Trigger, tuple[str, ...]], ...]:
+    """Return each trigger ``held`` raises with the reactive units it concerns (R5, R7).
+
+    The units are those :func:`_offer` allows for: until the reactive
+    selection is revealed, every unit the reactive player might have selected;
+    afterwards, the unit really selected. Neither depends on what is hidden,
+    so naming them tells nothing about the hidden selection. Empty when
+    there is no activation or no trigger.
+    """
+    if state.activation is None:
+        return ()
+    found: dict[Trigger, list[str]] = {}
+    for unit, kinds in _candidates(state):
+        for trigger in _raised(state, held, ((unit, kinds),)):
+            found.setdefault(trigger, []).append(unit.id)
+    return tuple((t, tuple(found[t])) for t in _TRIGGER_ORDER if t in found)
+
+
 def can_react_now(state: MatchState) -> bool:
     """True if the reactive player's selection can answer the trigger on offer."""
     act = state.activation
