@@ -29,12 +29,10 @@ class Tile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """It breaks line of sight (R18)."""
 
 
+# dict=True: lookups derived from a board (the tile of each space) are cached on
+# it, outside its fields, so they take no part in equality or encoding.
 class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
-    """A square grid of two-by-two tiles, as a scenario lays it out (R17).
-
-    Lookups derived from a board (the tile of each space) are cached on it,
-    outside its fields: they take no part in equality or encoding.
-    """
+    """A square grid of two-by-two tiles, as a scenario lays it out (R17)."""
 
     width: int
     """Columns of spaces; a multiple of two."""
