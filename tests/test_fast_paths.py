@@ -126,6 +126,7 @@ def _scenes(draw: st.DrawFn) -> tuple[Board, tuple[Figure, ...], Figure]:
     return Board(width, height, tiles), tuple(figures), mover
 
 
+@settings(deadline=None)
 @given(_scenes(), st.data())
 def test_lazy_spaces_classify_every_space_as_the_eager_sets_do(
     scene: tuple[Board, tuple[Figure, ...], Figure], data: st.DataObject
@@ -155,6 +156,7 @@ def test_lazy_spaces_classify_every_space_as_the_eager_sets_do(
         assert set(index.tiles) == {s for t in board.tiles for s in tile_squares(t)}
 
 
+@settings(deadline=None)
 @given(_scenes(), st.integers(0, 4), st.booleans(), st.booleans())
 def test_movement_with_a_shared_index_equals_movement_without(
     scene: tuple[Board, tuple[Figure, ...], Figure],
