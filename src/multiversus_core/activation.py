@@ -94,7 +94,13 @@ DRIFTING: Final = "Drifting"
 
 def figures_of(state: MatchState, unit: Unit) -> tuple[Figure, ...]:
     """Return a unit's figures that are on the board."""
-    return derived(state, "_figures_of", _figures_by_unit).get(unit.id, ())
+    known: dict[str, tuple[Figure, ...]] = derived(state, "_figures_of", _new_table)
+    found = known.get(unit.id)
+    if found is None:
+        found = known[unit.id] = tuple(
+            f for f in state.figures if f.unit == unit.id and f.square is not None
+        )
+    return found
 
 
 def able_figures(state: MatchState, unit: Unit) -> tuple[Figure, ...]:
@@ -106,15 +112,6 @@ def able_figures(state: MatchState, unit: Unit) -> tuple[Figure, ...]:
             f for f in figures_of(state, unit) if f.condition != "disabled"
         )
     return found
-
-
-def _figures_by_unit(state: MatchState) -> dict[str, tuple[Figure, ...]]:
-    """Each unit's on-board figures, in the state's order (an index built once per state)."""
-    found: dict[str, list[Figure]] = {}
-    for f in state.figures:
-        if f.square is not None:
-            found.setdefault(f.unit, []).append(f)
-    return {unit: tuple(figures) for unit, figures in found.items()}
 
 
 _Selections = tuple[tuple[ActionKind, ...], ...]

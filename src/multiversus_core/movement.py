@@ -114,10 +114,9 @@ class _Spaces:
 
     def kind(self, square: Square) -> int:
         """Return the space's flags: _BLOCKED, _SOFT and _TERRAIN, for this mover."""
-        try:
-            return self.kinds[square]
-        except KeyError:
-            pass
+        kind = self.kinds.get(square)
+        if kind is not None:
+            return kind
         mover = self.mover
         into_terrain = self.into_terrain
         kind = 0

@@ -8,7 +8,7 @@ with ``msgspec.structs.replace``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Final, Literal, TypeAlias, TypeVar, cast
+from typing import Any, Final, Literal, TypeAlias, TypeVar, cast
 
 import msgspec
 
@@ -255,9 +255,8 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=T
 
         :raises KeyError: if no unit has this id.
         """
-        try:
-            units = self.__dict__["_unit_index"]
-        except KeyError:
+        units = self.__dict__.get("_unit_index")
+        if units is None:
             units = self.__dict__["_unit_index"] = {u.id: u for u in self.units}
         return cast(Unit, units[unit_id])
 
@@ -266,9 +265,8 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=T
 
         :raises KeyError: if no figure has this id.
         """
-        try:
-            figures = self.__dict__["_figure_index"]
-        except KeyError:
+        figures = self.__dict__.get("_figure_index")
+        if figures is None:
             figures = self.__dict__["_figure_index"] = {f.id: f for f in self.figures}
         return cast(Figure, figures[figure_id])
 
@@ -299,11 +297,13 @@ def derived(owner: _O, key: str, compute: Callable[[_O], _T]) -> _T:
     lives as long as the owner does.
     """
     cache = owner.__dict__
-    try:
-        value: _T = cache[key]
-    except KeyError:
+    value: _T = cache.get(key, _MISSING)
+    if value is _MISSING:
         value = cache[key] = compute(owner)
     return value
+
+
+_MISSING: Final[Any] = object()
 
 
 FIGURE_LOOKUPS: Final = ("_figure_index", "_figures_of", "_able_figures", "_occupancy")
