@@ -48,6 +48,7 @@ from multiversus_core import (
     SelectCoins,
     SelectReaction,
     Step,
+    StopForcedMove,
     Stunt,
     apply,
     decide,
@@ -633,7 +634,10 @@ def test_an_interaction_that_does_something_is_told_with_what_it_did() -> None:
     state = select(arena, "knight", ("stunt",), ("smogon", ("move",)))
     told = _told(state, Stunt(player=1, figure="knight", target="clouds-1"))
     at = told.index("Stunt: Banner Knight interacts with Cloud 1.")
-    assert told[at + 1] == "Cloud 1 is pushed to (4,9)."
+    # Billowing blows it "up to two spaces": the Heroes choose how far (P30).
+    assert told[at + 1] == "The Heroes choose how far Cloud 1 goes: up to 2 spaces south."
+    state = play_passing(state, Stunt(player=1, figure="knight", target="clouds-1"))
+    assert _told(state, StopForcedMove(player=1, spaces=2)) == ["Cloud 1 is pushed to (4,9)."]
 
 
 def test_an_ability_that_does_nothing_says_so() -> None:

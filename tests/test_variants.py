@@ -268,6 +268,20 @@ def test_double_attack_pushes_the_target_on_a_hit() -> None:
     assert after.pending == "after_attack"
 
 
+def test_double_attack_pushes_r20_a_push_into_the_targets_ally_is_blocked_without_asking() -> None:
+    # One space only: letting bruisers-2 through would leave bruisers-1 on it.
+    on = select(
+        arena("double-attack-pushes", extra={"bruisers-2": (4, 4)}),
+        "knight",
+        ("attack", "attack"),
+        ("smogon", ("move",)),
+    )
+    events = when_passing(on, Attack(player=1, attacker="knight", target="bruisers-1"))
+    assert kinds(events) == ["attack_made", "condition_changed"]
+    after = play_passing(on, Attack(player=1, attacker="knight", target="bruisers-1"))
+    assert after.pending == "after_attack"
+
+
 def _to_secrets(settings: MatchSettings) -> MatchState:
     """Play set-up up to the secrets: seat 1 sets up, Heroes start, seat 2 takes the Heroes."""
     from multiversus_core import ChooseSide, ChooseStartingTeam, FlipForSetUp

@@ -14,7 +14,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from multiversus_core import activation
+from multiversus_cli.printable import printable
+from multiversus_core import activation, forced
 from multiversus_core.abilities import REGISTRY, stunt_abilities
 from multiversus_core.activation import can_react_now, compass, current, triggered_units
 from multiversus_core.combat import harm, has_advantage
@@ -22,6 +23,7 @@ from multiversus_core.commands import (
     AfterAttack,
     Attack,
     BeginAction,
+    BlockForcedMove,
     ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
@@ -37,6 +39,7 @@ from multiversus_core.commands import (
     SelectNoReaction,
     SelectReaction,
     Step,
+    StopForcedMove,
     Stunt,
 )
 from multiversus_core.events import (
@@ -44,6 +47,7 @@ from multiversus_core.events import (
     ActionStarted,
     ActivationEnded,
     AttackMade,
+    BlockChosen,
     BoardSetUp,
     CoinsRevealed,
     CoinsSelected,
@@ -53,6 +57,8 @@ from multiversus_core.events import (
     FigureMoved,
     FigureStepped,
     FollowUpChosen,
+    ForcedMoveHeld,
+    ForcedStopChosen,
     InitiativeGivenUp,
     InitiativeRolled,
     MatchEnded,
@@ -144,7 +150,7 @@ def side_name(side: Side) -> str:
 
 def player_name(state: MatchState, seat: Seat) -> str:
     """Return the display name of a seat."""
-    return state.settings.players[seat - 1]
+    return printable(state.settings.players[seat - 1])
 
 
 def side_label(state: MatchState, side: Side) -> str:
@@ -160,7 +166,7 @@ def team_name(team_id: str | None) -> str:
     if team_id is None:
         return "?"
     sheet = find_team(team_id)
-    return sheet.name if sheet else team_id
+    return printable(sheet.name if sheet else team_id)
 
 
 def scenario_name(adversaries: str | None, scenario_id: str | None) -> str:
@@ -169,24 +175,24 @@ def scenario_name(adversaries: str | None, scenario_id: str | None) -> str:
     if sheet is not None and scenario_id is not None:
         for sc in sheet.scenarios:
             if sc.id == scenario_id:
-                return sc.name
-    return scenario_id or "?"
+                return printable(sc.name)
+    return printable(scenario_id or "?")
 
 
 def unit_name(state: MatchState, unit_id: str) -> str:
     """Return a unit's name, or its id for a unit not in play."""
     try:
-        return state.unit(unit_id).name
+        return printable(state.unit(unit_id).name)
     except KeyError:
-        return unit_id
+        return printable(unit_id)
 
 
 def figure_name(state: MatchState, figure_id: str) -> str:
     """Return a figure's name, or its id for a figure not in play."""
     try:
-        return state.figure(figure_id).name
+        return printable(state.figure(figure_id).name)
     except KeyError:
-        return figure_id
+        return printable(figure_id)
 
 
 def coin_name(state: MatchState, coin: CoinId) -> str:
@@ -340,6 +346,38 @@ def command_parts(state: MatchState, command: Command) -> tuple[str | None, str]
             return None, f"The Initiative die shows {die}"
         case GiveUpInitiative():
             return None, "Give up the Initiative willingly"
+        case BlockForcedMove(ally=ally, block=block):
+            return None, _block_label(state, ally, block)
+        case StopForcedMove(spaces=spaces):
+            return None, _stop_label(state, spaces)
+
+
+def _block_label(state: MatchState, ally: str, block: bool) -> str:
+    choice = forced.held(state)
+    if choice is None:
+        return f"{figure_name(state, ally)} {'blocks' if block else 'lets it through'}"
+    mover = figure_name(state, choice.move.figure)
+    if not block:
+        return f"{figure_name(state, ally)} lets {mover} through (R20)"
+    spaces = forced.blocked_spaces(state, choice.move)
+    to = forced.destination(state, choice.move, spaces)
+    where = f"stays at {square(to)}" if spaces == 0 else f"stops at {square(to)}"
+    return f"{figure_name(state, ally)} blocks: {mover} {where} (R20)"
+
+
+def _stop_label(state: MatchState, spaces: int) -> str:
+    choice = forced.held(state)
+    if choice is None:
+        return f"Move it {_count(spaces, 'space')}"
+    mover = figure_name(state, choice.move.figure)
+    if spaces == 0:
+        return f"{mover} does not move"
+    to = forced.destination(state, choice.move, spaces)
+    verb = _FORCED_VERB.get(choice.move.how, "moves")
+    return f"{mover} {verb} {_count(spaces, 'space')}, to {square(to)}"
+
+
+_FORCED_VERB: Final[dict[str, str]] = {"push": "is pushed", "pull": "is pulled", "slide": "slides"}
 
 
 def _step_parts(
@@ -494,6 +532,21 @@ def decision_help(state: MatchState, seat: Seat) -> str | None:
                 f"Each character of {unit_name(state, action.unit)} may attack once;{target} "
                 "a hit moves the target one step: Unharmed → Wounded → Disabled → Eliminated."
             )
+        case "forced":
+            choice = forced.held(state)
+            if choice is None:
+                return None
+            mover = figure_name(state, choice.move.figure)
+            if choice.ally is not None:
+                return (
+                    f"{figure_name(state, choice.ally)}, your character, is in the way of "
+                    f"{mover}. It may block (then {mover} stops before it) or let {mover} "
+                    "through; it can never end its move on an ally (R20)."
+                )
+            return (
+                f"{mover} may go up to {_count(choice.move.distance, 'space')} "
+                f"{compass(choice.move.direction)}: choose how far; it may stop short."
+            )
         case "after_attack" if action is not None and action.follow_up is not None:
             attacker, target = (figure_name(state, f) for f in action.follow_up)
             return (
@@ -593,7 +646,14 @@ def _and(names: Iterable[str]) -> str:
 # --- events ---------------------------------------------------------------------
 
 
-_STUNT_EFFECTS: Final = (ConditionChanged, FigureMoved, FigureStepped, SecretRevealed, AttackMade)
+_STUNT_EFFECTS: Final = (
+    ConditionChanged,
+    FigureMoved,
+    FigureStepped,
+    SecretRevealed,
+    AttackMade,
+    ForcedMoveHeld,
+)
 """Events a stunt's ability or interaction causes, told after it."""
 
 
@@ -683,7 +743,7 @@ class Narrator:
         if not keep_open_steps:
             self._close_run()
         lines, self._lines = self._lines, []
-        return lines
+        return [printable(line) for line in lines]
 
     def _step(self, state: MatchState, event: FigureStepped) -> None:
         try:
@@ -862,6 +922,25 @@ def describe_event(state: MatchState, event: ViewEvent, viewer: Seat | None) -> 
             return None  # the step or push that follows tells it
         case FigureMoved(figure=figure_id, to=to, how=how):
             return _figure_moved(state, figure_id, to, how)
+        case ForcedMoveHeld(side=side, move=move, ally=ally):
+            mover = figure_name(state, move.figure)
+            if ally is not None:
+                return (
+                    f"{figure_name(state, ally)} is in the way of {mover}: the "
+                    f"{side_name(side)} choose whether it blocks or lets it through."
+                )
+            return (
+                f"The {side_name(side)} choose how far {mover} goes: up to "
+                f"{_count(move.distance, 'space')} {compass(move.direction)}."
+            )
+        case BlockChosen(ally=ally, figure=figure_id, block=block):
+            if block:
+                return f"{figure_name(state, ally)} blocks {figure_name(state, figure_id)}."
+            return f"{figure_name(state, ally)} lets {figure_name(state, figure_id)} through."
+        case ForcedStopChosen(figure=figure_id, spaces=spaces):
+            if spaces == 0:
+                return f"{figure_name(state, figure_id)} is left where it is."
+            return None  # the move that follows tells it
         case StuntPerformed(figure=figure_id, ability=ability, target=target):
             if ability is not None:
                 return f"Stunt: {figure_name(state, figure_id)} uses {ability}!"

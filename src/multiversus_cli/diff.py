@@ -20,6 +20,7 @@ from rich.console import Console
 from rich.text import Text
 
 from multiversus_cli.describe import condition_name, figure_name, square
+from multiversus_cli.printable import printable
 from multiversus_cli.replay import command_line, event_lines, load_log, steps
 from multiversus_core.board import Figure
 from multiversus_core.log import MatchLog
@@ -319,7 +320,7 @@ def diff(
         else:
             lines.append(Text("The states after it are the same."))
     for line in lines:
-        out.print(line)
+        out.print(Text(printable(line.plain), style=line.style))
     raise typer.Exit(EXIT_DIFFER)
 
 

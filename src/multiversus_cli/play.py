@@ -7,7 +7,6 @@ happens, so quitting, closing the input or pressing Ctrl-C leaves a log that
 
 from __future__ import annotations
 
-import random
 import shlex
 import signal
 import sys
@@ -35,6 +34,7 @@ from multiversus_cli.describe import (
 )
 from multiversus_cli.guide import explain_decision, how_to_win
 from multiversus_cli.menu import Menu, build_menu
+from multiversus_cli.printable import printable, printable_lines
 from multiversus_cli.render import render_board, render_piles, render_units, status_line
 from multiversus_core.board import Figure
 from multiversus_core.bots import RandomBot
@@ -46,9 +46,9 @@ from multiversus_core.events import Event
 from multiversus_core.evolve import initial_state
 from multiversus_core.legal import legal_commands
 from multiversus_core.log import LogWriter, replay
-from multiversus_core.match import apply, start_match
+from multiversus_core.match import apply, secret_chance_settings, start_match
 from multiversus_core.settings import MatchSettings
-from multiversus_core.sheets import DEFAULT_ADVERSARIES, DEFAULT_HEROES, find_team
+from multiversus_core.sheets import DEFAULT_ADVERSARIES, DEFAULT_HEROES, find_team, missing_team
 from multiversus_core.state import MatchState
 from multiversus_core.terms import SEATS, Seat
 
@@ -120,7 +120,11 @@ def play(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option(help="Seed for every die roll and coin flip. (default: random, printed)"),
+        typer.Option(
+            help="Seed for every die roll and coin flip, public in the log, so that the match "
+            "can be played again. (default: a fresh secret seed, committed to in the log and "
+            "revealed at the end)"
+        ),
     ] = None,
     log: Annotated[
         Path | None,
@@ -214,13 +218,13 @@ def play(
             delay=delay,
         )
     except (UsageError, MultiversusError) as exc:
-        err.print(f"multiversus play: {_one_line(exc)}", markup=False)
+        err.print(printable(f"multiversus play: {_one_line(exc)}"), markup=False)
         raise typer.Exit(EXIT_USAGE) from None
     raise typer.Exit(game.run())
 
 
 def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
+    return " ".join(printable(str(exc)).split()) or type(exc).__name__
 
 
 def default_log_path(now: datetime | None = None, folder: Path | None = None) -> Path:
@@ -297,22 +301,28 @@ def _prepare(
         if writer.torn is not None:
             torn = writer.torn
             out.print(
-                f"The log's last line ({torn.line}) was cut short when the program stopped; "
-                f"its {torn.size} bytes were moved to {torn.path} and the match carries on "
-                "from the line before it."
+                printable(
+                    f"The log's last line ({torn.line}) was cut short when the program stopped; "
+                    f"its {torn.size} bytes were moved to {torn.path} and the match carries on "
+                    "from the line before it."
+                ),
+                markup=False,
             )
     else:
         settings = _settings(
             kinds, heroes, adversaries, scenario, seed, names, seeded_salts=seeded_salts
         )
-        state = start_match(settings)
+        chance = None
+        if seed is None:  # chance is secret until the end: the header holds its commitment
+            settings, chance = secret_chance_settings(settings)
+        state = start_match(settings, chance)
         if log is not None and log.exists():
             raise UsageError(
                 f"{str(log)!r} already exists: choose another --log, or carry it on with --resume"
             )
         path = log if log is not None else default_log_path()
         try:
-            writer = LogWriter.create(path, settings)
+            writer = LogWriter.create(path, settings, chance)
         except LogError as exc:
             raise UsageError(f"cannot write the log {str(path)!r}: {exc.reason}") from None
         history = []
@@ -349,11 +359,9 @@ def _settings(
     if scenario is None:
         sheet = find_team(adversaries)
         if sheet is None:
-            raise SettingsError(f"no team {adversaries!r} is installed")
+            raise SettingsError(missing_team(adversaries))
         if sheet.scenarios:
             scenario = sheet.scenarios[0].id
-    if seed is None:
-        seed = random.SystemRandom().randrange(10**9)
     both_bots = all(kind is PlayerKind.bot for kind in kinds.values())
     players: list[str] = []
     for seat, given in zip(SEATS, names, strict=True):
@@ -367,7 +375,7 @@ def _settings(
         heroes=heroes,
         adversaries=adversaries,
         scenario=scenario,
-        seed=seed,
+        seed=0 if seed is None else seed,
         players=(players[0], players[1]),
         salts="seed" if seeded_salts else "secrets",
     )
@@ -460,20 +468,27 @@ class Game:
         settings = self.state.settings
         if self.resumed:
             self.out.print(
-                f"Resuming {self.path}: {len(self.history)} commands replayed.", markup=False
+                printable(f"Resuming {self.path}: {len(self.history)} commands replayed."),
+                markup=False,
             )
             if self.state.is_over:
                 self.out.print("The match in this log is already over.")
         else:
-            self.out.print(f"Seed {settings.seed} (play it again with --seed {settings.seed}).")
-            self.out.print(f"Saving the log to {self.path}", markup=False)
+            if settings.chance:
+                self.out.print(
+                    "Chance is secret: the log commits to a fresh seed and reveals it at the end."
+                )
+            else:
+                self.out.print(f"Seed {settings.seed} (play it again with --seed {settings.seed}).")
+            self.out.print(printable(f"Saving the log to {self.path}"), markup=False)
         for seat in SEATS:
             kind = "bot" if self.kinds[seat] is PlayerKind.bot else "human"
-            self.out.print(f"Seat {seat}: {settings.players[seat - 1]} ({kind})", markup=False)
+            name = printable(settings.players[seat - 1])
+            self.out.print(f"Seat {seat}: {name} ({kind})", markup=False)
         if self.is_hot_seat:
             self.out.print("Hot-seat: pass the keyboard when asked; secret choices are screened.")
         if not self.state.is_over:
-            self.out.print(how_to_win(self.state), markup=False)
+            self.out.print(printable_lines(how_to_win(self.state)), markup=False)
         if self.humans:
             self.out.print("Type h at any prompt for help.")
             self.out.print("Type ? to have the decision in front of you explained.")
@@ -511,21 +526,30 @@ class Game:
         result = f"The match ended in round {state.round} of 6: {result_text(state)}."
         if self.quiet:
             self.out.print(
-                f"{result.removesuffix('.')}; {len(self.history)} commands, "
-                f"seed {state.settings.seed}. Log: {self.path}",
+                printable(
+                    f"{result.removesuffix('.')}; {len(self.history)} commands, "
+                    f"seed {chance_seed(state)}. Log: {self.path}"
+                ),
                 markup=False,
             )
             return
         self.out.print()
         self.out.print(render_board(state, self.viewer, result=False))  # told once, below
         self.out.print()
-        self.out.print(Text(result, style="bold"))
+        self.out.print(Text(printable(result), style="bold"))
         secrets = secrets_summary(state, None)  # every secret is revealed at the end
         if secrets:
             self.out.print("The secrets were:", markup=False)
             for line in secrets:
-                self.out.print(f"  {line}", markup=False)
-        self.out.print(f"The log is saved in {self.path}", markup=False)
+                self.out.print(f"  {printable(line)}", markup=False)
+        if state.settings.chance:
+            seed = chance_seed(state)
+            self.out.print(
+                f"The secret chance seed, now revealed: {seed} (the log's end record holds it; "
+                f"play the same dice again with --seed {seed}).",
+                markup=False,
+            )
+        self.out.print(printable(f"The log is saved in {self.path}"), markup=False)
 
     # --- a human decision ---------------------------------------------------------
 
@@ -541,10 +565,10 @@ class Game:
             raise MultiversusError(f"no legal command for seat {seat}")
         self.out.print()
         self._show_position(seat)
-        self.out.print(Text(f"▶ {waiting_for(state)}", style="bold"))
+        self.out.print(Text(f"▶ {printable(waiting_for(state))}", style="bold"))
         help_text = decision_help(state, seat)
         if help_text is not None:
-            self.out.print(help_text, markup=False)
+            self.out.print(printable_lines(help_text), markup=False)
         steps = [build_menu(state, commands)]
         self._show_menu(steps[-1])
         while True:
@@ -607,7 +631,8 @@ class Game:
                 self._show_menu(menu)
             case "?" | "explain" | "why":
                 commands = tuple(menu.commands())
-                self.out.print(explain_decision(self.state, seat, commands), markup=False)
+                text = explain_decision(self.state, seat, commands)
+                self.out.print(printable_lines(text), markup=False)
             case "h" | "help":
                 self.out.print(_HELP, markup=False)
             case "q" | "quit" | "exit":
@@ -637,7 +662,7 @@ class Game:
 
     def _hand_over(self, seat: Seat, *, secret: bool) -> None:
         self._clear_screen()
-        name = self.state.settings.players[seat - 1]
+        name = printable(self.state.settings.players[seat - 1])
         side = self.state.side_of(seat)
         who = f"{name} ({side_name(side)})" if side else name
         why = ""
@@ -674,8 +699,8 @@ class Game:
         a choice of no group has a line of its own, and going back comes last."""
         groups: list[tuple[str | None, list[str]]] = []
         for number, choice in enumerate(menu.choices, start=1):
-            heading = choice.heading
-            item = f"{number:>2} {choice.label}"
+            heading = None if choice.heading is None else printable(choice.heading)
+            item = f"{number:>2} {printable(choice.label)}"
             if groups and heading is not None and groups[-1][0] == heading:
                 groups[-1][1].append(item)
             else:
@@ -702,7 +727,7 @@ class Game:
         lines = narrator.take()
         self.out.print(Text(f"The match so far ({len(self.history)} commands):", style="bold"))
         for line in lines or ["Nothing has happened yet."]:
-            self.out.print(f"  {line}", markup=False)
+            self.out.print(f"  {printable(line)}", markup=False)
 
     # --- output -------------------------------------------------------------------
 
@@ -711,11 +736,11 @@ class Game:
         if self.quiet:
             return
         for line in lines:
-            self.out.print(f"  {line}", markup=False)
+            self.out.print(f"  {printable(line)}", markup=False)
 
     def _error(self, message: str) -> None:
         Console(stderr=True, highlight=False, soft_wrap=True).print(
-            f"multiversus play: {message}", markup=False
+            printable(f"multiversus play: {message}"), markup=False
         )
 
     def _print_resume_hint(self) -> None:
@@ -726,8 +751,13 @@ class Game:
                 words += [f"--player{seat}", self.kinds[seat].value]
         if self.bot_seed is not None and self.bots:
             words += ["--bot-seed", str(self.bot_seed)]
-        self.out.print(f"The log is kept in {self.path}. To carry on:", markup=False)
-        self.out.print(f"  {shlex.join(words)}", markup=False)
+        self.out.print(printable(f"The log is kept in {self.path}. To carry on:"), markup=False)
+        self.out.print(f"  {printable(shlex.join(words))}", markup=False)
+
+
+def chance_seed(state: MatchState) -> int:
+    """The seed of a match's chance: public, or the secret one (show it only once it is over)."""
+    return state.chance.seed if state.chance is not None else state.settings.seed
 
 
 def is_private_decision(state: MatchState) -> bool:

@@ -32,6 +32,7 @@ from multiversus_cli.describe import (
     trigger_words,
     unit_name,
 )
+from multiversus_cli.printable import printable
 from multiversus_core.abilities import abilities_of, title
 from multiversus_core.board import Board, Figure
 from multiversus_core.geometry import figure_squares, tile_at
@@ -87,7 +88,7 @@ def figure_labels(state: MatchState) -> dict[str, str]:
     used: set[str] = set()
     labels: dict[str, str] = {}
     for index, unit in enumerate(state.units, start=1):
-        abbr = _abbreviation(unit.name)
+        abbr = _abbreviation(printable(unit.name))
         candidates = [abbr, *(abbr[0] + ch.lower() for ch in unit.name[1:] if ch.isalnum())]
         abbr = next((c for c in candidates if c not in used), f"{abbr[0]}{index}")
         used.add(abbr)
@@ -209,7 +210,7 @@ def board_legend(state: MatchState) -> RenderableType:
             if gone:
                 name += f" (off the board: {', '.join(gone)})"
             heading = Text(f"{side_name(side)}:", style=SIDE_STYLES[side]) if first else Text("")
-            units.add_row(heading, unit_labels, name)
+            units.add_row(heading, unit_labels, Text(printable(name)))
             first = False
     legend = Text()
     if state.board is not None:
@@ -389,9 +390,9 @@ def render_units(state: MatchState, viewer: Seat | None) -> RenderableType:
                 except KeyError:
                     continue
                 table.add_row(
-                    f"{unit.name} ({role})" if i == 0 else "",
+                    Text(printable(f"{unit.name} ({role})")) if i == 0 else "",
                     Text(labels[figure.id], style=figure_style(figure)),
-                    figure.name,
+                    Text(printable(figure.name)),
                     square(figure.square),
                     "terrain" if figure.terrain else condition_name(figure.condition),
                 )
@@ -409,7 +410,7 @@ def _unit_rules(state: MatchState, side: Side) -> RenderableType:
         for ability in abilities_of(unit):
             if lines:
                 lines.append("\n")
-            lines.append(f"{unit.name}: ", style="bold")
+            lines.append(f"{printable(unit.name)}: ", style="bold")
             lines.append(title(ability), style="italic")
             if ability.text:
                 lines.append(f" - {ability.text}")

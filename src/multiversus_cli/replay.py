@@ -29,6 +29,7 @@ from multiversus_cli.describe import (
     player_name,
     side_name,
 )
+from multiversus_cli.printable import printable
 from multiversus_cli.render import render_board
 from multiversus_core.commands import Command
 from multiversus_core.errors import LogError
@@ -113,7 +114,7 @@ class Step(NamedTuple):
 def fail(command: str, message: str, code: int = EXIT_USAGE) -> typer.Exit:
     """Print a one-line error on stderr and return the exit to raise."""
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        f"multiversus {command}: {' '.join(message.split())}", markup=False
+        f"multiversus {command}: {' '.join(printable(message).split())}", markup=False
     )
     return typer.Exit(code)
 
@@ -144,7 +145,8 @@ def _load(command: str, path: Path, *, views: bool) -> tuple[MatchLog, Viewer | 
         data = read_bytes(name)
         if views and is_view_log(data):
             shown = replayable(decode_view_log(data, name), name)
-            return MatchLog(header=shown.header, entries=shown.entries), shown.viewer
+            filled = MatchLog(header=shown.header, entries=shown.entries, chance=shown.chance)
+            return filled, shown.viewer
         log = decode_log(data, name)
         replay_log(log, name)  # events that do not follow each other fail here, not later
     except LogError as exc:
@@ -384,7 +386,7 @@ def replay(
                 "--format log writes one side's view: use --as heroes, adversaries or "
                 "spectator (the match log itself is the referee's)",
             )
-        cut = MatchLog(header=log.header, entries=log.entries[:to])
+        cut = MatchLog(header=log.header, entries=log.entries[:to], chance=log.chance)
         sys.stdout.buffer.write(encode_view_log(redact_log(cut, who)))
         sys.stdout.buffer.flush()
         raise typer.Exit(EXIT_OK)
@@ -401,9 +403,9 @@ def replay(
             before = step.before
             where = f"round {before.round}, turn {before.turns_in_round}"
             head = f"{step.number}. [{where}] {command_line(before, step.entry.command, who)}"
-            out.print(Text(head, style="bold"))
+            out.print(Text(printable(head), style="bold"))
             for line in event_lines(before, step.entry.events, who):
-                out.print(Text(f"   {line}"))
+                out.print(Text(f"   {printable(line)}"))
     if output is ReplayFormat.text:
         out.print(Text(f"After entry {to} of {count}, as the {who}:", style="bold"))
     # The transcript told the result in its last entry: the board need not tell it again.
@@ -570,9 +572,9 @@ class Stepper:
             head = (
                 f"{step.number}. [{where}] {command_line(before, step.entry.command, self.viewer)}"
             )
-            self.out.print(Text(head, style="bold"))
+            self.out.print(Text(printable(head), style="bold"))
             for line in event_lines(before, step.entry.events, self.viewer):
-                self.out.print(Text(f"   {line}"))
+                self.out.print(Text(f"   {printable(line)}"))
         # An entry that ended the match told its result just above.
         told = self.position > 0 and self.states[self.position - 1].is_over is False
         self.out.print(board(self.states[self.position], self.viewer, result=not told))

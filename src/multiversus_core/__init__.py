@@ -23,6 +23,7 @@ from multiversus_core.commands import (
     AfterAttack,
     Attack,
     BeginAction,
+    BlockForcedMove,
     ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
@@ -38,6 +39,7 @@ from multiversus_core.commands import (
     SelectNoReaction,
     SelectReaction,
     Step,
+    StopForcedMove,
     Stunt,
 )
 from multiversus_core.commitments import salted
@@ -53,8 +55,14 @@ from multiversus_core.errors import (
 from multiversus_core.events import EVENT_TYPES, Event
 from multiversus_core.evolve import evolve, initial_state
 from multiversus_core.legal import legal_commands
-from multiversus_core.match import apply, check_settings, fold, start_match
-from multiversus_core.settings import MatchSettings
+from multiversus_core.match import (
+    apply,
+    check_settings,
+    fold,
+    secret_chance_settings,
+    start_match,
+)
+from multiversus_core.settings import Chance, MatchSettings
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Seat, Side, Square
 from multiversus_core.views import MatchView, PlayerViewer, Viewer, redact, redact_log, view
@@ -66,7 +74,9 @@ __all__ = [
     "AfterAttack",
     "Attack",
     "BeginAction",
+    "BlockForcedMove",
     "Board",
+    "Chance",
     "ChooseSecret",
     "ChooseSide",
     "ChooseStartingTeam",
@@ -97,6 +107,7 @@ __all__ = [
     "Side",
     "Square",
     "Step",
+    "StopForcedMove",
     "Stunt",
     "Tile",
     "Viewer",
@@ -112,6 +123,7 @@ __all__ = [
     "redact",
     "redact_log",
     "salted",
+    "secret_chance_settings",
     "start_match",
     "view",
     "waiting_for",

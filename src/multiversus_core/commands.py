@@ -12,7 +12,7 @@ from typing import Literal, TypeAlias
 
 import msgspec
 
-from multiversus_core.terms import ActionKind, Colour, Direction, Seat, Side
+from multiversus_core.terms import ActionKind, Colour, Count, Direction, Face, Seat, Side
 
 
 class _Command(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False, tag_field="kind"):
@@ -145,6 +145,20 @@ class DeclineReaction(_Command, frozen=True, tag="decline_reaction"):
     """As the reactive player, let the trigger just offered pass."""
 
 
+class BlockForcedMove(_Command, frozen=True, tag="block_forced_move"):
+    """As the player of an allied character in the way of a forced move, choose whether it
+    blocks (the moved figure stops before it) or lets the figure through (R20)."""
+
+    ally: str
+    block: bool
+
+
+class StopForcedMove(_Command, frozen=True, tag="stop_forced_move"):
+    """Choose how many spaces a forced move you may stop short ("up to N spaces") moves."""
+
+    spaces: Count
+
+
 class RollInitiative(_Command, frozen=True, tag="roll_initiative"):
     """Roll the Initiative die at the end of an activation.
 
@@ -152,7 +166,7 @@ class RollInitiative(_Command, frozen=True, tag="roll_initiative"):
     to roll the match's seeded die.
     """
 
-    die: int | None = None
+    die: Face | None = None
 
 
 class GiveUpInitiative(_Command, frozen=True, tag="give_up_initiative"):
@@ -178,5 +192,7 @@ Command: TypeAlias = (
     | DeclineReaction
     | RollInitiative
     | GiveUpInitiative
+    | BlockForcedMove
+    | StopForcedMove
 )
 """Every kind of command."""
