@@ -180,7 +180,10 @@ def test_a_newcomer_is_told_how_to_win_before_the_first_decision(tmp_path: Path)
 
 def test_a_coin_selection_is_made_in_steps_with_a_way_back(tmp_path: Path) -> None:
     log = tmp_path / "steps.jsonl"
-    child = spawn("play", "--seed", "7", "--log", str(log), cwd=tmp_path)
+    child = spawn(
+        "play", "--seed", "7", "--player2", "random", "--bot-seed", "7", "--log", str(log),
+        cwd=tmp_path,
+    )  # fmt: skip
     answer_ones_until(child, "to select coins")
     assert "Unit coins:" in child.before
     child.sendline("2")  # a unit coin: its action coins come next
