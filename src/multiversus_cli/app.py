@@ -6,6 +6,8 @@ import typer
 
 from multiversus_cli import diff, replay, teams, verify
 from multiversus_cli.play import EPILOG, play
+from multiversus_cli.simulate import EPILOG as SIMULATE_EPILOG
+from multiversus_cli.simulate import simulate
 
 app = typer.Typer(
     name="multiversus",
@@ -25,6 +27,7 @@ app.add_typer(teams.teams, name="teams")
 app.command("verify", epilog=verify.EPILOG)(verify.verify)
 app.command("replay", epilog=replay.EPILOG)(replay.replay)
 app.command("diff", epilog=diff.EPILOG)(diff.diff)
+app.command("simulate", epilog=SIMULATE_EPILOG)(simulate)
 
 
 def main() -> None:
