@@ -19,6 +19,7 @@ Dask is imported only by :class:`DaskRunner`.
 from __future__ import annotations
 
 import contextlib
+import functools
 import math
 import multiprocessing
 import os
@@ -124,8 +125,15 @@ class LocalRunner:
             self._pool.shutdown(wait=False, cancel_futures=True)
         # forkserver: workers start clean, never forked from a thread holding a lock.
         context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__, self._play_module()])
         self._pool = ProcessPoolExecutor(self.workers, context, initializer=_worker_init)
         return self._pool
+
+    def _play_module(self) -> str:
+        play = self._play
+        while isinstance(play, functools.partial):
+            play = play.func
+        return getattr(play, "__module__", None) or __name__
 
     def run(
         self,
@@ -258,7 +266,7 @@ class DaskRunner:
                 batch = queue.popleft()
                 future = self._client.submit(play_batch, self._play, batch, pure=False)
                 in_flight[future] = batch
-            with contextlib.suppress(TimeoutError):
+            with contextlib.suppress(TimeoutError), self._client.as_current():
                 distributed.wait(list(in_flight), timeout=POLL, return_when="FIRST_COMPLETED")
             for future in [f for f in in_flight if f.done()]:
                 batch = in_flight.pop(future)

@@ -427,9 +427,7 @@ def open_out(
 
 def _read_out(name: str, data: bytes, grid: Grid, tasks: Sequence[MatchTask]) -> list[MatchRecord]:
     lines = data.split(b"\n")
-    if not data.endswith(b"\n"):
-        lines.pop()  # the torn last line
-    lines.pop()  # after the last newline
+    lines.pop()  # after the last newline: nothing, or a line torn by a kill mid-write
     if not lines:
         raise UsageError(f"{name} is not a simulation file (it has no complete first line)")
     try:

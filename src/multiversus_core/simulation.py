@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, Literal, TypeAlias
 
 import msgspec
@@ -242,19 +242,25 @@ class _SideBots:
         return command
 
 
-def play_task(task: MatchTask) -> MatchResult:
+BotFactory: TypeAlias = Callable[[str, int], Bot]
+"""Makes a bot from its spec and seed, as :func:`~multiversus_core.bots.make_bot` does."""
+
+
+def play_task(task: MatchTask, make: BotFactory = make_bot) -> MatchResult:
     """Play one match of a grid; never raises for a match that fails.
 
     A match that raises (a bot or the engine failing) gives a record with
     ``winner=None``, ``reason="error"`` and the error in one line, and the
-    log of the commands accepted until then.
+    log of the commands accepted until then. ``make`` builds the bots from
+    the task's specs: bots of your own can play a grid through it (pass
+    ``functools.partial(play_task, make=...)`` to a runner).
 
     :raises ValueError: only if a bot spec is unknown (check specs with
         :func:`multiversus_core.bots.make_bot` before a run).
     """
     settings = task.settings()
-    heroes = make_bot(task.heroes_bot, bot_seed(task.seed, "heroes"))
-    adversaries = make_bot(task.adversaries_bot, bot_seed(task.seed, "adversaries"))
+    heroes = make(task.heroes_bot, bot_seed(task.seed, "heroes"))
+    adversaries = make(task.adversaries_bot, bot_seed(task.seed, "adversaries"))
     bots = _SideBots(
         {"heroes": heroes, "adversaries": adversaries}, RandomBot(bot_seed(task.seed, "set-up"))
     )
@@ -320,12 +326,6 @@ def worker_died(task: MatchTask, times: int) -> MatchRecord:
         0,
         f"the worker process died while playing this match ({times} times)",
     )
-
-
-def batches(tasks: Sequence[MatchTask], size: int) -> Iterator[tuple[MatchTask, ...]]:
-    """The tasks in consecutive batches of at most ``size``, one scheduled job each."""
-    for start in range(0, len(tasks), max(1, size)):
-        yield tuple(tasks[start : start + max(1, size)])
 
 
 # --- the file ----------------------------------------------------------------
@@ -501,6 +501,7 @@ __all__ = [
     "SIMULATION_FORMAT",
     "SIMULATION_VERSION",
     "WORKER_DIED_REASON",
+    "BotFactory",
     "Cell",
     "CellSummary",
     "Grid",
@@ -511,7 +512,6 @@ __all__ = [
     "SimulationHeader",
     "Summary",
     "Winner",
-    "batches",
     "bot_seed",
     "decode_header",
     "decode_record",
