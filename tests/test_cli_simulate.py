@@ -461,6 +461,16 @@ def test_without_dask_the_scheduler_option_says_how_to_install_it(
     )
 
 
+def test_a_malformed_scheduler_address_exits_2_with_one_line() -> None:
+    pytest.importorskip("distributed")
+    result = simulate(*SMALL, "--matches", "1", "--scheduler", "nonsense")
+    assert result.exit_code == 2
+    assert result.stderr == (
+        "multiversus simulate: not a Dask scheduler address 'nonsense': missing port number "
+        "in address 'nonsense'\n"
+    )
+
+
 def test_a_scheduler_that_cannot_be_reached_exits_2_within_seconds() -> None:
     pytest.importorskip("distributed")
     with socket.socket() as unused:

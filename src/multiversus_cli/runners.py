@@ -216,6 +216,13 @@ class DaskRunner:
         self._distributed = distributed
         self._play = play
         try:
+            # A malformed address fails here, before a half-made client lingers until exit.
+            distributed.comm.get_address_host_port(address)
+        except ValueError as exc:
+            raise ClusterError(f"not a Dask scheduler address {address!r}: {exc}") from None
+        except NotImplementedError:  # a transport without host and port: let the client try
+            pass
+        try:
             self._client = distributed.Client(
                 address, timeout=CONNECT_TIMEOUT, set_as_default=False
             )

@@ -503,7 +503,7 @@ def summary_table(summary: Summary) -> Table:
         table.add_column("error", justify="right", style="red")
     table.add_column("H win rate (95% CI)", justify="right")
     table.add_column("rounds", justify="right")
-    table.add_column("end reasons", overflow="fold")
+    table.add_column("end reasons", no_wrap=True)
     table.add_column("balance")
     for cell in summary.cells:
         row: list[str | Text] = [f"{cell.heroes} v {cell.adversaries}"]
@@ -520,7 +520,7 @@ def summary_table(summary: Summary) -> Table:
         row += [
             rate_text(cell.win_rate, cell.interval),
             f"{cell.mean_rounds:.2f}" if cell.mean_rounds is not None else "-",
-            ", ".join(f"{reason} {count}" for reason, count in cell.reasons.items()),
+            "\n".join(f"{reason} {count}" for reason, count in cell.reasons.items()),
             Text(f"unbalanced: {'H' if cell.favoured == 'heroes' else 'A'}", style="bold red")
             if cell.unbalanced
             else Text("ok", style="green"),
