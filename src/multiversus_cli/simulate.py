@@ -486,27 +486,28 @@ def summary_table(summary: Summary) -> Table:
     table = Table(
         title=title,
         title_justify="left",
-        caption="H, A: Heroes' and Adversaries' wins. Win rate: the Heroes' share of decided "
-        "matches (draws left out), with its 95% Wilson interval; unbalanced: the interval "
-        "excludes 50%. Rounds: the mean round the matches ended in.",
+        caption="H, A: the Heroes' and the Adversaries' wins. H win rate: the Heroes' share of "
+        "decided matches (draws left out), with its 95% Wilson interval. Unbalanced: the "
+        "interval excludes 50%; H or A is the side favoured. Rounds: the mean round the "
+        "matches ended in.",
         caption_justify="left",
     )
-    table.add_column("heroes v adversaries", overflow="fold")
+    table.add_column("heroes v\nadversaries", no_wrap=True)
     with_variants = grid.variants != ((),)
     if with_variants:
-        table.add_column("variants", overflow="fold")
-    table.add_column("matches", justify="right")
-    table.add_column("H", justify="right", header_style="bold")
-    table.add_column("A", justify="right")
-    table.add_column("draw", justify="right")
+        table.add_column("variants", no_wrap=True)
+    table.add_column("matches", justify="right", no_wrap=True)
+    table.add_column("H", justify="right", no_wrap=True)
+    table.add_column("A", justify="right", no_wrap=True)
+    table.add_column("draw", justify="right", no_wrap=True)
     if summary.errors:
-        table.add_column("error", justify="right", style="red")
-    table.add_column("H win rate (95% CI)", justify="right")
-    table.add_column("rounds", justify="right")
+        table.add_column("error", justify="right", style="red", no_wrap=True)
+    table.add_column("H win rate\n(95% CI)", justify="right", no_wrap=True)
+    table.add_column("rounds", justify="right", no_wrap=True)
     table.add_column("end reasons", no_wrap=True)
-    table.add_column("balance")
+    table.add_column("balance", no_wrap=True)
     for cell in summary.cells:
-        row: list[str | Text] = [f"{cell.heroes} v {cell.adversaries}"]
+        row: list[str | Text] = [f"{cell.heroes} v\n{cell.adversaries}"]
         if with_variants:
             row.append(variants_label(cell.variants))
         row += [
