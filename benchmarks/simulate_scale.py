@@ -8,7 +8,9 @@ local processes, for a few hundred matches.
 
 This machine's speed drifts while others use it, so each round times the
 two sides of a comparison back to back (in alternating order), and the
-figure is the median of the rounds' ratios, with their range. Each timed
+figure is the median of the rounds' ratios, with their range; each round
+prints the load average, since no number of workers can use cores that
+other programs keep busy. Each timed
 run is what the command does: start the workers (or connect to the
 scheduler), play every match in batches, collect every result. Run::
 
@@ -18,6 +20,7 @@ scheduler), play every match in batches, collect every result. Run::
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import sys
 import time
@@ -58,9 +61,11 @@ def paired(
         times = {label: timed(make, tasks) for label, make in order}
         ratio = times[slow[0]] / times[fast[0]]
         ratios.append(ratio)
+        load = os.getloadavg()[0]
         print(
             f"  {name} round {n + 1}: {slow[0]} {times[slow[0]]:.2f} s, "
-            f"{fast[0]} {times[fast[0]]:.2f} s, ratio {ratio:.2f}",
+            f"{fast[0]} {times[fast[0]]:.2f} s, ratio {ratio:.2f} "
+            f"(load average {load:.1f} on {os.cpu_count()} cores)",
             flush=True,
         )
     return ratios

@@ -368,6 +368,9 @@ def test_a_match_that_raises_is_recorded_with_its_seed_and_log_and_the_run_goes_
         f"RuntimeError: the bot broke down; log {log}"
     )
     assert "error" in result.stdout  # the table's error column
+    again = simulate(*SMALL, "--matches", "3", "--out", str(out))  # resumed: nothing to play
+    assert again.exit_code == 1
+    assert again.stderr == result.stderr
     verified = CliRunner().invoke(app, ["verify", str(log)])
     assert verified.exit_code == 0, verified.output
 

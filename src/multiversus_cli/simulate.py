@@ -277,7 +277,9 @@ def simulate(
             failure = failure or f"cannot write the report {str(report)!r}: {exc.strerror}"
     failed = [r for r in done.values() if r.failed]
     for entry in failed:
-        where = saved_errors.get(entry.key)
+        where = saved_errors.get(entry.key) or error_logs / log_name(entry)
+        if not where.is_file():  # not saved: the worker died, or a file was moved
+            where = None
         kept = f"; log {where}" if where else ""
         err.print(
             f"multiversus simulate: {entry.cell.label}, match {entry.index} (seed "
