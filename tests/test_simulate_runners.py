@@ -25,7 +25,7 @@ GRID = Grid(
     adversaries=("smogon", "swartzblak"),
     heroes_bot="random",
     adversaries_bot="random",
-    matches=6,
+    matches=4,
     seed=5,
 )
 
