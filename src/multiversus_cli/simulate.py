@@ -90,7 +90,7 @@ def simulate(
         list[str] | None,
         typer.Option(
             "--heroes",
-            help="Hero team ids, comma-separated or repeated [default: every installed one].",
+            help="Hero team ids, comma-separated or repeated. (default: every installed one)",
             show_default=False,
         ),
     ] = None,
@@ -98,7 +98,7 @@ def simulate(
         list[str] | None,
         typer.Option(
             "--adversaries",
-            help="Adversary team ids, comma-separated or repeated [default: every installed one].",
+            help="Adversary team ids, comma-separated or repeated. (default: every installed one)",
             show_default=False,
         ),
     ] = None,
@@ -107,7 +107,7 @@ def simulate(
         typer.Option(
             "--variants",
             help="A variant set: 'standard', 'all' (standard and each variant alone), or "
-            "variant names joined by commas. Repeat for more sets [default: standard].",
+            "variant names joined by commas; repeat for more sets. (default: standard)",
             show_default=False,
         ),
     ] = None,
@@ -125,7 +125,7 @@ def simulate(
         int | None,
         typer.Option(
             "--workers",
-            help="Local processes [default: every core].",
+            help="Local processes. (default: every core)",
             show_default=False,
         ),
     ] = None,
@@ -134,7 +134,7 @@ def simulate(
         typer.Option(
             "--scheduler",
             help="Run on a Dask distributed cluster, through the scheduler at this address "
-            "(needs multiversus[cluster]).",
+            "(pip install 'multiversus\\[cluster]').",
             show_default=False,
         ),
     ] = None,
