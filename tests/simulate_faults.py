@@ -9,12 +9,11 @@ from __future__ import annotations
 import os
 from collections.abc import Collection
 from pathlib import Path
+from typing import Any
 
 from multiversus_core.bots import Bot, make_bot
 from multiversus_core.commands import Command
 from multiversus_core.simulation import MatchResult, MatchTask, play_task
-from multiversus_core.state import MatchState
-from multiversus_core.terms import Seat
 
 FAIL_AT = 40
 """The choice at which a failing bot raises."""
@@ -27,11 +26,12 @@ class FailingBot:
         self._bot = bot
         self._choices = 0
 
-    def choose(self, state: MatchState, player: Seat) -> Command:
+    def choose(self, *args: Any) -> Command:
         self._choices += 1
         if self._choices == FAIL_AT:
             raise RuntimeError("the bot broke down")
-        return self._bot.choose(state, player)
+        command: Command = self._bot.choose(*args)
+        return command
 
 
 def make_failing(spec: str, seed: int, *, seeds: Collection[int]) -> Bot:

@@ -22,7 +22,7 @@ import hashlib
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 import msgspec
 
@@ -33,7 +33,7 @@ from multiversus_core.log import LogEntry, MatchLog, encode_log, new_header
 from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.state import MatchState
-from multiversus_core.terms import Seat, Side
+from multiversus_core.terms import SIDES, Side
 
 SIMULATION_FORMAT: Final = "multiversus-simulation"
 """The ``format`` value of the first line of a simulation's JSON lines file."""
@@ -227,6 +227,9 @@ class _SideBots:
     Set-up choices made before sides are chosen (the starting team, the
     side) go to a random bot of their own, so they favour neither side's bot.
     Every command chosen is kept, to rebuild the log of a match that raises.
+    A bot is asked either with the referee's state and its seat, or with its
+    side's view and the legal commands; the deciding side is read from
+    either, and the bot asked the same way.
     """
 
     def __init__(self, bots: Mapping[Side, Bot], set_up: Bot) -> None:
@@ -234,19 +237,24 @@ class _SideBots:
         self._set_up = set_up
         self.chosen: list[Command] = []
 
-    def choose(self, state: MatchState, player: Seat) -> Command:
-        side = state.side_of(player)
+    def choose(self, *args: Any) -> Command:
+        first = args[0]
+        if isinstance(first, MatchState):
+            side = first.side_of(args[1])
+        else:  # a side's view: its viewer is the side, or the spectator before sides are known
+            viewer = first.viewer
+            side = viewer if viewer in SIDES else None
         bot = self._set_up if side is None else self._bots[side]
-        command = bot.choose(state, player)
+        command: Command = bot.choose(*args)
         self.chosen.append(command)
         return command
 
 
-BotFactory: TypeAlias = Callable[[str, int], Bot]
+MakeBot: TypeAlias = Callable[[str, int], Bot]
 """Makes a bot from its spec and seed, as :func:`~multiversus_core.bots.make_bot` does."""
 
 
-def play_task(task: MatchTask, make: BotFactory = make_bot) -> MatchResult:
+def play_task(task: MatchTask, make: MakeBot = make_bot) -> MatchResult:
     """Play one match of a grid; never raises for a match that fails.
 
     A match that raises (a bot or the engine failing) gives a record with
@@ -501,11 +509,11 @@ __all__ = [
     "SIMULATION_FORMAT",
     "SIMULATION_VERSION",
     "WORKER_DIED_REASON",
-    "BotFactory",
     "Cell",
     "CellSummary",
     "Grid",
     "Interval",
+    "MakeBot",
     "MatchRecord",
     "MatchResult",
     "MatchTask",
