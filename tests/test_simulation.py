@@ -15,6 +15,7 @@ from multiversus_core.simulation import (
     Cell,
     Grid,
     MatchRecord,
+    MatchTask,
     bot_seed,
     decode_header,
     decode_record,
@@ -243,3 +244,15 @@ def test_bots_come_from_their_specs() -> None:
     with pytest.raises(ValueError, match="unknown bot"):
         play_task(msgspec.structs.replace(task, heroes_bot="nobody"))
     assert make_bot(task.heroes_bot, 1) is not None
+
+
+def test_a_record_alone_replays_its_match() -> None:
+    original = play_task(GRID.tasks()[7]).record
+    task = MatchTask(
+        cell=original.cell,
+        index=original.index,
+        seed=original.seed,
+        heroes_bot=original.heroes_bot,
+        adversaries_bot=original.adversaries_bot,
+    )
+    assert play_task(task).record == original
