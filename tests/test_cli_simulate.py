@@ -490,6 +490,16 @@ def test_a_scheduler_that_cannot_be_reached_exits_2_within_seconds() -> None:
     assert elapsed < 30  # about ten seconds, on a loaded machine
 
 
+def test_a_cluster_without_workers_exits_2_with_one_line() -> None:
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=0, processes=True, dashboard_address=None, host="127.0.0.1"
+    ) as cluster:
+        result = simulate(*SMALL, "--matches", "1", "--scheduler", cluster.scheduler_address)
+    assert result.exit_code == 2
+    assert result.stderr == "multiversus simulate: the Dask scheduler has no worker\n"
+
+
 def test_a_run_on_a_dask_cluster_is_the_same_run(tmp_path: Path) -> None:
     distributed = pytest.importorskip("distributed")
     local, remote = tmp_path / "local.jsonl", tmp_path / "dask.jsonl"
