@@ -8,9 +8,10 @@ local processes, for a few hundred matches.
 
 This machine's speed drifts while others use it, so each round times the
 two sides of a comparison back to back (in alternating order), and the
-figure is the median of the rounds' ratios, with their range; each round
-prints the load average, since no number of workers can use cores that
-other programs keep busy. Each timed
+figure is the median of the rounds' ratios, with their range. Each round
+also prints the load average and what two processes gain over one for a
+plain CPU loop at that moment: no number of workers can use cores that
+other programs keep busy, and that gain is the ceiling for two workers. Each timed
 run is what the command does: start the workers (or connect to the
 scheduler), play every match in batches, collect every result. Run::
 
@@ -25,6 +26,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 
 from multiversus_cli.runners import DaskRunner, LocalRunner, Runner
 from multiversus_core.simulation import Grid, MatchResult, MatchTask
@@ -47,25 +49,58 @@ def timed(make: Callable[[], Runner], tasks: tuple[MatchTask, ...]) -> float:
     return elapsed
 
 
+def _spin(n: int) -> float:
+    """Seconds a plain CPU loop of ``n`` steps takes in this process."""
+    start = time.perf_counter()
+    total = 0
+    for i in range(n):
+        total += i * i
+    return time.perf_counter() - start
+
+
+def ceiling(steps: int = 3_000_000) -> float:
+    """What two processes gain over one on this machine now, for a plain CPU loop.
+
+    It is the most two workers can give while others share the cores; 2.0 on an idle machine.
+    """
+    start = time.perf_counter()
+    _spin(steps)
+    one = time.perf_counter() - start
+    with ProcessPoolExecutor(2) as pool:
+        list(pool.map(_spin, [1, 1]))  # the processes are up before timing
+        start = time.perf_counter()
+        list(pool.map(_spin, [steps, steps]))
+        two = time.perf_counter() - start
+    return 2 * one / two
+
+
 def paired(
     name: str,
     slow: tuple[str, Callable[[], Runner]],
     fast: tuple[str, Callable[[], Runner]],
     tasks: tuple[MatchTask, ...],
     rounds: int,
+    ceilings: list[float] | None = None,
 ) -> list[float]:
-    """Time both runners in each round, in alternating order; return slow/fast per round."""
+    """Time both runners in each round, in alternating order; return slow/fast per round.
+
+    With ``ceilings``, each round also measures :func:`ceiling` into it.
+    """
     ratios = []
     for n in range(rounds):
         order = [slow, fast] if n % 2 == 0 else [fast, slow]
         times = {label: timed(make, tasks) for label, make in order}
+        if ceilings is not None:
+            ceilings.append(ceiling())
         ratio = times[slow[0]] / times[fast[0]]
         ratios.append(ratio)
         load = os.getloadavg()[0]
         print(
             f"  {name} round {n + 1}: {slow[0]} {times[slow[0]]:.2f} s, "
             f"{fast[0]} {times[fast[0]]:.2f} s, ratio {ratio:.2f} "
-            f"(load average {load:.1f} on {os.cpu_count()} cores)",
+            f"(load average {load:.1f} on {os.cpu_count()} cores"
+            + (f"; a CPU loop gains {ceilings[-1]:.2f}x" if ceilings else "")
+            + ")",
             flush=True,
         )
     return ratios
@@ -100,15 +135,18 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(tasks)} matches ({args.bot} v {args.bot}) per timed run", flush=True)
     timed(lambda: LocalRunner(2), tasks[:8])  # start the fork server once, untimed
 
+    ceilings: list[float] = []
     speedups = paired(
         "local",
         ("1 worker", lambda: LocalRunner(1)),
         ("2 workers", lambda: LocalRunner(2)),
         tasks,
         args.rounds,
+        ceilings,
     )
     failed = statistics.median(speedups) < SPEEDUP_TARGET
     print(f"two workers against one: {describe(speedups)}; target >= {SPEEDUP_TARGET}")
+    print(f"  a plain CPU loop in two processes against one, same rounds: {describe(ceilings)}")
 
     if not args.no_dask:
         import distributed

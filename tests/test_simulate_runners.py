@@ -142,5 +142,6 @@ def test_a_stopped_run_reports_only_whole_batches_and_nothing_twice() -> None:
 
 def test_batches_are_small_enough_to_spread_and_never_empty() -> None:
     assert batch_size(1, 4) == 1
-    assert batch_size(64, 2) == 4
+    assert batch_size(64, 2) == 2
+    assert batch_size(640, 2) == 20
     assert batch_size(100_000, 2) == 25

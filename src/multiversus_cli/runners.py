@@ -40,7 +40,7 @@ Batch = tuple[MatchTask, ...]
 
 MAX_BATCH: Final = 25
 """The most matches one batch holds."""
-BATCHES_PER_WORKER: Final = 8
+BATCHES_PER_WORKER: Final = 16
 """Batches per worker a run is cut into, at least, so the work spreads evenly to the end."""
 IN_FLIGHT_PER_WORKER: Final = 2
 """Batches submitted ahead per worker: enough to keep it busy, few to wait for at Ctrl-C."""
@@ -75,7 +75,7 @@ class Runner(Protocol):
 
 
 def batch_size(tasks: int, workers: int) -> int:
-    """Matches per batch: at least :data:`BATCHES_PER_WORKER` batches per worker, at most 25."""
+    """Matches per batch: at least :data:`BATCHES_PER_WORKER` batches per worker, at most 25 each."""
     return max(1, min(MAX_BATCH, math.ceil(tasks / (workers * BATCHES_PER_WORKER))))
 
 
