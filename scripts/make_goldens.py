@@ -105,8 +105,10 @@ SLOTS: tuple[tuple[str, str, tuple[str, ...], float], ...] = (
     ("witch-hunters", "smogon", (), 0.7),
 )
 
-# Chosen by ``--search``; regenerate with ``python scripts/make_goldens.py``.
-SEEDS: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 0, 0, 64, 0, 0, 28)
+# Chosen by ``--search``, except the last (aggressive bots), found by trying that slot's
+# seeds alone until its match ended in an elimination; regenerate with
+# ``python scripts/make_goldens.py``.
+SEEDS: tuple[int, ...] = (0, 0, 0, 0, 0, 0, 0, 0, 0, 64, 0, 0, 421)
 
 GOLDENS: tuple[Golden, ...] = tuple(
     Golden(h, a, v, s, f) for (h, a, v, f), s in zip(SLOTS, SEEDS, strict=True)

@@ -16,11 +16,15 @@ import pytest
 from msgspec.structs import replace
 
 from multiversus_core import (
+    AfterAttack,
     Attack,
+    BlockForcedMove,
     ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
     ChooseTeams,
+    DeclineReaction,
+    EndAction,
     FlipForSetUp,
     MatchSettings,
     MatchState,
@@ -29,6 +33,7 @@ from multiversus_core import (
     SelectCoins,
     SelectReaction,
     Step,
+    StopForcedMove,
     Stunt,
     legal_commands,
     start_match,
@@ -36,19 +41,25 @@ from multiversus_core import (
 from multiversus_core.abilities import REGISTRY
 from multiversus_core.events import (
     AttackMade,
+    BlockChosen,
     ConditionChanged,
     FigureMoved,
     FigureStepped,
+    ForcedMoveHeld,
+    ForcedStopChosen,
     MatchEnded,
+    ReactionTriggered,
     RoundEnded,
     SecretChosen,
     SecretRevealed,
+    StuntFailed,
     StuntPerformed,
 )
 from multiversus_core.geometry import figure_squares
 from multiversus_core.scoring import WIN_CONDITIONS, final_result
 from multiversus_core.setup import next_secret
 from multiversus_core.sheets import bundled_teams
+from multiversus_core.state import ForcedMove
 from multiversus_core.terms import ActionKind, Condition, Side, Square
 from tests.support import play, play_passing, seat, unsalted, when, when_passing
 
@@ -158,6 +169,18 @@ def test_drifting_clouds_take_move_actions_but_never_attack() -> None:
     assert clouds == {("move",), ("move", "move")}
 
 
+def test_drifting_clouds_never_react() -> None:
+    # The Clouds are selected to react; the Knight steps away from a Cloud beside it.
+    # No trigger concerns them (they are not characters), so nothing is offered.
+    squares = {"knight": (4, 7), "clouds-1": (4, 6), "smogon": (0, 0), "bruisers-1": (9, 0)}
+    state = only(match(), squares)
+    state = play(state, SelectCoins(player=1, unit="knight", colour="green", actions=("move",)))
+    state = play(state, SelectReaction(player=2, unit="clouds", colour="green", actions=("move",)))
+    assert when(state, Step(player=1, figure="knight", direction=S)) == (
+        FigureStepped(figure="knight", to=(4, 8), steps_left=2),
+    )
+
+
 # --- The Order of the Banner ----------------------------------------------------------
 
 
@@ -209,6 +232,40 @@ def test_under_the_banner_needs_the_champion_adjacent() -> None:
     )
 
 
+def test_under_the_banner_cannot_save_the_squire_from_an_eliminating_hit() -> None:
+    state = only(
+        match(starting="adversaries"),
+        {"squire": (4, 7), "knight": (5, 7), "bruisers-1": (4, 6), "militia-1": (0, 9)},
+        {"squire": "disabled"},
+    )
+    state = act(state, "bruisers", ("attack",), "militia")
+    assert when_passing(state, Attack(player=2, attacker="bruisers-1", target="squire")) == (
+        hit("bruisers-1", "squire"),
+        ConditionChanged(figure="squire", condition="eliminated"),
+    )
+
+
+def test_under_the_banner_one_step_whatever_the_attackers_ability_added() -> None:
+    # Three goblins beside the squire (one ally): Gang Up harms him one step more.
+    squares = {
+        "squire": (4, 7),
+        "knight": (5, 8),
+        "goblins-1": (4, 6),
+        "goblins-2": (3, 7),
+        "goblins-3": (3, 6),
+        "militia-1": (0, 9),
+    }
+    state = only(_goblins(starting="adversaries"), squares)
+    state = act(state, "goblins", ("attack",), "militia")
+    assert when_passing(state, Attack(player=2, attacker="goblins-1", target="squire")) == (
+        hit("goblins-1", "squire", advantage=True),
+        wounded("squire"),
+        ConditionChanged(figure="squire", condition="disabled"),  # Gang Up
+        wounded("squire"),  # Under the Banner: one step back
+        wounded("knight"),  # and one step on the Champion
+    )
+
+
 @pytest.mark.parametrize("beside", [True, False])
 def test_hold_the_line_pushes_the_attacker_back_from_a_militia_beside_another(
     beside: bool,
@@ -220,6 +277,30 @@ def test_hold_the_line_pushes_the_attacker_back_from_a_militia_beside_another(
     events = when_passing(state, Attack(player=2, attacker="bruisers-1", target="militia-1"))
     pushed = (FigureMoved(figure="bruisers-1", to=(4, 5), how="push"),) if beside else ()
     assert events == (hit("bruisers-1", "militia-1"), wounded("militia-1"), *pushed)
+
+
+def test_hold_the_line_a_militiaman_eliminated_by_the_hit_pushes_no_one() -> None:
+    squares = {"militia-1": (4, 7), "militia-2": (5, 7), "bruisers-1": (4, 6), "knight": (0, 9)}
+    state = only(match(starting="adversaries"), squares, {"militia-1": "disabled"})
+    state = act(state, "bruisers", ("attack",), "knight")
+    events = when_passing(state, Attack(player=2, attacker="bruisers-1", target="militia-1"))
+    assert events == (
+        hit("bruisers-1", "militia-1"),
+        ConditionChanged(figure="militia-1", condition="eliminated"),
+    )
+
+
+def test_hold_the_line_r20_a_one_space_push_into_an_ally_is_blocked_without_asking() -> None:
+    squares = {
+        "militia-1": (4, 7),
+        "militia-2": (5, 7),
+        "bruisers-1": (4, 6),
+        "bruisers-2": (4, 5),  # behind the attacker
+        "knight": (0, 9),
+    }
+    state = act(only(match(starting="adversaries"), squares), "bruisers", ("attack",), "knight")
+    events = when_passing(state, Attack(player=2, attacker="bruisers-1", target="militia-1"))
+    assert events == (hit("bruisers-1", "militia-1"), wounded("militia-1"))
 
 
 # --- Smogon and the Dragonkith ------------------------------------------------------
@@ -272,18 +353,84 @@ def test_drag_to_the_wyrm_pulls_adjacent_enemies_toward_smogon() -> None:
     )
 
 
-@pytest.mark.parametrize(("other_cloud", "to"), [(None, (7, 7)), ((7, 7), (6, 7))])
-def test_billowing_blows_a_cloud_up_to_two_spaces_away_from_whoever_interacts(
-    other_cloud: Square | None, to: Square
+def test_drag_to_the_wyrm_r20_a_one_space_pull_into_an_ally_is_blocked_without_asking() -> None:
+    squares = {
+        "smogon": (0, 4),
+        "bruisers-1": (5, 2),
+        "knight": (5, 1),  # pulled south-west, into the squire: it blocks
+        "squire": (4, 2),  # pulled after the knight, in roster order
+        "militia-1": (0, 9),
+    }
+    state = act(only(match(starting="adversaries"), squares), "bruisers", ("stunt",), "militia")
+    assert when_passing(
+        state, Stunt(player=2, figure="bruisers-1", ability="Drag to the Wyrm")
+    ) == (
+        StuntPerformed(figure="bruisers-1", ability="Drag to the Wyrm", target=None),
+        FigureMoved(figure="squire", to=(3, 3), how="pull"),
+    )
+
+
+def test_drag_to_the_wyrm_moves_enemies_one_at_a_time_in_roster_order() -> None:
+    # The Knight (first in the roster) would be pulled into the squire's space, which the
+    # squire's own pull then frees: one at a time, the Knight is blocked and stays.
+    squares = {"smogon": (0, 6), "bruisers-1": (5, 7), "knight": (5, 8), "squire": (4, 7)}
+    squares["militia-1"] = (9, 9)
+    state = act(only(match(starting="adversaries"), squares), "bruisers", ("stunt",), "militia")
+    assert when_passing(
+        state, Stunt(player=2, figure="bruisers-1", ability="Drag to the Wyrm")
+    ) == (
+        StuntPerformed(figure="bruisers-1", ability="Drag to the Wyrm", target=None),
+        FigureMoved(figure="squire", to=(3, 7), how="pull"),
+    )
+
+
+@pytest.mark.parametrize(("other_cloud", "stops"), [(None, (0, 1, 2)), ((7, 7), (0, 1))])
+def test_billowing_blows_a_cloud_up_to_two_spaces_away_and_the_blower_may_stop_short(
+    other_cloud: Square | None, stops: tuple[int, ...]
 ) -> None:
     squares = {"militia-1": (4, 7), "clouds-1": (5, 7), "smogon": (0, 0)}
     if other_cloud is not None:
         squares["clouds-2"] = other_cloud  # terrain never shares a space with terrain
     state = act(only(match(), squares), "militia", ("stunt",), "smogon")
+    blow = ForcedMove(figure="clouds-1", how="push", direction=E, distance=2, up_to="heroes")
     assert when_passing(state, Stunt(player=1, figure="militia-1", target="clouds-1")) == (
         StuntPerformed(figure="militia-1", ability=None, target="clouds-1"),
-        FigureMoved(figure="clouds-1", to=to, how="push"),
+        ForcedMoveHeld(side="heroes", move=blow, ally=None),
     )
+    state = play_passing(state, Stunt(player=1, figure="militia-1", target="clouds-1"))
+    assert legal_commands(state, 1) == tuple(StopForcedMove(player=1, spaces=k) for k in stops)
+    assert legal_commands(state, 2) == ()
+    far = stops[-1]
+    assert when(state, StopForcedMove(player=1, spaces=far)) == (
+        ForcedStopChosen(side="heroes", figure="clouds-1", spaces=far),
+        FigureMoved(figure="clouds-1", to=(5 + far, 7), how="push"),
+    )
+    assert when(state, StopForcedMove(player=1, spaces=0)) == (
+        ForcedStopChosen(side="heroes", figure="clouds-1", spaces=0),
+    )
+
+
+def test_billowing_the_adversaries_choose_how_far_when_their_character_blows() -> None:
+    squares = {"bruisers-1": (4, 7), "clouds-1": (5, 7), "knight": (0, 9)}
+    state = act(only(match(starting="adversaries"), squares), "bruisers", ("stunt",), "knight")
+    state = play_passing(state, Stunt(player=2, figure="bruisers-1", target="clouds-1"))
+    assert state.pending == "forced"
+    assert legal_commands(state, 2) == tuple(StopForcedMove(player=2, spaces=k) for k in (0, 1, 2))
+
+
+def test_billowing_r20_a_cloud_has_no_allied_characters_so_nobody_is_asked_to_block() -> None:
+    # The Cloud (not blocking) goes through and onto characters of either side (P8).
+    squares = {
+        "militia-1": (4, 7),
+        "clouds-1": (5, 7),
+        "bruisers-1": (6, 7),
+        "knight": (7, 7),
+        "smogon": (0, 0),
+    }
+    state = act(only(match(), squares), "militia", ("stunt",), "smogon")
+    state = play_passing(state, Stunt(player=1, figure="militia-1", target="clouds-1"))
+    assert legal_commands(state, 1) == tuple(StopForcedMove(player=1, spaces=k) for k in (0, 1, 2))
+    assert not any(isinstance(c, BlockForcedMove) for c in legal_commands(state, 2))
 
 
 # --- The Witch Hunters ---------------------------------------------------------------
@@ -301,6 +448,17 @@ def test_silver_bullets_reveal_the_shapeshifter_and_harm_it_one_step_more() -> N
         hit("hunter", "cats-2"),
         wounded("cats-2"),
         SecretRevealed(side="adversaries", name="shapeshifter", choice="cats-2"),
+        ConditionChanged(figure="cats-2", condition="disabled"),
+    )
+
+
+def test_silver_bullets_harm_the_shapeshifter_one_step_more_once_revealed_too() -> None:
+    state = only(_hunters(), {"hunter": (4, 9), "cats-2": (4, 5), "grimalkin": (9, 0)})
+    state = replace(state, secrets=tuple(replace(s, revealed=True) for s in state.secrets))
+    state = act(state, "hunter", ("attack",), "grimalkin")
+    assert unsalted(when_passing(state, Attack(player=1, attacker="hunter", target="cats-2"))) == (
+        hit("hunter", "cats-2"),
+        wounded("cats-2"),
         ConditionChanged(figure="cats-2", condition="disabled"),
     )
 
@@ -370,14 +528,94 @@ def test_hunters_kit_smelling_salts_lift_the_hunter_and_adjacent_allies() -> Non
     )
 
 
-def test_hunters_kit_grapnel_slides_the_hunter_away_from_the_nearest_enemy() -> None:
-    state = _kit("grapnel", {"hunter": (4, 6), "cats-1": (4, 5), "cats-2": (0, 0)}, {})
+def test_hunters_kit_grapnel_slides_the_hunter_up_to_three_spaces_and_he_may_stop_short() -> None:
+    state = _kit("grapnel", {"hunter": (4, 5), "cats-1": (4, 4), "cats-2": (0, 0)}, {})
     stunt = Stunt(player=1, figure="hunter", ability="Hunter's Kit")
+    slide = ForcedMove(figure="hunter", how="slide", direction=S, distance=3, up_to="heroes")
     assert unsalted(when_passing(state, stunt)) == (
         StuntPerformed(figure="hunter", ability="Hunter's Kit", target=None),
         SecretRevealed(side="heroes", name="hunters-kit", choice="grapnel"),
-        FigureMoved(figure="hunter", to=(4, 9), how="slide"),
+        ForcedMoveHeld(side="heroes", move=slide, ally=None),
     )
+    state = play_passing(state, stunt)
+    assert legal_commands(state, 1) == tuple(StopForcedMove(player=1, spaces=k) for k in range(4))
+    assert when(state, StopForcedMove(player=1, spaces=2)) == (
+        ForcedStopChosen(side="heroes", figure="hunter", spaces=2),
+        FigureMoved(figure="hunter", to=(4, 7), how="slide"),
+    )
+
+
+def test_hunters_kit_grapnel_r20_an_ally_in_the_way_blocks_or_lets_the_hunter_through() -> None:
+    squares = {"hunter": (4, 6), "cats-1": (4, 5), "villagers-1": (4, 7), "cats-2": (0, 0)}
+    state = _kit("grapnel", squares, {})
+    state = play_passing(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit"))
+    slide = ForcedMove(figure="hunter", how="slide", direction=S, distance=3, up_to="heroes")
+    assert state.activation is not None and state.activation.forced is not None
+    assert state.activation.forced.ally == "villagers-1"
+    assert legal_commands(state, 1) == (
+        BlockForcedMove(player=1, ally="villagers-1", block=True),
+        BlockForcedMove(player=1, ally="villagers-1", block=False),
+    )
+    # Blocked at once, the hunter cannot move, so there is nothing left to choose.
+    assert when(state, BlockForcedMove(player=1, ally="villagers-1", block=True)) == (
+        BlockChosen(side="heroes", ally="villagers-1", figure="hunter", block=True),
+    )
+    # Let through, he may stop beyond the villager, never on him.
+    through = replace(slide, let_through=("villagers-1",))
+    assert when(state, BlockForcedMove(player=1, ally="villagers-1", block=False)) == (
+        BlockChosen(side="heroes", ally="villagers-1", figure="hunter", block=False),
+        ForcedMoveHeld(side="heroes", move=through, ally=None),
+    )
+    state = play(state, BlockForcedMove(player=1, ally="villagers-1", block=False))
+    assert legal_commands(state, 1) == tuple(StopForcedMove(player=1, spaces=k) for k in (0, 2, 3))
+
+
+@pytest.mark.parametrize(
+    ("enemies", "direction"),
+    [
+        ({"cats-1": (6, 4), "cats-2": (4, 3)}, (-1, 1)),  # king's moves: cats-1 is nearer
+        ({"cats-2": (4, 4), "cats-3": (6, 4)}, S),  # a tie: cats-2 comes first in the roster
+    ],
+    ids=["kings-moves", "tie"],
+)
+def test_hunters_kit_grapnel_nearest_counts_kings_moves_and_a_tie_goes_to_roster_order(
+    enemies: dict[str, Square], direction: tuple[int, int]
+) -> None:
+    state = _kit("grapnel", {"hunter": (4, 6), **enemies}, {})
+    state = play_passing(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit"))
+    assert state.activation is not None and state.activation.forced is not None
+    assert state.activation.forced.move.direction == direction
+
+
+def test_hunters_kit_grapnel_the_slide_is_not_a_step_and_triggers_nothing() -> None:
+    # The cat beside the hunter may react to the stunt; the slide away raises nothing more.
+    state = only(_hunters(kit="grapnel"), {"hunter": (4, 6), "cats-1": (4, 5), "grimalkin": (9, 0)})
+    state = play(state, SelectCoins(player=1, unit="hunter", colour="green", actions=("stunt",)))
+    state = play(state, SelectReaction(player=2, unit="cats", colour="green", actions=("move",)))
+    state = play(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit"))
+    assert state.pending == "offer"  # performing a stunt in range of the cat
+    state = play(state, DeclineReaction(player=2))
+    events = when(state, StopForcedMove(player=1, spaces=3))
+    assert FigureMoved(figure="hunter", to=(4, 9), how="slide") in events
+    assert not any(isinstance(e, ReactionTriggered) for e in events)
+
+
+def test_hunters_kit_a_use_that_fails_under_an_attack_reaction_reveals_nothing() -> None:
+    state = only(
+        _hunters(kit="holy-water"), {"hunter": (4, 6), "cats-1": (4, 5), "grimalkin": (9, 0)}
+    )
+    state = play(state, SelectCoins(player=1, unit="hunter", colour="green", actions=("stunt",)))
+    state = play(state, SelectReaction(player=2, unit="cats", colour="green", actions=("attack",)))
+    state = play(state, Stunt(player=1, figure="hunter", ability="Hunter's Kit"))
+    state = play(state, React(player=2), Attack(player=2, attacker="cats-1", target="hunter"))
+    state = play(state, AfterAttack(player=2, choice="stay"))
+    events = when(state, EndAction(player=2))
+    assert StuntFailed(side="heroes", unit="hunter") in events
+    assert not any(isinstance(e, SecretRevealed) for e in events)
+    state = play(state, EndAction(player=2))
+    (kit,) = [s for s in state.secrets if s.name == "hunters-kit"]
+    assert not kit.revealed
+    assert state.figure("cats-1").condition == "unharmed"  # the holy water was never thrown
 
 
 def test_fleet_grete_moves_four_spaces() -> None:
@@ -422,6 +660,15 @@ def test_torches_push_every_adjacent_enemy_one_space_away() -> None:
     )
 
 
+def test_torches_r20_a_one_space_push_into_an_ally_is_blocked_without_asking() -> None:
+    # Letting cats-2 through would leave cats-1 on it (R19, R20): it blocks.
+    squares = {"villagers-1": (4, 7), "cats-1": (4, 6), "cats-2": (4, 5), "grimalkin": (9, 0)}
+    state = act(only(_hunters(), squares), "villagers", ("stunt",), "grimalkin")
+    assert when_passing(state, Stunt(player=1, figure="villagers-1", ability="Torches")) == (
+        StuntPerformed(figure="villagers-1", ability="Torches", target=None),
+    )
+
+
 # --- The Feral Cats of Swartzblak -------------------------------------------------------
 
 
@@ -448,6 +695,27 @@ def test_evil_eye_wounds_the_nearest_unharmed_enemy_in_sight() -> None:
     assert when_passing(state, Stunt(player=2, figure="grimalkin", ability="Evil Eye")) == (
         StuntPerformed(figure="grimalkin", ability="Evil Eye", target=None),
         wounded("militia-1"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("squares", "victim"),
+    [
+        ({"knight": (4, 4), "squire": (6, 3)}, "squire"),  # 2 king's moves beat 3
+        ({"knight": (4, 3), "squire": (6, 3)}, "knight"),  # a tie: the Knight comes first
+    ],
+    ids=["kings-moves", "tie"],
+)
+def test_evil_eye_nearest_counts_kings_moves_and_a_tie_goes_to_roster_order(
+    squares: dict[str, Square], victim: str
+) -> None:
+    state = only(
+        _cats(starting="adversaries"), {"grimalkin": (4, 1), "militia-1": (0, 9), **squares}
+    )
+    state = act(state, "grimalkin", ("stunt",), "militia")
+    assert when_passing(state, Stunt(player=2, figure="grimalkin", ability="Evil Eye")) == (
+        StuntPerformed(figure="grimalkin", ability="Evil Eye", target=None),
+        wounded(victim),
     )
 
 
@@ -489,6 +757,27 @@ def test_shapeshifter_an_ordinary_cat_or_a_revealed_shapeshifter_just_hits() -> 
     assert _cat_attacks("cats-2", revealed=True) == (hit("cats-2", "knight"), wounded("knight"))
 
 
+def test_shapeshifter_found_by_keen_nose_has_no_ambush_left() -> None:
+    # Grete sniffs out cats-2 first; its later hit is an ordinary one.
+    hunt = only(_hunters(), {"hound": (4, 6), "cats-2": (4, 5), "grimalkin": (9, 0)})
+    hunt = act(hunt, "hound", ("attack",), "grimalkin")
+    found = play_passing(hunt, Attack(player=1, attacker="hound", target="cats-2"))
+    (secret,) = [s for s in found.secrets if s.name == "shapeshifter"]
+    assert secret.revealed
+    ambush = match(
+        "witch-hunters", "swartzblak", secrets={"shapeshifter": "cats-2"}, starting="adversaries"
+    )
+    ambush = replace(
+        only(ambush, {"cats-2": (4, 5), "hound": (4, 6), "villagers-1": (0, 9)}),
+        secrets=found.secrets,
+    )
+    ambush = act(ambush, "cats", ("attack",), "villagers")
+    assert unsalted(when_passing(ambush, Attack(player=2, attacker="cats-2", target="hound"))) == (
+        hit("cats-2", "hound"),
+        wounded("hound"),
+    )
+
+
 @pytest.mark.parametrize(("blocker", "to"), [(None, (4, 4)), ("cats-2", (9, 5))])
 def test_behind_the_curtains_places_the_actor_in_the_next_curtain(
     blocker: str | None, to: Square
@@ -507,6 +796,40 @@ def test_behind_the_curtains_places_the_actor_in_the_next_curtain(
         StuntPerformed(figure="knight", ability=None, target="curtains-1"),
         FigureMoved(figure="knight", to=to, how="place"),
     )
+
+
+def test_behind_the_curtains_with_every_other_curtain_taken_the_character_stays() -> None:
+    squares = {
+        "knight": (0, 6),
+        "curtains-1": (0, 5),
+        "curtains-2": (4, 4),
+        "cats-2": (4, 4),
+        "curtains-3": (9, 5),
+        "cats-3": (9, 5),
+        "grimalkin": (9, 0),
+    }
+    state = act(only(_cats(), squares), "knight", ("stunt",), "grimalkin")
+    assert when_passing(state, Stunt(player=1, figure="knight", target="curtains-1")) == (
+        StuntPerformed(figure="knight", ability=None, target="curtains-1"),
+    )
+
+
+def test_behind_the_curtains_being_placed_is_not_a_step_and_triggers_nothing() -> None:
+    squares = {
+        "knight": (0, 6),
+        "curtains-1": (0, 5),
+        "curtains-2": (4, 4),
+        "cats-1": (1, 7),  # beside the knight: it may react to the stunt
+        "grimalkin": (9, 0),
+    }
+    state = only(_cats(), squares)
+    state = play(state, SelectCoins(player=1, unit="knight", colour="green", actions=("stunt",)))
+    state = play(state, SelectReaction(player=2, unit="cats", colour="green", actions=("move",)))
+    state = play(state, Stunt(player=1, figure="knight", target="curtains-1"))
+    assert state.pending == "offer"
+    events = when(state, DeclineReaction(player=2))
+    assert FigureMoved(figure="knight", to=(4, 4), how="place") in events
+    assert not any(isinstance(e, ReactionTriggered) for e in events[1:])
 
 
 # --- The Black Goblins ------------------------------------------------------------------
@@ -538,6 +861,84 @@ def test_troll_sweep_pushes_adjacent_enemies_two_spaces_and_harms_those_stopped_
     )
 
 
+def _swept(squares: Mapping[str, Square]) -> MatchState:
+    state = act(
+        only(_goblins(starting="adversaries"), squares), "grotmaw", ("stunt", "stunt"), "militia"
+    )
+    return play_passing(state, Stunt(player=2, figure="grotmaw", ability="Troll Sweep"))
+
+
+def test_troll_sweep_r20_an_ally_in_the_way_blocks_or_not_at_its_players_choice() -> None:
+    squares = {
+        "grotmaw": (4, 1),
+        "knight": (4, 2),  # pushed south, into militia-1
+        "militia-1": (4, 3),
+        "squire": (5, 2),  # pushed south-east, after the knight
+        "militia-2": (0, 9),
+    }
+    state = _swept(squares)
+    sweep = ForcedMove(figure="knight", how="push", direction=S, distance=2, ability="Troll Sweep")
+    squire = ForcedMove(
+        figure="squire", how="push", direction=(1, 1), distance=2, ability="Troll Sweep"
+    )
+    # The match waits for the Heroes, whose militiaman is in the way, and for nobody else.
+    assert state.pending == "forced" and seat(state) == 1
+    assert state.activation is not None
+    assert state.activation.forced is not None
+    assert state.activation.forced.move == sweep
+    assert state.activation.forced.queue == (squire,)
+    assert legal_commands(state, 2) == ()
+    assert legal_commands(state, 1) == (
+        BlockForcedMove(player=1, ally="militia-1", block=True),
+        BlockForcedMove(player=1, ally="militia-1", block=False),
+    )
+    # Let through: the knight flies past the militiaman, unharmed; then the squire goes.
+    assert when(state, BlockForcedMove(player=1, ally="militia-1", block=False)) == (
+        BlockChosen(side="heroes", ally="militia-1", figure="knight", block=False),
+        FigureMoved(figure="knight", to=(4, 4), how="push"),
+        FigureMoved(figure="squire", to=(7, 4), how="push"),
+    )
+    # Blocked: the knight is stopped short by something in the way, and harmed.
+    assert when(state, BlockForcedMove(player=1, ally="militia-1", block=True)) == (
+        BlockChosen(side="heroes", ally="militia-1", figure="knight", block=True),
+        wounded("knight"),
+        FigureMoved(figure="squire", to=(7, 4), how="push"),
+    )
+    after = play(state, BlockForcedMove(player=1, ally="militia-1", block=False))
+    assert after.pending == "stunt" and after.activation is not None
+    assert after.activation.forced is None
+
+
+def test_troll_sweep_r20_an_ally_it_could_only_end_on_blocks_without_asking() -> None:
+    # Letting militia-1 through would leave the knight on militia-2: no choice to make.
+    squares = {
+        "grotmaw": (4, 1),
+        "knight": (4, 2),
+        "militia-1": (4, 3),
+        "militia-2": (4, 4),
+        "squire": (0, 9),
+    }
+    state = act(
+        only(_goblins(starting="adversaries"), squares), "grotmaw", ("stunt", "stunt"), "squire"
+    )
+    assert when_passing(state, Stunt(player=2, figure="grotmaw", ability="Troll Sweep")) == (
+        StuntPerformed(figure="grotmaw", ability="Troll Sweep", target=None),
+        wounded("knight"),
+    )
+
+
+def test_troll_sweep_the_boards_edge_is_something_in_the_way() -> None:
+    squares = {"grotmaw": (4, 7), "knight": (4, 8), "squire": (0, 0)}
+    state = act(
+        only(_goblins(starting="adversaries"), squares), "grotmaw", ("stunt", "stunt"), "squire"
+    )
+    assert when_passing(state, Stunt(player=2, figure="grotmaw", ability="Troll Sweep")) == (
+        StuntPerformed(figure="grotmaw", ability="Troll Sweep", target=None),
+        FigureMoved(figure="knight", to=(4, 9), how="push"),
+        wounded("knight"),
+    )
+
+
 @pytest.mark.parametrize("advantage", [True, False])
 def test_gang_up_harms_one_step_more_with_advantage(advantage: bool) -> None:
     squares = {"knight": (4, 6), "goblins-1": (4, 5), "squire": (0, 9)}
@@ -563,6 +964,19 @@ def test_crawl_through_places_the_actor_beyond_the_barricade(blocked: bool) -> N
         StuntPerformed(figure="militia-1", ability=None, target="barricades-1"),
         *moved,
     )
+
+
+def test_crawl_through_being_placed_is_not_a_step_and_triggers_nothing() -> None:
+    squares = {"militia-1": (2, 7), "barricades-1": (2, 6), "goblins-1": (1, 7)}
+    squares["grotmaw"] = (9, 0)
+    state = only(_goblins(), squares)
+    state = play(state, SelectCoins(player=1, unit="militia", colour="green", actions=("stunt",)))
+    state = play(state, SelectReaction(player=2, unit="goblins", colour="green", actions=("move",)))
+    state = play(state, Stunt(player=1, figure="militia-1", target="barricades-1"))
+    assert state.pending == "offer"  # a stunt beside a goblin
+    events = when(state, DeclineReaction(player=2))
+    assert FigureMoved(figure="militia-1", to=(2, 5), how="place") in events
+    assert not any(isinstance(e, ReactionTriggered) for e in events[1:])
 
 
 # --- win conditions, decided after round 6 -------------------------------------------

@@ -252,6 +252,24 @@ def test_stunt_names_an_ability_or_a_target_not_both() -> None:
         when_passing(state, Stunt(player=1, figure="knight"))
 
 
+@pytest.mark.parametrize("unit", ["bruisers", "smogon"])
+def test_p28_two_stunt_coins_use_only_a_double_stunt_ability(unit: str) -> None:
+    # "Double-Stunt: You can use a double-stunt ability." A (!) needs one Stunt coin,
+    # and interacting is "a stunt action (using one stunt coin)": neither takes two.
+    state = placed(set_up(starting="adversaries"), {**ARENA, "smogon": (5, 6)})
+    state = select(state, unit, ("stunt", "stunt"), ("knight", ("defend",)))
+    figure = "bruisers-1" if unit == "bruisers" else "smogon"
+    stunts = [c for c in legal_commands(state, 2) if isinstance(c, Stunt)]
+    if unit == "smogon":
+        assert stunts == [Stunt(player=2, figure="smogon", ability="Smoke Breath")]
+    else:
+        assert stunts == []
+    with pytest.raises(IllegalCommandError):
+        when_passing(state, Stunt(player=2, figure="bruisers-1", ability="Drag to the Wyrm"))
+    with pytest.raises(IllegalCommandError):
+        when_passing(state, Stunt(player=2, figure=figure, target="knight"))  # beside it
+
+
 def test_recovery_clears_wounds_and_lifts_disabled_to_wounded_then_the_turn_ends_r12() -> None:
     state = conditioned(
         arena({"militia-1": (0, 7), "militia-2": (1, 7)}),

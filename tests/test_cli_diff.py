@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -61,6 +62,22 @@ def test_logs_of_different_seeds_differ_at_the_first_entry(logs: tuple[Path, Pat
     assert "The states after it differ:" in lines
 
 
+def test_the_differing_entries_are_told_in_words_as_replay_tells_them(
+    logs: tuple[Path, Path],
+) -> None:
+    a, b = logs
+    result = run("diff", str(a), str(b))
+    told = result.output
+    assert '{"record"' not in told and '"kind"' not in told  # raw JSON only in --format json
+    assert "The entries there, as the referee saw them:" in told
+    for label, log in (("A", a), ("B", b)):
+        replayed = run("replay", str(log), "--as", "referee", "--to", "1").output.splitlines()
+        entry = replayed[0]
+        assert entry.startswith("1. [round 0, turn 0] ")
+        assert f"{label}: {entry}" in told.splitlines()
+        assert f"  {replayed[1]}" in told.splitlines()  # its first event, in words
+
+
 def test_a_prefix_is_reported_where_it_ends(logs: tuple[Path, Path], tmp_path: Path) -> None:
     a, _ = logs
     short = prefix(a, 20, tmp_path)
@@ -102,6 +119,11 @@ def test_figure_differences_name_the_figure_and_what_differs(
     figures = [d for d in found["state_differences"] if d["field"] == "figures"]
     assert figures
     assert "square" in figures[0]["differs"]
+    # In words: the figure by name and both squares.
+    told = run("diff", str(a), str(short)).output
+    name = read_log(a).entries[step].command.figure  # type: ignore[attr-defined]
+    assert name not in told.split("The states after it differ:")[1]  # its name, not its id
+    assert re.search(r"\n  [\w ]+ \d?: square \(\d,\d\) in A, \(\d,\d\) in B\n", told)
 
 
 def test_a_missing_or_bad_file_is_a_one_line_error(logs: tuple[Path, Path], tmp_path: Path) -> None:
@@ -113,3 +135,13 @@ def test_a_missing_or_bad_file_is_a_one_line_error(logs: tuple[Path, Path], tmp_
         assert result.exit_code == 2
         assert result.output.startswith("multiversus diff: ")
         assert len(result.output.strip().splitlines()) == 1
+
+
+def test_entries_that_read_the_same_are_said_to_differ_beyond_words(tmp_path: Path) -> None:
+    args = ["play", "--player1", "bot", "--player2", "bot", "--quiet", "--seed", "3"]
+    run(*args, "--log", str(tmp_path / "seeded.jsonl"), "--seeded-salts")
+    run(*args, "--log", str(tmp_path / "secret.jsonl"))
+    result = run("diff", str(tmp_path / "seeded.jsonl"), str(tmp_path / "secret.jsonl"))
+    assert result.exit_code == 1
+    assert "salts: seed in A, secrets in B" in result.output
+    assert "They read the same: they differ in what words do not tell" in result.output

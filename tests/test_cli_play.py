@@ -17,6 +17,7 @@ from rich.console import Console
 from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
+from multiversus_cli.menu import build_menu
 from multiversus_cli.play import Game, PlayerKind
 from multiversus_core import DeclineReaction, MatchSettings, legal_commands, start_match
 from multiversus_core.bots import RandomBot
@@ -57,6 +58,39 @@ def test_a_bot_game_runs_to_the_end_and_writes_a_log_that_replays(tmp_path: Path
     match_log = read_log(log)
     assert match_log.header.settings.seed == 7
     assert replay(match_log).is_over
+
+
+def test_a_bot_game_tells_how_to_win_first_and_the_result_once_at_the_end(
+    tmp_path: Path,
+) -> None:
+    result = play("--player1", "bot", "--player2", "bot", "--seed", "7", log=tmp_path / "b.jsonl")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.index("How to win") < out.index("The coin is flipped")
+    assert len(RESULT.findall(out)) == 1
+    assert "The match is over: " not in out  # not told in the narration too
+    assert re.search(r"The match is over after round \d of 6\.\n", out)  # the final board
+
+
+def test_delay_waits_after_each_command_of_a_bot_game(tmp_path: Path) -> None:
+    settings = MatchSettings(seed=7, players=("Bot 1", "Bot 2"))
+    path = tmp_path / "paced.jsonl"
+    waits: list[float] = []
+    game = Game(
+        out=Console(file=io.StringIO(), width=120, color_system=None, highlight=False),
+        state=start_match(settings),
+        writer=LogWriter.create(path, settings),
+        path=path,
+        kinds={1: PlayerKind.bot, 2: PlayerKind.bot},
+        bots={1: RandomBot(7), 2: RandomBot(7)},
+        bot_seed=None,
+        history=[],
+        delay=0.25,
+        sleep=waits.append,
+    )
+    assert game.run() == 0
+    # After every command but the last, which ends the match.
+    assert waits == [0.25] * (len(game.history) - 1)
 
 
 def test_a_bot_game_without_quiet_tells_rolls_and_turns_and_shows_the_final_board(
@@ -140,7 +174,7 @@ def human_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Path]:
     """A whole match of a human answering by number (and some wrong input) against the bot."""
     log = tmp_path_factory.mktemp("human") / "human.jsonl"
     # Enter alone (the third line) takes the only choice: the flip.
-    answers = "x\n999\n\nb\nd\nl\nu\n?\nm\n" + ONES
+    answers = "x\n999\n\nb\nd\nl\nu\n?\nh\nm\n" + ONES
     result = play("--seed", "5", "--bot-seed", "1", "--name1", "Alice", log=log, input=answers)
     return result, log
 
@@ -160,8 +194,10 @@ def test_a_human_plays_by_number_to_the_end_and_wrong_input_is_asked_again(
     assert "Discard (face up)" in out  # d: coin piles
     assert "The match so far" in out  # l: the log in words
     assert "Unit (role)" in out  # u: units
-    assert "q  quit" in out  # ?: help
-    # Coin selections are grouped by unit coin, one line each.
+    assert "q  quit" in out  # h: help
+    assert "Choose the team you control" in out or "Set Up Player, choose" in out  # ?
+    # A coin selection is made in steps: the unit coins, then one coin's action coins.
+    assert re.search(r"Unit coins:\s+1 \w.+ \(green coin\)", out)
     assert re.search(r"\(green coin\):\s+\d+ Attack\s+\d+ Defend\s+\d+ Move", out)
     assert RESULT.search(out)
     assert replay(read_log(log)).is_over
@@ -291,7 +327,8 @@ def test_hot_seat_clears_the_screen_before_each_secret_choice(tmp_path: Path) ->
 
 
 class _ScriptedPlayers:
-    """Both seats of a hot-seat game, answering by number what a random bot would choose.
+    """Both seats of a hot-seat game, answering by number what a random bot would choose,
+    step by step through the menus (a coin selection takes two).
 
     Enter at each hand-over; at a reaction offer they let it pass while the reaction
     is hidden, so the game shows a hidden reaction and then keeps it hidden.
@@ -300,6 +337,7 @@ class _ScriptedPlayers:
     def __init__(self, seed: int) -> None:
         self.game: Game | None = None
         self.bot = RandomBot(seed)
+        self.answers: list[int] = []
 
     def __call__(self) -> str:
         game = self.game
@@ -307,13 +345,18 @@ class _ScriptedPlayers:
         screen = game.out.file.getvalue()  # type: ignore[attr-defined]
         if screen.rstrip().endswith("press Enter when you are ready."):
             return ""
-        state = game.state
-        seat = decider_seat(state)
-        assert seat is not None
-        commands = legal_commands(state, seat)
-        if state.pending == "offer":
-            return str(commands.index(DeclineReaction(player=seat)) + 1)  # let it pass
-        return str(commands.index(self.bot.choose(state, seat)) + 1)
+        if not self.answers:
+            state = game.state
+            seat = decider_seat(state)
+            assert seat is not None
+            commands = legal_commands(state, seat)
+            wanted = self.bot.choose(state, seat)
+            if state.pending == "offer":
+                wanted = DeclineReaction(player=seat)  # let it pass
+            path = build_menu(state, commands).path_to(wanted)
+            assert path is not None
+            self.answers = list(path)
+        return str(self.answers.pop(0))
 
 
 def hot_seat_game(tmp_path: Path, settings: MatchSettings) -> str:
@@ -394,6 +437,15 @@ def test_an_unknown_team_is_a_one_line_error_with_exit_2(tmp_path: Path) -> None
         (("--quiet",), "--quiet is for a game between two bots"),
         (("--resume", "missing.jsonl"), "no log file 'missing.jsonl'"),
         (("--resume", "missing.jsonl", "--seed", "3"), "--seed cannot be used with --resume"),
+        (("--delay", "1"), "--delay paces a game between two bots"),
+        (
+            ("--player1", "bot", "--player2", "bot", "--delay", "-1"),
+            "--delay -1.0: give a number of seconds from 0",
+        ),
+        (
+            ("--player1", "bot", "--player2", "bot", "--delay", "1", "--quiet"),
+            "--quiet shows only the result",
+        ),
     ],
 )
 def test_bad_options_are_one_line_errors_with_exit_2(
@@ -439,7 +491,7 @@ def test_the_default_log_is_named_for_the_time_and_announced(
 def test_help_shows_the_options_and_an_example() -> None:
     result = CliRunner().invoke(app, ["play", "--help"])
     assert result.exit_code == 0
-    for option in ("--heroes", "--resume", "--player1", "--bot-seed", "--quiet"):
+    for option in ("--heroes", "--resume", "--player1", "--bot-seed", "--quiet", "--delay"):
         assert option in result.output
     assert "multiversus play --resume" in result.output
 

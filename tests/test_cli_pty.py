@@ -28,7 +28,7 @@ TIMEOUT = 20
 MAX_ANSWERS = 1500
 """More prompts than any match asks: a loop that never ends fails instead."""
 
-CHOICE = re.compile(r"Choice \(1-(\d+), h for help\): ")
+CHOICE = re.compile(r"Choice \(1-(\d+)(?:, 0 goes back)?, h for help\): ")
 HAND_OVER = re.compile(r"press Enter when you are ready\.")
 RESULT = re.compile(r"The match ended in round \d of 6: (a draw|the \w+ \(.+?\) win)")
 
@@ -151,6 +151,110 @@ def test_ctrl_c_keeps_the_log_and_resume_finishes_the_match(tmp_path: Path) -> N
     assert exit_status(again) == 0
     assert finished(log)
     assert len(read_log(log).entries) > entries
+
+
+# --- learning the game while playing ------------------------------------------------
+
+
+def answer_ones_until(child: pexpect.spawn, wanted: str) -> None:
+    """Answer "1" until the text ``wanted`` comes before a choice prompt."""
+    for _ in range(MAX_ANSWERS):
+        seen = child.expect([re.escape(wanted), CHOICE])
+        if seen == 0:
+            child.expect(CHOICE)
+            return
+        child.sendline("1")
+    raise AssertionError(f"{wanted!r} never came")
+
+
+def test_a_newcomer_is_told_how_to_win_before_the_first_decision(tmp_path: Path) -> None:
+    child = spawn("play", "--seed", "7", "--log", str(tmp_path / "m.jsonl"), cwd=tmp_path)
+    child.expect_exact("How to win (The Order of the Banner against Smogon and the Dragonkith)")
+    child.expect_exact("either side wins at once by eliminating every enemy character")
+    child.expect_exact("the side with a character on the Smoke Vent")
+    child.expect_exact("Type ? to have the decision in front of you explained.")
+    child.expect_exact("to flip the coin")  # the first decision comes after it
+    child.sendline("q")
+    assert exit_status(child) == 0
+
+
+def test_a_coin_selection_is_made_in_steps_with_a_way_back(tmp_path: Path) -> None:
+    log = tmp_path / "steps.jsonl"
+    child = spawn("play", "--seed", "7", "--log", str(log), cwd=tmp_path)
+    answer_ones_until(child, "to select coins")
+    assert "Unit coins:" in child.before
+    child.sendline("2")  # a unit coin: its action coins come next
+    child.expect(r"\(grey coin\):\s+1 Attack\s+2 Defend\s+3 Move")
+    child.expect_exact(" 0 Back: choose another unit coin")
+    child.expect_exact("Choice (1-13, 0 goes back, h for help): ")
+    child.sendline("?")
+    child.expect_exact("Choose the action coins for Banner Knight (grey coin).")
+    child.expect(CHOICE)
+    child.sendline("0")  # back: nothing is selected yet
+    child.expect_exact("Unit coins:")
+    child.expect(CHOICE)
+    child.sendline("1")
+    child.expect(r"\(green coin\):\s+1 Attack")
+    child.expect(CHOICE)
+    child.sendline("3")
+    child.expect_exact("You select Banner Knight (green coin) with Move.")
+    child.expect(CHOICE)
+    child.sendline("q")
+    assert exit_status(child) == 0
+    selections = [
+        entry.command
+        for entry in read_log(log).entries
+        if type(entry.command).__name__ == "SelectCoins"
+    ]
+    assert [(c.unit, c.colour, c.actions) for c in selections] == [  # type: ignore[attr-defined]
+        ("knight", "green", ("move",))
+    ]
+
+
+def test_question_mark_at_the_initiative_roll_gives_the_chance_of_losing_it(
+    tmp_path: Path,
+) -> None:
+    child = spawn("play", "--seed", "7", "--log", str(tmp_path / "r.jsonl"), cwd=tmp_path)
+    answer_ones_until(child, "to roll the Initiative die")
+    child.sendline("?")
+    child.expect(r"you lose it on ([\d, or]+): a 6 always loses \(the automatic six\)")
+    faces = re.findall(r"\d", child.match.group(1))
+    child.expect(r"Your chance of losing the Initiative now: (\d) in 6 \(\d+%\)\.")
+    assert int(child.match.group(1)) == len(faces)
+    child.expect_exact("If you keep it, you activate again")
+    child.expect(CHOICE)
+    child.sendline("h")
+    child.expect_exact("?  the decision in front of you, explained")
+    child.expect(CHOICE)
+    child.sendline("q")
+    assert exit_status(child) == 0
+
+
+def test_two_bots_paced_with_delay_play_to_the_end_and_tell_the_result_once(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "paced.jsonl"
+    child = spawn(
+        "play",
+        "--player1",
+        "bot",
+        "--player2",
+        "bot",
+        "--seed",
+        "7",
+        "--delay",
+        "0.001",
+        "--log",
+        str(log),
+        cwd=tmp_path,
+    )
+    child.expect(RESULT)
+    shown = child.before + child.after
+    child.expect_exact(f"The log is saved in {log}")
+    assert exit_status(child) == 0
+    assert finished(log)
+    assert "The match is over: " not in shown  # the narration leaves it to the last line
+    assert re.search(r"The match is over after round \d of 6\.\r?\n", shown)
 
 
 # --- replay, stepping at a terminal -------------------------------------------------

@@ -11,8 +11,10 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
+from multiversus_cli.describe import result_text
 from multiversus_core.events import CoinsSelected
 from multiversus_core.log import MatchLog, read_log
+from multiversus_core.log import replay as replay_log
 from multiversus_core.viewlog import decode_view_log, encode_view_log
 from multiversus_core.views import redact_log
 
@@ -122,6 +124,17 @@ def test_the_whole_log_by_default_and_board_format(bot_log: Path) -> None:
     assert board.exit_code == 0, board.output
     assert "The match is over" in board.output
     assert "1. [" not in board.output
+
+
+def test_a_finished_match_tells_its_result_once(bot_log: Path) -> None:
+    final = replay_log(read_log(bot_log))
+    result = run("replay", str(bot_log))
+    assert result.output.count(result_text(final)) == 1  # the last entry tells it
+    count = len(read_log(bot_log).entries)
+    stepped = step(bot_log, "--to", str(count), input="q\n")
+    assert stepped.output.count(result_text(final)) == 1
+    board = run("replay", str(bot_log), "--format", "board")
+    assert board.output.count(result_text(final)) == 1  # the board alone tells it
 
 
 @pytest.mark.parametrize("to", ["-1", "100000"])

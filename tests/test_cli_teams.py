@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
-from multiversus_core.sheets import installed_teams
+from multiversus_core.sheets import ENTRY_POINT_GROUP, installed_teams
 
 BUNDLED = Path(__file__).parent.parent / "src" / "multiversus_core" / "data" / "teams"
 
@@ -116,3 +118,167 @@ def test_help_shows_an_example(args: tuple[str, ...], example: str) -> None:
     result = teams(*args, "--help")
     assert result.exit_code == 0
     assert example in result.output
+
+
+def test_docs_teams_md_gives_every_bundled_sheet_text_word_for_word_as_teams_show() -> None:
+    # The sheet's text is the rule players read: docs/teams.md must say the same.
+    from multiversus_cli.teams import NO_WINNER
+    from multiversus_core import abilities
+    from multiversus_core.scoring import WIN_CONDITIONS
+    from multiversus_core.sheets import bundled_teams
+
+    def words(text: str) -> str:
+        return " ".join(text.split())
+
+    docs = words((Path(__file__).parent.parent / "docs" / "teams.md").read_text(encoding="utf-8"))
+    for sheet in bundled_teams():
+        shown = words(teams("show", sheet.id).output)
+        texts = [abilities.REGISTRY[a].text for unit in sheet.units for a in unit.abilities]
+        texts += [secret.text for secret in sheet.secrets]
+        texts += [WIN_CONDITIONS[name][0] for name in sheet.win_conditions]
+        texts += [NO_WINNER] if sheet.win_conditions else []
+        for text in texts:
+            assert words(text) in shown, (sheet.id, text)
+            assert words(text) in docs, (sheet.id, text)
+
+
+# --- hostile sheets: bounded, refused in one line naming the field ------------------------
+
+SMOGON = (BUNDLED / "smogon.toml").read_text()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("x = " + "[" * 100_000 + "]" * 100_000, "nested more than 8 deep"),
+        ("x = " + "{a=" * 5_000 + "1" + "}" * 5_000, "nested more than 8 deep"),
+        ("a" + ".a" * 20_000 + " = 1", "nested more than 8 deep"),
+        ("# " + "x" * 300_000, "the file is larger than 262144 bytes"),
+        (
+            SMOGON.replace("characters = 2", "characters = 100000000", 1),
+            "units[1] (bruisers).characters: must be from 1 to 12, not 100000000",
+        ),
+        (
+            SMOGON.replace("width = 10", "width = 1000000000"),
+            "scenarios[0] (smoking-crags).width: must be from 2 to 40, not 1000000000",
+        ),
+        (
+            SMOGON.replace('id = "bruisers"', 'id = "bruisers"\ngreen_coins = 1000000000'),
+            "units[1] (bruisers).green_coins: must be from 0 to 6, not 1000000000",
+        ),
+        (SMOGON.replace('id = "smogon"', 'id = ""', 1), "id: an id is 1 to 32 ASCII letters"),
+        (SMOGON.replace('id = "smogon"', 'id = "../smogon"', 1), "not '../smogon'"),
+        (SMOGON.replace('id = "bruisers"', 'id = "bru\\nisers"'), "units[1].id: an id is"),
+        (
+            SMOGON.replace('name = "Smogon and', 'name = "\\u001b[31mSmogon and', 1),
+            "name: holds the control or format character '\\x1b'",
+        ),
+        (
+            SMOGON.replace("squares = [[4, 0]]", "squares = [[9, 9]]"),
+            "adversaries[0].squares[0]: a Large figure's four spaces from [9, 9] is not on",
+        ),
+        (
+            SMOGON.replace("squares = [[1, 3], [8, 3]]", "squares = [[2, 1], [8, 3]]"),
+            "adversaries[2].squares[0]: [2, 1] overlaps Dragonkith Bruisers 1's starting space",
+        ),
+        (
+            SMOGON.replace("heroes = [[1, 9], [3, 9]", "heroes = [[4, 0], [3, 9]"),
+            "scenarios[0] (smoking-crags).heroes[0]: [4, 0] is Smogon's starting space",
+        ),
+        (
+            SMOGON.replace("heroes = [[1, 9], [3, 9], [5, 9], [7, 9], [9, 9], ", "heroes = ["),
+            "scenarios[0] (smoking-crags).heroes: with the Hero team 'banner-knight': "
+            "The Smoking Crags has no room to set up",
+        ),
+    ],
+)
+def test_validate_refuses_a_hostile_sheet_in_one_line_naming_the_field(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    path = tmp_path / "hostile.toml"
+    path.write_text(text)
+    result = teams("validate", str(path))
+    assert result.exit_code == 1, result.output
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"{path}: ")
+    assert message in line
+    assert "Traceback" not in line
+
+
+def test_validate_accepts_a_bundled_sheet_that_is_also_installed() -> None:
+    result = teams("validate", str(BUNDLED / "smogon.toml"))
+    assert result.exit_code == 0, result.output
+    assert "ok (smogon, Adversaries)" in result.output
+
+
+@pytest.fixture
+def hostile_installed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """Install, through the entry point group, a sheet whose Large beast starts off the board."""
+    path = tmp_path / "hostile.toml"
+    text = SMOGON.replace('id = "smogon"', 'id = "hostile"', 1)
+    path.write_text(text.replace("squares = [[4, 0]]", "squares = [[9, 9]]"))
+
+    class Point:
+        name, value = "hostile", "hostile:teams"
+
+        def load(self) -> object:
+            return lambda: [path]
+
+    def points(*, group: str) -> list[Point]:
+        return [Point()] if group == ENTRY_POINT_GROUP else []
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", points)
+    installed_teams.cache_clear()
+    yield path
+    installed_teams.cache_clear()
+
+
+def test_an_invalid_installed_sheet_is_listed_as_invalid(hostile_installed: Path) -> None:
+    result = teams()
+    assert result.exit_code == 1
+    assert "smogon" in result.output  # the valid teams are still listed
+    row = next(line for line in result.output.splitlines() if "hostile" in line)
+    assert "invalid" in row
+    assert "is not on" in result.output
+
+
+def test_play_refuses_an_invalid_installed_sheet_with_exit_2(
+    hostile_installed: Path, tmp_path: Path
+) -> None:
+    result = CliRunner().invoke(
+        app,
+        [
+            "play",
+            "--adversaries",
+            "hostile",
+            "--player1",
+            "bot",
+            "--player2",
+            "bot",
+            "--quiet",
+            "--log",
+            str(tmp_path / "m.jsonl"),
+        ],
+    )
+    assert result.exit_code == 2, result.output
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith("multiversus play: the installed team 'hostile' is invalid: ")
+    assert "adversaries[0].squares[0]: a Large figure's four spaces from [9, 9]" in line
+    assert not (tmp_path / "m.jsonl").exists()
+    # A valid team still plays beside it.
+    result = CliRunner().invoke(
+        app,
+        [
+            "play",
+            "--player1",
+            "bot",
+            "--player2",
+            "bot",
+            "--quiet",
+            "--seed",
+            "3",
+            "--log",
+            str(tmp_path / "ok.jsonl"),
+        ],
+    )
+    assert result.exit_code == 0, result.output

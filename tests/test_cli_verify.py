@@ -7,6 +7,7 @@ they are the same match each run (with fresh salts, as in real play).
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -213,7 +214,7 @@ def test_a_view_log_is_checked_for_its_commitments(logs: Path, tmp_path: Path) -
     # when it is verified with its match log, then both pass and the table tells them apart
     result = verify(str(view), str(logs / "seed3.jsonl"))
     assert result.exit_code == 0, result.output
-    assert "view: heroes" in result.output
+    assert "view: heroes" in result.output or "the heroes' view log" in result.output
     as_json = verify(str(view), str(logs / "seed3.jsonl"), "--format", "json")
     assert [r["view"] for r in json.loads(as_json.output)] == ["heroes", None]
     # and a reveal edited in the view log fails, naming the entry
@@ -241,3 +242,28 @@ def test_the_table_says_which_kind_of_log_each_is() -> None:
         if line.startswith("│")
     }
     assert rows == {"a.jsonl": "match", "b.jsonl": "view: heroes", "c.jsonl": "?"}
+
+
+def test_file_names_stay_whole_and_readable_at_80_columns(tmp_path: Path) -> None:
+    # Logs in folders: at 80 columns the table would cut or fold their names.
+    folder = tmp_path / "club-matches" / "autumn-league"
+    folder.mkdir(parents=True)
+    bot_log(folder / "multiversus-20261122-101500.jsonl", 3)
+    bot_log(tmp_path / "short.jsonl", 4)
+    result = CliRunner().invoke(app, ["verify", str(tmp_path)], env={"COLUMNS": "80"})
+    assert result.exit_code == 0, result.output
+    title, *lines = result.output.splitlines()
+    # Named from the folder they share, each whole on a line of its own.
+    assert title == f"2 of 2 logs passed, in {tmp_path}{os.sep}"
+    assert lines[0] == "OK      club-matches/autumn-league/multiversus-20261122-101500.jsonl"
+    assert lines[1] == "        match log, 272 entries, finished, salts: secrets"
+    assert lines[2] == "OK      short.jsonl"
+    assert max(len(line) for line in lines) <= 80
+
+
+def test_a_wide_screen_keeps_the_table_with_names_from_the_common_folder(tmp_path: Path) -> None:
+    bot_log(tmp_path / "one.jsonl", 3)
+    result = CliRunner().invoke(app, ["verify", str(tmp_path)], env={"COLUMNS": "120"})
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(f"1 of 1 logs passed, in {tmp_path}{os.sep}\n")
+    assert "│ one.jsonl │ match │" in result.output

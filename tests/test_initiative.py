@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 
 import pytest
 
@@ -32,7 +33,11 @@ from multiversus_core.events import (
     TurnEnded,
     TurnStarted,
 )
-from multiversus_core.initiative import loses_initiative
+from multiversus_core.initiative import (
+    chance_of_losing_initiative,
+    loses_initiative,
+    losing_rolls,
+)
 from multiversus_core.units import Unit
 from tests.support import SETTINGS, activate, given, kinds, play, roll, set_up, when
 
@@ -70,6 +75,40 @@ def test_r13_initiative_is_lost_on_a_result_at_most_the_greys_in_the_discard() -
 def test_r13_loses_initiative_table() -> None:
     assert [loses_initiative(d, 0) for d in range(1, 7)] == [False] * 5 + [True]
     assert [loses_initiative(d, 3) for d in range(1, 7)] == [True, True, True, False, False, True]
+
+
+def test_r13_losing_rolls_are_the_six_and_every_roll_up_to_the_greys() -> None:
+    assert losing_rolls(0) == (6,)
+    assert losing_rolls(2) == (1, 2, 6)
+    assert losing_rolls(7) == (1, 2, 3, 4, 5, 6)
+    assert losing_rolls(0, six_loses=False) == ()
+    assert losing_rolls(2, six_loses=False) == (1, 2)
+
+
+def test_r13_the_chance_of_losing_the_initiative_counts_the_greys_in_the_own_discard() -> None:
+    # Before any activation: only the automatic six loses.
+    state = set_up()
+    assert chance_of_losing_initiative(state, "heroes") == Fraction(1, 6)
+    # A grey coin about to be used counts by the roll.
+    assert chance_of_losing_initiative(state, "heroes", more_greys=1) == Fraction(1, 3)
+    # At the roll after a grey activation, that grey is in the discard already.
+    state = activate(state, "knight", "grey")
+    assert state.pending == "roll"
+    assert chance_of_losing_initiative(state, "heroes") == Fraction(1, 3)
+    # Two greys: 1, 2 or 6 loses, a chance of one half; the other side's discard is its own.
+    state = activate(roll(state, 5), "squire", "grey")
+    assert chance_of_losing_initiative(state, "heroes") == Fraction(1, 2)
+    assert chance_of_losing_initiative(state, "adversaries") == Fraction(1, 6)
+
+
+def test_r13_the_chance_of_losing_matches_the_rolls_the_rules_decide() -> None:
+    state = activate(roll(activate(set_up(), "knight", "grey"), 5), "squire", "green")
+    lost = [
+        die
+        for die in range(1, 7)
+        if when(state, RollInitiative(player=1, die=die))[0].lost  # type: ignore[attr-defined]
+    ]
+    assert chance_of_losing_initiative(state, "heroes") == Fraction(len(lost), 6)
 
 
 def test_r13_only_the_active_player_rolls_and_only_after_an_activation() -> None:

@@ -13,6 +13,7 @@ from multiversus_core import (
     AfterAttack,
     Attack,
     BeginAction,
+    BlockForcedMove,
     ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
@@ -32,6 +33,7 @@ from multiversus_core import (
     SelectNoReaction,
     SelectReaction,
     Step,
+    StopForcedMove,
     Stunt,
     apply,
     decide,
@@ -165,6 +167,8 @@ def candidate_commands(state: MatchState) -> list[Command]:
             out += [Attack(player=seat, attacker=figure.id, target=t.id) for t in state.figures]
             out += [Stunt(player=seat, figure=figure.id, target=t.id) for t in state.figures]
             out += [Stunt(player=seat, figure=figure.id, ability=a) for a in REGISTRY]
+            out += [BlockForcedMove(player=seat, ally=figure.id, block=b) for b in (True, False)]
+        out += [StopForcedMove(player=seat, spaces=k) for k in range(8)]
     return out
 
 

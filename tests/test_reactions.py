@@ -11,16 +11,22 @@ from multiversus_core import (
     DeclineReaction,
     EndAction,
     IllegalCommandError,
+    MatchSettings,
     MatchState,
     React,
     SelectCoins,
     SelectReaction,
     Step,
+    StopForcedMove,
     Stunt,
     legal_commands,
 )
+from multiversus_core.activation import triggered_units
+from multiversus_core.board import Figure
+from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.events import (
     AttackMade,
+    BoardSetUp,
     ConditionChanged,
     FigureMoved,
     FigureStepped,
@@ -33,6 +39,7 @@ from multiversus_core.events import (
     StuntFailed,
     StuntPerformed,
 )
+from multiversus_core.log import MatchLog
 from multiversus_core.state import Suspended
 from tests.support import conditioned, kinds, placed, play, select, set_up, unsalted, when
 from tests.test_actions import ARENA
@@ -73,6 +80,17 @@ def test_trigger_leaving_a_square_adjacent_to_the_reactive_unit() -> None:
         React(player=2),
         DeclineReaction(player=2),
     )
+
+
+def test_a_trigger_concerns_the_units_it_is_raised_for_not_the_hidden_selection() -> None:
+    # The Adversaries secretly selected Smogon, far away; the knight leaves Bruiser 1's side.
+    state = select(arena(), "knight", ("move",), ("smogon", ("attack",)))
+    state = play(state, Step(player=1, figure="knight", direction=S))
+    act = state.activation
+    assert act is not None and act.offer is not None
+    assert triggered_units(state, act.offer.held) == (("left_adjacent", ("bruisers",)),)
+    # Smogon cannot answer it, though the offer is made all the same.
+    assert legal_commands(state, 2) == (DeclineReaction(player=2),)
 
 
 def test_trigger_not_for_a_square_that_is_not_adjacent() -> None:
@@ -384,3 +402,88 @@ def test_only_the_acting_seat_gives_reaction_commands() -> None:
     state = play(state, Step(player=1, figure="knight", direction=S), React(player=2))
     with pytest.raises(IllegalCommandError):
         when(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+
+
+# --- R1: terrain pieces never trigger reactions -----------------------------------
+
+
+@pytest.mark.parametrize(
+    "variants",
+    [(), ("disengage-trigger",), ("adjacent-triggers",), ("diagonal-movement",)],
+)
+def test_r1_a_drifting_cloud_stepping_away_from_a_reactive_character_triggers_nothing(
+    variants: tuple[str, ...],
+) -> None:
+    # The Cloud leaves a square adjacent to the Knight, whose unit holds a Move reaction.
+    settings = MatchSettings(
+        heroes="banner-knight", adversaries="smogon", seed=11, variants=variants
+    )
+    state = placed(set_up(settings, starting="adversaries"), {**ARENA, "clouds-1": (4, 7)})
+    state = select(state, "clouds", ("move",), ("knight", ("move",)))
+    assert when(state, Step(player=2, figure="clouds-1", direction=S)) == (
+        FigureStepped(figure="clouds-1", to=(4, 8), steps_left=2),
+    )
+    assert legal_commands(play(state, Step(player=2, figure="clouds-1", direction=S)), 1) == ()
+
+
+def test_r1_a_drifting_cloud_ending_its_actions_beside_the_reactive_unit_triggers_nothing() -> None:
+    # Under move-reaction-at-end the Move reaction's trigger is the end of the actions.
+    settings = MatchSettings(
+        heroes="banner-knight", adversaries="smogon", seed=11, variants=("move-reaction-at-end",)
+    )
+    state = placed(set_up(settings, starting="adversaries"), {**ARENA, "clouds-1": (4, 7)})
+    state = select(state, "clouds", ("move",), ("knight", ("move",)))
+    events = when(state, EndAction(player=2))
+    assert not any(isinstance(e, ReactionTriggered) for e in events)
+    assert kinds(events)[-1] == "activation_ended"
+
+
+def test_r1_a_cloud_blown_by_billowing_triggers_nothing() -> None:
+    # The Bruiser's stunt may trigger (a character stunts); the Cloud's own move never does.
+    state = placed(
+        set_up(starting="adversaries"),
+        {**ARENA, "bruisers-1": (4, 8), "clouds-1": (4, 7), "knight": (5, 7)},
+    )
+    state = select(state, "bruisers", ("stunt",), ("knight", ("move",)))
+    state = play(state, Stunt(player=2, figure="bruisers-1", target="clouds-1"))
+    assert offered(state) is not None  # stunting in range of the Knight
+    state = play(state, DeclineReaction(player=1))
+    assert state.pending == "forced"
+    events = when(state, StopForcedMove(player=2, spaces=2))
+    assert not any(isinstance(e, ReactionTriggered) for e in events)
+    assert FigureMoved(figure="clouds-1", to=(4, 5), how="push") in events
+
+
+@pytest.mark.parametrize(
+    ("heroes", "adversaries"),
+    [
+        (h, a)
+        for h in ("banner-knight", "witch-hunters")
+        for a in ("black-goblins", "smogon", "swartzblak")
+    ],
+)
+def test_r1_no_terrain_piece_ever_triggers_a_reaction_in_random_play(
+    heroes: str, adversaries: str
+) -> None:
+    # Every terrain piece, every way it moves (Move actions and reactions, forced
+    # moves, being placed), under the variants that change the triggers.
+    variants = ("move-reaction-at-end",) if adversaries == "smogon" else ("disengage-trigger",)
+    for seed in range(3):
+        settings = MatchSettings(
+            heroes=heroes, adversaries=adversaries, seed=seed, variants=variants
+        )
+        log, _ = play_match(settings, {1: RandomBot(seed), 2: RandomBot(seed + 7)})
+        terrain = {f.id for f in log_figures(log) if f.terrain}
+        for entry in log.entries:
+            for event in entry.events:
+                if isinstance(event, ReactionTriggered):
+                    assert event.figure not in terrain, (entry.command, event)
+
+
+def log_figures(log: MatchLog) -> tuple[Figure, ...]:
+    """The figures the log's match set up."""
+    for entry in log.entries:
+        for event in entry.events:
+            if isinstance(event, BoardSetUp):
+                return event.figures
+    return ()

@@ -8,12 +8,14 @@ who did not make it must be the same text for both.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from itertools import pairwise
 
 import pytest
 
 from multiversus_cli.describe import (
+    Narrator,
     command_parts,
     decision_help,
     describe_command,
@@ -36,19 +38,26 @@ from multiversus_core import (
     AfterAttack,
     Attack,
     ChooseSecret,
+    Command,
     DeclineReaction,
+    EndAction,
     Event,
     MatchSettings,
     MatchState,
     React,
     SelectCoins,
     SelectReaction,
+    Step,
+    StopForcedMove,
+    Stunt,
     apply,
+    decide,
     decider_seat,
     fold,
     legal_commands,
     start_match,
 )
+from multiversus_core.activation import triggered_units
 from multiversus_core.bots import RandomBot
 from multiversus_core.events import (
     AttackMade,
@@ -59,8 +68,11 @@ from multiversus_core.events import (
     SecretChosen,
     SecretRevealed,
 )
+from multiversus_core.geometry import are_adjacent
 from multiversus_core.terms import Seat, other_seat
 from multiversus_core.views import HiddenSecretChosen, redact_event, viewer_of
+from tests.support import placed, play, play_passing, select, set_up
+from tests.test_actions import ARENA
 
 SETTINGS = MatchSettings(
     heroes="banner-knight",
@@ -329,46 +341,70 @@ def _reactive_unit_name(state: MatchState) -> str:
     return state.unit(act.reaction_coin.rpartition(".")[0]).name
 
 
-def test_the_status_says_who_may_react_and_why(offer: MatchState) -> None:
+def _next_to(state: MatchState) -> set[str]:
+    """The characters of the units the offered trigger concerns that stand next to the mover."""
+    act = state.activation
+    assert act is not None and act.offer is not None
+    mover = state.figure(act.offer.figure)
+    units = dict(triggered_units(state, act.offer.held))["left_adjacent"]
+    return {
+        f.name
+        for f in state.figures
+        if f.unit in units and not f.terrain and f.square is not None and are_adjacent(f, mover)
+    }
+
+
+def test_the_status_says_who_may_react_and_names_the_characters_the_trigger_concerns(
+    offer: MatchState,
+) -> None:
     reactive = decider_seat(offer)
     assert reactive is not None
-    active = other_seat(reactive)
     side = offer.side_of(reactive)
     assert side is not None
     act = offer.activation
     assert act is not None and act.offer is not None
     mover = offer.figure(act.offer.figure).name
-    for viewer in (active, reactive, None):
+    told = set()
+    for viewer in (other_seat(reactive), reactive, None):
         status = to_text(status_line(offer, viewer), width=300)
-        assert f"the {side.capitalize()} may react ({mover} leaves a space next to" in status
-    # Only the reactive player learns which of their units the trigger is next to.
-    unit = _reactive_unit_name(offer)
-    assert f"next to {unit})" in to_text(status_line(offer, reactive), width=300)
-    assert unit not in to_text(status_line(offer, active), width=300)
-    assert f"next to the {side.capitalize()})" in to_text(status_line(offer, active), width=300)
+        found = re.search(
+            rf"the {side.capitalize()} may react \({mover} leaves a space next to (.+?)\)", status
+        )
+        assert found is not None, status
+        told.add(found.group(1))
+    # Every viewer reads the same words, which name the characters the mover leaves.
+    (words,) = told
+    assert all(name in words for name in _next_to(offer))
 
 
-def test_a_trigger_is_told_to_everyone_without_naming_the_hidden_reaction() -> None:
+def test_a_trigger_is_told_to_everyone_alike() -> None:
     state, events = find_events(
         lambda s, e: (
             any(isinstance(x, ReactionTriggered) for x in e) and _left_adjacent_offer(fold(e, s))
         )
     )
-    after = fold(events, state)
-    reactive = decider_seat(after)
-    assert reactive is not None
-    active = other_seat(reactive)
     trigger = next(x for x in events if isinstance(x, ReactionTriggered))
     assert all(
         redact_event(trigger, viewer_of(state, viewer)) == trigger for viewer in (1, 2, None)
     )
-    unit = _reactive_unit_name(after)
     side = trigger.side.capitalize()
-    told_active = describe_events(state, events, active)
-    assert any(line.startswith(f"The {side} may react: ") for line in told_active)
-    assert not any(unit in line for line in told_active)
-    told_reactive = describe_events(state, events, reactive)
-    assert any(f"leaves a space next to {unit}." in line for line in told_reactive)
+    told = [
+        [line for line in describe_events(state, events, viewer) if f"The {side} may react" in line]
+        for viewer in (1, 2, None)
+    ]
+    assert told[0] == told[1] == told[2] and len(told[0]) == 1
+
+
+def test_a_trigger_names_the_unit_it_concerns_not_the_hidden_reaction_far_away() -> None:
+    # The Adversaries secretly selected Smogon, far away; the knight leaves Bruiser 1's side.
+    state = select(placed(set_up(), ARENA), "knight", ("move",), ("smogon", ("attack",)))
+    after, events = apply(state, Step(player=1, figure="knight", direction=(0, 1)))
+    for viewer in (1, 2, None):
+        assert describe_events(state, events, viewer) == [
+            "The Adversaries may react: Banner Knight leaves a space next to Dragonkith Bruisers 1."
+        ]
+    # The reactive player is told their Smogon cannot answer it.
+    assert "cannot answer this" in (decision_help(after, 2) or "")
 
 
 def test_react_and_let_it_pass_are_offered_to_the_reactive_player(offer: MatchState) -> None:
@@ -570,3 +606,68 @@ def test_a_placeholder_is_told_like_the_hidden_event_it_stands_for(
         told = describe_event(secret_choice, placeholder, viewer)
         assert told == describe_event(secret_choice, chosen, opponent)
         assert chosen.choice not in (told or "")
+
+
+# What an action did, or that it did nothing
+
+
+def _told(state: MatchState, command: Command) -> list[str]:
+    """Play a command, letting any reaction offer pass; return its events in words."""
+    events = list(decide(command, state))
+    after = fold(events, state)
+    while after.pending == "offer":
+        passed = decide(DeclineReaction(player=2), after)
+        after = fold(passed, after)
+        events.extend(passed)
+    return describe_events(state, events, None)
+
+
+def test_an_interaction_that_does_nothing_says_so() -> None:
+    state = select(placed(set_up(), ARENA), "knight", ("stunt",), ("smogon", ("move",)))
+    told = _told(state, Stunt(player=1, figure="knight", target="bruisers-1"))
+    assert "Stunt: Banner Knight interacts with Dragonkith Bruisers 1, but nothing happens." in told
+
+
+def test_an_interaction_that_does_something_is_told_with_what_it_did() -> None:
+    # A Cloud beside the knight is blown away when he interacts with it (Billowing).
+    arena = placed(set_up(), {**ARENA, "clouds-1": (4, 7)})
+    state = select(arena, "knight", ("stunt",), ("smogon", ("move",)))
+    told = _told(state, Stunt(player=1, figure="knight", target="clouds-1"))
+    at = told.index("Stunt: Banner Knight interacts with Cloud 1.")
+    # Billowing blows it "up to two spaces": the Heroes choose how far (P30).
+    assert told[at + 1] == "The Heroes choose how far Cloud 1 goes: up to 2 spaces south."
+    state = play_passing(state, Stunt(player=1, figure="knight", target="clouds-1"))
+    assert _told(state, StopForcedMove(player=1, spaces=2)) == ["Cloud 1 is pushed to (4,9)."]
+
+
+def test_an_ability_that_does_nothing_says_so() -> None:
+    # Smoke Breath with no enemy near Smogon or its Clouds.
+    arena = placed(set_up(starting="adversaries"), ARENA)
+    state = play(
+        arena, SelectCoins(player=2, unit="smogon", colour="green", actions=("stunt", "stunt"))
+    )
+    state = play(state, SelectReaction(player=1, unit="squire", colour="green", actions=("move",)))
+    told = _told(state, Stunt(player=2, figure="smogon", ability="Smoke Breath"))
+    assert "Stunt: Smogon uses Smoke Breath, but nothing happens." in told
+
+
+def test_an_attack_action_that_ends_without_an_attack_says_so() -> None:
+    state = select(placed(set_up(), ARENA), "knight", ("attack",), ("smogon", ("move",)))
+    told = _told(state, EndAction(player=1))
+    assert told[0] == "Banner Knight ends its Attack action without an attack."
+    # An action that did attack ends without a word.
+    state = select(placed(set_up(), ARENA), "knight", ("attack",), ("smogon", ("move",)))
+    state = play_passing(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    state = play_passing(state, AfterAttack(player=1, choice="stay"))
+    assert not any("without" in line for line in _told(state, EndAction(player=1)))
+
+
+def test_a_narrator_for_a_screen_that_prints_the_result_itself_leaves_it_out() -> None:
+    state = select(placed(set_up(), ARENA), "knight", ("attack",), ("smogon", ("move",)))
+    ended = MatchEnded(reason="six_rounds_played", winner=None)
+    told = Narrator(None)
+    told.tell(state, (ended,))
+    assert told.take() == ["The match is over: a draw (six rounds played, and nobody won)."]
+    quiet = Narrator(None, announce_result=False)
+    quiet.tell(state, (ended,))
+    assert quiet.take() == []

@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 
 from multiversus_core import MatchSettings, SettingsError, SheetError, start_match
-from multiversus_core.sheets import bundled_teams, decode_sheet, find_team, load_sheet
+from multiversus_core.sheets import (
+    bundled_teams,
+    check_pairings,
+    decode_sheet,
+    find_team,
+    load_sheet,
+)
 
 GOOD = b"""
 id = "wardens"
@@ -77,3 +83,8 @@ def test_sheet_that_is_not_toml_or_missing() -> None:
 def test_settings_naming_unknown_things_are_refused(settings: MatchSettings, message: str) -> None:
     with pytest.raises(SettingsError, match=message):
         start_match(settings)
+
+
+def test_every_bundled_sheet_sets_up_with_every_bundled_team_of_the_other_side() -> None:
+    for sheet in bundled_teams():
+        check_pairings(sheet, bundled_teams(), sheet.id)

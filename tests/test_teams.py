@@ -5,6 +5,7 @@ Scoring; R1, R2, R17, R23)."""
 from __future__ import annotations
 
 import importlib.metadata
+import re
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ from multiversus_core import (
     FlipForSetUp,
     MatchSettings,
     MatchState,
+    SettingsError,
     SheetError,
     apply,
     legal_commands,
@@ -38,7 +40,9 @@ from multiversus_core.sheets import (
     decode_sheet,
     find_team,
     installed_teams,
+    invalid_teams,
     load_sheet,
+    missing_team,
 )
 from tests.support import play, seat
 
@@ -137,7 +141,7 @@ id = "field"
 name = "Field"
 width = 4
 height = 4
-heroes = [[0, 3]]
+heroes = [[0, 3], [1, 3], [2, 3], [3, 3], [0, 2], [1, 2]]
 
 [[scenarios.adversaries]]
 unit = "brute"
@@ -219,7 +223,7 @@ def test_sheet_error_unknown_role_and_deployment_off_the_board() -> None:
     assert "units[1] (pack).role: must be one of champion" in _error(
         GOOD.replace(b'"mob"', b'"rabble"')
     )
-    message = _error(FOES.replace(b"[[0, 3]]", b"[[0, 4]]"), "foes.toml")
+    message = _error(FOES.replace(b"[[0, 3], ", b"[[0, 4], "), "foes.toml")
     assert "scenarios[0] (field).heroes[0]: [0, 4] is not on the board" in message
 
 
@@ -321,7 +325,7 @@ def test_entry_point_module_registers_its_abilities_when_loaded(
     assert gusts is not None and gusts.units[0].abilities == ("Gust",)
 
 
-def test_entry_point_team_with_an_unregistered_ability_is_refused(
+def test_entry_point_team_with_an_unregistered_ability_is_left_out_and_listed(
     entry_points: _FakeEntryPoints, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     unit = replace(WARDENS.units[0], abilities=("Gust",))
@@ -329,12 +333,16 @@ def test_entry_point_team_with_an_unregistered_ability_is_refused(
         sys.modules[__name__], "wardens_only", lambda: [replace(WARDENS, units=(unit,))]
     )
     entry_points.points = [_point("wardens_only")]
-    with pytest.raises(SheetError) as error:
-        installed_teams()
-    assert error.value.source == (
+    assert find_team("wardens") is None
+    (error,) = invalid_teams()
+    assert error.source == (
         "entry point 'wardens_only' (tests.test_teams:wardens_only), team 0 (wardens)"
     )
-    assert "units[0] (warden).abilities[0]: Warden names the ability 'Gust'" in str(error.value)
+    assert error.team == "wardens"
+    assert "units[0] (warden).abilities[0]: Warden names the ability 'Gust'" in str(error)
+    assert missing_team("wardens").startswith("the installed team 'wardens' is invalid: entry")
+    with pytest.raises(SettingsError, match="the installed team 'wardens' is invalid"):
+        start_match(MatchSettings(heroes="wardens"))
 
 
 @pytest.mark.parametrize(
@@ -345,22 +353,50 @@ def test_entry_point_team_with_an_unregistered_ability_is_refused(
         ("NOT_CALLABLE", "loads to something that is not callable"),
         ("no_such_attribute", "cannot be loaded"),
         ("wardens_provider", "missing.toml: No such file or directory"),
+        ("mistyped_provider", r"Expected `int`, got `str` - at `\$.units\[0\].characters`"),
     ],
 )
 def test_entry_point_errors_name_the_entry_point(
     entry_points: _FakeEntryPoints, attribute: str, message: str
 ) -> None:
     entry_points.points = [_point(attribute)]
-    with pytest.raises(SheetError, match=message):
-        installed_teams()
+    teams = installed_teams()
+    assert teams == bundled_teams() or find_team("wardens") == WARDENS
+    assert [e for e in invalid_teams() if re.search(message, str(e))]
+
+
+def mistyped_provider() -> list[TeamSheet]:
+    """A sheet built in Python with a field of the wrong type, which msgspec does not check."""
+    unit = replace(WARDENS.units[0], characters="3")
+    return [replace(WARDENS, id="mistyped", units=(unit,))]
 
 
 def test_entry_points_two_installed_teams_with_one_id_are_refused(
     entry_points: _FakeEntryPoints,
 ) -> None:
     entry_points.points = [_point("wardens_only"), _point("wardens_only")]
-    with pytest.raises(SheetError, match="the team id 'wardens' is taken by entry point"):
-        installed_teams()
+    assert find_team("wardens") == WARDENS
+    (error,) = invalid_teams()
+    assert "the team id 'wardens' is taken by entry point" in str(error)
+
+
+def tiny_foes() -> list[TeamSheet]:
+    """An Adversary sheet valid on its own whose scenario has no room for the Hero teams."""
+    foes = decode_sheet(FOES, "foes.toml")
+    scenario = replace(foes.scenarios[0], heroes=foes.scenarios[0].heroes[:2])
+    return [replace(foes, scenarios=(scenario,))]
+
+
+def test_entry_point_sheet_that_does_not_set_up_with_an_installed_team_is_left_out(
+    entry_points: _FakeEntryPoints,
+) -> None:
+    entry_points.points = [_point("tiny_foes")]
+    assert find_team("foes") is None
+    (error,) = invalid_teams()
+    assert error.team == "foes"
+    assert "scenarios[0] (field).heroes: with the Hero team 'banner-knight': Field has no room" in (
+        str(error)
+    )
 
 
 # --- every pairing sets up and plays to a result ----------------------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,7 @@ from multiversus_core.events import (
     ReactionTriggered,
     UnitCoinRemoved,
 )
+from multiversus_core.initiative import chance_of_losing_initiative
 from multiversus_core.variants import NOT_IMPLEMENTED, VARIANTS
 from tests.support import (
     SETTINGS,
@@ -89,6 +91,15 @@ def test_no_automatic_six_on_a_six_keeps_the_initiative_with_few_greys() -> None
     assert when(on, RollInitiative(player=1, die=6)) == (
         InitiativeRolled(side="heroes", die=6, greys=0, lost=False),
     )
+
+
+def test_no_automatic_six_takes_the_six_out_of_the_chance_of_losing_the_initiative() -> None:
+    off = activate(arena(), "knight", "grey")
+    on = activate(arena("no-automatic-six"), "knight", "grey")
+    assert chance_of_losing_initiative(off, "heroes") == Fraction(2, 6)
+    assert chance_of_losing_initiative(on, "heroes") == Fraction(1, 6)
+    # With no grey in the discard, nothing loses under the variant.
+    assert chance_of_losing_initiative(arena("no-automatic-six"), "heroes") == 0
 
 
 def test_costly_recovery_goes_straight_to_unharmed_and_removes_the_coin() -> None:
@@ -253,6 +264,20 @@ def test_double_attack_pushes_the_target_on_a_hit() -> None:
     )
     events = when_passing(on, Attack(player=1, attacker="knight", target="bruisers-1"))
     assert events[-1] == FigureMoved(figure="bruisers-1", to=(4, 4), how="push")
+    after = play_passing(on, Attack(player=1, attacker="knight", target="bruisers-1"))
+    assert after.pending == "after_attack"
+
+
+def test_double_attack_pushes_r20_a_push_into_the_targets_ally_is_blocked_without_asking() -> None:
+    # One space only: letting bruisers-2 through would leave bruisers-1 on it.
+    on = select(
+        arena("double-attack-pushes", extra={"bruisers-2": (4, 4)}),
+        "knight",
+        ("attack", "attack"),
+        ("smogon", ("move",)),
+    )
+    events = when_passing(on, Attack(player=1, attacker="knight", target="bruisers-1"))
+    assert kinds(events) == ["attack_made", "condition_changed"]
     after = play_passing(on, Attack(player=1, attacker="knight", target="bruisers-1"))
     assert after.pending == "after_attack"
 

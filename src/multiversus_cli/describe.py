@@ -14,14 +14,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from multiversus_core import activation
+from multiversus_cli.printable import printable
+from multiversus_core import activation, forced
 from multiversus_core.abilities import REGISTRY, stunt_abilities
-from multiversus_core.activation import can_react_now, compass, current
+from multiversus_core.activation import can_react_now, compass, current, triggered_units
 from multiversus_core.combat import harm, has_advantage
 from multiversus_core.commands import (
     AfterAttack,
     Attack,
     BeginAction,
+    BlockForcedMove,
     ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
@@ -37,6 +39,7 @@ from multiversus_core.commands import (
     SelectNoReaction,
     SelectReaction,
     Step,
+    StopForcedMove,
     Stunt,
 )
 from multiversus_core.events import (
@@ -44,6 +47,7 @@ from multiversus_core.events import (
     ActionStarted,
     ActivationEnded,
     AttackMade,
+    BlockChosen,
     BoardSetUp,
     CoinsRevealed,
     CoinsSelected,
@@ -53,6 +57,8 @@ from multiversus_core.events import (
     FigureMoved,
     FigureStepped,
     FollowUpChosen,
+    ForcedMoveHeld,
+    ForcedStopChosen,
     InitiativeGivenUp,
     InitiativeRolled,
     MatchEnded,
@@ -84,7 +90,7 @@ from multiversus_core.geometry import are_adjacent, push_direction
 from multiversus_core.scoring import WIN_CONDITIONS
 from multiversus_core.setup import next_secret
 from multiversus_core.sheets import find_team
-from multiversus_core.state import ActionName, MatchState, SecretOffer, Trigger
+from multiversus_core.state import Action, ActionName, MatchState, SecretOffer, Suspended, Trigger
 from multiversus_core.terms import ActionKind, Condition, Seat, Side, Square, other_side
 from multiversus_core.units import CoinId, coin_colour, coin_unit
 from multiversus_core.views import (
@@ -144,7 +150,7 @@ def side_name(side: Side) -> str:
 
 def player_name(state: MatchState, seat: Seat) -> str:
     """Return the display name of a seat."""
-    return state.settings.players[seat - 1]
+    return printable(state.settings.players[seat - 1])
 
 
 def side_label(state: MatchState, side: Side) -> str:
@@ -160,7 +166,7 @@ def team_name(team_id: str | None) -> str:
     if team_id is None:
         return "?"
     sheet = find_team(team_id)
-    return sheet.name if sheet else team_id
+    return printable(sheet.name if sheet else team_id)
 
 
 def scenario_name(adversaries: str | None, scenario_id: str | None) -> str:
@@ -169,24 +175,24 @@ def scenario_name(adversaries: str | None, scenario_id: str | None) -> str:
     if sheet is not None and scenario_id is not None:
         for sc in sheet.scenarios:
             if sc.id == scenario_id:
-                return sc.name
-    return scenario_id or "?"
+                return printable(sc.name)
+    return printable(scenario_id or "?")
 
 
 def unit_name(state: MatchState, unit_id: str) -> str:
     """Return a unit's name, or its id for a unit not in play."""
     try:
-        return state.unit(unit_id).name
+        return printable(state.unit(unit_id).name)
     except KeyError:
-        return unit_id
+        return printable(unit_id)
 
 
 def figure_name(state: MatchState, figure_id: str) -> str:
     """Return a figure's name, or its id for a figure not in play."""
     try:
-        return state.figure(figure_id).name
+        return printable(state.figure(figure_id).name)
     except KeyError:
-        return figure_id
+        return printable(figure_id)
 
 
 def coin_name(state: MatchState, coin: CoinId) -> str:
@@ -340,6 +346,38 @@ def command_parts(state: MatchState, command: Command) -> tuple[str | None, str]
             return None, f"The Initiative die shows {die}"
         case GiveUpInitiative():
             return None, "Give up the Initiative willingly"
+        case BlockForcedMove(ally=ally, block=block):
+            return None, _block_label(state, ally, block)
+        case StopForcedMove(spaces=spaces):
+            return None, _stop_label(state, spaces)
+
+
+def _block_label(state: MatchState, ally: str, block: bool) -> str:
+    choice = forced.held(state)
+    if choice is None:
+        return f"{figure_name(state, ally)} {'blocks' if block else 'lets it through'}"
+    mover = figure_name(state, choice.move.figure)
+    if not block:
+        return f"{figure_name(state, ally)} lets {mover} through (R20)"
+    spaces = forced.blocked_spaces(state, choice.move)
+    to = forced.destination(state, choice.move, spaces)
+    where = f"stays at {square(to)}" if spaces == 0 else f"stops at {square(to)}"
+    return f"{figure_name(state, ally)} blocks: {mover} {where} (R20)"
+
+
+def _stop_label(state: MatchState, spaces: int) -> str:
+    choice = forced.held(state)
+    if choice is None:
+        return f"Move it {_count(spaces, 'space')}"
+    mover = figure_name(state, choice.move.figure)
+    if spaces == 0:
+        return f"{mover} does not move"
+    to = forced.destination(state, choice.move, spaces)
+    verb = _FORCED_VERB.get(choice.move.how, "moves")
+    return f"{mover} {verb} {_count(spaces, 'space')}, to {square(to)}"
+
+
+_FORCED_VERB: Final[dict[str, str]] = {"push": "is pushed", "pull": "is pulled", "slide": "slides"}
 
 
 def _step_parts(
@@ -471,10 +509,7 @@ def decision_help(state: MatchState, seat: Seat) -> str | None:
                 else "your reaction"
             )
             keep = "" if act.reaction_revealed else "; if you let it pass, it stays hidden"
-            pending = act.offer
-            words = trigger_words(
-                state, pending.triggers, pending.figure, pending.held.target, seat
-            )
+            words = trigger_words(state, act.offer.triggers, act.offer.held)
             if not can_react_now(state):
                 # Offers come wherever any selection might answer, so they hide yours.
                 return (
@@ -496,6 +531,21 @@ def decision_help(state: MatchState, seat: Seat) -> str | None:
             return (
                 f"Each character of {unit_name(state, action.unit)} may attack once;{target} "
                 "a hit moves the target one step: Unharmed → Wounded → Disabled → Eliminated."
+            )
+        case "forced":
+            choice = forced.held(state)
+            if choice is None:
+                return None
+            mover = figure_name(state, choice.move.figure)
+            if choice.ally is not None:
+                return (
+                    f"{figure_name(state, choice.ally)}, your character, is in the way of "
+                    f"{mover}. It may block (then {mover} stops before it) or let {mover} "
+                    "through; it can never end its move on an ally (R20)."
+                )
+            return (
+                f"{mover} may go up to {_count(choice.move.distance, 'space')} "
+                f"{compass(choice.move.direction)}: choose how far; it may stop short."
             )
         case "after_attack" if action is not None and action.follow_up is not None:
             attacker, target = (figure_name(state, f) for f in action.follow_up)
@@ -519,62 +569,92 @@ def decision_help(state: MatchState, seat: Seat) -> str | None:
 # --- triggers -------------------------------------------------------------------
 
 
-def trigger_words(
-    state: MatchState,
-    triggers: tuple[Trigger, ...],
-    figure_id: str,
-    target_id: str | None,
-    viewer: Seat | None,
-) -> str:
-    """Return what may let the reactive player react, for example "Banner Knight leaves a
-    space next to the Adversaries". The reactive unit is named only to a viewer who may
-    know the reaction."""
-    return "; ".join(
-        _trigger_words(state, trigger, figure_id, target_id, viewer) for trigger in triggers
-    )
+def trigger_words(state: MatchState, triggers: tuple[Trigger, ...], held: Suspended) -> str:
+    """Return what may let the reactive player react, naming the units each trigger concerns,
+    for example "Dragonkith Bruisers 2 leaves a space next to Town Militia 1".
+
+    The units are those :func:`~multiversus_core.activation.triggered_units` gives, which
+    depend on nothing hidden, so the words are the same for every viewer.
+    """
+    concerned = dict(triggered_units(state, held)) if state.activation is not None else {}
+    figure = figure_name(state, held.figure)
+    target = figure_name(state, held.target) if held.target is not None else "a character"
+    if triggers and set(triggers) <= {"targeted", "double_attacked", "attacked_other"}:
+        # One attack raises these together: tell it once, on whom, how, within whose reach.
+        how = "makes a Double-Attack on" if "double_attacked" in triggers else "attacks"
+        words = f"{figure} {how} {target}"
+        if "attacked_other" in triggers:
+            words += f" within reach of {_them(state, concerned.get('attacked_other', ()))}"
+        return words
+    parts = []
+    for trigger in triggers:
+        them = _them(state, concerned.get(trigger, ()))
+        act = state.activation
+        match trigger:
+            case "left_adjacent":
+                near = _beside(state, held.figure, concerned.get(trigger, ()))
+                parts.append(f"{figure} leaves a space next to {near or them}")
+            case "stunted":
+                parts.append(f"{figure} performs a stunt within reach of {them}")
+            case "recovered":
+                recovering = unit_name(state, act.unit) if act is not None else figure
+                parts.append(f"{recovering} attempts a Recovery within reach of {them}")
+            case "concluded":
+                done = unit_name(state, act.unit) if act is not None else figure
+                parts.append(f"{done} has finished its actions, and {them} may still Move")
+            case "attacked_other":
+                parts.append(f"{figure} attacks {target} within reach of {them}")
+            case "double_attacked":
+                parts.append(f"{figure} makes a Double-Attack on {target}")
+            case "targeted":
+                parts.append(f"{figure} attacks {target}")
+    return "; ".join(parts)
 
 
-def _trigger_words(
-    state: MatchState,
-    trigger: Trigger,
-    figure_id: str,
-    target_id: str | None,
-    viewer: Seat | None,
-) -> str:
-
-    figure = figure_name(state, figure_id)
+def _them(state: MatchState, unit_ids: tuple[str, ...]) -> str:
+    """The reactive units a trigger concerns, or the reactive side if none is known."""
+    if unit_ids:
+        return _and(unit_name(state, u) for u in unit_ids)
     reactive = state.reactive
-    unit_id = known_reaction_unit(state, viewer)
-    if unit_id is not None:
-        them = unit_name(state, unit_id)
-    elif reactive is not None:
-        them = f"the {side_name(reactive)}"
-    else:
-        them = "the reactive unit"
-    target = figure_name(state, target_id) if target_id is not None else "a character"
-    match trigger:
-        case "left_adjacent":
-            return f"{figure} leaves a space next to {them}"
-        case "attacked_other":
-            return f"{figure} attacks {target} within reach of {them}"
-        case "stunted":
-            return f"{figure} performs a stunt within reach of {them}"
-        case "recovered":
-            unit = state.unit(state.activation.unit) if state.activation is not None else None
-            recovering = unit.name if unit is not None else figure
-            return f"{recovering} attempts a Recovery within reach of {them}"
-        case "double_attacked":
-            return f"{figure} makes a Double-Attack on {target}"
-        case "concluded":
-            act = state.activation
-            unit_id = act.unit if act is not None else None
-            done = unit_name(state, unit_id) if unit_id is not None else figure
-            return f"{done} has finished its actions, and {them} may still Move"
-        case "targeted":
-            return f"{figure} attacks {target}"
+    return f"the {side_name(reactive)}" if reactive is not None else "the reactive unit"
+
+
+def _beside(state: MatchState, figure_id: str, unit_ids: tuple[str, ...]) -> str:
+    """The characters of ``unit_ids`` next to a figure, in words ("" if none is known)."""
+    try:
+        figure = state.figure(figure_id)
+    except KeyError:
+        return ""
+    if figure.square is None:
+        return ""
+    near = [
+        f.name
+        for f in state.figures
+        if f.unit in unit_ids and not f.terrain and f.square is not None and are_adjacent(f, figure)
+    ]
+    return _and(near)
+
+
+def _and(names: Iterable[str]) -> str:
+    """Return names joined as a sentence lists them: "A", "A and B", "A, B and C"."""
+    items = list(names)
+    if len(items) <= 1:
+        return "".join(items)
+    return f"{', '.join(items[:-1])} and {items[-1]}"
 
 
 # --- events ---------------------------------------------------------------------
+
+
+_STUNT_EFFECTS: Final = (
+    ConditionChanged,
+    FigureMoved,
+    FigureStepped,
+    SecretRevealed,
+    AttackMade,
+    ForcedMoveHeld,
+)
+"""Events a stunt's ability or interaction causes, told after it."""
 
 
 @dataclass
@@ -609,18 +689,29 @@ class Narrator:
     Feed it events with :meth:`tell`; take finished lines with :meth:`take`.
     """
 
-    def __init__(self, viewer: Seat | None) -> None:
+    def __init__(self, viewer: Seat | None, *, announce_result: bool = True) -> None:
         self.viewer = viewer
         """The seat whose secrets may be told (None: nobody's)."""
+        self.announce_result = announce_result
+        """Tell the end of the match (False where the caller prints the result itself)."""
         self._lines: list[str] = []
         self._run: _StepRun | None = None
         self._run_figure: str | None = None
         self._attack: _AttackLine | None = None
+        self._stunt: str | None = None
 
     def tell(self, state: MatchState, events: Iterable[Event]) -> MatchState:
         """Tell events that happened from ``state`` on; return the state after them."""
         for event in events:
+            if self._stunt is not None:
+                # A stunt's effects follow it at once; if none does, it did nothing.
+                self._close_stunt(effective=isinstance(event, _STUNT_EFFECTS))
             match event:
+                case StuntPerformed():
+                    self._close()
+                    self._stunt = describe_event(state, event, self.viewer)
+                case MatchEnded() if not self.announce_result:
+                    self._close()
                 case FigureStepped():
                     self._close_attack()
                     self._step(state, event)
@@ -648,10 +739,11 @@ class Narrator:
         With ``keep_open_steps`` a run of steps that may go on is kept back.
         """
         self._close_attack()
+        self._close_stunt(effective=False)
         if not keep_open_steps:
             self._close_run()
         lines, self._lines = self._lines, []
-        return lines
+        return [printable(line) for line in lines]
 
     def _step(self, state: MatchState, event: FigureStepped) -> None:
         try:
@@ -682,6 +774,12 @@ class Narrator:
             harmless = ", but it does no further harm" if self._attack.hit else ""
             self._lines.append(f"{self._attack.text}{harmless}.")
         self._attack = None
+
+    def _close_stunt(self, *, effective: bool) -> None:
+        if self._stunt is not None:
+            told = self._stunt if effective else f"{self._stunt[:-1]}, but nothing happens."
+            self._lines.append(told)
+        self._stunt = None
 
     def _close_run(self) -> None:
         if self._run is not None:
@@ -772,10 +870,16 @@ def describe_event(state: MatchState, event: ViewEvent, viewer: Seat | None) -> 
             return _action_started(state, unit_id, kind, double)
         case FigureStepped(figure=figure_id, to=to):
             return f"{figure_name(state, figure_id)} steps to {square(to)}."
-        case ActionEnded() | ActivationEnded():
+        case ActionEnded():
+            act = state.activation
+            action = act.action if act is not None else None
+            unit = unit_name(state, action.unit) if action is not None else None
+            missed = _unused(action, "action")
+            return f"{unit} ends its {missed}." if unit is not None and missed else None
+        case ActivationEnded():
             return None
-        case ReactionTriggered(side=side, triggers=triggers, figure=figure_id, held=held):
-            words = trigger_words(state, triggers, figure_id, held.target, viewer)
+        case ReactionTriggered(side=side, triggers=triggers, held=held):
+            words = trigger_words(state, triggers, held)
             return f"The {side_name(side)} may react: {words}."
         case ReactionDeclined(side=side):
             declined = known_reaction_unit(state, viewer)
@@ -787,6 +891,11 @@ def describe_event(state: MatchState, event: ViewEvent, viewer: Seat | None) -> 
         case ReactionStarted(side=side, unit=unit_id, action=kind, double=double):
             return _reaction_started(state, side, unit_id, kind, double)
         case ReactionEnded(side=side):
+            act = state.activation
+            reaction = act.reaction if act is not None else None
+            missed = _unused(reaction, "reaction")
+            if reaction is not None and missed:
+                return f"{unit_name(state, reaction.unit)} ends its {missed}."
             return f"The {side_name(side)}' reaction is over."
         case AttackMade(
             attacker=attacker, target=target, advantage=advantage, hit=hit, defended=defended
@@ -813,6 +922,25 @@ def describe_event(state: MatchState, event: ViewEvent, viewer: Seat | None) -> 
             return None  # the step or push that follows tells it
         case FigureMoved(figure=figure_id, to=to, how=how):
             return _figure_moved(state, figure_id, to, how)
+        case ForcedMoveHeld(side=side, move=move, ally=ally):
+            mover = figure_name(state, move.figure)
+            if ally is not None:
+                return (
+                    f"{figure_name(state, ally)} is in the way of {mover}: the "
+                    f"{side_name(side)} choose whether it blocks or lets it through."
+                )
+            return (
+                f"The {side_name(side)} choose how far {mover} goes: up to "
+                f"{_count(move.distance, 'space')} {compass(move.direction)}."
+            )
+        case BlockChosen(ally=ally, figure=figure_id, block=block):
+            if block:
+                return f"{figure_name(state, ally)} blocks {figure_name(state, figure_id)}."
+            return f"{figure_name(state, ally)} lets {figure_name(state, figure_id)} through."
+        case ForcedStopChosen(figure=figure_id, spaces=spaces):
+            if spaces == 0:
+                return f"{figure_name(state, figure_id)} is left where it is."
+            return None  # the move that follows tells it
         case StuntPerformed(figure=figure_id, ability=ability, target=target):
             if ability is not None:
                 return f"Stunt: {figure_name(state, figure_id)} uses {ability}!"
@@ -859,6 +987,23 @@ def describe_event(state: MatchState, event: ViewEvent, viewer: Seat | None) -> 
             )
         case InitiativeGivenUp(side=side):
             return f"The {side_name(side)} give up the Initiative willingly."
+
+
+def _unused(action: Action | None, noun: str) -> str:
+    """An Attack, Move or Stunt action (or reaction) that ends having done nothing, in words
+    ("Attack action without an attack"), or "" if it did something or is another kind."""
+    if action is None:
+        return ""
+    what = f"{action_name(action.kind, double=action.double)} {noun}"
+    match action.kind:
+        case "attack" if action.target_unit is None:
+            return f"{what} without an attack"
+        case "move" if action.mover is None and not action.done:
+            return f"{what} without moving"
+        case "stunt" if action.stunt is None:
+            return f"{what} without a stunt"
+        case _:
+            return ""
 
 
 def _action_started(state: MatchState, unit_id: str, kind: ActionName, double: bool) -> str:

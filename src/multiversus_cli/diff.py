@@ -1,9 +1,11 @@
 """``multiversus diff``: where two match logs part ways.
 
 Settings are compared first, then the entries one by one. At the first entry
-that differs (or where one log ends) the command prints both records and how
-the referee states after that entry differ: the top-level fields, and for
-figures, which figures' squares or conditions.
+that differs (or where one log ends) the command tells both entries in words,
+as ``multiversus replay`` tells them (as the referee saw them), and how the
+referee states after that entry differ: the top-level fields, and for figures,
+which figures' squares or conditions. The records themselves, as JSON, are in
+``--format json`` only.
 """
 
 from __future__ import annotations
@@ -17,10 +19,11 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from multiversus_cli.describe import figure_name
+from multiversus_cli.describe import condition_name, figure_name, square
+from multiversus_cli.printable import printable
 from multiversus_cli.replay import command_line, event_lines, load_log, steps
 from multiversus_core.board import Figure
-from multiversus_core.log import LogEntry, MatchLog
+from multiversus_core.log import MatchLog
 from multiversus_core.state import MatchState
 
 EXIT_AGREE: Final = 0
@@ -173,37 +176,56 @@ def compare(a: MatchLog, b: MatchLog) -> Difference:
     )
 
 
-def _record_lines(label: str, log: MatchLog, index: int, out: list[Text]) -> None:
-    """Describe one log's record at a 0-based entry index (as the referee knows it)."""
+def _entry_lines(label: str, log: MatchLog, index: int, out: list[Text]) -> None:
+    """Tell one log's entry at a 0-based index in words, as replay tells it to the referee."""
     if index >= len(log.entries):
-        out.append(Text(f"{label}: ends after entry {len(log.entries)}"))
+        out.append(Text(f"{label}: ends after entry {len(log.entries)}", style="bold"))
         return
     step = list(steps(log))[index]
-    entry: LogEntry = step.entry
-    out.append(
-        Text(f"{label}: {command_line(step.before, entry.command, 'referee')}", style="bold")
-    )
-    for line in event_lines(step.before, entry.events, "referee"):
+    before = step.before
+    where = f"round {before.round}, turn {before.turns_in_round}"
+    command = command_line(before, step.entry.command, "referee")
+    out.append(Text(f"{label}: {step.number}. [{where}] {command}", style="bold"))
+    for line in event_lines(before, step.entry.events, "referee"):
         out.append(Text(f"     {line}"))
-    out.append(Text(f"   {msgspec.json.encode(entry).decode()}", style="dim"))
+
+
+def _words(field: str, value: Any) -> str | None:
+    """A state or settings value in words, or None if it is too large to tell in a line."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if field == "square" and isinstance(value, (list, tuple)) and len(value) == 2:
+        return square((int(value[0]), int(value[1])))
+    if field == "condition" and value in ("unharmed", "wounded", "disabled", "eliminated"):
+        return condition_name(value)
+    if isinstance(value, (int, str)):
+        return str(value)
+    if isinstance(value, (list, tuple)) and all(isinstance(v, (int, str)) for v in value):
+        return ", ".join(str(v) for v in value) or "none"
+    return None
 
 
 def _difference_line(found: dict[str, Any], state: MatchState | None) -> str:
-    if found["field"] != "figures":
-        a, b = found["a"], found["b"]
-        if isinstance(a, (int, str, bool, type(None))) and isinstance(
-            b, (int, str, bool, type(None))
-        ):
-            return f"{found['field']}: {a!r} in A, {b!r} in B"
-        return f"{found['field']}: differs"
+    field = found["field"]
+    if field != "figures":
+        a, b = _words(field, found["a"]), _words(field, found["b"])
+        what = field.replace("_", " ")
+        if a is None or b is None:
+            return f"{what}: differs"
+        return f"{what}: {a} in A, {b} in B"
     name = found["figure"]
     if state is not None:
-        name = f"{figure_name(state, name)} ({name})"
+        name = figure_name(state, name)
     if found["differs"] == ["presence"]:
         where = "A only" if found["b"] is None else "B only"
-        return f"figure {name}: in {where}"
-    parts = [f"{f} {found['a'][f]!r} in A, {found['b'][f]!r} in B" for f in found["differs"]]
-    return f"figure {name}: " + "; ".join(parts)
+        return f"{name}: in {where}"
+    parts = []
+    for f in found["differs"]:
+        a, b = _words(f, found["a"][f]), _words(f, found["b"][f])
+        parts.append(f"{f} differs" if a is None or b is None else f"{f} {a} in A, {b} in B")
+    return f"{name}: " + "; ".join(parts)
 
 
 def diff(
@@ -246,9 +268,12 @@ def diff(
         fields = ", ".join(found.settings_differences)
         lines.append(Text(f"The settings differ: {fields}.", style="bold red"))
         for name in found.settings_differences:
-            left = msgspec.json.encode(getattr(a.settings, name)).decode()
-            right = msgspec.json.encode(getattr(b.settings, name)).decode()
-            lines.append(Text(f"  {name}: {left} in A, {right} in B"))
+            left = _words(name, msgspec.to_builtins(getattr(a.settings, name)))
+            right = _words(name, msgspec.to_builtins(getattr(b.settings, name)))
+            if left is None or right is None:
+                lines.append(Text(f"  {name}: differs"))
+            else:
+                lines.append(Text(f"  {name}: {left} in A, {right} in B"))
     if found.entry is None:
         lines.append(Text(f"The entries agree: {found.entries_a} entries."))
     else:
@@ -271,8 +296,19 @@ def diff(
                     style="bold red",
                 )
             )
-        _record_lines("A", a, index, lines)
-        _record_lines("B", b, index, lines)
+        lines.append(Text("The entries there, as the referee saw them:"))
+        told_a: list[Text] = []
+        told_b: list[Text] = []
+        _entry_lines("A", a, index, told_a)
+        _entry_lines("B", b, index, told_b)
+        lines += told_a + told_b
+        if [t.plain[1:] for t in told_a] == [t.plain[1:] for t in told_b]:
+            lines.append(
+                Text(
+                    "They read the same: they differ in what words do not tell (a salt, a "
+                    "commitment); --format json gives the records."
+                )
+            )
         state = None
         for log in (a, b):
             if index < len(log.entries):
@@ -284,7 +320,7 @@ def diff(
         else:
             lines.append(Text("The states after it are the same."))
     for line in lines:
-        out.print(line)
+        out.print(Text(printable(line.plain), style=line.style))
     raise typer.Exit(EXIT_DIFFER)
 
 

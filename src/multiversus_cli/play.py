@@ -12,6 +12,7 @@ import shlex
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -27,12 +28,14 @@ from rich.text import Text
 
 from multiversus_cli.describe import (
     Narrator,
-    command_parts,
     decision_help,
     result_text,
     secrets_summary,
     side_name,
 )
+from multiversus_cli.guide import explain_decision, how_to_win
+from multiversus_cli.menu import Menu, build_menu
+from multiversus_cli.printable import printable, printable_lines
 from multiversus_cli.render import render_board, render_piles, render_units, status_line
 from multiversus_core.board import Figure
 from multiversus_core.bots import RandomBot
@@ -46,7 +49,7 @@ from multiversus_core.legal import legal_commands
 from multiversus_core.log import LogWriter, replay
 from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
-from multiversus_core.sheets import DEFAULT_ADVERSARIES, DEFAULT_HEROES, find_team
+from multiversus_core.sheets import DEFAULT_ADVERSARIES, DEFAULT_HEROES, find_team, missing_team
 from multiversus_core.state import MatchState
 from multiversus_core.terms import SEATS, Seat
 
@@ -67,12 +70,16 @@ EPILOG: Final = (
 
 _HELP: Final = """\
 Type the number of a choice and press Enter (Enter alone takes the only choice).
+A coin selection takes two steps, the unit coin and then the action coins;
+0 goes back a step until the selection is made.
 At any prompt you can also type:
+  ?  the decision in front of you, explained (the odds at the Initiative roll)
   b  the board                 u  units, figures and their spaces
   d  coin piles: your stash, both discards, the opponent's stash count
   l  the match so far, in words
-  m  the list of choices again  h or ?  this help
-  q  quit; the log is kept, and --resume carries on from it"""
+  m  the list of choices again  h  this help
+  q  quit; the log is kept, and --resume carries on from it
+`multiversus rules` gives the rules on one screen."""
 
 
 class PlayerKind(StrEnum):
@@ -150,6 +157,15 @@ def play(
         bool,
         typer.Option("--quiet", "--fast", help="Two bots only: print just the result."),
     ] = False,
+    delay: Annotated[
+        float,
+        typer.Option(
+            "--delay",
+            metavar="SECONDS",
+            help="Two bots only: wait this long after each move, to watch the match.",
+            show_default=False,
+        ),
+    ] = 0.0,
     seeded_salts: Annotated[
         bool,
         typer.Option(
@@ -162,7 +178,9 @@ def play(
 ) -> None:
     """Play a match: you against the random bot, two people at one screen, or two bots.
 
-    Each decision lists the legal choices by number; type one. The log is saved as
+    Each decision lists the legal choices by number; type one. A coin selection takes
+    two steps, the unit coin and then its action coins (0 goes back). At any prompt, ?
+    explains the decision in front of you and h lists the keys. The log is saved as
     the match goes, so a match can be stopped and carried on with --resume.
 
     Examples:
@@ -172,6 +190,8 @@ def play(
     multiversus play --seed 7 --player2 human --name1 Alice --name2 Bob
 
     multiversus play --player1 bot --player2 bot --seed 7 --quiet
+
+    multiversus play --player1 bot --player2 bot --delay 0.5
 
     multiversus play --resume multiversus-20250101-120000.jsonl
     """
@@ -192,15 +212,16 @@ def play(
             resume=resume,
             quiet=quiet,
             seeded_salts=seeded_salts,
+            delay=delay,
         )
     except (UsageError, MultiversusError) as exc:
-        err.print(f"multiversus play: {_one_line(exc)}", markup=False)
+        err.print(printable(f"multiversus play: {_one_line(exc)}"), markup=False)
         raise typer.Exit(EXIT_USAGE) from None
     raise typer.Exit(game.run())
 
 
 def _one_line(exc: BaseException) -> str:
-    return " ".join(str(exc).split()) or type(exc).__name__
+    return " ".join(printable(str(exc)).split()) or type(exc).__name__
 
 
 def default_log_path(now: datetime | None = None, folder: Path | None = None) -> Path:
@@ -229,6 +250,7 @@ def _prepare(
     resume: Path | None,
     quiet: bool,
     seeded_salts: bool = False,
+    delay: float = 0.0,
 ) -> Game:
     """Check the options and open the log; return a game ready to run.
 
@@ -237,6 +259,13 @@ def _prepare(
     """
     if quiet and any(kind is PlayerKind.human for kind in kinds.values()):
         raise UsageError("--quiet is for a game between two bots (--player1 bot --player2 bot)")
+    if delay:
+        if not delay >= 0 or delay == float("inf"):
+            raise UsageError(f"--delay {delay}: give a number of seconds from 0")
+        if any(kind is PlayerKind.human for kind in kinds.values()):
+            raise UsageError("--delay paces a game between two bots (--player1 bot --player2 bot)")
+        if quiet:
+            raise UsageError("--delay paces what a game shows; --quiet shows only the result")
     if resume is not None:
         fixed = {
             "--heroes": heroes,
@@ -269,9 +298,12 @@ def _prepare(
         if writer.torn is not None:
             torn = writer.torn
             out.print(
-                f"The log's last line ({torn.line}) was cut short when the program stopped; "
-                f"its {torn.size} bytes were moved to {torn.path} and the match carries on "
-                "from the line before it."
+                printable(
+                    f"The log's last line ({torn.line}) was cut short when the program stopped; "
+                    f"its {torn.size} bytes were moved to {torn.path} and the match carries on "
+                    "from the line before it."
+                ),
+                markup=False,
             )
     else:
         settings = _settings(
@@ -302,6 +334,7 @@ def _prepare(
         history=history,
         quiet=quiet,
         resumed=resume is not None,
+        delay=delay,
     )
 
 
@@ -320,7 +353,7 @@ def _settings(
     if scenario is None:
         sheet = find_team(adversaries)
         if sheet is None:
-            raise SettingsError(f"no team {adversaries!r} is installed")
+            raise SettingsError(missing_team(adversaries))
         if sheet.scenarios:
             scenario = sheet.scenarios[0].id
     if seed is None:
@@ -363,12 +396,16 @@ class Game:
     resumed: bool = False
     read_line: Callable[[], str] = field(default_factory=lambda: _read_stdin)
     """Reads one line of input; raises EOFError at the end of the input."""
+    delay: float = 0.0
+    """Seconds to wait after each command of a game between two bots."""
+    sleep: Callable[[float], None] = field(default_factory=lambda: time.sleep)
+    """Waits that many seconds (``delay``)."""
     narrator: Narrator = field(init=False)
     _shown_figures: tuple[Figure, ...] | None = field(default=None, init=False)
     _after_secret: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
-        self.narrator = Narrator(self.viewer)
+        self.narrator = Narrator(self.viewer, announce_result=False)  # _finish tells it
 
     @property
     def humans(self) -> tuple[Seat, ...]:
@@ -427,20 +464,25 @@ class Game:
         settings = self.state.settings
         if self.resumed:
             self.out.print(
-                f"Resuming {self.path}: {len(self.history)} commands replayed.", markup=False
+                printable(f"Resuming {self.path}: {len(self.history)} commands replayed."),
+                markup=False,
             )
             if self.state.is_over:
                 self.out.print("The match in this log is already over.")
         else:
             self.out.print(f"Seed {settings.seed} (play it again with --seed {settings.seed}).")
-            self.out.print(f"Saving the log to {self.path}", markup=False)
+            self.out.print(printable(f"Saving the log to {self.path}"), markup=False)
         for seat in SEATS:
             kind = "bot" if self.kinds[seat] is PlayerKind.bot else "human"
-            self.out.print(f"Seat {seat}: {settings.players[seat - 1]} ({kind})", markup=False)
+            name = printable(settings.players[seat - 1])
+            self.out.print(f"Seat {seat}: {name} ({kind})", markup=False)
         if self.is_hot_seat:
             self.out.print("Hot-seat: pass the keyboard when asked; secret choices are screened.")
+        if not self.state.is_over:
+            self.out.print(printable_lines(how_to_win(self.state)), markup=False)
         if self.humans:
             self.out.print("Type h at any prompt for help.")
+            self.out.print("Type ? to have the decision in front of you explained.")
 
     def _loop(self) -> None:
         while not self.state.is_over:
@@ -452,6 +494,8 @@ class Game:
             self._commit(command)
             if not self.humans:
                 self._flush(keep_open_steps=True)
+                if self.delay and not self.state.is_over:
+                    self.sleep(self.delay)
 
     def _commit(self, command: Command) -> None:
         before = self.state
@@ -473,21 +517,23 @@ class Game:
         result = f"The match ended in round {state.round} of 6: {result_text(state)}."
         if self.quiet:
             self.out.print(
-                f"{result.removesuffix('.')}; {len(self.history)} commands, "
-                f"seed {state.settings.seed}. Log: {self.path}",
+                printable(
+                    f"{result.removesuffix('.')}; {len(self.history)} commands, "
+                    f"seed {state.settings.seed}. Log: {self.path}"
+                ),
                 markup=False,
             )
             return
         self.out.print()
-        self.out.print(render_board(state, self.viewer))
+        self.out.print(render_board(state, self.viewer, result=False))  # told once, below
         self.out.print()
-        self.out.print(Text(result, style="bold"))
+        self.out.print(Text(printable(result), style="bold"))
         secrets = secrets_summary(state, None)  # every secret is revealed at the end
         if secrets:
             self.out.print("The secrets were:", markup=False)
             for line in secrets:
-                self.out.print(f"  {line}", markup=False)
-        self.out.print(f"The log is saved in {self.path}", markup=False)
+                self.out.print(f"  {printable(line)}", markup=False)
+        self.out.print(printable(f"The log is saved in {self.path}"), markup=False)
 
     # --- a human decision ---------------------------------------------------------
 
@@ -503,31 +549,45 @@ class Game:
             raise MultiversusError(f"no legal command for seat {seat}")
         self.out.print()
         self._show_position(seat)
-        self.out.print(Text(f"▶ {waiting_for(state)}", style="bold"))
+        self.out.print(Text(f"▶ {printable(waiting_for(state))}", style="bold"))
         help_text = decision_help(state, seat)
         if help_text is not None:
-            self.out.print(help_text, markup=False)
-        self._show_menu(commands)
+            self.out.print(printable_lines(help_text), markup=False)
+        steps = [build_menu(state, commands)]
+        self._show_menu(steps[-1])
         while True:
-            raw = self._read(f"Choice (1-{len(commands)}, h for help): ")
+            menu = steps[-1]
+            count = len(menu.choices)
+            back = ", 0 goes back" if menu.back is not None else ""
+            raw = self._read(f"Choice (1-{count}{back}, h for help): ")
             answer = raw.strip().lower()
-            if answer == "" and len(commands) == 1:
-                return commands[0]
+            if answer == "" and count == 1:
+                answer = "1"
+            if answer in ("0", "back") and menu.back is not None:
+                steps.pop()
+                self._show_menu(steps[-1])
+                continue
             try:
                 number = int(answer)
             except ValueError:
                 pass
             else:
-                if 1 <= number <= len(commands):
-                    return commands[number - 1]
-                self._say_wrong(f"There is no choice {number}.", len(commands))
+                if 1 <= number <= count:
+                    choice = menu.choices[number - 1]
+                    if choice.submenu is None:
+                        assert choice.command is not None
+                        return choice.command
+                    steps.append(choice.submenu)
+                    self._show_menu(choice.submenu)
+                    continue
+                self._say_wrong(f"There is no choice {number}.", menu)
                 continue
-            if not self._extra(answer, seat, commands):
+            if not self._extra(answer, seat, menu):
                 shown = raw.strip()
                 if not shown:
-                    self._say_wrong("Nothing was typed.", len(commands))
+                    self._say_wrong("Nothing was typed.", menu)
                 else:
-                    self._say_wrong(f"{shown[:20]!r} is not a choice.", len(commands))
+                    self._say_wrong(f"{shown[:20]!r} is not a choice.", menu)
 
     def _screen_seat(self, seat: Seat) -> Seat | None:
         """Whose secrets the screen may show while ``seat`` decides.
@@ -539,7 +599,7 @@ class Game:
             return None
         return seat
 
-    def _extra(self, answer: str, seat: Seat, commands: Sequence[Command]) -> bool:
+    def _extra(self, answer: str, seat: Seat, menu: Menu) -> bool:
         """Answer one of the letters any prompt accepts; False if it is not one."""
         viewer = self._screen_seat(seat)
         match answer:
@@ -552,8 +612,12 @@ class Game:
             case "l" | "log":
                 self._show_log(viewer)
             case "m" | "menu" | "list":
-                self._show_menu(commands)
-            case "h" | "?" | "help":
+                self._show_menu(menu)
+            case "?" | "explain" | "why":
+                commands = tuple(menu.commands())
+                text = explain_decision(self.state, seat, commands)
+                self.out.print(printable_lines(text), markup=False)
+            case "h" | "help":
                 self.out.print(_HELP, markup=False)
             case "q" | "quit" | "exit":
                 raise _Quit
@@ -561,8 +625,11 @@ class Game:
                 return False
         return True
 
-    def _say_wrong(self, what: str, count: int) -> None:
+    def _say_wrong(self, what: str, menu: Menu) -> None:
+        count = len(menu.choices)
         only = "1" if count == 1 else f"a number from 1 to {count}"
+        if menu.back is not None:
+            only += " (0 goes back)"
         self.out.print(f"{what} Type {only}, or h for help.", style="yellow", markup=False)
 
     def _read(self, prompt: str) -> str:
@@ -579,7 +646,7 @@ class Game:
 
     def _hand_over(self, seat: Seat, *, secret: bool) -> None:
         self._clear_screen()
-        name = self.state.settings.players[seat - 1]
+        name = printable(self.state.settings.players[seat - 1])
         side = self.state.side_of(seat)
         who = f"{name} ({side_name(side)})" if side else name
         why = ""
@@ -611,24 +678,26 @@ class Game:
         else:
             self.out.print(status_line(state, viewer))
 
-    def _show_menu(self, commands: Sequence[Command]) -> None:
-        """List the choices by number, one line per group (a unit coin, a figure's steps)."""
+    def _show_menu(self, menu: Menu) -> None:
+        """List the choices by number, one line per group (the unit coins, a figure's steps);
+        a choice of no group has a line of its own, and going back comes last."""
         groups: list[tuple[str | None, list[str]]] = []
-        for number, command in enumerate(commands, start=1):
-            heading, label = command_parts(self.state, command)
-            item = f"{number:>2} {label}"
+        for number, choice in enumerate(menu.choices, start=1):
+            heading = None if choice.heading is None else printable(choice.heading)
+            item = f"{number:>2} {printable(choice.label)}"
             if groups and heading is not None and groups[-1][0] == heading:
                 groups[-1][1].append(item)
             else:
                 groups.append((heading, [item]))
+        if menu.back is not None:
+            groups.append((None, [f" 0 {menu.back}"]))
         indent = max((len(h) + 2 for h, _ in groups if h is not None), default=0)
-        width = max(self.out.width - indent, 30)
         for heading, items in groups:
-            lines = _pack(items, width)
-            for i, line in enumerate(lines):
+            pad = indent if heading is not None else 0
+            for i, line in enumerate(_pack(items, max(self.out.width - pad, 30))):
                 head = f"{heading}:" if heading is not None and i == 0 else ""
                 text = Text()
-                text.append(head.ljust(indent), style="bold")
+                text.append(head.ljust(pad), style="bold")
                 for j, item in enumerate(line):
                     text.append(("    " if j else "") + item[:2], style="bold cyan")
                     text.append(item[2:])
@@ -642,7 +711,7 @@ class Game:
         lines = narrator.take()
         self.out.print(Text(f"The match so far ({len(self.history)} commands):", style="bold"))
         for line in lines or ["Nothing has happened yet."]:
-            self.out.print(f"  {line}", markup=False)
+            self.out.print(f"  {printable(line)}", markup=False)
 
     # --- output -------------------------------------------------------------------
 
@@ -651,11 +720,11 @@ class Game:
         if self.quiet:
             return
         for line in lines:
-            self.out.print(f"  {line}", markup=False)
+            self.out.print(f"  {printable(line)}", markup=False)
 
     def _error(self, message: str) -> None:
         Console(stderr=True, highlight=False, soft_wrap=True).print(
-            f"multiversus play: {message}", markup=False
+            printable(f"multiversus play: {message}"), markup=False
         )
 
     def _print_resume_hint(self) -> None:
@@ -666,8 +735,8 @@ class Game:
                 words += [f"--player{seat}", self.kinds[seat].value]
         if self.bot_seed is not None and self.bots:
             words += ["--bot-seed", str(self.bot_seed)]
-        self.out.print(f"The log is kept in {self.path}. To carry on:", markup=False)
-        self.out.print(f"  {shlex.join(words)}", markup=False)
+        self.out.print(printable(f"The log is kept in {self.path}. To carry on:"), markup=False)
+        self.out.print(f"  {printable(shlex.join(words))}", markup=False)
 
 
 def is_private_decision(state: MatchState) -> bool:

@@ -32,6 +32,7 @@ from multiversus_cli.describe import (
     trigger_words,
     unit_name,
 )
+from multiversus_cli.printable import printable
 from multiversus_core.abilities import abilities_of, title
 from multiversus_core.board import Board, Figure
 from multiversus_core.geometry import figure_squares, tile_at
@@ -87,7 +88,7 @@ def figure_labels(state: MatchState) -> dict[str, str]:
     used: set[str] = set()
     labels: dict[str, str] = {}
     for index, unit in enumerate(state.units, start=1):
-        abbr = _abbreviation(unit.name)
+        abbr = _abbreviation(printable(unit.name))
         candidates = [abbr, *(abbr[0] + ch.lower() for ch in unit.name[1:] if ch.isalnum())]
         abbr = next((c for c in candidates if c not in used), f"{abbr[0]}{index}")
         used.add(abbr)
@@ -209,7 +210,7 @@ def board_legend(state: MatchState) -> RenderableType:
             if gone:
                 name += f" (off the board: {', '.join(gone)})"
             heading = Text(f"{side_name(side)}:", style=SIDE_STYLES[side]) if first else Text("")
-            units.add_row(heading, unit_labels, name)
+            units.add_row(heading, unit_labels, Text(printable(name)))
             first = False
     legend = Text()
     if state.board is not None:
@@ -244,14 +245,19 @@ def board_legend(state: MatchState) -> RenderableType:
     return Group(units, legend)
 
 
-def status_line(state: MatchState, viewer: Seat | None) -> Text:
+def status_line(state: MatchState, viewer: Seat | None, *, result: bool = True) -> Text:
     """Return the status: round, who holds the Initiative, each side's coin counts, and
-    the activation under way as ``viewer`` may know it."""
+    the activation under way as ``viewer`` may know it.
+
+    Once the match is over it says so, with the result unless ``result`` is False (for a
+    screen that prints the result itself).
+    """
     seen = view(state, viewer_of(state, viewer))
     text = Text()
     if state.is_over:
         text.append("The match is over", style="bold")
-        text.append(f" after round {state.round} of 6: {result_text(state)}.")
+        told = f": {result_text(state)}" if result else ""
+        text.append(f" after round {state.round} of 6{told}.")
     elif state.round == 0:
         text.append("Set-up", style="bold")
         if state.starting_side is not None:
@@ -331,7 +337,7 @@ def _activation_text(
         text.append(f" · {unit_name(state, coin_unit(act.reaction_coin))} Defends (reaction)")
     if act.offer is not None and act.reaction is None:
         offer = act.offer
-        words = trigger_words(state, offer.triggers, offer.figure, offer.held.target, viewer)
+        words = trigger_words(state, offer.triggers, offer.held)
         text.append(" · ")
         text.append(f"the {side_name(reactive)} may react", style="bold")
         text.append(f" ({words})")
@@ -351,9 +357,11 @@ def _activation_text(
     return text
 
 
-def render_board(state: MatchState, viewer: Seat | None) -> RenderableType:
-    """Return the status line, the board and its legend, as ``viewer`` may see them."""
-    return Group(status_line(state, viewer), Text(""), board_grid(state), board_legend(state))
+def render_board(state: MatchState, viewer: Seat | None, *, result: bool = True) -> RenderableType:
+    """Return the status line, the board and its legend, as ``viewer`` may see them
+    (``result``: as :func:`status_line`)."""
+    status = status_line(state, viewer, result=result)
+    return Group(status, Text(""), board_grid(state), board_legend(state))
 
 
 # --- units and piles --------------------------------------------------------------
@@ -382,9 +390,9 @@ def render_units(state: MatchState, viewer: Seat | None) -> RenderableType:
                 except KeyError:
                     continue
                 table.add_row(
-                    f"{unit.name} ({role})" if i == 0 else "",
+                    Text(printable(f"{unit.name} ({role})")) if i == 0 else "",
                     Text(labels[figure.id], style=figure_style(figure)),
-                    figure.name,
+                    Text(printable(figure.name)),
                     square(figure.square),
                     "terrain" if figure.terrain else condition_name(figure.condition),
                 )
@@ -402,7 +410,7 @@ def _unit_rules(state: MatchState, side: Side) -> RenderableType:
         for ability in abilities_of(unit):
             if lines:
                 lines.append("\n")
-            lines.append(f"{unit.name}: ", style="bold")
+            lines.append(f"{printable(unit.name)}: ", style="bold")
             lines.append(title(ability), style="italic")
             if ability.text:
                 lines.append(f" - {ability.text}")

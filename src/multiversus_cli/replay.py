@@ -29,6 +29,7 @@ from multiversus_cli.describe import (
     player_name,
     side_name,
 )
+from multiversus_cli.printable import printable
 from multiversus_cli.render import render_board
 from multiversus_core.commands import Command
 from multiversus_core.errors import LogError
@@ -52,17 +53,22 @@ from multiversus_core.views import (
 
 EXIT_OK: Final = 0
 """The replay was printed."""
+EXIT_WRITE: Final = 1
+"""The --out file could not be written."""
 EXIT_USAGE: Final = 2
 """The log cannot be read, --to is out of range, --step was given with --format,
---format log with --as referee, or --as names a viewer a view log cannot show."""
+--format log with --as referee, --as names a viewer a view log cannot show, or --out
+is given with another format than html or svg."""
 EXIT_INTERRUPTED: Final = 130
 """Ctrl-C while stepping (128 + SIGINT, as shells report it)."""
 
 EPILOG: Final = (
-    "Exit codes: 0 done (or q, or Ctrl-D while stepping); 2 the log cannot be read "
+    "Exit codes: 0 done (or q, or Ctrl-D while stepping); 1 the --out file cannot be "
+    "written; 2 the log cannot be read "
     "(one line naming file, line and reason), --to is out of range, --step was given "
-    "with --format, --format log with --as referee, or --as names a viewer a view log "
-    "cannot show; 130 interrupted with Ctrl-C while stepping."
+    "with --format, --format log with --as referee, --as names a viewer a view log "
+    "cannot show, or --out is given with another format than html or svg; 130 "
+    "interrupted with Ctrl-C while stepping."
 )
 
 STEP_HELP: Final = """\
@@ -91,6 +97,8 @@ class ReplayFormat(StrEnum):
     board = "board"
     json = "json"
     log = "log"
+    html = "html"
+    svg = "svg"
 
 
 class Step(NamedTuple):
@@ -106,7 +114,7 @@ class Step(NamedTuple):
 def fail(command: str, message: str, code: int = EXIT_USAGE) -> typer.Exit:
     """Print a one-line error on stderr and return the exit to raise."""
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        f"multiversus {command}: {' '.join(message.split())}", markup=False
+        f"multiversus {command}: {' '.join(printable(message).split())}", markup=False
     )
     return typer.Exit(code)
 
@@ -226,9 +234,10 @@ def event_lines(state: MatchState, events: tuple[Event, ...], viewer: Viewer) ->
     return narrator.take()
 
 
-def board(state: MatchState, viewer: Viewer) -> RenderableType:
-    """Return the board at ``state`` as ``viewer`` may see it (the referee also sees stashes)."""
-    shown = render_board(state, viewer_seat(state, viewer))
+def board(state: MatchState, viewer: Viewer, *, result: bool = True) -> RenderableType:
+    """Return the board at ``state`` as ``viewer`` may see it (the referee also sees stashes);
+    ``result=False`` leaves out a result the transcript just told."""
+    shown = render_board(state, viewer_seat(state, viewer), result=result)
     if viewer != "referee" or state.heroes_team is None:
         return shown
     lines: list[RenderableType] = [shown, Text("Referee:", style="bold")]
@@ -279,7 +288,9 @@ def replay(
             help="text: a transcript, then the board; board: only the board; "
             "json: the view at that point, pretty-printed (indent 2); log: the view log "
             "(JSON Lines) of the entries so far, one side's log to publish, which "
-            "`multiversus verify` checks. (default: text)",
+            "`multiversus verify` checks; html: one self-contained page to step through "
+            "the match in a browser; svg: the board after entry N (--to) as one SVG. "
+            "(default: text)",
             case_sensitive=False,
             show_default=False,
         ),
@@ -291,6 +302,15 @@ def replay(
             help="Step through the log one entry at a time (Enter: next, p: back, h: help). "
             "Default: step when the input and output are a terminal and neither --to nor "
             "--format is given; --to N with --step starts at entry N.",
+            show_default=False,
+        ),
+    ] = None,
+    out_path: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            metavar="FILE",
+            help="Write the html or svg format to FILE instead of the standard output.",
             show_default=False,
         ),
     ] = None,
@@ -314,10 +334,16 @@ def replay(
     multiversus replay match.jsonl --as heroes --format log > heroes-view.jsonl
 
     multiversus replay heroes-view.jsonl
+
+    multiversus replay match.jsonl --as heroes --format html --out match.html
+
+    multiversus replay match.jsonl --format svg --to 40 > board.svg
     """
     format_given = output is not None
     if stepping and format_given:
         raise fail("replay", "--step cannot be used with --format: stepping shows text and board")
+    if out_path is not None and output not in (ReplayFormat.html, ReplayFormat.svg):
+        raise fail("replay", "--out writes a page or a picture: use it with --format html or svg")
     log, own = load_replay("replay", log_path)
     who: Viewer = viewer.value if viewer is not None else own or "spectator"
     if own is not None and who not in (own, "spectator"):
@@ -342,6 +368,16 @@ def replay(
     if to is None:
         to = count
     output = output or ReplayFormat.text
+    if output in (ReplayFormat.html, ReplayFormat.svg):
+        # html imports this module's narration, so it is imported here, not at the top.
+        from multiversus_cli.html import page_html, referee_page, side_page
+
+        # Built from the viewer's view log, never from the referee's states (but for the referee).
+        cut = MatchLog(header=log.header, entries=log.entries[:to])
+        page = referee_page(cut) if who == "referee" else side_page(redact_log(cut, who))
+        text = page_html(page) if output is ReplayFormat.html else page.board_svg(to)
+        _write(text, out_path)
+        raise typer.Exit(EXIT_OK)
     if output is ReplayFormat.log:
         if who == "referee":
             raise fail(
@@ -366,13 +402,27 @@ def replay(
             before = step.before
             where = f"round {before.round}, turn {before.turns_in_round}"
             head = f"{step.number}. [{where}] {command_line(before, step.entry.command, who)}"
-            out.print(Text(head, style="bold"))
+            out.print(Text(printable(head), style="bold"))
             for line in event_lines(before, step.entry.events, who):
-                out.print(Text(f"   {line}"))
+                out.print(Text(f"   {printable(line)}"))
     if output is ReplayFormat.text:
         out.print(Text(f"After entry {to} of {count}, as the {who}:", style="bold"))
-    out.print(board(state, who))
+    # The transcript told the result in its last entry: the board need not tell it again.
+    out.print(board(state, who, result=output is not ReplayFormat.text))
     raise typer.Exit(EXIT_OK)
+
+
+def _write(text: str, out_path: Path | None) -> None:
+    """Write ``text`` to ``out_path``, or the standard output; a failed write exits 1."""
+    if out_path is None:
+        sys.stdout.buffer.write(text.encode("utf-8"))  # UTF-8 whatever the locale
+        sys.stdout.buffer.flush()
+        return
+    try:
+        out_path.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise fail("replay", f"cannot write {out_path}: {reason}", EXIT_WRITE) from None
 
 
 # --- stepping ---------------------------------------------------------------------
@@ -521,10 +571,12 @@ class Stepper:
             head = (
                 f"{step.number}. [{where}] {command_line(before, step.entry.command, self.viewer)}"
             )
-            self.out.print(Text(head, style="bold"))
+            self.out.print(Text(printable(head), style="bold"))
             for line in event_lines(before, step.entry.events, self.viewer):
-                self.out.print(Text(f"   {line}"))
-        self.out.print(board(self.states[self.position], self.viewer))
+                self.out.print(Text(f"   {printable(line)}"))
+        # An entry that ended the match told its result just above.
+        told = self.position > 0 and self.states[self.position - 1].is_over is False
+        self.out.print(board(self.states[self.position], self.viewer, result=not told))
 
 
 def _number(word: str) -> int | None:
@@ -536,6 +588,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "EXIT_WRITE",
     "ReplayFormat",
     "Step",
     "Stepper",

@@ -16,21 +16,29 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from multiversus_cli.printable import printable
 from multiversus_core import abilities
 from multiversus_core.errors import SheetError
 from multiversus_core.scoring import WIN_CONDITIONS
-from multiversus_core.sheets import TeamSheet, installed_teams, load_sheet
+from multiversus_core.sheets import (
+    TeamSheet,
+    check_pairings,
+    installed_teams,
+    invalid_teams,
+    load_sheet,
+    missing_team,
+)
 
 EXIT_OK: Final = 0
 """Done; for ``validate``, every file is a valid sheet."""
 EXIT_INVALID: Final = 1
-"""``validate``: a file is missing or not a valid sheet; otherwise an installed sheet is broken."""
+"""``validate``: a file is missing or not a valid sheet; otherwise an installed sheet is invalid."""
 EXIT_USAGE: Final = 2
 """An unknown team id."""
 
 EPILOG: Final = (
     "Exit codes: 0 done (validate: every file is valid); 1 validate found a missing "
-    "or invalid file, or an installed team is broken; 2 an unknown team id."
+    "or invalid file, or an installed team is invalid; 2 an unknown team id."
 )
 
 _SIDE_NAMES: Final = {"heroes": "Heroes", "adversaries": "Adversaries"}
@@ -49,7 +57,7 @@ def _out() -> Console:
 def _fail(command: str, message: str, code: int) -> typer.Exit:
     """Print a one-line error on stderr and return the exit to raise."""
     Console(stderr=True, highlight=False, soft_wrap=True).print(
-        f"multiversus {command}: {' '.join(message.split())}", markup=False
+        f"multiversus {command}: {' '.join(printable(message).split())}", markup=False
     )
     return typer.Exit(code)
 
@@ -65,7 +73,8 @@ def _installed(command: str) -> tuple[TeamSheet, ...]:
 def list_teams(ctx: typer.Context) -> None:
     """List the installed teams, show a team's sheet, or check team sheet files.
 
-    Without a command, list the installed teams: id, name, side and units, one line each.
+    Without a command, list the installed teams: id, name, side and units, one line each;
+    a sheet another package offers that is invalid is listed with what is wrong (exit 1).
 
     Examples:
 
@@ -84,8 +93,21 @@ def list_teams(ctx: typer.Context) -> None:
     table.add_column("units")
     for sheet in _installed("teams"):
         units = ", ".join(unit_label(unit.name, unit.characters) for unit in sheet.units)
-        table.add_row(sheet.id, sheet.name, _SIDE_NAMES[sheet.side], units)
-    _out().print(table)
+        table.add_row(
+            Text(printable(sheet.id)),
+            Text(printable(sheet.name)),
+            _SIDE_NAMES[sheet.side],
+            Text(printable(units)),
+        )
+    invalid = invalid_teams()
+    for error in invalid:
+        table.add_row(Text(printable(error.team or "?")), Text("invalid (see below)", style="red"))
+    out = _out()
+    out.print(table)
+    for error in invalid:
+        out.print(Text(f"invalid: {' '.join(printable(str(error)).split())}", style="red"))
+    if invalid:
+        raise typer.Exit(EXIT_INVALID)
 
 
 @teams.command("show", epilog=EPILOG)
@@ -107,8 +129,11 @@ def show(
         if sheet.id == team_id:
             break
     else:
+        reason = missing_team(team_id)
+        if reason.startswith("the installed team"):
+            raise _fail("teams show", reason, EXIT_INVALID)
         known = ", ".join(s.id for s in sheets)
-        raise _fail("teams show", f"no team {team_id!r}; installed: {known}", EXIT_USAGE)
+        raise _fail("teams show", f"{reason}; installed: {known}", EXIT_USAGE)
     out = _out()
     for line in sheet_lines(sheet):
         out.print(line)
@@ -125,7 +150,9 @@ def validate(
 ) -> None:
     """Check team sheet files: print "ok", or what is wrong naming the field, for each.
 
-    Exits 0 if every file is a valid sheet, 1 otherwise.
+    A valid sheet is within the limits of docs/teams.md and sets up: with every
+    installed team of the other side, in every scenario. Exits 0 if every file
+    is a valid sheet, 1 otherwise.
 
     Examples:
 
@@ -135,14 +162,17 @@ def validate(
     """
     out = _out()
     failed = False
+    others = _installed("teams validate")
     for path in files:
         try:
             sheet = load_sheet(path)
+            # The installed copy of this very sheet is not another team to pair with.
+            check_pairings(sheet, [t for t in others if t.id != sheet.id], str(path))
         except SheetError as exc:
             failed = True
-            out.print(Text(" ".join(str(exc).split()), style="red"))
+            out.print(Text(" ".join(printable(str(exc)).split()), style="red"))
         else:
-            out.print(Text(f"{path}: ok ({sheet.id}, {_SIDE_NAMES[sheet.side]})"))
+            out.print(Text(printable(f"{path}: ok ({sheet.id}, {_SIDE_NAMES[sheet.side]})")))
     raise typer.Exit(EXIT_INVALID if failed else EXIT_OK)
 
 
@@ -155,12 +185,14 @@ def unit_label(name: str, characters: int) -> str:
 
 
 def sheet_lines(sheet: TeamSheet) -> list[Text]:
-    """Return a team sheet as the lines players read, styled for rich."""
+    """Return a team sheet as the lines players read, styled for rich, names :func:`printable`."""
     lines: list[Text] = [
-        Text.assemble((sheet.name, "bold"), f" ({sheet.id}), {_SIDE_NAMES[sheet.side]}")
+        Text.assemble(
+            (printable(sheet.name), "bold"), f" ({printable(sheet.id)}), {_SIDE_NAMES[sheet.side]}"
+        )
     ]
     if sheet.description:
-        lines.append(Text(sheet.description, style="italic"))
+        lines.append(Text(printable(sheet.description), style="italic"))
     lines.append(Text())
     lines.append(Text("Units", style="bold underline"))
     for unit in sheet.units:
@@ -174,12 +206,16 @@ def sheet_lines(sheet: TeamSheet) -> list[Text]:
             body = f"{unit.characters} {what}, {unit.size.capitalize()}"
         coins = f"{unit.green_coins} green + {unit.grey_coins} grey unit coins"
         lines.append(
-            Text.assemble("  ", (unit.name, "bold"), f" ({unit.id}), {unit.role}: {body}; {coins}")
+            Text.assemble(
+                "  ",
+                (printable(unit.name), "bold"),
+                printable(f" ({unit.id}), {unit.role}: {body}; {coins}"),
+            )
         )
         for name in unit.abilities:
             ability = abilities.REGISTRY.get(name)
             if ability is None:  # an installed sheet is validated; this is defensive
-                lines.append(Text(f"    {name}: (not registered)", style="red"))
+                lines.append(Text(printable(f"    {name}: (not registered)"), style="red"))
                 continue
             text = ability.text or "(no rules text)"
             lines.append(Text.assemble("    ", (abilities.title(ability), "cyan"), f": {text}"))
@@ -187,27 +223,30 @@ def sheet_lines(sheet: TeamSheet) -> list[Text]:
         lines.append(Text())
         lines.append(Text("Scenarios", style="bold underline"))
         for scenario in sheet.scenarios:
-            tiles = ", ".join(sorted({tile.terrain for tile in scenario.tiles}))
+            tiles = printable(", ".join(sorted({tile.terrain for tile in scenario.tiles})))
             extra = f"; special tiles: {tiles}" if tiles else ""
             lines.append(
                 Text.assemble(
                     "  ",
-                    (scenario.name, "bold"),
-                    f" ({scenario.id}): a {scenario.width}×{scenario.height} board{extra}",
+                    (printable(scenario.name), "bold"),
+                    f" ({printable(scenario.id)}): "
+                    f"a {scenario.width}×{scenario.height} board{extra}",
                 )
             )
     if sheet.secrets:
         lines.append(Text())
         lines.append(Text("Set-up secrets", style="bold underline"))
         for secret in sheet.secrets:
-            options = ", ".join(secret.options)
+            options = printable(", ".join(secret.options))
             lines.append(
                 Text.assemble(
-                    "  ", (secret.name, "bold"), f" (secret {secret.kind}; one of {options})"
+                    "  ",
+                    (printable(secret.name), "bold"),
+                    f" (secret {secret.kind}; one of {options})",
                 )
             )
             if secret.text:
-                lines.append(Text(f"    {secret.text}"))
+                lines.append(Text(f"    {printable(secret.text)}"))
     if sheet.win_conditions:
         lines.append(Text())
         lines.append(
@@ -216,8 +255,13 @@ def sheet_lines(sheet: TeamSheet) -> list[Text]:
         for name in sheet.win_conditions:
             registered = WIN_CONDITIONS.get(name)
             text = registered[0] if registered is not None else "(not registered)"
-            lines.append(Text.assemble("  ", (name, "bold"), f": {text}"))
+            lines.append(Text.assemble("  ", (printable(name), "bold"), f": {text}"))
+        lines.append(Text(f"  {NO_WINNER}"))
     return lines
+
+
+NO_WINNER: Final = "If no win condition names a winner after round 6, the match is a draw."
+"""How a match no win condition decides ends (rulebook: Scoring), as sheets print it."""
 
 
 __all__ = [

@@ -11,6 +11,8 @@ the reason.
 
 from __future__ import annotations
 
+import io
+import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -21,10 +23,12 @@ from typing import TYPE_CHECKING, Annotated, Final
 
 import msgspec
 import typer
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
+
+from multiversus_cli.printable import printable
 
 if TYPE_CHECKING:
     from multiversus_core.verify import Verification
@@ -112,7 +116,7 @@ def verify(
         files = find_logs(paths)
     except _NoLogs as exc:
         for line in exc.args:
-            err.print(f"multiversus verify: {line}", markup=False)
+            err.print(printable(f"multiversus verify: {line}"), markup=False)
         raise typer.Exit(EXIT_USAGE) from None
     results: list[Verification] = []
     with _progress(err, len(files)) as advance:
@@ -123,7 +127,7 @@ def verify(
     if output is OutputFormat.json:
         out.print(msgspec.json.encode(msgspec.to_builtins(results)).decode(), markup=False)
     else:
-        out.print(summary_table(results))
+        out.print(summary(results, out.width, base=common_folder(files)))
         for result in results:
             if not result.ok:
                 out.print(Text(failure_line(result), style="red"))
@@ -176,29 +180,98 @@ def find_logs(paths: Sequence[Path]) -> list[Path]:
     return files
 
 
-def summary_table(results: Sequence[Verification]) -> Table:
-    """Return the summary: one row per log with its entries, whether it finished, and the result."""
+def common_folder(files: Sequence[Path]) -> Path | None:
+    """Return the folder every file is in (searched folders included), or None if none is.
+
+    The table names each file from there, so names stay short enough to read.
+    """
+    if not files:
+        return None
+    try:
+        common = Path(os.path.commonpath([str(f.parent) for f in files]))
+    except ValueError:  # absolute and relative paths mixed
+        return None
+    return None if str(common) in ("", ".") else common
+
+
+def summary_table(results: Sequence[Verification], base: Path | None = None) -> Table:
+    """Return the summary: one row per log with its entries, whether it finished, and the result.
+
+    Files are named from ``base`` when given (the title says where that is). The file
+    names are never broken across lines; the other columns give way on a narrow screen.
+    """
     passed = sum(1 for r in results if r.ok)
+    where = f", in {printable(str(base))}{os.sep}" if base is not None else ""
     table = Table(
-        title=f"{passed} of {len(results)} logs passed",
+        title=Text(f"{passed} of {len(results)} logs passed{where}"),
         title_justify="left",
     )
-    table.add_column("file", overflow="fold")
+    names = [_name(r.path, base) for r in results]
+    table.add_column("file", no_wrap=True)
     table.add_column("log")
     table.add_column("entries", justify="right")
     table.add_column("finished")
     table.add_column("salts")
-    table.add_column("result")
-    for result in results:
+    table.add_column("result", no_wrap=True)
+    for result, name in zip(results, names, strict=True):
         table.add_row(
-            result.path,
-            _kind(result),
+            Text(printable(name)),
+            Text(printable(_kind(result))),
             str(result.entries),
             "yes" if result.finished else "no",
             _SALTS.get(result.salts, "?"),
-            Text("OK", style="green") if result.ok else Text("FAILED", style="bold red"),
+            _verdict(result),
         )
     return table
+
+
+def summary(
+    results: Sequence[Verification], width: int, base: Path | None = None
+) -> RenderableType:
+    """Return the summary table if it fits ``width`` columns whole; otherwise the same facts
+    as a list, each file name on a line of its own, so that no name is cut or broken."""
+    table = summary_table(results, base)
+    measuring = Console(width=10_000, file=io.StringIO())
+    if measuring.measure(table).maximum <= width:
+        return table
+    passed = sum(1 for r in results if r.ok)
+    where = f", in {printable(str(base))}{os.sep}" if base is not None else ""
+    lines = Text(f"{passed} of {len(results)} logs passed{where}", style="italic")
+    for result in results:
+        lines.append("\n")
+        lines.append_text(_verdict(result))
+        lines.append(" " * (8 - len(_verdict(result).plain)))
+        lines.append(printable(_name(result.path, base)), style="bold")
+        facts = [
+            _kind_words(result),
+            f"{result.entries} entries",
+            "finished" if result.finished else "not finished",
+            f"salts: {_SALTS.get(result.salts, '?')}",
+        ]
+        lines.append("\n" + " " * 8 + ", ".join(facts))
+    return lines
+
+
+def _kind_words(result: Verification) -> str:
+    """:func:`_kind` in words: "match log", "the heroes' view log", "unreadable"."""
+    if result.view is not None:
+        whose = f"{result.view}'" if result.view.endswith("s") else f"{result.view}'s"
+        return f"the {whose} view log"
+    return "unreadable" if _kind(result) == "?" else "match log"
+
+
+def _verdict(result: Verification) -> Text:
+    return Text("OK", style="green") if result.ok else Text("FAILED", style="bold red")
+
+
+def _name(path: str, base: Path | None) -> str:
+    """A log's path as the table shows it: from ``base`` if it is inside it."""
+    if base is None:
+        return path
+    try:
+        return str(Path(path).relative_to(base))
+    except ValueError:
+        return path
 
 
 def _kind(result: Verification) -> str:
@@ -210,16 +283,16 @@ def _kind(result: Verification) -> str:
 
 def failure_line(result: Verification) -> str:
     """Return one line naming the failed log, the entry where it failed and why."""
-    problem = " ".join((result.problem or "failed, with no reason given").split())
+    problem = " ".join(printable(result.problem or "failed, with no reason given").split())
     # A LogError's message starts with the path and gives a line: name the entry too.
-    problem = problem.removeprefix(f"{result.path}, ")
+    problem = problem.removeprefix(f"{' '.join(printable(result.path).split())}, ")
     match = _LOG_LINE.match(problem)
     if match is not None:
         line = int(match["line"])
         where = "the header (line 1)" if line == 1 else f"entry {line - 1} (line {line})"
         problem = where + ": " + match["rest"] if line else match["rest"]
     code = f" [{result.code}]" if result.code else ""
-    return f"{result.path}: {problem}{code}"
+    return printable(f"{result.path}: {problem}{code}")
 
 
 @contextmanager

@@ -23,6 +23,7 @@ from multiversus_core.commands import (
     AfterAttack,
     Attack,
     BeginAction,
+    BlockForcedMove,
     ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
@@ -38,6 +39,7 @@ from multiversus_core.commands import (
     SelectNoReaction,
     SelectReaction,
     Step,
+    StopForcedMove,
     Stunt,
 )
 from multiversus_core.commitments import salted
@@ -66,6 +68,7 @@ __all__ = [
     "AfterAttack",
     "Attack",
     "BeginAction",
+    "BlockForcedMove",
     "Board",
     "ChooseSecret",
     "ChooseSide",
@@ -97,6 +100,7 @@ __all__ = [
     "Side",
     "Square",
     "Step",
+    "StopForcedMove",
     "Stunt",
     "Tile",
     "Viewer",

@@ -19,6 +19,8 @@ hook                                                called
                                                     of the unit, after ``StuntPerformed``
 ``after_attack(b, attacker, target, hit) -> None``  after a figure of the unit attacks or is
                                                     attacked
+``after_forced_move(b, move, spaces) -> None``      after a forced move this ability queued
+                                                    (with ``ability=``) has been carried out
 ==================================================  ==========================================
 
 Passive abilities use ``movement``, ``is_ranged`` and
@@ -39,7 +41,8 @@ and emit events through it; every effect is therefore an event in the log.
 Hooks never change the state directly and never draw chance. The helpers at
 the end of this module are those effects, each a documented event:
 :func:`harm` and :func:`heal` (``ConditionChanged``), :func:`push`,
-:func:`pull`, :func:`forced_move` and :func:`place` (``FigureMoved``, R20), and
+:func:`pull` and :func:`forced_move` (queued, then ``FigureMoved``, R20: see
+:mod:`multiversus_core.forced`), :func:`place` (``FigureMoved``), and
 :func:`reveal` (``SecretRevealed``, R23); and the queries :func:`has_ability`,
 :func:`characters`, :func:`distance`, :func:`nearest`, :func:`chosen_secret`,
 :func:`secret_figure`, :func:`hidden_identity`, :func:`last_attack` and
@@ -60,11 +63,12 @@ from multiversus_core.commitments import reveal_secret
 from multiversus_core.events import AttackMade, ConditionChanged, FigureMoved
 from multiversus_core.geometry import chebyshev, figure_squares, pull_direction, push_direction
 from multiversus_core.scoring import check_elimination
+from multiversus_core.state import ForcedMove
 
 if TYPE_CHECKING:
     from multiversus_core.board import Figure
     from multiversus_core.builder import Builder
-    from multiversus_core.state import MatchState, Secret
+    from multiversus_core.state import ForcedHow, MatchState, Secret
     from multiversus_core.terms import Condition, Direction, Side, Square
     from multiversus_core.units import Unit
 
@@ -110,6 +114,9 @@ class Ability:
 
     def after_attack(self, b: Builder, attacker: Figure, target: Figure, hit: bool) -> None:
         """React to an attack made by or against a figure of this unit."""
+
+    def after_forced_move(self, b: Builder, move: ForcedMove, spaces: int) -> None:
+        """Follow up a forced move this ability queued, once the figure moved ``spaces`` spaces."""
 
     def __repr__(self) -> str:
         return f"<ability {self.name}>"
@@ -175,7 +182,11 @@ class Drifting(Ability):
     """Lets a Terrain unit's pieces take Move actions and reactions (R1)."""
 
     name = "Drifting"
-    text = "These terrain pieces can move like characters."
+    text = (
+        "These terrain pieces take Move actions, moving like characters. They never react: "
+        "every trigger is about a character of the reacting unit, and terrain pieces are "
+        "not characters (their unit may still be selected to react, as a bluff)."
+    )
 
 
 # --- queries for ability code -------------------------------------------------
@@ -334,24 +345,47 @@ def forced_move(
     figure: Figure,
     direction: Direction,
     distance: int,
-    how: Literal["push", "pull", "slide"],
-) -> int:
-    """Move a figure up to ``distance`` spaces in a straight line (R20) and return how many.
+    how: ForcedHow,
+    *,
+    up_to: Side | None = None,
+    ability: str | None = None,
+) -> None:
+    """Queue a move of a figure up to ``distance`` spaces in a straight line (R20).
 
+    The engine carries out queued moves one at a time, in the order queued,
+    once the hook that queued them returns (:mod:`multiversus_core.forced`).
     Diagonals are allowed; the figure stops before the first space that is
-    not free for it. Allied characters in the way block it (an ability's
-    forced movement offers no choice to let it through).
+    not free for it. An allied character in the way blocks it or lets it
+    through, at its player's choice (R20), but it never ends on one. With
+    ``up_to``, that side may stop the move short ("up to N spaces"). With
+    ``ability``, that ability's :meth:`Ability.after_forced_move` runs once
+    the figure has moved, with how many spaces it went.
     """
     current = b.state.figure(figure.id)
-    assert b.state.board is not None
-    path = movement.forced_path(b.state.board, b.state.figures, current, direction, distance)
-    if path:
-        b.emit(FigureMoved(figure=current.id, to=path[-1], how=how))
-    return len(path)
+    if current.square is None or distance < 1:
+        return
+    b.forced.append(
+        ForcedMove(
+            figure=current.id,
+            how=how,
+            direction=direction,
+            distance=distance,
+            up_to=up_to,
+            ability=ability,
+        )
+    )
 
 
-def push(b: Builder, source: Figure, figure: Figure, distance: int = 1) -> int:
-    """Push ``figure`` directly away from ``source`` (R9, R20); return spaces moved.
+def push(
+    b: Builder,
+    source: Figure,
+    figure: Figure,
+    distance: int = 1,
+    *,
+    up_to: Side | None = None,
+    ability: str | None = None,
+) -> None:
+    """Queue a push of ``figure`` directly away from ``source`` (R9, R20), as :func:`forced_move`.
 
     Nothing happens if either is off the board or they overlap.
     """
@@ -359,12 +393,20 @@ def push(b: Builder, source: Figure, figure: Figure, distance: int = 1) -> int:
     try:
         direction = push_direction(source, current)
     except ValueError:
-        return 0
-    return forced_move(b, current, direction, distance, "push")
+        return
+    forced_move(b, current, direction, distance, "push", up_to=up_to, ability=ability)
 
 
-def pull(b: Builder, source: Figure, figure: Figure, distance: int = 1) -> int:
-    """Pull ``figure`` directly toward ``source`` (R20); return spaces moved.
+def pull(
+    b: Builder,
+    source: Figure,
+    figure: Figure,
+    distance: int = 1,
+    *,
+    up_to: Side | None = None,
+    ability: str | None = None,
+) -> None:
+    """Queue a pull of ``figure`` directly toward ``source`` (R20), as :func:`forced_move`.
 
     Nothing happens if either is off the board or they overlap.
     """
@@ -372,8 +414,8 @@ def pull(b: Builder, source: Figure, figure: Figure, distance: int = 1) -> int:
     try:
         direction = pull_direction(source, current)
     except ValueError:
-        return 0
-    return forced_move(b, current, direction, distance, "pull")
+        return
+    forced_move(b, current, direction, distance, "pull", up_to=up_to, ability=ability)
 
 
 def place(b: Builder, figure: Figure, square: Square) -> bool:

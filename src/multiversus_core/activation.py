@@ -18,7 +18,7 @@ from typing import Final, Literal
 
 from msgspec.structs import replace
 
-from multiversus_core import combat, movement
+from multiversus_core import combat, forced, movement
 from multiversus_core.abilities import REGISTRY, abilities_of, stunt_abilities
 from multiversus_core.board import Figure
 from multiversus_core.builder import Builder
@@ -47,7 +47,14 @@ from multiversus_core.events import (
     UnitCoinReturned,
 )
 from multiversus_core.geometry import are_adjacent, figure_squares, push_direction
-from multiversus_core.state import Action, Activation, MatchState, Suspended, Trigger
+from multiversus_core.state import (
+    Action,
+    Activation,
+    ForcedMove,
+    MatchState,
+    Suspended,
+    Trigger,
+)
 from multiversus_core.terms import ActionKind, Colour, Direction, Side
 from multiversus_core.units import CoinId, Unit, coin_colour, coin_unit
 from multiversus_core.variants import is_on
@@ -510,12 +517,36 @@ def _offer(b: Builder, held: Suspended) -> bool:
     act = _activation(b.state)
     if act.reaction is not None or act.offer is not None or act.reacted_to_action:
         return False  # one reaction per action (R5)
+    if b.state.unit(act.unit).is_terrain:
+        # Terrain pieces never trigger reactions (R1): whatever the Terrain
+        # unit does, stepping, stunting or ending its actions, raises nothing.
+        return False
     triggers = _raised(b.state, held, _candidates(b.state))
     if not triggers:
         return False
     reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
     b.emit(ReactionTriggered(side=reactive, triggers=triggers, figure=held.figure, held=held))
     return True
+
+
+def triggered_units(
+    state: MatchState, held: Suspended
+) -> tuple[tuple[Trigger, tuple[str, ...]], ...]:
+    """Return each trigger ``held`` raises with the reactive units it concerns (R5, R7).
+
+    The units are those :func:`_offer` allows for: until the reactive
+    selection is revealed, every unit the reactive player might have selected;
+    afterwards, the unit really selected. Neither depends on what is hidden,
+    so naming them tells nothing about the hidden selection. Empty when
+    there is no activation or no trigger.
+    """
+    if state.activation is None:
+        return ()
+    found: dict[Trigger, list[str]] = {}
+    for unit, kinds in _candidates(state):
+        for trigger in _raised(state, held, ((unit, kinds),)):
+            found.setdefault(trigger, []).append(unit.id)
+    return tuple((t, tuple(found[t])) for t in _TRIGGER_ORDER if t in found)
 
 
 def can_react_now(state: MatchState) -> bool:
@@ -816,9 +847,16 @@ def _finish_attack(b: Builder, held: Suspended) -> None:
     )
     if hit and action.double and is_on(b.state, "double-attack-pushes") and not b.state.is_over:
         attacker, target = b.state.figure(attacker.id), b.state.figure(target.id)
-        to = _push_destination(b.state, attacker, target)
-        if to is not None:
-            b.emit(FigureMoved(figure=target.id, to=to, how="push"))
+        if _push_destination(b.state, attacker, target) is not None:
+            _queue_push(b, attacker, target)
+    # Forced moves the attack's abilities queued, then the variant's push (R20).
+    forced.run(b)
+
+
+def _queue_push(b: Builder, attacker: Figure, target: Figure) -> None:
+    """Queue the one-space push of ``target`` directly away from ``attacker`` (R9, R20)."""
+    direction = push_direction(attacker, target)
+    b.forced.append(ForcedMove(figure=target.id, how="push", direction=direction, distance=1))
 
 
 FollowUp = Literal["step", "push", "stay"]
@@ -876,10 +914,9 @@ def after_attack(b: Builder, choice: FollowUp, direction: Direction | None) -> N
     if choice == "stay":
         b.emit(FollowUpChosen(attacker=attacker.id, choice="stay"))
     elif choice == "push":
-        to = _push_destination(state, attacker, target)
-        assert to is not None
         b.emit(FollowUpChosen(attacker=attacker.id, choice="push"))
-        b.emit(FigureMoved(figure=target.id, to=to, how="push"))
+        _queue_push(b, attacker, target)
+        forced.run(b)
     else:
         assert direction is not None
         b.emit(FollowUpChosen(attacker=attacker.id, choice="step"))
@@ -998,6 +1035,7 @@ def _finish_stunt(b: Builder, held: Suspended) -> None:
         other = b.state.figure(held.target)
         for ability in abilities_of(b.state.unit(other.unit)):
             ability.on_interact(b, b.state.figure(figure.id), other)
+    forced.run(b)  # the forced moves the stunt queued (R20)
 
 
 # --- Recovery (R12) ---------------------------------------------------------

@@ -9,17 +9,19 @@ from __future__ import annotations
 
 from multiversus_core.events import Event
 from multiversus_core.evolve import evolve
-from multiversus_core.state import MatchState
+from multiversus_core.state import ForcedMove, MatchState
 
 
 class Builder:
     """Collects the events of one command, folding each into ``state``."""
 
-    __slots__ = ("events", "state")
+    __slots__ = ("events", "forced", "state")
 
     def __init__(self, state: MatchState) -> None:
         self.state = state
         self.events: list[Event] = []
+        self.forced: list[ForcedMove] = []
+        """Forced moves queued by abilities, carried out by :mod:`~multiversus_core.forced`."""
 
     def emit(self, event: Event) -> None:
         """Record an event and apply it to the working state."""

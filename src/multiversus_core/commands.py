@@ -145,6 +145,20 @@ class DeclineReaction(_Command, frozen=True, tag="decline_reaction"):
     """As the reactive player, let the trigger just offered pass."""
 
 
+class BlockForcedMove(_Command, frozen=True, tag="block_forced_move"):
+    """As the player of an allied character in the way of a forced move, choose whether it
+    blocks (the moved figure stops before it) or lets the figure through (R20)."""
+
+    ally: str
+    block: bool
+
+
+class StopForcedMove(_Command, frozen=True, tag="stop_forced_move"):
+    """Choose how many spaces a forced move you may stop short ("up to N spaces") moves."""
+
+    spaces: int
+
+
 class RollInitiative(_Command, frozen=True, tag="roll_initiative"):
     """Roll the Initiative die at the end of an activation.
 
@@ -178,5 +192,7 @@ Command: TypeAlias = (
     | DeclineReaction
     | RollInitiative
     | GiveUpInitiative
+    | BlockForcedMove
+    | StopForcedMove
 )
 """Every kind of command."""

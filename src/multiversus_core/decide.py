@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from typing import Final
 
-from multiversus_core import activation, dice, initiative, setup
+from multiversus_core import activation, dice, forced, initiative, setup
 from multiversus_core.board import Figure
 from multiversus_core.builder import Builder
 from multiversus_core.commands import (
     AfterAttack,
     Attack,
     BeginAction,
+    BlockForcedMove,
     ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
@@ -33,6 +34,7 @@ from multiversus_core.commands import (
     SelectNoReaction,
     SelectReaction,
     Step,
+    StopForcedMove,
     Stunt,
 )
 from multiversus_core.commitments import check_salt
@@ -55,6 +57,7 @@ _WAITING_FOR: Final[dict[Pending, str]] = {
     "after_attack": "step, push or stay after the attack",
     "stunt": "stunt",
     "offer": "react or let the trigger pass",
+    "forced": "choose for a forced move: whether an ally in the way blocks, or where it stops",
     "secret": "choose a secret",
     "roll": "roll the Initiative die",
     "over": "nothing: the match is over",
@@ -127,6 +130,12 @@ def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
             if die is None:
                 die = dice.roll_die(state.settings.seed, state.draws)
             initiative.roll(b, side, die)
+        case BlockForcedMove(player=player, ally=ally, block=block):
+            _expect(state, player, "forced")
+            forced.choose_block(b, ally, block)
+        case StopForcedMove(player=player, spaces=spaces):
+            _expect(state, player, "forced")
+            forced.choose_stop(b, spaces)
         case GiveUpInitiative(player=player):
             side = _expect(state, player, "select")
             if not state.may_give_up:
@@ -135,6 +144,7 @@ def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
                 )
             b.emit(InitiativeGivenUp(side=side))
             initiative.end_turn(b, side, "initiative_given_up")
+    forced.run(b)  # nothing is left queued once the rules above have run
     return tuple(b.events)
 
 
@@ -149,6 +159,9 @@ def decider_seat(state: MatchState) -> Seat | None:
             return None if state.set_up_player is None else (2 if state.set_up_player == 1 else 1)
         case "react" | "offer":
             return None if state.reactive is None else state.seat_of(state.reactive)
+        case "forced":
+            choice = forced.held(state)
+            return None if choice is None else state.seat_of(choice.side)
         case "secret":
             offer = setup.next_secret(state)
             return None if offer is None else state.seat_of(offer.side)
@@ -247,6 +260,10 @@ def _check_well_formed(command: Command) -> None:
                     f"a step is one space: each of the direction's parts is -1, 0 or 1, "
                     f"not both 0 (got {direction!r})"
                 )
+        case BlockForcedMove(block=block) if not isinstance(block, bool):
+            raise InvalidCommandError(f"block is true or false, not {block!r}")
+        case StopForcedMove(spaces=spaces) if spaces < 0:
+            raise InvalidCommandError(f"a forced move goes 0 or more spaces, not {spaces!r}")
         case RollInitiative(die=die) if die is not None and not 1 <= die <= 6:
             raise InvalidCommandError(f"a six-sided die shows 1 to 6, not {die!r}")
         case _:

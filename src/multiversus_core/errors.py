@@ -25,12 +25,14 @@ class IllegalCommandError(MultiversusError, ValueError):
 class SheetError(MultiversusError, ValueError):
     """A team sheet that cannot be read or breaks the sheet rules."""
 
-    def __init__(self, source: str, reason: str) -> None:
+    def __init__(self, source: str, reason: str, team: str | None = None) -> None:
         super().__init__(f"{source}: {reason}")
         self.source = source
         """The file or team the sheet came from."""
         self.reason = reason
         """What is wrong, naming the field."""
+        self.team = team
+        """The id the sheet claims, when it could be read that far (else None)."""
 
 
 class SettingsError(MultiversusError, ValueError):

@@ -12,7 +12,7 @@ from typing import Literal, TypeAlias
 import msgspec
 
 from multiversus_core.board import Board, Figure
-from multiversus_core.state import ActionName, SecretOffer, Suspended, Trigger
+from multiversus_core.state import ActionName, ForcedMove, SecretOffer, Suspended, Trigger
 from multiversus_core.terms import ActionKind, Condition, Seat, Side, Square
 from multiversus_core.units import CoinId, Unit
 
@@ -272,6 +272,41 @@ class FigureMoved(_Event, frozen=True, tag="figure_moved"):
     how: Literal["step", "push", "pull", "slide", "place"]
 
 
+class ForcedMoveHeld(_Event, frozen=True, tag="forced_move_held"):
+    """A forced move waits for a player's choice (R20): public, as the move is.
+
+    With ``ally``, an allied character of the moved figure is in the way and
+    its player chooses whether it blocks; without, the side that may stop the
+    move short chooses where it stops.
+    """
+
+    side: Side
+    """The side that chooses."""
+    move: ForcedMove
+    ally: str | None
+    queue: tuple[ForcedMove, ...] = ()
+    """Forced moves still to come after this one."""
+
+
+class BlockChosen(_Event, frozen=True, tag="block_chosen"):
+    """The player of an allied character in the way of a forced move chose (R20):
+    it blocks (the move stops before it) or lets the figure through."""
+
+    side: Side
+    ally: str
+    figure: str
+    """The figure being moved."""
+    block: bool
+
+
+class ForcedStopChosen(_Event, frozen=True, tag="forced_stop_chosen"):
+    """The side that may stop a forced move short chose how many spaces it moves."""
+
+    side: Side
+    figure: str
+    spaces: int
+
+
 class StuntPerformed(_Event, frozen=True, tag="stunt_performed"):
     """A figure used a stunt-based ability or interacted with a figure (R11)."""
 
@@ -392,6 +427,9 @@ Event: TypeAlias = (
     | StuntFailed
     | RecoveryMade
     | UnitCoinRemoved
+    | ForcedMoveHeld
+    | BlockChosen
+    | ForcedStopChosen
 )
 """Every kind of event."""
 

@@ -19,6 +19,7 @@ from multiversus_core.events import (
     ActionStarted,
     ActivationEnded,
     AttackMade,
+    BlockChosen,
     BoardSetUp,
     CoinsRevealed,
     CoinsSelected,
@@ -28,6 +29,8 @@ from multiversus_core.events import (
     FigureMoved,
     FigureStepped,
     FollowUpChosen,
+    ForcedMoveHeld,
+    ForcedStopChosen,
     InitiativeGivenUp,
     InitiativeRolled,
     MatchEnded,
@@ -55,7 +58,16 @@ from multiversus_core.events import (
     UnitCoinReturned,
 )
 from multiversus_core.settings import MatchSettings
-from multiversus_core.state import Action, Activation, MatchState, Offer, Pending, Piles, Secret
+from multiversus_core.state import (
+    Action,
+    Activation,
+    ForcedChoice,
+    MatchState,
+    Offer,
+    Pending,
+    Piles,
+    Secret,
+)
 from multiversus_core.terms import Side, Square
 from multiversus_core.units import CoinId, Unit, coin_unit
 
@@ -202,6 +214,20 @@ def _condition_changed(state: MatchState, event: ConditionChanged) -> MatchState
 
 def _figure_moved(state: MatchState, event: FigureMoved) -> MatchState:
     return replace(state, figures=_moved(state.figures, event.figure, event.to))
+
+
+def _forced_move_held(state: MatchState, event: ForcedMoveHeld) -> MatchState:
+    act = state.activation
+    assert act is not None
+    choice = ForcedChoice(side=event.side, move=event.move, ally=event.ally, queue=event.queue)
+    return replace(state, pending="forced", activation=replace(act, forced=choice))
+
+
+def _forced_choice_made(state: MatchState, event: BlockChosen | ForcedStopChosen) -> MatchState:
+    act = state.activation
+    assert act is not None
+    act = replace(act, forced=None)
+    return replace(state, activation=act, pending=_pending_for(state, act.reaction or act.action))
 
 
 def _stunt_performed(state: MatchState, event: StuntPerformed) -> MatchState:
@@ -551,5 +577,8 @@ _HANDLERS: Final[dict[type[Event], Callable[[MatchState, Any], MatchState]]] = {
     StuntFailed: _no_change,
     RecoveryMade: _no_change,
     UnitCoinRemoved: _unit_coin_removed,
+    ForcedMoveHeld: _forced_move_held,
+    BlockChosen: _forced_choice_made,
+    ForcedStopChosen: _forced_choice_made,
 }
 """One handler per event kind; a test checks that every kind has one."""

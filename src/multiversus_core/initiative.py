@@ -6,6 +6,7 @@ project ruling P1 (see ``docs/rules-reference.md``).
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Final, Literal
 
 from multiversus_core.activation import has_legal_activation
@@ -42,6 +43,30 @@ def loses_initiative(die: int, greys: int, *, six_loses: bool = True) -> bool:
     ``six_loses`` is False under the variant no-automatic-six.
     """
     return (six_loses and die == 6) or die <= greys
+
+
+def losing_rolls(greys: int, *, six_loses: bool = True) -> tuple[int, ...]:
+    """Return the faces of the die that lose the Initiative with ``greys`` greys in the discard.
+
+    ``six_loses`` is False under the variant no-automatic-six (R13).
+    """
+    return tuple(die for die in range(1, 7) if loses_initiative(die, greys, six_loses=six_loses))
+
+
+def chance_of_losing_initiative(state: MatchState, side: Side, *, more_greys: int = 0) -> Fraction:
+    """Return the exact chance that ``side`` loses the Initiative when it rolls the die (R13).
+
+    The Initiative test: one fair six-sided die, lost on a 6 (unless the
+    variant no-automatic-six is in play) or on a roll equal to or lower than
+    the grey unit coins in the side's own discard. ``more_greys`` counts grey
+    coins that will be in the discard by the roll but are not there yet (the
+    grey coin of an activation still to come); at the roll itself it is 0,
+    the coin just used having been discarded already. A Recovery ends the
+    turn without a roll (R12); this is the chance of the roll, not of the turn.
+    """
+    greys = greys_in_discard(state, side) + more_greys
+    faces = losing_rolls(greys, six_loses=not is_on(state, "no-automatic-six"))
+    return Fraction(len(faces), 6)
 
 
 def roll(b: Builder, side: Side, die: int) -> None:

@@ -8,11 +8,12 @@ rejected.
 
 from __future__ import annotations
 
-from multiversus_core import activation, setup
+from multiversus_core import activation, forced, setup
 from multiversus_core.commands import (
     AfterAttack,
     Attack,
     BeginAction,
+    BlockForcedMove,
     ChooseSecret,
     ChooseSide,
     ChooseStartingTeam,
@@ -28,6 +29,7 @@ from multiversus_core.commands import (
     SelectNoReaction,
     SelectReaction,
     Step,
+    StopForcedMove,
     Stunt,
 )
 from multiversus_core.decide import decider_seat
@@ -88,6 +90,8 @@ def legal_commands(state: MatchState, player: Seat) -> tuple[Command, ...]:
             if activation.can_react_now(state):
                 return (React(player=player), DeclineReaction(player=player))
             return (DeclineReaction(player=player),)
+        case "forced":
+            return _forced(state, player)
         case "roll":
             return (RollInitiative(player=player),)
         case "over":
@@ -153,6 +157,17 @@ def _stunts(state: MatchState, player: Seat) -> tuple[Command, ...]:
             commands.append(Stunt(player=player, figure=figure.id, ability=ability, target=target))
     commands.append(EndAction(player=player))
     return tuple(commands)
+
+
+def _forced(state: MatchState, player: Seat) -> tuple[Command, ...]:
+    choice = forced.held(state)
+    assert choice is not None
+    if choice.ally is not None:
+        return (
+            BlockForcedMove(player=player, ally=choice.ally, block=True),
+            BlockForcedMove(player=player, ally=choice.ally, block=False),
+        )
+    return tuple(StopForcedMove(player=player, spaces=k) for k in forced.stop_options(state))
 
 
 __all__ = ["legal_commands"]

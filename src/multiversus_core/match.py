@@ -10,7 +10,7 @@ from multiversus_core.errors import SettingsError
 from multiversus_core.events import Event
 from multiversus_core.evolve import evolve_all, initial_state
 from multiversus_core.settings import MatchSettings
-from multiversus_core.sheets import find_team, installed_teams
+from multiversus_core.sheets import find_team, installed_teams, missing_team
 from multiversus_core.state import MatchState
 from multiversus_core.variants import VARIANTS
 
@@ -36,7 +36,7 @@ def check_settings(settings: MatchSettings) -> None:
             continue
         sheet = find_team(team_id)
         if sheet is None:
-            raise SettingsError(f"no team {team_id!r} is installed")
+            raise SettingsError(missing_team(team_id))
         if sheet.side != side:
             raise SettingsError(f"{sheet.name} plays the {sheet.side}, not the {side}")
     if settings.scenario is not None:

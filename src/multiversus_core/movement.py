@@ -367,3 +367,23 @@ def forced_move_options(
             ends.add(end(k))
         previous = current
     return frozenset(ends)
+
+
+def forced_walk(
+    board: Board,
+    figures: Sequence[Figure],
+    mover: Figure,
+    direction: Direction,
+    distance: int,
+    *,
+    passable: frozenset[str] = frozenset(),
+) -> tuple[Square, ...]:
+    """Return the origins of a straight move up to its first blocked step, not cut back (R20).
+
+    Like :func:`forced_path`, but an origin may share a space with a passable
+    character: the walk a forced move makes while allies let it through.
+    """
+    if mover.square is None or distance < 1:
+        return ()
+    spaces = _Spaces(board, figures, mover, passable)
+    return tuple(spaces.walk(mover.square, mover.size, direction, distance))

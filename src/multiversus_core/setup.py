@@ -21,7 +21,14 @@ from multiversus_core.events import (
     TeamsChosen,
 )
 from multiversus_core.initiative import start_round
-from multiversus_core.sheets import ScenarioSheet, TeamSheet, UnitSheet, find_team, installed_teams
+from multiversus_core.sheets import (
+    ScenarioSheet,
+    TeamSheet,
+    UnitSheet,
+    find_team,
+    installed_teams,
+    missing_team,
+)
 from multiversus_core.state import MatchState, SecretOffer
 from multiversus_core.terms import Seat, Side
 from multiversus_core.units import Unit, coin_id
@@ -73,16 +80,7 @@ def choose_teams(b: Builder, heroes_id: str, adversaries_id: str, scenario_id: s
     ):
         if agreed is not None and chosen != agreed:
             raise IllegalCommandError(f"the match settings name {agreed!r} as the {what}")
-    units = _units(heroes, adversaries)
-    board = Board(
-        width=scenario.width,
-        height=scenario.height,
-        tiles=tuple(
-            Tile(origin=t.origin, terrain=t.terrain, blocking=t.blocking, obscuring=t.obscuring)
-            for t in scenario.tiles
-        ),
-    )
-    figures = _deploy(board, scenario, heroes, adversaries, units)
+    units, board, figures = lay_out(heroes, adversaries, scenario)
     secrets = tuple(
         SecretOffer(side=sheet.side, name=secret.name, options=secret.options)
         for sheet in (heroes, adversaries)
@@ -102,6 +100,30 @@ def choose_teams(b: Builder, heroes_id: str, adversaries_id: str, scenario_id: s
         )
     )
     b.emit(BoardSetUp(board=board, figures=figures))
+
+
+def lay_out(
+    heroes: TeamSheet, adversaries: TeamSheet, scenario: ScenarioSheet
+) -> tuple[tuple[Unit, ...], Board, tuple[Figure, ...]]:
+    """Return the units, the board and the figures in their starting squares for a pairing.
+
+    :raises IllegalCommandError: if two units or figures would share an id, or
+        the scenario has no room for a figure.
+    """
+    units = _units(heroes, adversaries)
+    for ids in ([u.id for u in units], [f for u in units for f in u.figures]):
+        if len(set(ids)) != len(ids):
+            twice = next(i for n, i in enumerate(ids) if i in ids[:n])
+            raise IllegalCommandError(f"two units or figures would share the id {twice!r}")
+    board = Board(
+        width=scenario.width,
+        height=scenario.height,
+        tiles=tuple(
+            Tile(origin=t.origin, terrain=t.terrain, blocking=t.blocking, obscuring=t.obscuring)
+            for t in scenario.tiles
+        ),
+    )
+    return units, board, _deploy(board, scenario, heroes, adversaries, units)
 
 
 def choose_starting_team(b: Builder, side: Side) -> None:
@@ -148,7 +170,7 @@ def choose_secret(b: Builder, side: Side, name: str, choice: str, salt: str | No
 def _team(team_id: str, side: Side) -> TeamSheet:
     sheet = find_team(team_id)
     if sheet is None:
-        raise InvalidCommandError(f"no team {team_id!r} is installed")
+        raise InvalidCommandError(missing_team(team_id))
     if sheet.side != side:
         wanted = "a Hero" if side == "heroes" else "an Adversary"
         raise InvalidCommandError(f"{sheet.name} is not {wanted} team")

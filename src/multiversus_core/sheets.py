@@ -8,22 +8,34 @@ files decoded by msgspec into the typed structs below and then checked by
 The installed teams are the bundled ones plus those other packages offer
 through the entry point group ``multiversus.teams`` (:func:`installed_teams`).
 ``docs/teams.md`` describes the format and how to write a team.
+
+A sheet may come from anyone, so every input is bounded (:data:`LIMITS`):
+the file's size, its nesting, every count and number, the length and
+alphabet of every id and name. A sheet that passes :func:`validate_sheet`
+sets up: every starting square is on the board and free, no two starting
+footprints overlap, and (checked by :func:`check_pairings` against the
+installed teams of the other side) every scenario has room for every Hero.
 """
 
 from __future__ import annotations
 
-import importlib.metadata
-from collections.abc import Callable, Iterable, Iterator
+import re
+import tomllib
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cache
 from importlib import resources
 from os import PathLike
 from pathlib import Path
+from types import MappingProxyType
 from typing import Final, Literal, NoReturn, Protocol, TypeAlias
 
 import msgspec
 
 from multiversus_core.abilities import REGISTRY
-from multiversus_core.errors import SheetError
+from multiversus_core.board import Board, Figure, Tile
+from multiversus_core.errors import IllegalCommandError, SheetError
+from multiversus_core.geometry import footprint, on_board
+from multiversus_core.movement import can_stand
 from multiversus_core.scoring import WIN_CONDITIONS
 from multiversus_core.terms import Side, Size, Square
 
@@ -40,6 +52,46 @@ Adversaries a beast, minions and the terrain."""
 
 ENTRY_POINT_GROUP: Final = "multiversus.teams"
 """The entry point group other packages use to offer team sheets."""
+
+MAX_SHEET_BYTES: Final = 256 * 1024
+"""The largest sheet file read, in bytes."""
+MAX_DEPTH: Final = 8
+"""The deepest nesting of tables and arrays a sheet may use (the format needs 7)."""
+
+LIMITS: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
+    {
+        "units": (1, 8),
+        "characters": (1, 12),
+        "figures": (1, 24),
+        "green_coins": (0, 6),
+        "grey_coins": (0, 6),
+        "abilities": (0, 12),
+        "scenarios": (0, 8),
+        "width": (2, 40),
+        "height": (2, 40),
+        "tiles": (0, 32),
+        "heroes": (0, 48),
+        "secrets": (0, 8),
+        "options": (1, 24),
+        "win_conditions": (0, 8),
+    }
+)
+"""The range (least, most) of every count and number on a sheet: ``units`` per
+sheet, ``characters`` per unit, ``figures`` per sheet (all units' characters),
+coins per unit and colour, ``abilities`` per unit, ``scenarios`` per sheet,
+board ``width`` and ``height`` in spaces, special ``tiles`` and ``heroes``
+deployment squares per scenario, ``secrets`` per sheet, ``options`` per secret
+and ``win_conditions`` per sheet."""
+
+MAX_ID: Final = 32
+"""The longest id (of a team, unit, scenario or secret), in characters."""
+MAX_NAME: Final = 64
+"""The longest name (of a team, unit, scenario, terrain or secret option)."""
+MAX_TEXT: Final = 2000
+"""The longest description or rules text."""
+
+_ID: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+"""The id alphabet: ASCII letters and digits, then also '-' and '_'."""
 
 SecretKind: TypeAlias = Literal["power", "identity", "scheme"]
 """What a set-up secret is (R23): a secret power, a hidden identity (its
@@ -152,28 +204,99 @@ class TeamSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 def decode_sheet(data: bytes, source: str) -> TeamSheet:
     """Decode and validate a TOML team sheet.
 
+    The size and the nesting are checked before the TOML is parsed, so a
+    hostile file costs little time and memory.
+
     :raises SheetError: naming the source and the field at fault.
     """
+    if len(data) > MAX_SHEET_BYTES:
+        raise SheetError(source, f"the file is larger than {MAX_SHEET_BYTES} bytes")
     try:
-        sheet = msgspec.toml.decode(data, type=TeamSheet)
-    except msgspec.ValidationError as exc:
-        raise SheetError(source, str(exc)) from None
-    except (msgspec.DecodeError, UnicodeDecodeError) as exc:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise SheetError(source, f"not valid TOML: not UTF-8 ({exc.reason})") from None
+    if _bracket_depth(text) > MAX_DEPTH:
+        raise SheetError(source, f"tables, arrays and keys are nested more than {MAX_DEPTH} deep")
+    try:
+        raw = tomllib.loads(text)
+    except RecursionError:  # defensive: the depth check above rules it out
+        raise SheetError(source, "not valid TOML: nested too deeply") from None
+    except ValueError as exc:  # TOMLDecodeError, or an integer with too many digits
         raise SheetError(source, f"not valid TOML: {exc}") from None
+    if _depth(raw) > MAX_DEPTH:
+        raise SheetError(source, f"tables, arrays and keys are nested more than {MAX_DEPTH} deep")
+    try:
+        sheet = msgspec.convert(raw, type=TeamSheet)
+    except msgspec.ValidationError as exc:
+        team = raw.get("id")
+        raise SheetError(source, str(exc), team if isinstance(team, str) else None) from None
     validate_sheet(sheet, source)
     return sheet
 
 
 def load_sheet(path: str | PathLike[str]) -> TeamSheet:
-    """Read a team sheet file.
+    """Read a team sheet file (at most :data:`MAX_SHEET_BYTES` of it).
 
     :raises SheetError: if the file cannot be read or is not a valid sheet.
     """
     try:
-        data = Path(path).read_bytes()
+        with Path(path).open("rb") as file:
+            data = file.read(MAX_SHEET_BYTES + 1)
     except OSError as exc:
         raise SheetError(str(path), exc.strerror or str(exc)) from None
     return decode_sheet(data, str(path))
+
+
+_STRING: Final = r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\''
+_KEY_PART: Final = r'[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\''
+_TOKENS: Final = re.compile(
+    rf"(?P<key>(?<![A-Za-z0-9_-])(?:{_KEY_PART})(?:[ \t]*\.[ \t]*(?:{_KEY_PART}))+)"
+    rf"|{_STRING}|#[^\n]*|[\[\]{{}}]",
+    re.DOTALL,
+)
+"""TOML dotted keys (their parts counted), strings and comments (skipped) and brackets."""
+_KEY_PARTS: Final = re.compile(_KEY_PART)
+
+
+def _bracket_depth(text: str) -> int:
+    """Return the deepest nesting of brackets, braces and dotted keys outside strings and comments.
+
+    Counted before parsing because the TOML parser recurses on brackets and
+    takes time quadratic in the parts of a dotted key.
+    """
+    depth = deepest = 0
+    for token in _TOKENS.finditer(text):
+        key = token.group("key")
+        if key is not None:
+            deepest = max(deepest, depth + len(_KEY_PARTS.findall(key)))
+            if deepest > MAX_DEPTH:
+                break
+            continue
+        match token.group():
+            case "[" | "{":
+                depth += 1
+                deepest = max(deepest, depth)
+                if deepest > MAX_DEPTH:
+                    break
+            case "]" | "}":
+                depth = max(0, depth - 1)
+    return deepest
+
+
+def _depth(value: object) -> int:
+    """Return how deeply tables and arrays nest in a decoded value (dotted keys included)."""
+    deepest = 0
+    stack: list[tuple[dict[str, object] | list[object], int]] = []
+    if isinstance(value, dict | list):
+        stack.append((value, 1))
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > MAX_DEPTH:
+            break
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return deepest
 
 
 class _Fail(Protocol):
@@ -181,32 +304,45 @@ class _Fail(Protocol):
 
 
 def validate_sheet(sheet: TeamSheet, source: str) -> None:
-    """Check the rules a well-typed sheet must still follow.
+    """Check the rules a well-typed sheet must still follow, and that each scenario sets up.
+
+    Every count and number is checked against :data:`LIMITS` before anything
+    is built from it, so a hostile sheet fails fast.
 
     :raises SheetError: naming the source and the field at fault.
     """
 
     def fail(field: str, reason: str) -> NoReturn:
-        raise SheetError(source, f"{field}: {reason}")
+        raise SheetError(source, f"{field}: {reason}", sheet.id)
 
-    if not sheet.units:
-        fail("units", "a team needs at least one unit")
+    _check_id(sheet.id, "id", fail)
+    _check_name(sheet.name, "name", fail)
+    _check_name(sheet.description, "description", fail, longest=MAX_TEXT, empty=True)
+    _check_count(len(sheet.units), "units", "units", fail, "a team needs at least one unit")
     seen: set[str] = set()
     for i, unit in enumerate(sheet.units):
+        _check_id(unit.id, f"units[{i}].id", fail)
         where = f"units[{i}] ({unit.id})"
-        if not unit.id or not unit.id.replace("-", "").replace("_", "").isalnum():
-            fail(f"units[{i}].id", "must be letters, digits, '-' or '_'")
         if unit.id in seen:
             fail(f"{where}.id", "two units share this id")
         seen.add(unit.id)
-        if unit.characters < 1:
-            fail(f"{where}.characters", "a unit has at least one character")
-        if unit.green_coins < 0 or unit.grey_coins < 0 or unit.green_coins + unit.grey_coins < 1:
+        _check_name(unit.name, f"{where}.name", fail)
+        _check_count(
+            unit.characters,
+            "characters",
+            f"{where}.characters",
+            fail,
+            "a unit has at least one character",
+        )
+        for colour in ("green_coins", "grey_coins"):
+            _check_count(getattr(unit, colour), colour, f"{where}.{colour}", fail)
+        if unit.green_coins + unit.grey_coins < 1:
             fail(f"{where}.green_coins", "a unit needs at least one unit coin")
         if unit.role not in ROLES:
             fail(f"{where}.role", f"must be one of {', '.join(ROLES)}, not {unit.role!r}")
         if unit.role == "terrain" and unit.size != "medium":
             fail(f"{where}.size", "terrain pieces are Medium")
+        _check_count(len(unit.abilities), "abilities", f"{where}.abilities", fail)
         for j, ability in enumerate(unit.abilities):
             if ability not in REGISTRY:
                 fail(
@@ -215,43 +351,148 @@ def validate_sheet(sheet: TeamSheet, source: str) -> None:
                 )
         if ("Large" in unit.abilities) != (unit.size == "large"):
             fail(f"{where}.size", 'a unit is size = "large" exactly when it has Large')
+    _check_count(sum(u.characters for u in sheet.units), "figures", "units", fail)
+    figures = figure_ids(sheet)
+    if len(set(figures)) != len(figures):
+        twice = next(f for i, f in enumerate(figures) if f in figures[:i])
+        fail("units", f"two figures would share the id {twice!r} (a unit id clashes)")
     if sheet.side == "heroes" and sheet.scenarios:
         fail("scenarios", "only an Adversary sheet sets up the board")
     if sheet.side == "heroes" and sheet.win_conditions:
         fail("win_conditions", "only an Adversary sheet names win conditions")
+    _check_count(len(sheet.win_conditions), "win_conditions", "win_conditions", fail)
     for i, condition in enumerate(sheet.win_conditions):
         if condition not in WIN_CONDITIONS:
             fail(f"win_conditions[{i}]", f"no win condition {condition!r} is registered")
     _validate_secrets(sheet, fail)
     if sheet.side == "adversaries" and not sheet.scenarios:
         fail("scenarios", "an Adversary sheet needs at least one scenario")
+    _check_count(len(sheet.scenarios), "scenarios", "scenarios", fail)
+    scenario_ids: set[str] = set()
     for i, sc in enumerate(sheet.scenarios):
-        where = f"scenarios[{i}] ({sc.id})"
-        if sc.width < 2 or sc.height < 2 or sc.width % 2 or sc.height % 2:
-            fail(f"{where}.width", "the board is made of two-by-two tiles: even sides, at least 2")
-        for j, tile in enumerate(sc.tiles):
-            c, r = tile.origin
-            if c % 2 or r % 2 or not (0 <= c < sc.width and 0 <= r < sc.height):
-                fail(f"{where}.tiles[{j}].origin", "must be a tile corner on the board")
-        placed = {p.unit for p in sc.adversaries}
-        for j, placement in enumerate(sc.adversaries):
-            try:
-                unit = sheet.unit(placement.unit)
-            except KeyError:
-                fail(f"{where}.adversaries[{j}].unit", f"no unit {placement.unit!r} on this sheet")
-                continue
-            if len(placement.squares) != unit.characters:
-                fail(
-                    f"{where}.adversaries[{j}].squares",
-                    f"{unit.name} has {unit.characters} figure(s) but "
-                    f"{len(placement.squares)} square(s) are given",
-                )
-        for unit in sheet.units:
-            if unit.id not in placed:
-                fail(f"{where}.adversaries", f"no starting squares for {unit.name}")
-        for j, square in enumerate(sc.heroes):
-            if not (0 <= square[0] < sc.width and 0 <= square[1] < sc.height):
-                fail(f"{where}.heroes[{j}]", f"{list(square)} is not on the board")
+        _check_id(sc.id, f"scenarios[{i}].id", fail)
+        if sc.id in scenario_ids:
+            fail(f"scenarios[{i}] ({sc.id}).id", "two scenarios share this id")
+        scenario_ids.add(sc.id)
+        _validate_scenario(sheet, sc, f"scenarios[{i}] ({sc.id})", fail)
+
+
+def _check_count(value: int, limit: str, field: str, fail: _Fail, below: str = "") -> None:
+    least, most = LIMITS[limit]
+    if value < least and below:
+        fail(field, below)
+    if not least <= value <= most:
+        fail(field, f"must be from {least} to {most}, not {value}")
+
+
+def _check_id(value: str, field: str, fail: _Fail) -> None:
+    if not _ID.fullmatch(value) or len(value) > MAX_ID:
+        fail(
+            field,
+            f"an id is 1 to {MAX_ID} ASCII letters, digits, '-' or '_', "
+            f"starting with a letter or digit, not {value[: MAX_ID + 8]!r}",
+        )
+
+
+def _check_name(
+    value: str, field: str, fail: _Fail, *, longest: int = MAX_NAME, empty: bool = False
+) -> None:
+    if not value and not empty:
+        fail(field, "must not be empty")
+    if len(value) > longest:
+        fail(field, f"is longer than {longest} characters")
+    if not value.isprintable():
+        bad = next(ch for ch in value if not ch.isprintable())
+        fail(field, f"holds the control or format character {bad!r}")
+
+
+def _validate_scenario(sheet: TeamSheet, sc: ScenarioSheet, where: str, fail: _Fail) -> None:
+    """Check a scenario's board, tiles and starting squares: the Adversaries set up on it."""
+    _check_name(sc.name, f"{where}.name", fail)
+    _check_count(sc.width, "width", f"{where}.width", fail)
+    _check_count(sc.height, "height", f"{where}.height", fail)
+    if sc.width % 2 or sc.height % 2:
+        fail(f"{where}.width", "the board is made of two-by-two tiles: even sides, at least 2")
+    _check_count(len(sc.tiles), "tiles", f"{where}.tiles", fail)
+    corners: set[Square] = set()
+    for j, tile in enumerate(sc.tiles):
+        c, r = tile.origin
+        if c % 2 or r % 2 or not (0 <= c < sc.width and 0 <= r < sc.height):
+            fail(f"{where}.tiles[{j}].origin", "must be a tile corner on the board")
+        if tile.origin in corners:
+            fail(f"{where}.tiles[{j}].origin", f"{list(tile.origin)} already has a tile")
+        corners.add(tile.origin)
+        _check_name(tile.terrain, f"{where}.tiles[{j}].terrain", fail)
+    board = Board(
+        width=sc.width,
+        height=sc.height,
+        tiles=tuple(
+            Tile(origin=t.origin, terrain=t.terrain, blocking=t.blocking, obscuring=t.obscuring)
+            for t in sc.tiles
+        ),
+    )
+    placements: dict[str, int] = {}
+    for j, placement in enumerate(sc.adversaries):
+        if placement.unit in placements:
+            fail(f"{where}.adversaries[{j}].unit", f"{placement.unit!r} is placed twice")
+        placements[placement.unit] = j
+        try:
+            unit = sheet.unit(placement.unit)
+        except KeyError:
+            fail(f"{where}.adversaries[{j}].unit", f"no unit {placement.unit!r} on this sheet")
+        if len(placement.squares) != unit.characters:
+            fail(
+                f"{where}.adversaries[{j}].squares",
+                f"{unit.name} has {unit.characters} figure(s) but "
+                f"{len(placement.squares)} square(s) are given",
+            )
+    placed: list[Figure] = []
+    taken: dict[Square, str] = {}
+    for unit in sheet.units:
+        if unit.id not in placements:
+            fail(f"{where}.adversaries", f"no starting squares for {unit.name}")
+        j = placements[unit.id]
+        for k, square in enumerate(sc.adversaries[j].squares):
+            field = f"{where}.adversaries[{j}].squares[{k}]"
+            figure = _probe(unit, k, square)
+            spaces = footprint(square, unit.size)
+            if not all(on_board(board, s) for s in spaces):
+                what = "a Large figure's four spaces from " if unit.size == "large" else ""
+                fail(field, f"{what}{list(square)} is not on the board")
+            for space in spaces:
+                if space in taken:
+                    fail(field, f"{list(square)} overlaps {taken[space]}'s starting space")
+            if not can_stand(board, placed, figure, square):
+                fail(field, f"{figure.name} cannot stand at {list(square)} (blocking terrain)")
+            placed.append(figure)
+            taken.update((s, figure.name) for s in spaces)
+    _check_count(len(sc.heroes), "heroes", f"{where}.heroes", fail)
+    for j, square in enumerate(sc.heroes):
+        if not on_board(board, square):
+            fail(f"{where}.heroes[{j}]", f"{list(square)} is not on the board")
+        if square in sc.heroes[:j]:
+            fail(f"{where}.heroes[{j}]", f"{list(square)} is listed twice")
+        if square in taken:
+            fail(f"{where}.heroes[{j}]", f"{list(square)} is {taken[square]}'s starting space")
+        hero = Figure(id="hero", name="hero", unit="hero", side="heroes", square=None)
+        if not can_stand(board, placed, hero, square):
+            fail(f"{where}.heroes[{j}]", f"{list(square)} is not free (blocking terrain)")
+
+
+def _probe(unit: UnitSheet, index: int, square: Square) -> Figure:
+    """Return a stand-in for one of an Adversary unit's figures at its starting square."""
+    terrain = unit.role == "terrain"
+    return Figure(
+        id=f"{unit.id}-{index + 1}",
+        name=unit.name if unit.characters == 1 else f"{unit.name} {index + 1}",
+        unit=unit.id,
+        side="adversaries",
+        square=square,
+        size=unit.size,
+        terrain=terrain,
+        blocking=unit.blocking if terrain else True,
+        obscuring=unit.obscuring if terrain else True,
+    )
 
 
 def figure_ids(sheet: TeamSheet) -> tuple[str, ...]:
@@ -270,18 +511,23 @@ def figure_ids(sheet: TeamSheet) -> tuple[str, ...]:
 
 
 def _validate_secrets(sheet: TeamSheet, fail: _Fail) -> None:
+    _check_count(len(sheet.secrets), "secrets", "secrets", fail)
     names: set[str] = set()
     figures = figure_ids(sheet)
     for i, secret in enumerate(sheet.secrets):
-        where = f"secrets[{i}] ({secret.name})"
         if not secret.name:
             fail(f"secrets[{i}].name", "a secret needs a name")
+        _check_id(secret.name, f"secrets[{i}].name", fail)
+        where = f"secrets[{i}] ({secret.name})"
         if secret.name in names:
             fail(f"{where}.name", "two secrets share this name")
         names.add(secret.name)
+        _check_name(secret.text, f"{where}.text", fail, longest=MAX_TEXT, empty=True)
         if not secret.options:
             fail(f"{where}.options", "a secret needs at least one option")
+        _check_count(len(secret.options), "options", f"{where}.options", fail)
         for j, option in enumerate(secret.options):
+            _check_name(option, f"{where}.options[{j}]", fail)
             if option in secret.options[:j]:
                 fail(f"{where}.options[{j}]", f"{option!r} is listed twice")
             if secret.kind == "identity" and option not in figures:
@@ -302,6 +548,9 @@ def _bundled_sources() -> Iterable[tuple[str, bytes]]:
 @cache
 def bundled_teams() -> tuple[TeamSheet, ...]:
     """Return the team sheets that ship with the library, Heroes first.
+
+    (That every two of them set up together is checked by the tests, not at
+    each start.)
 
     :raises SheetError: if a bundled sheet is broken (a packaging bug).
     """
@@ -325,57 +574,143 @@ def _unique(sources: Iterable[tuple[str, TeamSheet]]) -> tuple[TeamSheet, ...]:
     return tuple(sheets)
 
 
+def check_pairings(sheet: TeamSheet, others: Iterable[TeamSheet], source: str) -> None:
+    """Check that the sheet sets up against every sheet of the other side in ``others``.
+
+    Each pairing is laid out as the set-up lays it out (every Hero figure must
+    find room in each scenario's ``heroes`` squares, Large figures included,
+    and no two units or figures may share an id).
+
+    :raises SheetError: naming the field at fault and the other team.
+    """
+    from multiversus_core.setup import lay_out  # setup imports this module
+
+    for other in others:
+        if other.side == sheet.side:
+            continue
+        heroes, adversaries = (sheet, other) if sheet.side == "heroes" else (other, sheet)
+        for i, scenario in enumerate(adversaries.scenarios):
+            try:
+                lay_out(heroes, adversaries, scenario)
+            except IllegalCommandError as exc:
+                if sheet is adversaries:
+                    field = f"scenarios[{i}] ({scenario.id}).heroes"
+                    against = f"with the Hero team {heroes.id!r}"
+                else:
+                    field = "units"
+                    against = f"in the scenario {scenario.id!r} of {adversaries.id!r}"
+                raise SheetError(source, f"{field}: {against}: {exc}", sheet.id) from None
+
+
 TeamProvider: TypeAlias = Callable[[], Iterable[TeamSheet | str | PathLike[str]]]
 """What a ``multiversus.teams`` entry point loads to: a callable returning sheets or
 paths of TOML sheet files."""
 
 
-def _entry_point_sheets() -> Iterator[tuple[str, TeamSheet]]:
-    """Yield (source, sheet) for every sheet the installed entry points offer.
+def _entry_point_sheets() -> Iterator[tuple[str, TeamSheet] | SheetError]:
+    """Yield (source, sheet) for every sheet the installed entry points offer, or the error.
 
     Loading an entry point imports its module, which registers the team's
-    abilities and win conditions before its sheets are validated.
-
-    :raises SheetError: naming the entry point if it cannot be loaded, is
-        not callable, fails, or offers something that is not a sheet.
+    abilities and win conditions before its sheets are validated. An entry
+    point that cannot be loaded, is not callable, fails, or offers something
+    that is not a valid sheet yields a :class:`SheetError` naming it.
     """
+    import importlib.metadata  # only when the installed teams are first asked for
+
     for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         source = f"entry point {point.name!r} ({point.value})"
         try:
             provider = point.load()
         except Exception as exc:
-            raise SheetError(source, f"cannot be loaded: {exc}") from exc
+            yield SheetError(source, f"cannot be loaded: {exc}")
+            continue
         if not callable(provider):
-            raise SheetError(source, "loads to something that is not callable")
+            yield SheetError(source, "loads to something that is not callable")
+            continue
         try:
             items = list(provider())
         except Exception as exc:
-            raise SheetError(source, f"failed to list its teams: {exc}") from exc
+            yield SheetError(source, f"failed to list its teams: {exc}")
+            continue
         for i, item in enumerate(items):
-            if isinstance(item, TeamSheet):
-                where = f"{source}, team {i} ({item.id})"
-                validate_sheet(item, where)
-                yield where, item
-            elif isinstance(item, str | PathLike):
-                yield str(item), load_sheet(item)
-            else:
-                raise SheetError(
-                    source, f"team {i} is a {type(item).__name__}, not a TeamSheet or a path"
-                )
+            try:
+                if isinstance(item, TeamSheet):
+                    where = f"{source}, team {i} ({item.id})"
+                    yield where, _checked(item, where)
+                elif isinstance(item, str | PathLike):
+                    yield str(item), load_sheet(item)
+                else:
+                    raise SheetError(
+                        source, f"team {i} is a {type(item).__name__}, not a TeamSheet or a path"
+                    )
+            except SheetError as exc:
+                yield exc
+
+
+def _checked(sheet: TeamSheet, source: str) -> TeamSheet:
+    """Return a sheet built in Python, its field types checked as if read from TOML, validated.
+
+    :raises SheetError: naming the source and the field at fault.
+    """
+    team = sheet.id if isinstance(sheet.id, str) else None
+    try:
+        checked = msgspec.convert(msgspec.to_builtins(sheet), type=TeamSheet)
+    except msgspec.ValidationError as exc:
+        raise SheetError(source, str(exc), team) from None
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise SheetError(source, f"not a sheet's plain data: {exc}", team) from None
+    validate_sheet(checked, source)
+    return checked
+
+
+_INVALID: Final[list[SheetError]] = []
+"""The errors of the entry points' sheets left out of :func:`installed_teams`'s last answer."""
 
 
 @cache
 def installed_teams() -> tuple[TeamSheet, ...]:
-    """Return the bundled teams and those of the ``multiversus.teams`` entry points, Heroes first.
+    """Return the bundled teams and the valid teams of the ``multiversus.teams`` entry points.
 
-    The result is cached; call ``installed_teams.cache_clear()`` after
-    installing a package during a session.
+    Heroes first, then by id. An entry point's sheet is left out (and listed by
+    :func:`invalid_teams`) if it is invalid, takes an id already taken, or does
+    not set up against a team of the other side installed before it (bundled
+    teams first). The result is cached; call ``installed_teams.cache_clear()``
+    after installing a package during a session.
 
-    :raises SheetError: if a sheet is broken, an entry point fails, or two
-        teams share an id (naming the later one's source).
+    :raises SheetError: if a bundled sheet is broken (a packaging bug).
     """
-    bundled = [(f"multiversus_core/data/teams ({sheet.id})", sheet) for sheet in bundled_teams()]
-    return _unique([*bundled, *_entry_point_sheets()])
+    accepted = list(bundled_teams())
+    sources = {sheet.id: f"multiversus_core/data/teams ({sheet.id})" for sheet in accepted}
+    invalid: list[SheetError] = []
+    for found in _entry_point_sheets():
+        if isinstance(found, SheetError):
+            invalid.append(found)
+            continue
+        source, sheet = found
+        if sheet.id in sources:
+            reason = f"id: the team id {sheet.id!r} is taken by {sources[sheet.id]}"
+            invalid.append(SheetError(source, reason, sheet.id))
+            continue
+        try:
+            check_pairings(sheet, accepted, source)
+        except SheetError as exc:
+            invalid.append(exc)
+            continue
+        sources[sheet.id] = source
+        accepted.append(sheet)
+    _INVALID[:] = invalid
+    accepted.sort(key=lambda s: (s.side != "heroes", s.id))
+    return tuple(accepted)
+
+
+def invalid_teams() -> tuple[SheetError, ...]:
+    """Return why each sheet the entry points offer was left out of :func:`installed_teams`.
+
+    Each error names its source and, when the sheet could be read that far,
+    the team id it claims (``team``).
+    """
+    installed_teams()
+    return tuple(_INVALID)
 
 
 def find_team(team_id: str) -> TeamSheet | None:
@@ -387,6 +722,14 @@ def find_team(team_id: str) -> TeamSheet | None:
         if sheet.id == team_id:
             return sheet
     return None
+
+
+def missing_team(team_id: str) -> str:
+    """Return why no installed team has this id: unknown, or offered but invalid."""
+    for error in invalid_teams():
+        if error.team == team_id:
+            return f"the installed team {team_id!r} is invalid: {error}"
+    return f"no team {team_id!r} is installed"
 
 
 DEFAULT_HEROES = "banner-knight"

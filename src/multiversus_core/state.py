@@ -13,7 +13,7 @@ import msgspec
 
 from multiversus_core.board import Board, Figure
 from multiversus_core.settings import MatchSettings
-from multiversus_core.terms import ActionKind, Seat, Side, Square
+from multiversus_core.terms import ActionKind, Direction, Seat, Side, Square
 from multiversus_core.units import CoinId, Unit
 
 Pending: TypeAlias = Literal[
@@ -29,6 +29,7 @@ Pending: TypeAlias = Literal[
     "after_attack",  # an attacker chooses to Step, Push or neither
     "stunt",  # a unit is taking a Stunt action or reaction
     "offer",  # the reactive player may react to a trigger
+    "forced",  # a player chooses for a forced move: an ally blocks or not, or where it stops
     "secret",  # a player chooses a set-up secret
     "roll",  # the active player rolls the Initiative die
     "over",  # the match has ended
@@ -115,6 +116,46 @@ class Suspended(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fals
     """Stunt: the ability used."""
 
 
+ForcedHow: TypeAlias = Literal["push", "pull", "slide"]
+"""The kinds of forced movement (R20)."""
+
+
+class ForcedMove(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """A push, pull or slide: one figure moved in a straight line (R20).
+
+    Abilities queue forced moves; the engine carries them out one at a time,
+    in the order queued, and pauses where a player has a choice.
+    """
+
+    figure: str
+    """The figure moved."""
+    how: ForcedHow
+    direction: Direction
+    distance: int
+    """The most spaces it moves."""
+    up_to: Side | None = None
+    """The side that may stop it short ("up to N spaces"); None: it goes as far as it can."""
+    ability: str | None = None
+    """The ability whose ``after_forced_move`` hook runs once it has moved."""
+    let_through: tuple[str, ...] = ()
+    """Allied characters in the way whose player let it through (R20)."""
+    blocked: bool = False
+    """An allied character in the way blocked it: no ally is asked again."""
+
+
+class ForcedChoice(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """A forced move waiting for a player's choice (R20): public, like the move itself."""
+
+    side: Side
+    """The side that chooses."""
+    move: ForcedMove
+    ally: str | None
+    """The allied character in the way, whose player chooses to block or let it through;
+    None when the choice is where the move stops (``move.up_to``)."""
+    queue: tuple[ForcedMove, ...] = ()
+    """Forced moves still to come after this one, in order."""
+
+
 class Offer(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """Triggers the reactive player may react to, and the step they hold back."""
 
@@ -169,6 +210,8 @@ class Activation(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     """The reactive selection's commitment; empty if nothing was selected."""
     reaction_salt: str = ""
     """The reactive selection's salt: secret until revealed."""
+    forced: ForcedChoice | None = None
+    """A forced move waiting for a player's choice (R20)."""
 
 
 class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):

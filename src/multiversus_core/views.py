@@ -39,6 +39,7 @@ from multiversus_core.settings import MatchSettings
 from multiversus_core.state import (
     Action,
     Activation,
+    ForcedChoice,
     MatchState,
     Offer,
     Pending,
@@ -135,6 +136,8 @@ class ActivationView(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc
     """The reactive selection's commitment (public); empty if nothing was selected."""
     reaction_salt: str | None
     """None while hidden."""
+    forced: ForcedChoice | None = None
+    """A forced move waiting for a player's choice (R20): public."""
 
 
 class SecretView(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -299,6 +302,7 @@ def _activation_view(act: Activation, viewer: PlayerViewer) -> ActivationView:
         salt=None if hidden else act.salt,
         reaction_commitment=act.reaction_commitment,
         reaction_salt=None if reaction_hidden else act.reaction_salt,
+        forced=act.forced,
     )
 
 

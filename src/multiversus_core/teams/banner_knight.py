@@ -51,7 +51,9 @@ class UnderTheBanner(Ability):
     text = (
         "When a hit harms this character while its Champion stands adjacent and is not "
         "Disabled, the Champion takes the blow: this character recovers one step and the "
-        "Champion is harmed one step instead."
+        "Champion is harmed one step instead. One step, whatever the hit did: a character "
+        "an attacker's ability harmed one step more recovers only one. It cannot save this "
+        "character from a hit that Eliminates him."
     )
 
     def after_attack(self, b: Builder, attacker: Figure, target: Figure, hit: bool) -> None:
@@ -79,9 +81,9 @@ class HoldTheLine(Ability):
     name = "Hold the Line"
     kind = "triggered"
     text = (
-        "When a hit harms a Town Militia character that stands adjacent to another, "
-        "not Disabled, Town Militia character, an attacker adjacent to it is pushed one "
-        "space directly away from it."
+        "When a hit harms a Town Militia character without Eliminating it, while it stands "
+        "adjacent to another, not Disabled, Town Militia character, an attacker adjacent "
+        "to it is pushed one space directly away from it."
     )
 
     def after_attack(self, b: Builder, attacker: Figure, target: Figure, hit: bool) -> None:

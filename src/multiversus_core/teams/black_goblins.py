@@ -26,7 +26,7 @@ from multiversus_core.terms import other_side
 if TYPE_CHECKING:
     from multiversus_core.board import Figure
     from multiversus_core.builder import Builder
-    from multiversus_core.state import MatchState
+    from multiversus_core.state import ForcedMove, MatchState
     from multiversus_core.terms import Side
 
 PLUNDER: Final = "plunder"
@@ -40,16 +40,21 @@ class TrollSweep(Ability):
     name = "Troll Sweep"
     kind = "double_stunt"
     text = (
-        "Every enemy character adjacent to Grotmaw is pushed two spaces directly away; one "
-        "that is stopped short by something in the way is harmed one step, but never beyond "
-        "Disabled."
+        "Every enemy character adjacent to Grotmaw is pushed two spaces directly away, one "
+        "at a time in the Heroes' roster order; one that is stopped short by something in "
+        "the way (a figure, blocking terrain, the board's edge, or an ally of its own that "
+        "chooses to block it) is harmed one step, but never beyond Disabled."
     )
 
     def on_stunt(self, b: Builder, figure: Figure, double: bool) -> None:
         troll = b.state.figure(figure.id)
         for enemy in characters(b.state, other_side(troll.side)):
-            if are_adjacent(troll, enemy) and push(b, troll, enemy, 2) < 2:
-                harm(b, enemy, worst="disabled")
+            if are_adjacent(troll, enemy):
+                push(b, troll, enemy, 2, ability=self.name)
+
+    def after_forced_move(self, b: Builder, move: ForcedMove, spaces: int) -> None:
+        if spaces < move.distance:
+            harm(b, b.state.figure(move.figure), worst="disabled")
 
 
 @register
@@ -77,7 +82,8 @@ class CrawlThrough(Ability):
     text = (
         "A Medium character that interacts with a Barricade is placed in the space directly "
         "beyond it (on the line from the character through the Barricade), if it can stand "
-        "there."
+        "there; otherwise it stays where it is. Being placed is not a step: it triggers no "
+        "reaction."
     )
 
     def on_interact(self, b: Builder, actor: Figure, figure: Figure) -> None:

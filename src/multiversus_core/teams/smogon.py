@@ -51,7 +51,8 @@ class DragToTheWyrm(Ability):
     kind = "stunt"
     text = (
         "Every enemy character adjacent to this Bruiser is pulled one space directly "
-        "toward Smogon (the team's Beast), if that space is free."
+        "toward Smogon (the team's Beast), if that space is free, one at a time in the "
+        "Heroes' roster order."
     )
 
     def on_stunt(self, b: Builder, figure: Figure, double: bool) -> None:
@@ -75,18 +76,19 @@ class Billowing(Ability):
     kind = "triggered"
     text = (
         "A character that interacts with a Cloud blows it up to two spaces directly away "
-        "from itself; it stops before a space that is not free for it. A Cloud the "
-        "character stands in does not move."
+        "from itself: that character's player chooses how far (none, one or two spaces); it "
+        "stops before a space that is not free for it. A Cloud the character stands in does "
+        "not move."
     )
 
     def on_interact(self, b: Builder, actor: Figure, figure: Figure) -> None:
-        push(b, actor, figure, 2)
+        push(b, actor, figure, 2, up_to=actor.side)
 
 
 @register_win_condition(
     "the-smoke-vent",
-    "At the end of round 6, the side with a character on the Smoke Vent, when the other "
-    "side has none there, wins.",
+    "At the end of round 6, the side with a character on the Smoke Vent (Smogon counts "
+    "when any of its four spaces is on it), when the other side has none there, wins.",
 )
 def the_smoke_vent(state: MatchState) -> Side | None:
     """Whoever alone stands on the Smoke Vent wins."""

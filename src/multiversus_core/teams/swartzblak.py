@@ -42,7 +42,8 @@ class EvilEye(Ability):
     kind = "stunt"
     text = (
         "The nearest Unharmed enemy character this character has line of sight to is "
-        "Wounded (on a tie, the first in the Heroes' roster order)."
+        "Wounded (nearest: the fewest king's moves between their nearest spaces; on a tie, "
+        "the first in the Heroes' roster order)."
     )
 
     def on_stunt(self, b: Builder, figure: Figure, double: bool) -> None:
@@ -86,8 +87,10 @@ class Shapeshifter(Ability):
     name = "Shapeshifter"
     kind = "triggered"
     text = (
-        "One cat, chosen in secret at set-up, is the shapeshifter. The first time it hits an "
-        "enemy character, it reveals itself and the target is harmed one step more."
+        "One cat, chosen in secret at set-up, is the shapeshifter. Its ambush: the first time "
+        "it hits an enemy character while still hidden, it reveals itself and the target is "
+        "harmed one step more. Once revealed, by its ambush or by Silver Bullets or Keen "
+        "Nose, its hits are ordinary."
     )
 
     def after_attack(self, b: Builder, attacker: Figure, target: Figure, hit: bool) -> None:
@@ -111,7 +114,9 @@ class BehindTheCurtains(Ability):
     text = (
         "A character that interacts with a Curtain is placed in the space of the next "
         "Curtain in order (Curtain 1, 2, 3, then 1 again) where it can stand, skipping "
-        "any it cannot."
+        "any it cannot; if it can stand in none of the others, it stays where it is (never "
+        "back out of the Curtain it used). Being placed is not a step: it triggers no "
+        "reaction."
     )
 
     def on_interact(self, b: Builder, actor: Figure, figure: Figure) -> None:

@@ -42,9 +42,9 @@ class SilverBullets(Ability):
     kind = "triggered"
     text = (
         "When this character's ranged attack (at a character not adjacent) hits a character "
-        "that is secretly a hidden identity (the shapeshifter), the identity is revealed and "
-        "the character is harmed one step more. When it hits a Wounded Beast, the Beast is "
-        "Disabled even without Advantage."
+        "that is a hidden identity (the shapeshifter), whether revealed yet or not, that "
+        "character is harmed one step more, and the identity is revealed if it was still "
+        "hidden. When it hits a Wounded Beast, the Beast is Disabled even without Advantage."
     )
 
     def after_attack(self, b: Builder, attacker: Figure, target: Figure, hit: bool) -> None:
@@ -73,10 +73,14 @@ class HuntersKit(Ability):
     name = "Hunter's Kit"
     kind = "stunt"
     text = (
-        "Use the tool the Heroes chose in secret at set-up; the first use reveals it. "
-        "Holy water: every adjacent Unharmed enemy character is Wounded. Smelling salts: this "
-        "character and every adjacent allied character recover one step. Grapnel: this "
-        "character slides up to three spaces directly away from the nearest enemy character."
+        "Use the tool the Heroes chose in secret at set-up; its first use reveals it (a use "
+        "that fails under an attack reaction is no use and reveals nothing). Holy water: "
+        "every adjacent Unharmed enemy character is Wounded. Smelling salts: this character "
+        "and every adjacent allied character recover one step. Grapnel: this character "
+        "slides up to three spaces directly away from the nearest enemy character (the "
+        "fewest king's moves between their nearest spaces; on a tie, the first in the "
+        "Adversaries' roster order); the Heroes choose how far, none to three. The slide is "
+        "not a step: it triggers no reaction."
     )
 
     def on_stunt(self, b: Builder, figure: Figure, double: bool) -> None:
@@ -97,7 +101,9 @@ class HuntersKit(Ability):
             case "grapnel":
                 closest = nearest(hunter, characters(b.state, other_side(hunter.side)))
                 if closest is not None:
-                    forced_move(b, hunter, push_direction(closest, hunter), 3, "slide")
+                    forced_move(
+                        b, hunter, push_direction(closest, hunter), 3, "slide", up_to=hunter.side
+                    )
             case _:
                 pass
 
@@ -139,7 +145,10 @@ class Torches(Ability):
 
     name = "Torches"
     kind = "stunt"
-    text = "Every enemy character adjacent to this villager is pushed one space directly away."
+    text = (
+        "Every enemy character adjacent to this villager is pushed one space directly away, "
+        "one at a time in the Adversaries' roster order."
+    )
 
     def on_stunt(self, b: Builder, figure: Figure, double: bool) -> None:
         villager = b.state.figure(figure.id)

@@ -1,0 +1,569 @@
+"""A match replay as one self-contained HTML page, from a view log (or, asked, the match log).
+
+The page is built from what one viewer knew: :func:`side_page` takes a
+:class:`~multiversus_core.views.RedactedLog` (a side's or the public's view
+log), fills it in with :func:`~multiversus_core.viewlog.replayable` and shows
+every state only through :func:`~multiversus_core.views.view` as that viewer,
+so the page holds nothing the view log lacks. :func:`referee_page` shows a
+match log as the referee, and is only used when asked for.
+
+Everything on the page is drawn here, in Python, as text: the board by
+:mod:`multiversus_cli.svg`, the panels by the ``*_html`` functions from a
+:class:`~multiversus_core.views.MatchView`, and the event list in the words
+of the terminal replay (:func:`multiversus_cli.replay.command_line` and
+:func:`~multiversus_cli.replay.event_lines`). The page's script only puts
+stored parts together: every distinct part (a figure on a space, a panel)
+is stored once, and each entry is a list of part numbers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from html import escape
+from typing import Final
+
+import msgspec
+
+from multiversus_cli.describe import action_name, actions_name, side_name
+from multiversus_cli.render import figure_labels
+from multiversus_cli.replay import command_line, event_lines
+from multiversus_cli.svg import board_parts, changes
+from multiversus_core.events import Event
+from multiversus_core.evolve import evolve, initial_state
+from multiversus_core.log import LogEntry, LogHeader, MatchLog
+from multiversus_core.scoring import WIN_CONDITIONS
+from multiversus_core.sheets import find_team
+from multiversus_core.state import MatchState
+from multiversus_core.terms import SIDES, Side, other_side
+from multiversus_core.units import CoinId, coin_colour, coin_unit
+from multiversus_core.viewlog import replayable
+from multiversus_core.views import (
+    MatchView,
+    PlayerViewer,
+    RedactedLog,
+    Viewer,
+    redact,
+    view,
+)
+
+ROUNDS: Final = 6
+
+
+class Frame(msgspec.Struct, frozen=True, gc=False):
+    """One position of the replay: the state after entry ``k`` as the viewer knew it."""
+
+    svg: tuple[int, ...]
+    """The board's parts, as numbers into the page's part pool."""
+    panels: tuple[int, ...]
+    """The status, coins, activation and score panels, as numbers into the pool."""
+
+
+class Page(msgspec.Struct, frozen=True, gc=False):
+    """Everything a replay page shows, before it is written out as HTML."""
+
+    title: str
+    viewer: Viewer
+    pool: tuple[str, ...]
+    """Each distinct SVG or HTML part once."""
+    frames: tuple[Frame, ...]
+    """Position 0 (before the first entry) to the last entry."""
+    entries: tuple[tuple[str, tuple[str, ...]], ...]
+    """Each entry's heading and narrated events, in the terminal replay's words."""
+
+    def board_svg(self, k: int) -> str:
+        """Return the board after entry ``k`` (0: before the first) as one SVG document."""
+        return "".join(self.pool[i] for i in self.frames[k].svg)
+
+
+# --- building -----------------------------------------------------------------------
+
+
+def side_page(log: RedactedLog) -> Page:
+    """Return the replay page of a view log, as its viewer saw the match.
+
+    :raises ValueError: for the referee's view (use :func:`referee_page`).
+    :raises LogError: if the view log's events do not follow each other.
+    """
+    if log.viewer == "referee":
+        raise ValueError("a view log is one side's or the public's: use referee_page")
+    who: PlayerViewer = log.viewer
+    filled = replayable(log)
+    return _page(filled.header, filled.entries, who, lambda state: view(state, who))
+
+
+def referee_page(log: MatchLog) -> Page:
+    """Return the replay page of a match log as the referee: every secret shown."""
+    return _page(log.header, log.entries, "referee", referee_view)
+
+
+def referee_view(state: MatchState) -> MatchView:
+    """Return a view holding everything: each side's secrets from that side's own view."""
+    heroes, adversaries = view(state, "heroes"), view(state, "adversaries")
+    own = {"heroes": heroes, "adversaries": adversaries}
+    activation = heroes.activation
+    act = state.activation
+    if act is not None:
+        mine, theirs = own[act.side].activation, own[other_side(act.side)].activation
+        assert mine is not None and theirs is not None
+        activation = msgspec.structs.replace(
+            mine,
+            reaction_hidden=theirs.reaction_hidden,
+            reaction_coin=theirs.reaction_coin,
+            reaction_actions=theirs.reaction_actions,
+            reaction_salt=theirs.reaction_salt,
+        )
+    secrets = tuple(
+        h if h.side == "heroes" else a
+        for h, a in zip(heroes.secrets, adversaries.secrets, strict=True)
+    )
+    return msgspec.structs.replace(
+        heroes, adversaries=adversaries.adversaries, activation=activation, secrets=secrets
+    )
+
+
+class _Pool:
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.index: dict[str, int] = {}
+
+    def add(self, part: str) -> int:
+        number = self.index.get(part)
+        if number is None:
+            number = self.index[part] = len(self.parts)
+            self.parts.append(part)
+        return number
+
+
+def _page(
+    header: LogHeader,
+    entries: Sequence[LogEntry],
+    who: Viewer,
+    shown: Callable[[MatchState], MatchView],
+) -> Page:
+    pool = _Pool()
+    state = initial_state(header.settings)
+    seen = shown(state)
+    frames = [_frame(pool, state, seen, seen, (), who)]
+    told: list[tuple[str, tuple[str, ...]]] = []
+    for number, entry in enumerate(entries, start=1):
+        before, seen_before = state, seen
+        for event in entry.events:
+            state = evolve(state, event)
+        seen = shown(state)
+        where = f"round {before.round}, turn {before.turns_in_round}"
+        head = f"{number}. [{where}] {command_line(before, entry.command, who)}"
+        told.append((head, tuple(event_lines(before, entry.events, who))))
+        frames.append(_frame(pool, state, seen, seen_before, entry.events, who))
+    teams = f"{_team(seen.heroes_team)} v {_team(seen.adversaries_team)}"
+    title = f"Multiversus replay: {teams}, as {_whom(who)}"
+    return Page(title, who, tuple(pool.parts), tuple(frames), tuple(told))
+
+
+def _frame(
+    pool: _Pool,
+    state: MatchState,
+    seen: MatchView,
+    seen_before: MatchView,
+    events: Sequence[Event],
+    who: Viewer,
+) -> Frame:
+    labels = figure_labels(state)  # public: units and figures only
+    parts = board_parts(seen, labels, changes(seen_before, redact(events, who)))
+    panels = (status_html(seen), coins_html(seen, who), activation_html(seen), score_html(seen))
+    return Frame(tuple(pool.add(p) for p in parts), tuple(pool.add(p) for p in panels))
+
+
+def _team(team_id: str | None) -> str:
+    if team_id is None:
+        return "?"
+    sheet = find_team(team_id)
+    return sheet.name if sheet else team_id
+
+
+def _whom(who: Viewer) -> str:
+    match who:
+        case "heroes" | "adversaries":
+            return f"the {side_name(who)}"
+        case "spectator":
+            return "the public (spectator)"
+        case "referee":
+            return "the referee (every secret shown)"
+
+
+# --- the panels: pure functions of a view -------------------------------------------
+
+
+def side_label(seen: MatchView, side: Side) -> str:
+    """Return a side with its player, for example "Heroes (Alice)"."""
+    if seen.heroes_seat is None:
+        return side_name(side)
+    seat = seen.heroes_seat if side == "heroes" else 3 - seen.heroes_seat
+    return f"{side_name(side)} ({seen.settings.players[seat - 1]})"
+
+
+def _unit(seen: MatchView, unit_id: str) -> str:
+    return next((u.name for u in seen.units if u.id == unit_id), unit_id)
+
+
+def _figure(seen: MatchView, figure_id: str) -> str:
+    return next((f.name for f in seen.figures if f.id == figure_id), figure_id)
+
+
+def coin_words(seen: MatchView, coin: CoinId) -> str:
+    """Return a unit coin in words, for example "Town Militia (grey coin)"."""
+    return f"{_unit(seen, coin_unit(coin))} ({coin_colour(coin)} coin)"
+
+
+def coins_words(seen: MatchView, coins: Sequence[CoinId]) -> str:
+    """Return coins grouped by unit: "Banner Knight: green, grey ×2; Smogon: grey"."""
+    if not coins:
+        return "none"
+    by_unit: dict[str, list[str]] = {}
+    for coin in coins:
+        by_unit.setdefault(coin_unit(coin), []).append(coin_colour(coin))
+    parts = []
+    for unit_id, colours in by_unit.items():
+        counted = [
+            colour if n == 1 else f"{colour} ×{n}"
+            for colour in ("green", "grey")
+            if (n := colours.count(colour))
+        ]
+        parts.append(f"{_unit(seen, unit_id)}: {', '.join(counted)}")
+    return "; ".join(parts)
+
+
+def _side(seen: MatchView, side: Side) -> str:
+    return f'<span class="mv-side-{side}">{escape(side_label(seen, side))}</span>'
+
+
+def status_html(seen: MatchView) -> str:
+    """Return the round, the turn and who holds the Initiative, as HTML."""
+    if seen.ended is not None:
+        return f'<p class="mv-status"><b>The match is over</b> after round {seen.round}.</p>'
+    if seen.round == 0:
+        words = "<b>Set-up</b>"
+        if seen.starting_side is not None:
+            words += f" · the {side_name(seen.starting_side)} start each round"
+        return f'<p class="mv-status">{words}</p>'
+    words = f"<b>Round {seen.round} of {ROUNDS}</b>"
+    if seen.active is not None:
+        words += f" · turn {seen.turns_in_round} of 2 · Initiative: {_side(seen, seen.active)}"
+        if seen.may_give_up:
+            words += " (they may give it up)"
+    return f'<p class="mv-status">{words}</p>'
+
+
+def coins_html(seen: MatchView, who: Viewer) -> str:
+    """Return both sides' unit coin piles as the view holds them, as an HTML table."""
+    if seen.heroes_team is None:
+        return '<p class="mv-coins">No coins yet: the teams are not chosen.</p>'
+    rows = []
+    for side in SIDES:
+        piles = seen.piles(side)
+        you = " (you)" if who == side else ""
+        if piles.stash is not None:
+            stash = f"{piles.stash_count}: {coins_words(seen, piles.stash)}"
+        else:
+            stash = f"{piles.stash_count} (hidden)"
+        removed = f"; removed: {coins_words(seen, piles.removed)}" if piles.removed else ""
+        rows.append(
+            f"<tr><th>{_side(seen, side)}{you}</th><td>{escape(stash)}</td>"
+            f"<td>{escape(coins_words(seen, piles.face_down))}</td>"
+            f"<td>{escape(coins_words(seen, piles.discard) + removed)}</td></tr>"
+        )
+    return (
+        '<table class="mv-coins"><tr><th>Unit coins</th><th>Stash</th>'
+        "<th>Face down (stash and secret selection)</th><th>Discard (face up)</th></tr>"
+        + "".join(rows)
+        + "</table>"
+    )
+
+
+def activation_html(seen: MatchView) -> str:
+    """Return the activation under way, selections as revealed to the viewer, as HTML."""
+    act = seen.activation
+    if act is None:
+        return '<p class="mv-activation">No activation under way.</p>'
+    words = [f"<b>Activation {act.number}</b>: {_side(seen, act.side)}"]
+    if act.hidden or act.unit is None:
+        words.append(" — coins selected in secret")
+    else:
+        what = coin_words(seen, act.coin) if act.coin is not None else _unit(seen, act.unit)
+        words.append(f" — {escape(what)} with {escape(actions_name(act.actions or ()))}")
+        if not act.revealed:
+            words.append(" (not revealed yet)")
+    words.append(" · reaction: ")
+    if not act.reaction_selected:
+        words.append("not selected yet")
+    elif act.reaction_hidden:
+        words.append("selected in secret")
+    elif act.reaction_coin is None:
+        words.append("none")
+    else:
+        coin = coin_words(seen, act.reaction_coin)
+        words.append(f"{escape(coin)} with {escape(actions_name(act.reaction_actions or ()))}")
+        if not act.reaction_revealed:
+            words.append(" (not revealed yet)")
+    action = act.action
+    if action is not None:
+        words.append(f" · action: {escape(action_name(action.kind, double=action.double))}")
+        if action.target_unit is not None:
+            words.append(f" at {escape(_unit(seen, action.target_unit))}")
+        if action.mover is not None:
+            plural = "s" if action.steps_left != 1 else ""
+            words.append(
+                f", moving {escape(_figure(seen, action.mover))}, "
+                f"{action.steps_left} space{plural} left"
+            )
+    if act.offer is not None and act.reaction is None:
+        words.append(f" · the {side_name(other_side(act.side))} may react")
+    if act.reaction is not None:
+        reaction = act.reaction
+        words.append(
+            f" · {side_name(other_side(act.side))} reaction: "
+            f"{escape(_unit(seen, reaction.unit))} "
+            f"{escape(action_name(reaction.kind, double=reaction.double))}"
+        )
+    return f'<p class="mv-activation">{"".join(words)}</p>'
+
+
+def characters_left(seen: MatchView, side: Side) -> int:
+    """Return how many of a side's characters are still in the match (terrain never counts)."""
+    return sum(
+        1 for f in seen.figures if f.side == side and not f.terrain and f.condition != "eliminated"
+    )
+
+
+def score_html(seen: MatchView) -> str:
+    """Return the score (characters left), the win conditions and set-up secrets, as HTML."""
+    if seen.heroes_team is None:
+        return '<div class="mv-score"><p>Score: the teams are not chosen yet.</p></div>'
+    out = ['<div class="mv-score"><p><b>Characters left</b>: ']
+    out.append(" · ".join(f"{_side(seen, s)} {characters_left(seen, s)}" for s in SIDES))
+    out.append("</p><p><b>Win conditions</b>: a side with no character left loses at once. ")
+    out.append(escape(_conditions(seen)))
+    out.append("</p>")
+    if seen.ended is not None:
+        out.append(f"<p><b>Result</b>: {escape(_result(seen))}.</p>")
+    secrets = _secrets(seen)
+    if secrets:
+        out.append(f"<p><b>Secrets</b>: {escape('; '.join(secrets))}</p>")
+    out.append("</div>")
+    return "".join(out)
+
+
+def _condition_text(name: str) -> str:
+    """A win condition's rules text, as its sheet gives it (its name if there is none)."""
+    known = WIN_CONDITIONS.get(name)
+    if known is not None and known[0]:
+        return known[0]
+    return f"At the end of round {ROUNDS}: {name.replace('-', ' ')}."
+
+
+def _conditions(seen: MatchView) -> str:
+    """The Adversary sheet's win conditions as the viewer knows them, in the sheet's words."""
+    sheet = find_team(seen.adversaries_team or "")
+    names = sheet.win_conditions if sheet else ()
+    if "secret-schemes" in seen.settings.variants and names:
+        scheme = next((s for s in seen.secrets if s.name == "scheme"), None)
+        if scheme is None:
+            return f"After round {ROUNDS}, the Adversaries' secret scheme decides (not chosen yet)."
+        if scheme.choice is None:
+            return (
+                f"After round {ROUNDS}, the Adversaries' secret scheme decides (chosen in secret)."
+            )
+        names = (scheme.choice,)
+    texts = [_condition_text(n) for n in names]
+    return " ".join([*texts, "Otherwise the match is a draw."])
+
+
+def _result(seen: MatchView) -> str:
+    reason = seen.ended or ""
+    if seen.winner is None:
+        return "a draw" + ("" if reason == "six_rounds_played" else f" ({reason})")
+    who = f"the {side_label(seen, seen.winner)} win"
+    if reason == "elimination":
+        return f"{who} by elimination"
+    return f"{who} after round {ROUNDS}, by the win condition {reason.replace('-', ' ')}"
+
+
+def _secrets(seen: MatchView) -> list[str]:
+    lines = []
+    for secret in seen.secrets:
+        head = f"{side_name(secret.side)} {secret.name}: "
+        if secret.choice is None:
+            lines.append(head + "chosen in secret")
+        else:
+            lines.append(head + _figure(seen, secret.choice).replace("-", " "))
+    chosen = {(s.side, s.name) for s in seen.secrets}
+    for offer in seen.secret_offers:
+        if (offer.side, offer.name) not in chosen:
+            lines.append(f"{side_name(offer.side)} {offer.name}: not chosen yet")
+    return lines
+
+
+# --- writing ------------------------------------------------------------------------
+
+
+def page_html(page: Page) -> str:
+    """Return the page as one self-contained HTML document: nothing is fetched."""
+    data = msgspec.json.encode(
+        {
+            "pool": page.pool,
+            "frames": [[f.svg, f.panels] for f in page.frames],
+        }
+    ).replace(b"<", b"\\u003c")  # no "</script>" can close the data early
+    items = ['<li data-k="0" class="mv-entry"><b>0. Before the first entry</b></li>']
+    for k, (head, lines) in enumerate(page.entries, start=1):
+        told = "".join(f"<li>{escape(line)}</li>" for line in lines)
+        items.append(
+            f'<li data-k="{k}" class="mv-entry"><b>{escape(head)}</b>'
+            + (f"<ul>{told}</ul>" if told else "")
+            + "</li>"
+        )
+    count = len(page.entries)
+    return _TEMPLATE.format(
+        title=escape(page.title),
+        count=count,
+        style=_STYLE,
+        script=_SCRIPT,
+        data=data.decode(),
+        entries="".join(items),
+    )
+
+
+_STYLE: Final = """
+:root{font-family:system-ui,sans-serif;color:#1f2937;background:#f8fafc}
+body{margin:0;padding:12px}
+h1{font-size:18px;margin:0 0 8px}
+#mv-main{display:flex;gap:16px;align-items:flex-start;flex-wrap:wrap}
+#mv-left{flex:0 0 auto;max-width:560px}
+#mv-right{flex:1 1 400px;min-width:320px;max-width:820px}
+#mv-controls{display:flex;gap:4px;align-items:center;margin:6px 0;flex-wrap:wrap}
+#mv-controls button{font-size:14px;padding:3px 9px;cursor:pointer}
+#mv-slider{flex:1 1 200px}
+#mv-position{font-variant-numeric:tabular-nums;min-width:9em}
+.mv-side-heroes{color:#1d4ed8;font-weight:bold}
+.mv-side-adversaries{color:#b91c1c;font-weight:bold}
+table.mv-coins{border-collapse:collapse;font-size:13px;margin:6px 0}
+table.mv-coins th,table.mv-coins td{border:1px solid #cbd5e1;padding:2px 6px;text-align:left;
+vertical-align:top}
+#mv-panels p{margin:4px 0;font-size:14px}
+#mv-entries{list-style:none;padding:0;margin:0;max-height:60vh;overflow:auto;font-size:13px;
+border:1px solid #cbd5e1;background:#fff}
+#mv-entries>li{padding:3px 6px;border-bottom:1px solid #eef2f7;cursor:pointer}
+#mv-entries>li:hover{background:#f1f5f9}
+#mv-entries>li.mv-current{background:#fef3c7}
+#mv-entries ul{margin:2px 0 0 0;padding-left:18px}
+.mv-board{max-width:100%;height:auto}
+.mv-change{pointer-events:none}
+"""
+
+_SCRIPT: Final = """
+(function(){
+"use strict";
+const data=JSON.parse(document.getElementById("mv-data").textContent);
+const pool=data.pool, frames=data.frames, last=frames.length-1;
+const board=document.getElementById("mv-board"), panels=document.getElementById("mv-panels");
+const slider=document.getElementById("mv-slider"), position=document.getElementById("mv-position");
+const list=document.getElementById("mv-entries"), play=document.getElementById("mv-play");
+const items=list.querySelectorAll("li.mv-entry");
+let k=0, timer=null;
+function join(parts){let s="";for(const i of parts){s+=pool[i];}return s;}
+function show(n){
+  k=Math.max(0,Math.min(last,n));
+  board.innerHTML=join(frames[k][0]);
+  panels.innerHTML=join(frames[k][1]);
+  slider.value=String(k);
+  position.textContent="Entry "+k+" of "+last;
+  const old=list.querySelector("li.mv-current");
+  if(old){old.classList.remove("mv-current");}
+  const item=items[k];
+  item.classList.add("mv-current");
+  const top=item.offsetTop-list.offsetTop, bottom=top+item.offsetHeight;
+  if(top<list.scrollTop||bottom>list.scrollTop+list.clientHeight){
+    list.scrollTop=Math.max(0,top-list.clientHeight/3);
+  }
+  document.body.dataset.entry=String(k);
+}
+function stop(){if(timer!==null){clearInterval(timer);timer=null;}play.textContent="Play";}
+function start(){
+  if(k>=last){show(0);}
+  play.textContent="Pause";
+  timer=setInterval(function(){if(k>=last){stop();}else{show(k+1);}},700);
+}
+function toggle(){if(timer===null){start();}else{stop();}}
+document.getElementById("mv-first").addEventListener("click",function(){stop();show(0);});
+document.getElementById("mv-prev").addEventListener("click",function(){stop();show(k-1);});
+document.getElementById("mv-next").addEventListener("click",function(){stop();show(k+1);});
+document.getElementById("mv-last").addEventListener("click",function(){stop();show(last);});
+play.addEventListener("click",toggle);
+slider.addEventListener("input",function(){stop();show(Number(slider.value));});
+list.addEventListener("click",function(e){
+  const item=e.target.closest("li.mv-entry");
+  if(item){stop();show(Number(item.dataset.k));}
+});
+document.addEventListener("keydown",function(e){
+  if(e.target===slider&&e.key.startsWith("Arrow")){return;}
+  if(e.altKey||e.ctrlKey||e.metaKey){return;}
+  let to=null;
+  if(e.key==="ArrowRight"||e.key==="ArrowDown"){to=k+1;}
+  else if(e.key==="ArrowLeft"||e.key==="ArrowUp"){to=k-1;}
+  else if(e.key==="Home"){to=0;}
+  else if(e.key==="End"){to=last;}
+  else if(e.key===" "&&e.target.tagName!=="BUTTON"){e.preventDefault();toggle();return;}
+  if(to!==null){e.preventDefault();stop();show(to);}
+});
+const wanted=/^#entry-(\\d+)$/.exec(location.hash);
+show(wanted?Number(wanted[1]):0);
+performance.mark("mv-first-frame");
+})();
+"""
+
+_TEMPLATE: Final = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>{style}</style>
+</head>
+<body data-entry="0">
+<h1>{title}</h1>
+<div id="mv-main">
+<div id="mv-left">
+<div id="mv-controls">
+<button id="mv-first" type="button" title="First (Home)">&#xAB; First</button>
+<button id="mv-prev" type="button" title="Previous (Left arrow)">&#x2039; Prev</button>
+<button id="mv-play" type="button" title="Play or pause (Space)">Play</button>
+<button id="mv-next" type="button" title="Next (Right arrow)">Next &#x203A;</button>
+<button id="mv-last" type="button" title="Last (End)">Last &#xBB;</button>
+<input id="mv-slider" type="range" min="0" max="{count}" value="0" aria-label="Entry">
+<span id="mv-position">Entry 0 of {count}</span>
+</div>
+<div id="mv-board"></div>
+</div>
+<div id="mv-right">
+<div id="mv-panels"></div>
+<ol id="mv-entries">{entries}</ol>
+</div>
+</div>
+<script type="application/json" id="mv-data">{data}</script>
+<script>{script}</script>
+</body>
+</html>
+"""
+
+
+__all__ = [
+    "Frame",
+    "Page",
+    "activation_html",
+    "coins_html",
+    "page_html",
+    "referee_page",
+    "referee_view",
+    "score_html",
+    "side_page",
+    "status_html",
+]

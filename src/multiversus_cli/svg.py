@@ -1,0 +1,465 @@
+"""The board as SVG: a pure function from a view to text, as python-chess's ``chess/svg.py``.
+
+:func:`board_svg` draws a :class:`~multiversus_core.views.MatchView` (or the
+referee's state, which has the same public fields): the tiles and their
+terrain kinds, every figure labelled in its side's colour (Large figures
+across their four spaces), Wounded and Disabled figures marked, and figures
+off the board in a strip below it. :func:`changes` reads what a log entry
+changed from the view before it and the entry's events as the viewer knows
+them (a moved figure's path, an attack, a push, a die roll); the board draws
+them over the figures.
+
+Only public fields are read: the board, the figures and the units. The SVG
+is built from parts (:func:`board_parts`), so that a page of many boards can
+store each distinct part once; joined, the parts are :func:`board_svg`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from html import escape
+from typing import Final, Literal, Protocol, TypeAlias
+
+import msgspec
+
+from multiversus_core.board import Board, Figure
+from multiversus_core.events import (
+    AttackMade,
+    FigureMoved,
+    FigureStepped,
+    InitiativeRolled,
+    RecoveryMade,
+)
+from multiversus_core.terms import Side, Square
+from multiversus_core.units import Unit
+from multiversus_core.views import ViewEvent
+
+CELL: Final = 48
+"""The side of one space, in SVG units."""
+MARGIN: Final = 22
+"""Room for the column and row numbers."""
+STRIP: Final = 44
+"""The height of the strip of figures off the board."""
+LEGEND_ROW: Final = 20
+
+SIDE_COLOURS: Final[dict[Side, str]] = {"heroes": "#1d4ed8", "adversaries": "#b91c1c"}
+"""The fill of each side's figures (the same sides the terminal shows blue and red)."""
+TERRAIN_PIECE_COLOUR: Final = "#7e22ce"
+TILE_COLOURS: Final = ("#86c06c", "#6fa8dc", "#e0a458", "#c27ba0", "#a0a0a0", "#d9c36a")
+"""Special terrain kinds in the order the board lists them."""
+ORDINARY: Final = ("#efe6d2", "#e6dbc2")
+"""Face-down tiles, alternating so that each two-by-two tile shows."""
+
+
+class HasBoard(Protocol):
+    """What the board is drawn from: a view, or the referee's state (public fields only)."""
+
+    @property
+    def board(self) -> Board | None: ...
+    @property
+    def figures(self) -> tuple[Figure, ...]: ...
+    @property
+    def units(self) -> tuple[Unit, ...]: ...
+
+
+class Path(msgspec.Struct, frozen=True, gc=False):
+    """Spaces a figure went through in one entry, its start first."""
+
+    figure: str
+    kind: Literal["move", "push"]
+    """``move``: its own steps; ``push``: pushed, pulled, slid or placed by another."""
+    squares: tuple[Square, ...]
+
+
+class Attack(msgspec.Struct, frozen=True, gc=False):
+    """An attack made in one entry."""
+
+    attacker: str
+    target: str
+    hit: bool
+    attacker_square: Square | None
+    target_square: Square | None
+
+
+class Roll(msgspec.Struct, frozen=True, gc=False):
+    """A die rolled in one entry, with what it was for."""
+
+    what: str
+    die: int | None
+    """The number rolled; None when only the outcome is known (a Recovery)."""
+    outcome: str
+
+
+class Changes(msgspec.Struct, frozen=True, gc=False):
+    """What one log entry changed on the board, to highlight."""
+
+    paths: tuple[Path, ...] = ()
+    attacks: tuple[Attack, ...] = ()
+    rolls: tuple[Roll, ...] = ()
+
+
+NO_CHANGES: Final = Changes()
+
+_Where: TypeAlias = dict[str, Square | None]
+
+
+def changes(before: HasBoard, events: Iterable[ViewEvent]) -> Changes:
+    """Return what ``events`` changed on the board, starting from the board ``before``."""
+    where: _Where = {f.id: f.square for f in before.figures}
+    paths: list[Path] = []
+    attacks: list[Attack] = []
+    rolls: list[Roll] = []
+    for event in events:
+        match event:
+            case FigureStepped(figure=figure, to=to):
+                _extend(paths, where, figure, "move", to)
+            case FigureMoved(figure=figure, to=to, how=how):
+                _extend(paths, where, figure, "move" if how == "step" else "push", to)
+            case AttackMade(attacker=attacker, target=target, hit=hit):
+                attacks.append(
+                    Attack(attacker, target, hit, where.get(attacker), where.get(target))
+                )
+            case InitiativeRolled(die=die, lost=lost, side=side):
+                outcome = "lost" if lost else "kept"
+                rolls.append(Roll(f"Initiative ({side.capitalize()})", die, outcome))
+            case RecoveryMade(succeeded=succeeded, side=side):
+                outcome = "recovered" if succeeded else "failed"
+                rolls.append(Roll(f"Recovery ({side.capitalize()})", None, outcome))
+            case _:
+                pass
+    return Changes(tuple(paths), tuple(attacks), tuple(rolls))
+
+
+def _extend(
+    paths: list[Path], where: _Where, figure: str, kind: Literal["move", "push"], to: Square
+) -> None:
+    start = where.get(figure)
+    where[figure] = to
+    last = paths[-1] if paths else None
+    if last is not None and last.figure == figure and last.kind == kind:
+        paths[-1] = Path(figure, kind, (*last.squares, to))
+    elif start is not None:
+        paths.append(Path(figure, kind, (start, to)))
+    else:
+        paths.append(Path(figure, kind, (to,)))
+
+
+# --- drawing ----------------------------------------------------------------------
+
+
+def board_svg(seen: HasBoard, labels: Mapping[str, str], highlight: Changes = NO_CHANGES) -> str:
+    """Return the board of ``seen`` as one SVG document, with ``highlight`` drawn over it.
+
+    ``labels`` gives each figure's short label (``render.figure_labels``).
+    """
+    return "".join(board_parts(seen, labels, highlight))
+
+
+def board_parts(
+    seen: HasBoard, labels: Mapping[str, str], highlight: Changes = NO_CHANGES
+) -> list[str]:
+    """Return :func:`board_svg` as its parts, in order: the frame with the tiles, the
+    highlighted paths, one part per figure, the attacks, the dice, and the closing tag."""
+    board = seen.board
+    if board is None:
+        return [_empty_head(), "</svg>"]
+    sizes = {f.id: f.size for f in seen.figures}
+    offboard = [f for f in seen.figures if f.square is None]
+    parts = [_head(board, seen.figures)]
+    parts += [_path(path, sizes.get(path.figure, "medium")) for path in highlight.paths]
+    # Terrain pieces first, so a character sharing their space is drawn on top.
+    for figure in sorted(seen.figures, key=lambda f: not f.terrain):
+        if figure.square is not None:
+            parts.append(_figure(figure, labels.get(figure.id, figure.id[:3])))
+    for slot, figure in enumerate(offboard):
+        parts.append(_offboard(figure, labels.get(figure.id, figure.id[:3]), slot, board))
+    parts += [_attack(attack, sizes) for attack in highlight.attacks]
+    parts += [_roll(roll, index, board) for index, roll in enumerate(highlight.rolls)]
+    parts.append("</svg>")
+    return parts
+
+
+def _size(board: Board, kinds: int) -> tuple[int, int]:
+    width = MARGIN + board.width * CELL + 8
+    height = MARGIN + board.height * CELL + STRIP + LEGEND_ROW * (2 + (kinds + 1) // 2) + 8
+    return width, height
+
+
+def terrain_kinds(board: Board) -> list[tuple[str, bool, bool]]:
+    """Return each special terrain of the board once: (name, blocking, obscuring)."""
+    kinds: dict[str, tuple[str, bool, bool]] = {}
+    for tile in board.tiles:
+        kinds.setdefault(tile.terrain, (tile.terrain, tile.blocking, tile.obscuring))
+    return list(kinds.values())
+
+
+_DEFS: Final = (
+    "<defs>"
+    '<pattern id="mv-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
+    'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" stroke="#333" '
+    'stroke-width="2" stroke-opacity="0.45"/></pattern>'
+    '<pattern id="mv-dots" width="6" height="6" patternUnits="userSpaceOnUse">'
+    '<circle cx="3" cy="3" r="1" fill="#222" fill-opacity="0.35"/></pattern>'
+    '<marker id="mv-arrow-move" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" '
+    'markerHeight="5" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#f59e0b"/>'
+    "</marker>"
+    '<marker id="mv-arrow-push" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" '
+    'markerHeight="5" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#0d9488"/>'
+    "</marker>"
+    '<marker id="mv-arrow-attack" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" '
+    'markerHeight="5" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#dc2626"/>'
+    "</marker>"
+    "</defs>"
+    "<style>"
+    ".mv-label{font:bold 13px sans-serif;fill:#fff;text-anchor:middle;dominant-baseline:central}"
+    ".mv-large .mv-label{font-size:20px}"
+    ".mv-terrain .mv-label{font-style:italic}"
+    ".mv-num{font:11px sans-serif;fill:#666;text-anchor:middle;dominant-baseline:central}"
+    ".mv-text{font:12px sans-serif;fill:#222;dominant-baseline:central}"
+    ".mv-mark{font:bold 13px sans-serif;text-anchor:middle;dominant-baseline:central}"
+    "</style>"
+)
+
+
+def _empty_head() -> str:
+    width, height = 360, 60
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="mv-board" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}">{_DEFS}'
+        '<rect width="100%" height="100%" fill="#fafafa"/>'
+        f'<text class="mv-text" x="12" y="{height // 2}">The board is not laid out yet.</text>'
+    )
+
+
+def _head(board: Board, figures: Sequence[Figure]) -> str:
+    kinds = terrain_kinds(board)
+    colours = {name: TILE_COLOURS[i % len(TILE_COLOURS)] for i, (name, _, _) in enumerate(kinds)}
+    width, height = _size(board, len(kinds))
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="mv-board" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}">',
+        _DEFS,
+        '<rect width="100%" height="100%" fill="#fafafa"/>',
+    ]
+    for tr in range(0, board.height, 2):
+        for tc in range(0, board.width, 2):
+            x, y = _xy((tc, tr))
+            shade = ORDINARY[(tc // 2 + tr // 2) % 2]
+            out.append(
+                f'<rect x="{x}" y="{y}" width="{2 * CELL}" height="{2 * CELL}" fill="{shade}"/>'
+            )
+    for tile in board.tiles:
+        x, y = _xy(tile.origin)
+        name = escape(tile.terrain)
+        out.append(
+            f'<g class="mv-tile" data-terrain="{name}"><title>{name}</title>'
+            f'<rect x="{x}" y="{y}" width="{2 * CELL}" height="{2 * CELL}" '
+            f'fill="{colours[tile.terrain]}"/>'
+        )
+        for on, pattern in ((tile.blocking, "mv-hatch"), (tile.obscuring, "mv-dots")):
+            if on:
+                out.append(
+                    f'<rect x="{x}" y="{y}" width="{2 * CELL}" height="{2 * CELL}" '
+                    f'fill="url(#{pattern})"/>'
+                )
+        out.append("</g>")
+    left, top = MARGIN, MARGIN
+    right, bottom = MARGIN + board.width * CELL, MARGIN + board.height * CELL
+    grid = [f"M{left + c * CELL},{top}V{bottom}" for c in range(board.width + 1)]
+    grid += [f"M{left},{top + r * CELL}H{right}" for r in range(board.height + 1)]
+    out.append(f'<path d="{"".join(grid)}" stroke="#00000022" stroke-width="1" fill="none"/>')
+    thick = [f"M{left + c * CELL},{top}V{bottom}" for c in range(0, board.width + 1, 2)]
+    thick += [f"M{left},{top + r * CELL}H{right}" for r in range(0, board.height + 1, 2)]
+    out.append(f'<path d="{"".join(thick)}" stroke="#00000055" stroke-width="1.5" fill="none"/>')
+    for c in range(board.width):
+        out.append(f'<text class="mv-num" x="{left + c * CELL + CELL // 2}" y="11">{c}</text>')
+    for r in range(board.height):
+        out.append(f'<text class="mv-num" x="11" y="{top + r * CELL + CELL // 2}">{r}</text>')
+    strip = bottom + 6
+    out.append(f'<text class="mv-text" x="{left}" y="{strip + 8}">Off the board:</text>')
+    legend = bottom + STRIP + LEGEND_ROW // 2 + 4
+    out.append(_legend_sides(left, legend))
+    for i, (name, blocking, obscuring) in enumerate(kinds):
+        x = left + (i % 2) * 240
+        y = legend + LEGEND_ROW * (2 + i // 2)
+        props = ", ".join(p for p, on in (("blocking", blocking), ("obscuring", obscuring)) if on)
+        words = escape(name) + (f" ({props})" if props else "")
+        out.append(
+            f'<rect x="{x}" y="{y - 7}" width="14" height="14" fill="{colours[name]}"/>'
+            + (
+                f'<rect x="{x}" y="{y - 7}" width="14" height="14" fill="url(#mv-hatch)"/>'
+                if blocking
+                else ""
+            )
+            + f'<text class="mv-text" x="{x + 19}" y="{y}">{words}</text>'
+        )
+    return "".join(out)
+
+
+def _legend_sides(x: int, y: int) -> str:
+    out = []
+    entries = (
+        (SIDE_COLOURS["heroes"], "Heroes"),
+        (SIDE_COLOURS["adversaries"], "Adversaries"),
+        (TERRAIN_PIECE_COLOUR, "terrain piece"),
+    )
+    for i, (colour, words) in enumerate(entries):
+        cx = x + i * 120
+        out.append(
+            f'<circle cx="{cx + 7}" cy="{y}" r="7" fill="{colour}"/>'
+            f'<text class="mv-text" x="{cx + 19}" y="{y}">{words}</text>'
+        )
+    out.append(
+        f'<text class="mv-text" x="{x}" y="{y + LEGEND_ROW}">'
+        "Marks: * Wounded · × Disabled · † Eliminated</text>"
+    )
+    return "".join(out)
+
+
+def _xy(square: Square) -> tuple[int, int]:
+    return MARGIN + square[0] * CELL, MARGIN + square[1] * CELL
+
+
+def _centre(square: Square, size: str) -> tuple[float, float]:
+    x, y = _xy(square)
+    span = 2 * CELL if size == "large" else CELL
+    return x + span / 2, y + span / 2
+
+
+_MARKS: Final = {"wounded": "*", "disabled": "×", "eliminated": "†"}
+_MARK_COLOURS: Final = {"wounded": "#b45309", "disabled": "#111", "eliminated": "#111"}
+
+
+def _token(figure: Figure, label: str, x: float, y: float, span: float, where: str) -> str:
+    """One figure drawn with its top-left at (x, y), ``span`` across."""
+    colour = TERRAIN_PIECE_COLOUR if figure.terrain else SIDE_COLOURS[figure.side]
+    classes = ["mv-figure", f"mv-{figure.side}"]
+    if figure.terrain:
+        classes.append("mv-terrain")
+    if figure.size == "large":
+        classes.append("mv-large")
+    condition = "terrain" if figure.terrain else figure.condition
+    if not figure.terrain and figure.condition != "unharmed":
+        classes.append(f"mv-{figure.condition}")
+    pad = 4
+    title = escape(figure.name) + ("" if figure.terrain else f" ({figure.condition})")
+    out = [
+        f'<g class="{" ".join(classes)}" data-figure="{escape(figure.id)}" '
+        f'data-square="{where}" data-condition="{condition}"><title>{title}</title>'
+    ]
+    inner = span - 2 * pad
+    opacity = ' fill-opacity="0.45"' if figure.condition in ("disabled", "eliminated") else ""
+    if figure.terrain:
+        out.append(
+            f'<rect x="{x + pad}" y="{y + pad}" width="{inner}" height="{inner}" rx="3" '
+            f'fill="{colour}" fill-opacity="0.8" stroke="#3b0764" stroke-dasharray="4 2"/>'
+        )
+    elif figure.size == "large":
+        out.append(
+            f'<rect x="{x + pad}" y="{y + pad}" width="{inner}" height="{inner}" rx="14" '
+            f'fill="{colour}"{opacity} stroke="#111" stroke-width="1.5"/>'
+        )
+    else:
+        out.append(
+            f'<circle cx="{x + span / 2}" cy="{y + span / 2}" r="{inner / 2}" '
+            f'fill="{colour}"{opacity} stroke="#111" stroke-width="1.5"/>'
+        )
+    if figure.condition == "wounded" and not figure.terrain:
+        out.append(
+            f'<circle cx="{x + span / 2}" cy="{y + span / 2}" r="{inner / 2 + 1}" fill="none" '
+            'stroke="#facc15" stroke-width="3" stroke-dasharray="5 3"/>'
+        )
+    out.append(
+        f'<text class="mv-label" x="{x + span / 2}" y="{y + span / 2}">{escape(label)}</text>'
+    )
+    mark = _MARKS.get(figure.condition) if not figure.terrain else None
+    if mark is not None:
+        out.append(
+            f'<circle cx="{x + span - 7}" cy="{y + 7}" r="7" fill="#fff" stroke="#111"/>'
+            f'<text class="mv-mark" x="{x + span - 7}" y="{y + 7}" '
+            f'fill="{_MARK_COLOURS[figure.condition]}">{mark}</text>'
+        )
+    out.append("</g>")
+    return "".join(out)
+
+
+def _figure(figure: Figure, label: str) -> str:
+    assert figure.square is not None
+    x, y = _xy(figure.square)
+    span = 2 * CELL if figure.size == "large" else CELL
+    where = f"{figure.square[0]},{figure.square[1]}"
+    return _token(figure, label, x, y, span, where)
+
+
+def _offboard(figure: Figure, label: str, slot: int, board: Board) -> str:
+    x = MARGIN + 100 + slot * (CELL - 4)
+    y = MARGIN + board.height * CELL + 6
+    return _token(figure, label, x, y, CELL - 6, "")
+
+
+def _path(path: Path, size: str) -> str:
+    colour = "#f59e0b" if path.kind == "move" else "#0d9488"
+    points = " ".join(f"{x:g},{y:g}" for x, y in (_centre(s, size) for s in path.squares))
+    x0, y0 = _centre(path.squares[0], size)
+    dash = ' stroke-dasharray="7 4"' if path.kind == "push" else ""
+    return (
+        f'<g class="mv-change mv-{path.kind}" data-figure="{escape(path.figure)}">'
+        f'<circle cx="{x0:g}" cy="{y0:g}" r="5" fill="{colour}"/>'
+        f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="5" '
+        f'stroke-linecap="round" stroke-linejoin="round" stroke-opacity="0.85"{dash} '
+        f'marker-end="url(#mv-arrow-{path.kind})"/></g>'
+    )
+
+
+def _attack(attack: Attack, sizes: Mapping[str, str]) -> str:
+    if attack.attacker_square is None or attack.target_square is None:
+        return '<g class="mv-change mv-attack"></g>'
+    x1, y1 = _centre(attack.attacker_square, sizes.get(attack.attacker, "medium"))
+    x2, y2 = _centre(attack.target_square, sizes.get(attack.target, "medium"))
+    # From edge to edge, so that the arrow covers neither figure's label.
+    length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
+    start = (CELL if sizes.get(attack.attacker) == "large" else CELL / 2) - 4
+    end = (CELL if sizes.get(attack.target) == "large" else CELL / 2) + 2
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    x1, y1 = x1 + ux * min(start, length / 2), y1 + uy * min(start, length / 2)
+    tx, ty = x2, y2
+    x2, y2 = x2 - ux * min(end, length / 2), y2 - uy * min(end, length / 2)
+    word = "hit" if attack.hit else "miss"
+    return (
+        f'<g class="mv-change mv-attack mv-{word}" data-figure="{escape(attack.attacker)}" '
+        f'data-target="{escape(attack.target)}">'
+        f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#dc2626" '
+        'stroke-width="4" stroke-dasharray="2 5" stroke-linecap="round" '
+        'marker-end="url(#mv-arrow-attack)"/>'
+        f'<circle cx="{tx:g}" cy="{ty:g}" r="{end:g}" fill="none" stroke="#dc2626" '
+        f'stroke-width="3"/><text class="mv-mark" x="{tx:g}" y="{ty - end - 8:g}" '
+        f'fill="#dc2626">{word}</text></g>'
+    )
+
+
+def _roll(roll: Roll, index: int, board: Board) -> str:
+    right = MARGIN + board.width * CELL
+    y = MARGIN + board.height * CELL + 6
+    x = right - 150 - index * 160
+    face = "" if roll.die is None else str(roll.die)
+    words = escape(f"{roll.what}: {roll.outcome}")
+    return (
+        f'<g class="mv-change mv-roll" data-die="{face}">'
+        f'<rect x="{x}" y="{y}" width="30" height="30" rx="6" fill="#fff" stroke="#111" '
+        'stroke-width="2"/>'
+        f'<text class="mv-mark" x="{x + 15}" y="{y + 15}" fill="#111">{face or "?"}</text>'
+        f'<text class="mv-text" x="{x + 36}" y="{y + 15}">{words}</text></g>'
+    )
+
+
+__all__ = [
+    "SIDE_COLOURS",
+    "Attack",
+    "Changes",
+    "Path",
+    "Roll",
+    "board_parts",
+    "board_svg",
+    "changes",
+    "terrain_kinds",
+]
