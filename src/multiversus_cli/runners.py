@@ -75,7 +75,7 @@ class Runner(Protocol):
 
 
 def batch_size(tasks: int, workers: int) -> int:
-    """Matches per batch: at least :data:`BATCHES_PER_WORKER` batches per worker, at most 25 each."""
+    """Matches per batch: at least :data:`BATCHES_PER_WORKER` batches a worker, at most 25 each."""
     return max(1, min(MAX_BATCH, math.ceil(tasks / (workers * BATCHES_PER_WORKER))))
 
 
