@@ -46,6 +46,8 @@ IN_FLIGHT_PER_WORKER: Final = 2
 """Batches submitted ahead per worker: enough to keep it busy, few to wait for at Ctrl-C."""
 TRIES: Final = 2
 """Times a match is played alone before its worker's death is blamed on it."""
+CLOSE_TIMEOUT: Final = 10
+"""Seconds a worker process gets to exit when a pool is closed."""
 POLL: Final = 0.2
 """Seconds between checks for Ctrl-C while waiting for results."""
 
@@ -122,7 +124,7 @@ class LocalRunner:
 
     def _new_pool(self) -> ProcessPoolExecutor:
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            _end(self._pool, wait=False)  # broken: what ran in it is played again
         # forkserver: workers start clean, never forked from a thread holding a lock.
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload([__name__, self._play_module()])
@@ -184,8 +186,24 @@ class LocalRunner:
 
     def close(self, wait: bool = True) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=wait, cancel_futures=True)
-            self._pool = None
+            pool, self._pool = self._pool, None
+            _end(pool, wait)
+
+
+def _end(pool: ProcessPoolExecutor, wait: bool) -> None:
+    """Shut a pool down; its workers get :data:`CLOSE_TIMEOUT` seconds with ``wait``, else none.
+
+    A worker still running then is terminated: after another worker died,
+    Python 3.11's pool would otherwise wait for it forever.
+    """
+    processes = list((pool._processes or {}).values())  # private, but no other handle exists
+    pool.shutdown(wait=False, cancel_futures=True)
+    deadline = time.monotonic() + (CLOSE_TIMEOUT if wait else 0)
+    for process in processes:
+        process.join(max(0.0, deadline - time.monotonic()))
+        if process.is_alive():
+            process.terminate()
+            process.join(CLOSE_TIMEOUT)
 
 
 # --- Dask ----------------------------------------------------------------------
