@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from multiversus_core.terms import Condition, Side, Size, Square
+from multiversus_core.terms import Condition, Count, Side, Size, Square
 
 
 class Tile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -29,12 +29,14 @@ class Tile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """It breaks line of sight (R18)."""
 
 
-class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+# dict=True: lookups derived from a board (the tile of each space) are cached on
+# it, outside its fields, so they take no part in equality or encoding.
+class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     """A square grid of two-by-two tiles, as a scenario lays it out (R17)."""
 
-    width: int
+    width: Count
     """Columns of spaces; a multiple of two."""
-    height: int
+    height: Count
     """Rows of spaces; a multiple of two."""
     tiles: tuple[Tile, ...] = ()
     """The special (face-up) tiles; all others are ordinary."""

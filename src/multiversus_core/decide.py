@@ -40,7 +40,7 @@ from multiversus_core.commands import (
 from multiversus_core.commitments import check_salt
 from multiversus_core.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.events import Event, InitiativeGivenUp
-from multiversus_core.state import MatchState, Pending
+from multiversus_core.state import MatchState, Pending, derived
 from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, Seat, Side
 from multiversus_core.units import Unit
 
@@ -64,8 +64,31 @@ _WAITING_FOR: Final[dict[Pending, str]] = {
 }
 
 
+def _seed(state: MatchState) -> int:
+    """The seed of the match's chance: public in the settings, or the referee's secret."""
+    if not state.settings.chance:
+        return state.settings.seed
+    if state.chance is None:
+        raise IllegalCommandError(
+            "this match's chance is secret and not known here: supply the die or the coin"
+        )
+    return state.chance.seed
+
+
 def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
     """Return the events that ``command`` causes in ``state``.
+
+    :raises InvalidCommandError: if the command is not well formed.
+    :raises IllegalCommandError: if the rules do not allow it now.
+    """
+    return decide_and_fold(command, state)[0]
+
+
+def decide_and_fold(command: Command, state: MatchState) -> tuple[tuple[Event, ...], MatchState]:
+    """Return the events of :func:`decide`, and the state they fold into.
+
+    Deciding folds every event as it goes, so the second result is exactly
+    ``fold(events, state)``, without folding them again.
 
     :raises InvalidCommandError: if the command is not well formed.
     :raises IllegalCommandError: if the rules do not allow it now.
@@ -78,7 +101,7 @@ def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
         case FlipForSetUp(player=player, winner=winner):
             _expect(state, player, "flip")
             if winner is None:
-                winner = 1 if dice.flip_coin(state.settings.seed, state.draws) else 2
+                winner = 1 if dice.flip_coin(_seed(state), state.draws) else 2
             setup.flip(b, winner)
         case ChooseTeams(player=player, heroes=heroes, adversaries=adversaries, scenario=scenario):
             _expect(state, player, "teams")
@@ -128,7 +151,7 @@ def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
         case RollInitiative(player=player, die=die):
             side = _expect(state, player, "roll")
             if die is None:
-                die = dice.roll_die(state.settings.seed, state.draws)
+                die = dice.roll_die(_seed(state), state.draws)
             initiative.roll(b, side, die)
         case BlockForcedMove(player=player, ally=ally, block=block):
             _expect(state, player, "forced")
@@ -145,11 +168,15 @@ def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
             b.emit(InitiativeGivenUp(side=side))
             initiative.end_turn(b, side, "initiative_given_up")
     forced.run(b)  # nothing is left queued once the rules above have run
-    return tuple(b.events)
+    return tuple(b.events), b.state
 
 
 def decider_seat(state: MatchState) -> Seat | None:
     """Return the seat whose decision the match is waiting for, or None once it is over."""
+    return derived(state, "_decider_seat", _decider_seat)
+
+
+def _decider_seat(state: MatchState) -> Seat | None:
     match state.pending:
         case "flip":
             return 1
