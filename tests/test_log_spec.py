@@ -227,3 +227,19 @@ def test_a_seed_outside_0_to_2_64_is_out_of_range_at_read(seed: int, view: bool)
     error = _error(bad, view=view)
     assert (error.line, error.code) == (1, "out_of_range")
     assert "$.settings.seed" in error.reason
+
+
+def test_a_line_holding_a_50_mb_string_is_refused_in_modest_memory() -> None:
+    import tracemalloc
+
+    data = _log()
+    line = data.split(b"\n")[1]
+    huge = line[:-1] + b',"x":"' + b"a" * 50_000_000 + b'\\"]"}'
+    assert nesting_depth(huge) == nesting_depth(line)  # the escaped quote and bracket are text
+    tracemalloc.start()
+    try:
+        assert _error(_with_line(data, 1, huge)).code == "unknown_field"
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 400_000_000  # a few copies of the line, not the regex engine's backtracking

@@ -964,7 +964,8 @@ def check_line_text(line: bytes, number: int, offset: int, path: str) -> None:
 
 MAX_DEPTH: Final = 32
 """The deepest nesting of objects and arrays a line may have (a record needs at most 7)."""
-_STRINGS: Final = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_STRINGS: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+"""A JSON string, as one run of plain characters between escapes (linear in its length)."""
 _BRACKETS: Final = re.compile(rb"[\[\]{}]")
 
 
