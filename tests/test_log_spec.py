@@ -243,3 +243,32 @@ def test_a_line_holding_a_50_mb_string_is_refused_in_modest_memory() -> None:
     finally:
         tracemalloc.stop()
     assert peak < 400_000_000  # a few copies of the line, not the regex engine's backtracking
+
+
+def test_the_secret_chance_match_c_of_the_document_ends_with_its_revealed_seed() -> None:
+    from multiversus_core.dice import flip_coin, roll_die
+
+    text = FORMAT_DOC.read_text(encoding="utf-8")
+    section = text[text.index("(*match C*)") :]
+    section = section[: section.index("Before the end, the seed is the referee's alone")]
+    header, first, last, end, view_end = (
+        line.encode() for line in section.splitlines() if line.startswith('{"record"')
+    )
+    chance = Chance(seed=7, salt="00" * 31 + "01")
+    settings = MatchSettings(seed=0, chance=chance_commitment(chance))
+    log = play_match(settings, {1: RandomBot(0), 2: RandomBot(1000)}, chance)[0]
+    lines = encode_log(log).splitlines()
+    assert [header, first, last, end] == [lines[0], lines[1], lines[-2], lines[-1]]
+    assert encode_view_log(redact_log(log, "heroes")).splitlines()[-1] == view_end
+    # the end record's checks, as the document states them
+    record = json.loads(end)
+    assert record["count"] == len(lines) - 2 == 137
+    assert record["head"] == hashlib.sha256(last).hexdigest()
+    opening = bytes.fromhex(record["chance"]["salt"]) + (7).to_bytes(8, "big")
+    assert hashlib.sha256(opening).hexdigest() == json.loads(header)["settings"]["chance"]
+    assert not flip_coin(7, 0) and b'"set_up_player":2' in first
+    assert roll_die(7, 22) == 6 and b'"die":6' in last
+    # and a reader and verifier accept it; a seed off by one is refused at read
+    assert verify_data(encode_log(log)).ok
+    forged = encode_log(log).replace(b'"chance":{"seed":7,', b'"chance":{"seed":8,')
+    assert verify_data(forged).code == "log_error"
