@@ -51,6 +51,7 @@ from multiversus_core.settings import MatchSettings
 from multiversus_core.sheets import DEFAULT_ADVERSARIES, DEFAULT_HEROES, find_team, missing_team
 from multiversus_core.state import MatchState
 from multiversus_core.terms import SEATS, Seat
+from multiversus_core.verify import verify
 
 EXIT_OK: Final = 0
 """The match ended, or the player quit with ``q`` or closed the input: the log is kept."""
@@ -296,6 +297,11 @@ def _prepare(
         except Exception as exc:  # a log edited by hand can break replay in any way
             writer.close()
             raise UsageError(f"cannot carry on from this log: {_one_line(exc)}") from None
+        checked = verify(match_log, str(resume))  # a forged log is not carried on and sealed
+        if not checked.ok:
+            writer.close()
+            reason = " ".join(printable(f"{checked.problem} ({checked.code})").split())
+            raise UsageError(f"cannot carry on from this log: it does not verify, {reason}")
         history = [(entry.command, tuple(entry.events)) for entry in match_log.entries]
         path = resume
         if writer.torn is not None:
