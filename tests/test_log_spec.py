@@ -20,6 +20,7 @@ from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.commitments import chance_commitment
 from multiversus_core.errors import LogError
 from multiversus_core.log import MAX_DEPTH, decode_log, encode_log, nesting_depth
+from multiversus_core.match import secret_chance_settings
 from multiversus_core.settings import Chance
 from multiversus_core.verify import verify, verify_data
 from multiversus_core.viewlog import decode_view_log, encode_view_log
@@ -272,3 +273,18 @@ def test_the_secret_chance_match_c_of_the_document_ends_with_its_revealed_seed()
     assert verify_data(encode_log(log)).ok
     forged = encode_log(log).replace(b'"chance":{"seed":7,', b'"chance":{"seed":8,')
     assert verify_data(forged).code == "log_error"
+
+
+def test_a_malformed_chance_commitment_is_bad_end_when_finished_and_bad_settings_before() -> None:
+    settings, chance = secret_chance_settings(SECRETS)
+    log = play_match(settings, {1: RandomBot(4), 2: RandomBot(5)}, chance)[0]
+    commitment = settings.chance.encode()
+    upper = encode_log(log).replace(commitment, commitment.upper(), 1)
+    finished = rechained(upper)
+    assert _error(finished).code == "bad_end"
+    assert _error(finished).line == len(finished.splitlines())
+    unfinished = rechained(b"\n".join(upper.split(b"\n")[:40]) + b"\n")
+    assert verify_data(unfinished).code == "bad_settings"
+    # a seed other than 0 beside a well-formed commitment is bad_settings, finished or not
+    seeded = rechained(encode_log(log).replace(b'"seed":0,', b'"seed":5,', 1))
+    assert verify_data(seeded).code == "bad_settings"
