@@ -1,11 +1,79 @@
-"""The ``multiversus`` Typer app: one module per command, combined here."""
+"""The ``multiversus`` Typer app: one module per command, combined here.
+
+A command's module (and with it rich and the rules) is imported only when
+that command runs or shows its help, so ``multiversus --help`` starts about
+as fast as Typer itself: the root help is plain text and lists each
+command's one-line help from :data:`COMMANDS` (a test checks that it agrees
+with the commands' own).
+"""
 
 from __future__ import annotations
 
-import typer
+import importlib
+from collections.abc import Callable
+from typing import Any, Final
 
-from multiversus_cli import diff, replay, rules, teams, verify
-from multiversus_cli.play import EPILOG, play
+import typer
+from typer.core import TyperGroup
+
+COMMANDS: Final[dict[str, str]] = {
+    "play": "Play a match: you against the random bot, two people at one screen, or two bots.",
+    "verify": "Verify match logs: their chain, their commitments and their events.",
+    "replay": "Replay a match log as one side, the public or the referee saw it.",
+    "diff": "Compare two match logs: the settings, then entry by entry, up to the first "
+    "difference.",
+    "teams": "List the installed teams, show a team's sheet, or check team sheet files.",
+    "rules": "The rules on one screen: how to win, coins, reactions, the Initiative, the rounds.",
+}
+"""Each command, in the order the help lists them, with its one-line help."""
+
+
+def _command(module: str, name: str) -> Any:
+    """Build the click command of a module's function of the same name, with its EPILOG if any."""
+    loaded = importlib.import_module(f"multiversus_cli.{module}")
+    single = typer.Typer(add_completion=False)
+    single.command(name, epilog=getattr(loaded, "EPILOG", None))(getattr(loaded, name))
+    return typer.main.get_command(single)
+
+
+def _teams() -> Any:
+    from multiversus_cli import teams
+
+    group = typer.main.get_group(teams.teams)
+    group.name = "teams"
+    return group
+
+
+_BUILDERS: Final[dict[str, Callable[[], Any]]] = {
+    "play": lambda: _command("play", "play"),
+    "verify": lambda: _command("verify", "verify"),
+    "replay": lambda: _command("replay", "replay"),
+    "diff": lambda: _command("diff", "diff"),
+    "teams": _teams,
+    "rules": lambda: _command("rules", "rules"),
+}
+
+
+class _LazyGroup(TyperGroup):
+    """The root group: builds a command (importing its module) only when it is used."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
+        if cmd_name not in self.commands and cmd_name in _BUILDERS:
+            self.commands[cmd_name] = _BUILDERS[cmd_name]()
+        return self.commands.get(cmd_name)
+
+    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+        # Plain help (click's), without rich: the root help only lists the commands.
+        super(TyperGroup, self).format_help(ctx, formatter)
+
+    def format_commands(self, ctx: typer.Context, formatter: Any) -> None:
+        # The one-line helps from COMMANDS, without importing the commands.
+        with formatter.section("Commands"):
+            formatter.write_dl(list(COMMANDS.items()))
+
 
 app = typer.Typer(
     name="multiversus",
@@ -13,6 +81,7 @@ app = typer.Typer(
     "New to the game? `multiversus rules` tells it on one screen.",
     no_args_is_help=True,
     add_completion=True,
+    cls=_LazyGroup,
 )
 
 
@@ -22,14 +91,6 @@ def _root() -> None:
 
     New to the game? `multiversus rules` tells it on one screen; `multiversus play` starts.
     """
-
-
-app.command("play", epilog=EPILOG)(play)
-app.add_typer(teams.teams, name="teams")
-app.command("verify", epilog=verify.EPILOG)(verify.verify)
-app.command("replay", epilog=replay.EPILOG)(replay.replay)
-app.command("diff", epilog=diff.EPILOG)(diff.diff)
-app.command("rules")(rules.rules)
 
 
 def main() -> None:
