@@ -504,6 +504,13 @@ def test_a_forged_log_is_not_carried_on_and_sealed(tmp_path: Path, edit: str) ->
     assert "cannot carry on from this log: it does not verify" in result.stderr
     assert "(rules_differ)" in result.stderr and len(result.stderr.splitlines()) == 1
     assert log.read_bytes() == before
+    # nor is a forged finished log whose end record is missing sealed
+    whole.write_bytes(rechained(b"\n".join(lines + whole.read_bytes().splitlines()[60:-1]) + b"\n"))
+    (tmp_path / "whole.jsonl.chance").write_text(json.dumps(chance, separators=(",", ":")))
+    before = whole.read_bytes()
+    result = play("--resume", str(whole), "--player1", "bot", "--player2", "bot", "--quiet")
+    assert result.exit_code == 2 and "it does not verify" in result.stderr
+    assert whole.read_bytes() == before
 
 
 def test_the_default_log_is_named_for_the_time_and_announced(

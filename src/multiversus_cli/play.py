@@ -45,7 +45,7 @@ from multiversus_core.errors import LogError, MultiversusError, SettingsError
 from multiversus_core.events import Event
 from multiversus_core.evolve import initial_state
 from multiversus_core.legal import legal_commands
-from multiversus_core.log import LogWriter, replay
+from multiversus_core.log import LogWriter, MatchLog, replay
 from multiversus_core.match import apply, secret_chance_settings, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.sheets import DEFAULT_ADVERSARIES, DEFAULT_HEROES, find_team, missing_team
@@ -224,6 +224,17 @@ def play(
     raise typer.Exit(game.run())
 
 
+def _refuse_unless_verified(log: MatchLog) -> None:
+    """Refuse to carry on a log that verify refuses (its chance seed re-derives the rolls).
+
+    :raises UsageError: with verify's reason.
+    """
+    checked = verify(log)
+    if not checked.ok:
+        reason = " ".join(printable(f"{checked.problem} ({checked.code})").split())
+        raise UsageError(f"cannot carry on from this log: it does not verify, {reason}")
+
+
 def _one_line(exc: BaseException) -> str:
     return " ".join(printable(str(exc)).split()) or type(exc).__name__
 
@@ -288,8 +299,8 @@ def _prepare(
             )
         if not resume.is_file():
             raise UsageError(f"no log file {str(resume)!r}")
-        try:
-            writer, match_log = LogWriter.resume(resume)
+        try:  # a forged log is not carried on, nor sealed if its end record is missing
+            writer, match_log = LogWriter.resume(resume, _refuse_unless_verified)
         except LogError as exc:
             raise UsageError(f"cannot carry on from this log: {_one_line(exc)}") from None
         try:
@@ -297,11 +308,6 @@ def _prepare(
         except Exception as exc:  # a log edited by hand can break replay in any way
             writer.close()
             raise UsageError(f"cannot carry on from this log: {_one_line(exc)}") from None
-        checked = verify(match_log, str(resume))  # a forged log is not carried on and sealed
-        if not checked.ok:
-            writer.close()
-            reason = " ".join(printable(f"{checked.problem} ({checked.code})").split())
-            raise UsageError(f"cannot carry on from this log: it does not verify, {reason}")
         history = [(entry.command, tuple(entry.events)) for entry in match_log.entries]
         path = resume
         if writer.torn is not None:
