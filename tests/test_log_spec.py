@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import tracemalloc
 from pathlib import Path
 
 import msgspec
@@ -18,6 +19,7 @@ import pytest
 from multiversus_core import MatchSettings
 from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.commitments import chance_commitment
+from multiversus_core.dice import flip_coin, roll_die
 from multiversus_core.errors import LogError
 from multiversus_core.log import MAX_DEPTH, decode_log, encode_log, nesting_depth
 from multiversus_core.match import secret_chance_settings
@@ -231,8 +233,6 @@ def test_a_seed_outside_0_to_2_64_is_out_of_range_at_read(seed: int, view: bool)
 
 
 def test_a_line_holding_a_50_mb_string_is_refused_in_modest_memory() -> None:
-    import tracemalloc
-
     data = _log()
     line = data.split(b"\n")[1]
     huge = line[:-1] + b',"x":"' + b"a" * 50_000_000 + b'\\"]"}'
@@ -247,8 +247,6 @@ def test_a_line_holding_a_50_mb_string_is_refused_in_modest_memory() -> None:
 
 
 def test_the_secret_chance_match_c_of_the_document_ends_with_its_revealed_seed() -> None:
-    from multiversus_core.dice import flip_coin, roll_die
-
     text = FORMAT_DOC.read_text(encoding="utf-8")
     section = text[text.index("(*match C*)") :]
     section = section[: section.index("Before the end, the seed is the referee's alone")]
