@@ -9,6 +9,7 @@ plays a match to its end.
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -24,6 +25,7 @@ from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.decide import decider_seat
 from multiversus_core.log import LogWriter, read_log, replay
 from multiversus_core.verify import verify
+from tests.support import rechained
 
 ONES = "1\n" * 3000
 """Enough answers to play any match to its end."""
@@ -506,6 +508,41 @@ def test_a_broken_log_cannot_be_resumed(tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert "cannot carry on from this log" in result.stderr
     assert "line 1" in result.stderr
+
+
+@pytest.mark.parametrize("edit", ["step", "die"])
+def test_a_forged_log_is_not_carried_on_and_sealed(tmp_path: Path, edit: str) -> None:
+    """A log whose chain was recomputed after an edit verify refuses is refused by --resume;
+    with secret chance, the seed kept in <log>.chance re-derives the rolls so far."""
+    whole = tmp_path / "whole.jsonl"
+    assert play("--player1", "bot", "--player2", "bot", "--quiet", log=whole).exit_code == 0
+    chance = json.loads(whole.read_bytes().splitlines()[-1])["chance"]
+    lines = whole.read_bytes().splitlines()[:60]
+    kind = b'"figure_stepped"' if edit == "step" else b'"initiative_rolled"'
+    index = next(i for i, line in enumerate(lines) if kind in line)
+    record = json.loads(lines[index])
+    event = next(e for e in record["events"] if e["kind"] == kind.decode().strip('"'))
+    if edit == "step":
+        event["to"] = [event["to"][0] + 3, event["to"][1]]
+    else:
+        event["die"] = event["die"] % 6 + 1
+    lines[index] = json.dumps(record, separators=(",", ":")).encode()
+    log = tmp_path / "forged.jsonl"
+    log.write_bytes(rechained(b"\n".join(lines) + b"\n"))
+    (tmp_path / "forged.jsonl.chance").write_text(json.dumps(chance, separators=(",", ":")))
+    before = log.read_bytes()
+    result = play("--resume", str(log), "--player1", "bot", "--player2", "bot", "--quiet")
+    assert result.exit_code == 2, result.output
+    assert "cannot carry on from this log: it does not verify" in result.stderr
+    assert "(rules_differ)" in result.stderr and len(result.stderr.splitlines()) == 1
+    assert log.read_bytes() == before
+    # nor is a forged finished log whose end record is missing sealed
+    whole.write_bytes(rechained(b"\n".join(lines + whole.read_bytes().splitlines()[60:-1]) + b"\n"))
+    (tmp_path / "whole.jsonl.chance").write_text(json.dumps(chance, separators=(",", ":")))
+    before = whole.read_bytes()
+    result = play("--resume", str(whole), "--player1", "bot", "--player2", "bot", "--quiet")
+    assert result.exit_code == 2 and "it does not verify" in result.stderr
+    assert whole.read_bytes() == before
 
 
 def test_the_default_log_is_named_for_the_time_and_announced(

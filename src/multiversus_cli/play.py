@@ -46,12 +46,13 @@ from multiversus_core.errors import LogError, MultiversusError, SettingsError
 from multiversus_core.events import Event
 from multiversus_core.evolve import initial_state
 from multiversus_core.legal import legal_commands
-from multiversus_core.log import LogWriter, replay
+from multiversus_core.log import LogWriter, MatchLog, replay
 from multiversus_core.match import apply, secret_chance_settings, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.sheets import DEFAULT_ADVERSARIES, DEFAULT_HEROES, find_team, missing_team
 from multiversus_core.state import MatchState
 from multiversus_core.terms import SEATS, Seat
+from multiversus_core.verify import verify
 
 EXIT_OK: Final = 0
 """The match ended, or the player quit with ``q`` or closed the input: the log is kept."""
@@ -262,6 +263,17 @@ def play(
     raise typer.Exit(game.run())
 
 
+def _refuse_unless_verified(log: MatchLog) -> None:
+    """Refuse to carry on a log that verify refuses (its chance seed re-derives the rolls).
+
+    :raises UsageError: with verify's reason.
+    """
+    checked = verify(log)
+    if not checked.ok:
+        reason = " ".join(printable(f"{checked.problem} ({checked.code})").split())
+        raise UsageError(f"cannot carry on from this log: it does not verify, {reason}")
+
+
 def _one_line(exc: BaseException) -> str:
     return " ".join(printable(str(exc)).split()) or type(exc).__name__
 
@@ -327,8 +339,8 @@ def _prepare(
             )
         if not resume.is_file():
             raise UsageError(f"no log file {str(resume)!r}")
-        try:
-            writer, match_log = LogWriter.resume(resume)
+        try:  # a forged log is not carried on, nor sealed if its end record is missing
+            writer, match_log = LogWriter.resume(resume, _refuse_unless_verified)
         except LogError as exc:
             raise UsageError(f"cannot carry on from this log: {_one_line(exc)}") from None
         try:
