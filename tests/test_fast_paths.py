@@ -18,7 +18,13 @@ from multiversus_core import activation, movement
 from multiversus_core.board import Board, Figure, Tile
 from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.decide import _decider_seat, decider_seat
-from multiversus_core.geometry import DIRECTIONS, figure_squares, footprint, tile_squares
+from multiversus_core.geometry import (
+    DIRECTIONS,
+    are_adjacent,
+    figure_squares,
+    footprint,
+    tile_squares,
+)
 from multiversus_core.match import apply, fold, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.state import MatchState
@@ -256,3 +262,39 @@ def test_a_step_keeps_nothing_cached_from_the_old_figures() -> None:
             stepped += 1
             _check_lookups(state)
     assert stepped == 20 or state.is_over
+
+
+def _reference_adjacent(a: Figure, b: Figure) -> bool:
+    """Adjacency from the figures' spaces, pair by pair (rulebook *Adjacency*, R21)."""
+    if a.id == b.id:
+        return False
+    pairs = [(sa, sb) for sa in figure_squares(a) for sb in figure_squares(b)]
+    distances = {max(abs(sa[0] - sb[0]), abs(sa[1] - sb[1])) for sa, sb in pairs}
+    return 1 in distances or (0 in distances and a.terrain != b.terrain)
+
+
+_squares = st.none() | st.tuples(st.integers(0, 5), st.integers(0, 5))
+
+
+@settings(deadline=None)
+@given(
+    a_square=_squares,
+    b_square=_squares,
+    a_size=st.sampled_from(["medium", "large"]),
+    b_size=st.sampled_from(["medium", "large"]),
+    a_terrain=st.booleans(),
+    b_terrain=st.booleans(),
+    same=st.booleans(),
+)
+def test_adjacency_fast_path_agrees_with_the_pairwise_definition(
+    a_square: Square | None,
+    b_square: Square | None,
+    a_size: Size,
+    b_size: Size,
+    a_terrain: bool,
+    b_terrain: bool,
+    same: bool,
+) -> None:
+    a = Figure("a", "A", "u", "heroes", a_square, size=a_size, terrain=a_terrain)
+    b = Figure("a" if same else "b", "B", "v", "adversaries", b_square, b_size, b_terrain)
+    assert are_adjacent(a, b) == _reference_adjacent(a, b)

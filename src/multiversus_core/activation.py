@@ -14,7 +14,7 @@ completely; then the held step goes ahead if it still can.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, Final, Literal
 
 from msgspec.structs import replace
@@ -102,24 +102,33 @@ DRIFTING: Final = "Drifting"
 
 def figures_of(state: MatchState, unit: Unit) -> tuple[Figure, ...]:
     """Return a unit's figures that are on the board."""
-    known: dict[str, tuple[Figure, ...]] = derived(state, "_figures_of", _new_table)
-    found = known.get(unit.id)
-    if found is None:
-        found = known[unit.id] = tuple(
-            f for f in state.figures if f.unit == unit.id and f.square is not None
-        )
-    return found
+    return derived(state, "_figures_of", _on_board_by_unit).get(unit.id, ())
 
 
 def able_figures(state: MatchState, unit: Unit) -> tuple[Figure, ...]:
     """Return a unit's figures that can take actions: on the board and not Disabled."""
-    able: dict[str, tuple[Figure, ...]] = derived(state, "_able_figures", _new_table)
-    found = able.get(unit.id)
-    if found is None:
-        found = able[unit.id] = tuple(
-            f for f in figures_of(state, unit) if f.condition != "disabled"
-        )
-    return found
+    return derived(state, "_able_figures", _able_by_unit).get(unit.id, ())
+
+
+def _on_board_by_unit(state: MatchState) -> dict[str, tuple[Figure, ...]]:
+    """Every unit's figures on the board, in the state's order: one pass for all units."""
+    return _by_unit(f for f in state.figures if f.square is not None)
+
+
+def _able_by_unit(state: MatchState) -> dict[str, tuple[Figure, ...]]:
+    """Every unit's figures on the board and not Disabled, in the state's order."""
+    return _by_unit(f for f in state.figures if f.square is not None and f.condition != "disabled")
+
+
+def _by_unit(figures: Iterable[Figure]) -> dict[str, tuple[Figure, ...]]:
+    table: dict[str, list[Figure]] = {}
+    for figure in figures:
+        found = table.get(figure.unit)
+        if found is None:
+            table[figure.unit] = [figure]
+        else:
+            found.append(figure)
+    return {unit: tuple(found) for unit, found in table.items()}
 
 
 _Selections = tuple[tuple[ActionKind, ...], ...]
