@@ -22,7 +22,7 @@ import hashlib
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Final, Literal, TypeAlias
+from typing import Final, Literal, TypeAlias
 
 import msgspec
 
@@ -34,6 +34,7 @@ from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.state import MatchState
 from multiversus_core.terms import SIDES, Side
+from multiversus_core.views import MatchView
 
 SIMULATION_FORMAT: Final = "multiversus-simulation"
 """The ``format`` value of the first line of a simulation's JSON lines file."""
@@ -227,9 +228,6 @@ class _SideBots:
     Set-up choices made before sides are chosen (the starting team, the
     side) go to a random bot of their own, so they favour neither side's bot.
     Every command chosen is kept, to rebuild the log of a match that raises.
-    A bot is asked either with the referee's state and its seat, or with its
-    side's view and the legal commands; the deciding side is read from
-    either, and the bot asked the same way.
     """
 
     def __init__(self, bots: Mapping[Side, Bot], set_up: Bot) -> None:
@@ -237,15 +235,11 @@ class _SideBots:
         self._set_up = set_up
         self.chosen: list[Command] = []
 
-    def choose(self, *args: Any) -> Command:
-        first = args[0]
-        if isinstance(first, MatchState):
-            side = first.side_of(args[1])
-        else:  # a side's view: its viewer is the side, or the spectator before sides are known
-            viewer = first.viewer
-            side = viewer if viewer in SIDES else None
-        bot = self._set_up if side is None else self._bots[side]
-        command: Command = bot.choose(*args)
+    def choose(self, view: MatchView, legal: Sequence[Command]) -> Command:
+        """Ask the deciding side's bot (the set-up chooser before sides are known)."""
+        # A side's view is seen by that side; before sides are chosen, by the spectator.
+        bot = self._bots[view.viewer] if view.viewer in SIDES else self._set_up
+        command = bot.choose(view, legal)
         self.chosen.append(command)
         return command
 
