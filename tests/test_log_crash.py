@@ -224,10 +224,8 @@ def test_a_writer_killed_at_random_moments_leaves_a_log_resume_can_carry_on(
     full = _full_log()
     expected = encode_log(full)
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    deadline = time.monotonic() + 6
-    runs = 0
-    while runs < 30 and time.monotonic() < deadline:
-        runs += 1
+    # A fixed number of kills, not a time budget: a loaded machine runs them all too.
+    for runs in range(1, 9):
         path = tmp_path / f"killed-{runs}.jsonl"
         process = subprocess.Popen(
             [sys.executable, "-c", WRITER_SCRIPT, str(path), str(SEED)],
@@ -248,4 +246,3 @@ def test_a_writer_killed_at_random_moments_leaves_a_log_resume_can_carry_on(
             for entry in full.entries[len(log.entries) :]:
                 writer.append(entry.command, entry.events)
         assert path.read_bytes() == expected
-    assert runs >= 5
