@@ -174,6 +174,24 @@ SMOGON = (BUNDLED / "smogon.toml").read_text()
             "name: holds the control or format character '\\x1b'",
         ),
         (
+            SMOGON.replace('name = "Smogon"', 'name = "   "', 1),
+            "units[0] (smogon).name: must not be blank",
+        ),
+        (
+            SMOGON.replace(
+                'abilities = ["Large", "Smoke Breath"]',
+                'abilities = ["Large", "Smoke Breath", "Smoke Breath"]',
+            ),
+            "units[0] (smogon).abilities[2]: 'Smoke Breath' is listed twice",
+        ),
+        (
+            SMOGON.replace(
+                'win_conditions = ["the-smoke-vent"]',
+                'win_conditions = ["the-smoke-vent", "the-smoke-vent"]',
+            ),
+            "win_conditions[1]: 'the-smoke-vent' is listed twice",
+        ),
+        (
             SMOGON.replace("squares = [[4, 0]]", "squares = [[9, 9]]"),
             "adversaries[0].squares[0]: a Large figure's four spaces from [9, 9] is not on",
         ),

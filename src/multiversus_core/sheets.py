@@ -349,6 +349,9 @@ def validate_sheet(sheet: TeamSheet, source: str) -> None:
                     f"{where}.abilities[{j}]",
                     f"{unit.name} names the ability {ability!r}, which is not registered",
                 )
+            if ability in unit.abilities[:j]:
+                # The engine would apply it twice; the sheet would read as once.
+                fail(f"{where}.abilities[{j}]", f"{ability!r} is listed twice")
         if ("Large" in unit.abilities) != (unit.size == "large"):
             fail(f"{where}.size", 'a unit is size = "large" exactly when it has Large')
     _check_count(sum(u.characters for u in sheet.units), "figures", "units", fail)
@@ -364,6 +367,8 @@ def validate_sheet(sheet: TeamSheet, source: str) -> None:
     for i, condition in enumerate(sheet.win_conditions):
         if condition not in WIN_CONDITIONS:
             fail(f"win_conditions[{i}]", f"no win condition {condition!r} is registered")
+        if condition in sheet.win_conditions[:i]:
+            fail(f"win_conditions[{i}]", f"{condition!r} is listed twice")
     _validate_secrets(sheet, fail)
     if sheet.side == "adversaries" and not sheet.scenarios:
         fail("scenarios", "an Adversary sheet needs at least one scenario")
@@ -399,6 +404,8 @@ def _check_name(
 ) -> None:
     if not value and not empty:
         fail(field, "must not be empty")
+    if value and not value.strip() and not empty:
+        fail(field, "must not be blank: a name of spaces only names nothing on the screen")
     if len(value) > longest:
         fail(field, f"is longer than {longest} characters")
     if not value.isprintable():
