@@ -581,6 +581,28 @@ def _unique(sources: Iterable[tuple[str, TeamSheet]]) -> tuple[TeamSheet, ...]:
     return tuple(sheets)
 
 
+def check_id_free(sheet: TeamSheet, installed: Iterable[TeamSheet], source: str) -> None:
+    """Check that the sheet's id is not taken by another installed team.
+
+    Its own installed copy (an equal sheet) may hold the id, and so may an
+    installed team of the same side that this sheet would replace; a bundled
+    team's id, or one a team of the other side holds, is never free, as
+    :func:`installed_teams` refuses such a sheet.
+
+    :raises SheetError: naming the ``id`` field and the team that holds it.
+    """
+    bundled = {s.id for s in bundled_teams()}
+    for other in installed:
+        if other.id != sheet.id or other == sheet:
+            continue
+        if other.id in bundled or other.side != sheet.side:
+            raise SheetError(
+                source,
+                f"id: the team id {sheet.id!r} is taken by the installed team {other.name!r}",
+                sheet.id,
+            )
+
+
 def check_pairings(sheet: TeamSheet, others: Iterable[TeamSheet], source: str) -> None:
     """Check that the sheet sets up against every sheet of the other side in ``others``.
 
