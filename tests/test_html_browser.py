@@ -258,3 +258,26 @@ def test_a_missing_browser_skips_outside_ci_and_fails_in_ci(ci: str, outcome: st
     assert outcome in run.stdout
     reason = "no Chromium at /nonexistent/chromium (apt-get install chromium)"
     assert reason in run.stdout
+
+
+def test_a_die_roll_is_told_whole_inside_the_board_picture(
+    replay: Replay, golden: MatchLog
+) -> None:
+    from multiversus_core.events import InitiativeRolled
+
+    rolled = next(
+        k
+        for k, entry in enumerate(golden.entries, start=1)
+        if any(isinstance(e, InitiativeRolled) for e in entry.events)
+    )
+    replay.page.fill("#mv-slider", str(rolled))
+    words = replay.page.locator("#mv-board g.mv-roll text").last
+    assert words.text_content() in {
+        f"Initiative ({side}): {outcome}"
+        for side in ("Heroes", "Adversaries")
+        for outcome in ("kept", "lost")
+    }
+    svg = replay.page.locator("#mv-board svg").bounding_box()
+    told = words.bounding_box()
+    assert told["x"] + told["width"] <= svg["x"] + svg["width"]  # not cut off on the right
+    assert replay.errors == []
