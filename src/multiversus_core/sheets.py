@@ -151,6 +151,17 @@ class ScenarioSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     heroes: tuple[Square, ...] = ()
     """The Heroes' deployment spaces, filled in roster order."""
 
+    def board(self) -> Board:
+        """Return the board this scenario lays out: its size and special tiles."""
+        return Board(
+            width=self.width,
+            height=self.height,
+            tiles=tuple(
+                Tile(origin=t.origin, terrain=t.terrain, blocking=t.blocking, obscuring=t.obscuring)
+                for t in self.tiles
+            ),
+        )
+
 
 class SecretSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A secret the sheet's player chooses at set-up and keeps hidden (R23)."""
@@ -430,14 +441,7 @@ def _validate_scenario(sheet: TeamSheet, sc: ScenarioSheet, where: str, fail: _F
             fail(f"{where}.tiles[{j}].origin", f"{list(tile.origin)} already has a tile")
         corners.add(tile.origin)
         _check_name(tile.terrain, f"{where}.tiles[{j}].terrain", fail)
-    board = Board(
-        width=sc.width,
-        height=sc.height,
-        tiles=tuple(
-            Tile(origin=t.origin, terrain=t.terrain, blocking=t.blocking, obscuring=t.obscuring)
-            for t in sc.tiles
-        ),
-    )
+    board = sc.board()
     placements: dict[str, int] = {}
     for j, placement in enumerate(sc.adversaries):
         if placement.unit in placements:
