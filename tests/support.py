@@ -7,6 +7,8 @@ error that follow.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Iterable
 
 from hypothesis import strategies as st
@@ -228,3 +230,24 @@ def bot_match(settings: MatchSettings, second_bot_seed: int) -> tuple[MatchLog, 
     The first bot is seeded with the match seed, the second with ``second_bot_seed``.
     """
     return play_match(settings, {1: RandomBot(settings.seed), 2: RandomBot(second_bot_seed)})
+
+
+def rechained(data: bytes) -> bytes:
+    """Recompute the chain of a match log or a view log after an edit: every ``seq``,
+    ``prev`` and the end record's ``count`` and ``head``, as a forger holding the file can."""
+    lines = data.split(b"\n")[:-1]
+    out: list[bytes] = [lines[0]]
+    for seq, line in enumerate(lines[1:], start=1):
+        record = json.loads(line)
+        head = hashlib.sha256(out[-1]).hexdigest()
+        if record["record"] == "end":
+            record = {**record, "count": seq - 1, "head": head}
+        else:
+            record = {
+                "record": "entry",
+                "seq": seq,
+                "prev": head,
+                **{k: v for k, v in record.items() if k not in ("record", "seq", "prev")},
+            }
+        out.append(json.dumps(record, separators=(",", ":"), ensure_ascii=False).encode())
+    return b"\n".join(out) + b"\n"

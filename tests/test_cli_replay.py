@@ -17,6 +17,7 @@ from multiversus_core.log import MatchLog, read_log
 from multiversus_core.log import replay as replay_log
 from multiversus_core.viewlog import decode_view_log, encode_view_log
 from multiversus_core.views import redact_log
+from tests.support import rechained
 
 VIEWERS = ("heroes", "adversaries", "spectator", "referee")
 
@@ -359,7 +360,7 @@ def test_a_view_log_whose_events_do_not_follow_names_its_line(
                     data, count=1)  # fmt: skip
     assert edited != data
     broken = tmp_path / "broken.jsonl"
-    broken.write_bytes(edited)
+    broken.write_bytes(rechained(edited))
     number, _ = first_selection(bot_log)
     result = run("replay", str(broken))
     assert result.exit_code == 2

@@ -22,6 +22,7 @@ from multiversus_cli.verify import find_logs, summary_table
 from multiversus_core.events import CoinsRevealed
 from multiversus_core.log import encode_log, read_log
 from multiversus_core.verify import Verification
+from tests.support import rechained
 
 
 def verify(*args: str) -> Result:
@@ -199,8 +200,29 @@ def test_the_table_says_whether_a_log_is_secret(logs: Path, tmp_path: Path) -> N
     assert played.exit_code == 0, played.output
     result = verify(str(logs / "seed3.jsonl"), str(seeded), "--format", "json")
     assert [r["salts"] for r in json.loads(result.output)] == ["secrets", "seed"]
-    table = verify(str(seeded)).output
+    table = CliRunner().invoke(app, ["verify", str(seeded)], env={"COLUMNS": "120"}).output
     assert "seed (not secret)" in table
+    assert [r["chance"] for r in json.loads(result.output)] == ["public", "public"]
+
+
+def test_the_chance_seed_of_a_match_played_without_seed_is_secret_until_the_end(
+    tmp_path: Path,
+) -> None:
+    # Item 2: no --seed: the header holds only a commitment, the end record reveals the seed.
+    path = tmp_path / "secret.jsonl"
+    bots = ["--player1", "bot", "--player2", "bot", "--quiet"]
+    played = CliRunner().invoke(app, ["play", *bots, "--log", str(path)])
+    assert played.exit_code == 0, played.output
+    lines = path.read_bytes().splitlines()
+    header, end = json.loads(lines[0]), json.loads(lines[-1])
+    assert header["settings"]["seed"] == 0 and len(header["settings"]["chance"]) == 64
+    seed = end["chance"]["seed"]
+    assert f"seed {seed}." in played.output  # shown once the match is over
+    assert str(seed).encode() not in b"\n".join(lines[:-1])
+    assert not (tmp_path / "secret.jsonl.chance").exists()
+    result = verify(str(path), "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert [r["chance"] for r in json.loads(result.output)] == ["secret"]
 
 
 def test_a_view_log_is_checked_for_its_commitments(logs: Path, tmp_path: Path) -> None:
@@ -221,7 +243,7 @@ def test_a_view_log_is_checked_for_its_commitments(logs: Path, tmp_path: Path) -
     lines = view.read_bytes().split(b"\n")
     number = next(i for i, line in enumerate(lines) if b'"kind":"coins_revealed"' in line)
     lines[number] = re.sub(rb'"salt":"[0-9a-f]{64}"', b'"salt":"' + b"0" * 64 + b'"', lines[number])
-    view.write_bytes(b"\n".join(lines))
+    view.write_bytes(rechained(b"\n".join(lines)))
     failed = verify(str(view))
     assert failed.exit_code == 1
     assert f"entry {number} (line {number + 1})" in failed.output
@@ -256,7 +278,7 @@ def test_file_names_stay_whole_and_readable_at_80_columns(tmp_path: Path) -> Non
     # Named from the folder they share, each whole on a line of its own.
     assert title == f"2 of 2 logs passed, in {tmp_path}{os.sep}"
     assert lines[0] == "OK      club-matches/autumn-league/multiversus-20261122-101500.jsonl"
-    assert lines[1] == "        match log, 272 entries, finished, salts: secrets"
+    assert lines[1] == "        match log, 272 entries, finished, salts: secrets, chance: public"
     assert lines[2] == "OK      short.jsonl"
     assert max(len(line) for line in lines) <= 80
 

@@ -112,9 +112,10 @@ def test_encoding_is_compact_with_fields_in_struct_order() -> None:
     header = encode_header(MatchSettings(heroes="banner-knight", seed=7))
     engine = multiversus_core.__version__.encode()
     assert header == (
-        b'{"record":"header","format":"multiversus-log","version":3,"engine":"' + engine + b'",'
+        b'{"record":"header","format":"multiversus-log","version":4,"engine":"' + engine + b'",'
         b'"settings":{"heroes":"banner-knight","adversaries":null,"scenario":null,'
-        b'"variants":[],"seed":7,"players":["Player 1","Player 2"],"salts":"seed"}}\n'
+        b'"variants":[],"seed":7,"players":["Player 1","Player 2"],"salts":"seed",'
+        b'"chance":""}}\n'
     )
     entry = _played(0)[0].entries[0]
     prev = hashlib.sha256(header[:-1]).hexdigest()
@@ -250,12 +251,12 @@ def test_strict_reading_a_header_on_a_later_line_is_refused() -> None:
 
 
 def test_strict_reading_a_newer_version_names_both_versions() -> None:
-    # given a version 4 header, which may well carry fields version 3 does not know
-    data = _edited(0, {"version": 4, "checksum": "abc"})
+    # given a version 5 header, which may well carry fields version 4 does not know
+    data = _edited(0, {"version": 5, "checksum": "abc"})
     error = _read_error(data)
     assert error.line == 1
     assert error.code == "newer_version"
-    assert error.reason == "this log is format version 4; this engine reads versions 1 to 3"
+    assert error.reason == "this log is format version 5; this engine reads versions 1 to 4"
 
 
 def test_strict_reading_a_version_older_than_1_is_refused() -> None:
@@ -517,6 +518,8 @@ def test_format_doc_lists_the_fields_of_every_kind_in_order() -> None:
 
 def test_format_doc_example_lines_come_from_the_seed_0_match() -> None:
     text = FORMAT_DOC.read_text(encoding="utf-8")
+    start = text.index("### View log example")  # a view log's lines: test_log_spec.py
+    text = text[:start] + text[text.index("\n#", start + 1) :]
     examples = [line.encode() + b"\n" for line in text.splitlines() if line.startswith('{"record"')]
     lines = _lines(0)
     assert len(examples) >= 8
@@ -549,6 +552,7 @@ def test_every_entry_is_chained_to_the_line_before_it() -> None:
         "record": "end",
         "count": len(lines) - 2,
         "head": hashlib.sha256(lines[-2][:-1]).hexdigest(),
+        "chance": None,
     }
     log = decode_log(_log_bytes(0))
     assert log.finished
@@ -598,6 +602,31 @@ def test_editing_an_entry_breaks_the_chain_at_the_next_line() -> None:
     assert (error.line, error.code) == (7, "bad_chain")
 
 
+def test_bad_chain_names_the_line_before_when_that_line_was_edited() -> None:
+    record = json.loads(_lines()[5])
+    record["command"]["player"] = 3 - record["command"]["player"]
+    error = _tamper_error(_with_line(5, msgspec.json.encode(record) + b"\n"))
+    assert (error.line, error.code) == (7, "bad_chain")
+    assert error.reason.endswith(": line 6 was changed")
+
+
+def test_bad_chain_names_this_line_when_its_own_prev_was_edited() -> None:
+    record = json.loads(_lines()[5])
+    record["prev"] = "0" * 64
+    error = _tamper_error(_with_line(5, msgspec.json.encode(record) + b"\n"))
+    assert (error.line, error.code) == (6, "bad_chain")
+    assert error.reason.endswith(": this line's `prev` was changed (line 7 links to it as it was)")
+
+
+def test_bad_chain_on_the_last_line_of_an_unfinished_log_names_both_candidates() -> None:
+    lines = _lines()[:8]
+    record = json.loads(lines[-1])
+    record["prev"] = "0" * 64
+    error = _tamper_error(b"".join([*lines[:-1], msgspec.json.encode(record) + b"\n"]))
+    assert (error.line, error.code) == (8, "bad_chain")
+    assert error.reason.endswith(": line 7 or this line's `prev` was changed")
+
+
 def test_editing_the_last_entry_breaks_the_end_record() -> None:
     lines = _lines()
     edited = lines[-2].replace(b'"winner":"heroes"', b'"winner":"adversaries"')
@@ -628,7 +657,12 @@ def test_a_record_after_the_end_record_is_refused() -> None:
 def test_an_end_record_before_the_match_ended_is_refused() -> None:
     lines = _lines()[:8]
     end = msgspec.json.encode(
-        {"record": "end", "count": 7, "head": hashlib.sha256(lines[-1][:-1]).hexdigest()}
+        {
+            "record": "end",
+            "count": 7,
+            "head": hashlib.sha256(lines[-1][:-1]).hexdigest(),
+            "chance": None,
+        }
     )
     error = _tamper_error(b"".join([*lines, end + b"\n"]))
     assert (error.line, error.code) == (9, "bad_end")

@@ -123,15 +123,46 @@ def test_resume_numbers_torn_files_without_overwriting(tmp_path: Path) -> None:
     assert Path(f"{path}.torn-1").read_bytes() == b"older"
 
 
-def test_resume_sets_aside_a_whole_last_line_that_is_not_json(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "last",
+    [b'{"record":"en\x00\x00\n', b"\n", b"x" * 5_000_000 + b"\n", b"\xff\xfe\n"],
+    ids=["not-json", "blank", "huge", "not-utf8"],
+)
+def test_resume_refuses_a_complete_last_line_that_is_not_a_record(
+    tmp_path: Path, last: bytes
+) -> None:
+    # A line with its newline was written whole: it is not torn, and is refused as read_log
+    # refuses it, the file left as it was.
+    data = encode_log(_full_log())
+    damaged = data[: _boundaries(data)[5]] + last
+    path = tmp_path / "garbage.jsonl"
+    path.write_bytes(damaged)
+    with pytest.raises(LogError) as caught:
+        LogWriter.resume(path)
+    with pytest.raises(LogError) as read:
+        read_log(path)
+    assert (
+        (caught.value.line, caught.value.code)
+        == (read.value.line, read.value.code)
+        == (
+            7,
+            read.value.code,
+        )
+    )
+    assert caught.value.code != "truncated"
+    assert path.read_bytes() == damaged
+    assert not list(tmp_path.glob("garbage.jsonl.torn-*"))
+
+
+def test_resume_sets_aside_only_a_last_line_without_its_newline(tmp_path: Path) -> None:
     data = encode_log(_full_log())
     good = data[: _boundaries(data)[5]]
-    path = tmp_path / "garbage.jsonl"
-    path.write_bytes(good + b'{"record":"en\x00\x00\n')
+    path = tmp_path / "torn.jsonl"
+    path.write_bytes(good + b'{"record":"en\x00\x00')
     writer, log = LogWriter.resume(path)
     writer.close()
     assert writer.torn is not None
-    assert writer.torn.code == "malformed_json"
+    assert writer.torn.code == "truncated"
     assert len(log.entries) == 5
     assert path.read_bytes() == good
 

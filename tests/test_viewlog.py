@@ -7,17 +7,22 @@ it alone.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 from pathlib import Path
 
+import msgspec
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from multiversus_core import MatchSettings, secret_chance_settings
+from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.errors import LogError
 from multiversus_core.events import ActionStarted, CoinsSelected, FigureStepped
-from multiversus_core.log import MatchLog, decode_log, read_log
-from multiversus_core.verify import verify_file, verify_view
+from multiversus_core.log import MatchLog, decode_log, encode_log, read_log
+from multiversus_core.verify import Verification, verify_data, verify_file, verify_view
 from multiversus_core.viewlog import (
     decode_view_log,
     encode_view_log,
@@ -26,7 +31,7 @@ from multiversus_core.viewlog import (
     view_log_schema,
 )
 from multiversus_core.views import HiddenCoinsSelected, RedactedLog, redact_log
-from tests.support import MUTATION, mutated
+from tests.support import MUTATION, mutated, rechained
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = ROOT / "replays" / "witch-hunters--swartzblak--standard.jsonl"
@@ -53,7 +58,7 @@ def test_a_view_log_reads_back_to_the_same_view_and_bytes(golden: MatchLog, view
     assert is_view_log(data)
     assert decode_view_log(data) == view
     assert encode_view_log(decode_view_log(data)) == data
-    assert len(data.splitlines()) == len(golden.entries) + 1
+    assert len(data.splitlines()) == len(golden.entries) + 2  # the view header and the end
 
 
 def test_the_referees_view_is_the_match_log_itself(golden: MatchLog) -> None:
@@ -106,8 +111,8 @@ def _replace_line(data: bytes, number: int, new: bytes) -> bytes:
         (lambda data: data[:-1], None, "truncated"),
         (lambda data: GOLDEN.read_bytes(), 1, "not_header"),
         (lambda data: data + data.split(b"\n")[0] + b"\n", None, "misplaced_header"),
-        (lambda data: data.replace(b'"version":3', b'"version":4', 1), 1, "newer_version"),
-        (lambda data: data.replace(b'"version":3', b'"version":2', 1), 1, "bad_version"),
+        (lambda data: data.replace(b'"version":4', b'"version":5', 1), 1, "newer_version"),
+        (lambda data: data.replace(b'"version":4', b'"version":2', 1), 1, "bad_version"),
         (lambda data: data.replace(b'"multiversus-log"', b'"other-log"', 1), 1, "foreign_format"),
         (lambda data: _replace_line(data, 2, b'{"record":"entry"}'), 2, "missing_field"),
         (
@@ -120,7 +125,7 @@ def _replace_line(data: bytes, number: int, new: bytes) -> bytes:
             2,
             "not_canonical",
         ),
-        (lambda data: data.replace(b'"record":"entry"', b'"record":"end"', 1), 2, "unknown_kind"),
+        (lambda data: data.replace(b'"record":"entry"', b'"record":"pad"', 1), 2, "unknown_kind"),
         (lambda data: _replace_line(data, 2, b""), 2, "blank_line"),
         (lambda data: _replace_line(data, 2, b"{\xff}"), 2, "invalid_utf8"),
         (lambda data: _replace_line(data, 2, b'{"record":'), 2, "malformed_json"),
@@ -168,7 +173,7 @@ def test_verify_checks_a_view_logs_commitments(golden: MatchLog, tmp_path: Path)
     other = "knight.grey1" if coin != "knight.grey1" else "knight.green1"
     lines[number] = lines[number].replace(f'"coin":"{coin}"'.encode(), f'"coin":"{other}"'.encode())
     tampered = tmp_path / "tampered.jsonl"
-    tampered.write_bytes(b"\n".join(lines))
+    tampered.write_bytes(rechained(b"\n".join(lines)))
     # when it is verified, then the reveal that does not open its commitment is named
     result = verify_file(tampered)
     assert (result.ok, result.code, result.entry, result.view) == (
@@ -250,3 +255,149 @@ def test_mutated_view_logs_decode_canonically_or_raise_log_error(
     except LogError:
         return
     assert encode_view_log(view) == data
+
+
+# --- version 4: a view log verified as strictly as a match log ------------------------
+
+
+def _full_view(golden: MatchLog) -> bytes:
+    return encode_view_log(redact_log(golden, "heroes"))
+
+
+def test_a_view_log_is_chained_and_sealed_like_a_match_log(golden: MatchLog) -> None:
+    data = _full_view(golden)
+    lines = data.splitlines()
+    for seq, line in enumerate(lines[1:-1], start=1):
+        record = json.loads(line)
+        assert (record["record"], record["seq"]) == ("entry", seq)
+        assert record["prev"] == hashlib.sha256(lines[seq - 1]).hexdigest()
+    end = json.loads(lines[-1])
+    assert end == {
+        "record": "end",
+        "count": len(golden.entries),
+        "head": hashlib.sha256(lines[-2]).hexdigest(),
+        "chance": None,
+    }
+
+
+@pytest.mark.parametrize(
+    ("edit", "code"),
+    [
+        (lambda lines, n: [*lines[:n], lines[n].replace(b'"seq":', b'"seq":1', 1)], "bad_seq"),
+        (lambda lines, n: lines[: n - 1] + lines[n:], "bad_seq"),
+        (lambda lines, n: lines[:-1], "missing_end"),
+        (
+            lambda lines, n: [*lines[:-1], lines[-1].replace(b'"count":', b'"count":1', 1)],
+            "bad_end",
+        ),
+        (lambda lines, n: [*lines, lines[-1]], "after_end"),
+    ],
+    ids=["seq", "entry-removed", "end-cut", "end-edited", "after-end"],
+)
+def test_a_view_log_whose_chain_or_seal_is_broken_is_refused(
+    golden: MatchLog, edit: object, code: str
+) -> None:
+    lines = _full_view(golden).split(b"\n")[:-1]
+    bad = b"\n".join(edit(lines, 40)) + b"\n"  # type: ignore[operator]
+    with pytest.raises(LogError) as caught:
+        decode_view_log(bad, "view.jsonl")
+    assert caught.value.code == code
+
+
+def test_a_view_logs_bad_chain_names_the_line_that_was_changed(golden: MatchLog) -> None:
+    lines = _full_view(golden).split(b"\n")
+    # an edited event on line 40: line 41's link to it breaks, and line 40 is named
+    record = json.loads(lines[39])
+    record["command"]["player"] = 1 if record["command"]["player"] == 2 else 2
+    lines[39] = json.dumps(record, separators=(",", ":")).encode()
+    with pytest.raises(LogError) as caught:
+        decode_view_log(b"\n".join(lines))
+    assert (caught.value.line, caught.value.code) == (41, "bad_chain")
+    assert caught.value.reason.endswith("line 40 was changed")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "field"),
+    [
+        (rb'("kind":"figure_stepped","figure":"[^"]+","to":\[)\d+', "to[0]"),
+        (rb'("kind":"initiative_rolled","side":"\w+","die":)\d', "die"),
+        (rb'("kind":"initiative_rolled","side":"\w+","die":\d,"greys":)\d+', "greys"),
+        (rb'("kind":"round_started","round":)\d', "round"),
+    ],
+    ids=["square", "die", "count", "round"],
+)
+@pytest.mark.parametrize("value", [b"-18446744073709551611", b"99999999999", b"-1"])
+@pytest.mark.parametrize("kind", ["view", "match"])
+def test_numbers_out_of_range_are_refused_at_read_naming_line_and_field(
+    golden: MatchLog, pattern: bytes, field: str, value: bytes, kind: str
+) -> None:
+    data = _full_view(golden) if kind == "view" else encode_log(golden)
+    found = re.search(pattern, data)
+    assert found is not None
+    if field == "die" and value == b"-1":
+        value = b"7"
+    bad = data[: found.start()] + found[1] + value + data[found.end() :]
+    line = bad[: found.start()].count(b"\n") + 1
+    with pytest.raises(LogError) as caught:
+        (decode_view_log if kind == "view" else decode_log)(bad, "x.jsonl")
+    error = caught.value
+    assert (error.line, error.code) == (line, "out_of_range")
+    assert f".{field}`" in error.reason and error.reason.startswith("value out of range at `$.")
+    result = verify_file_bytes(bad)
+    assert result.code == "log_error" and "\n" not in (result.problem or "")
+
+
+def verify_file_bytes(data: bytes) -> Verification:
+    return verify_data(data, "x.jsonl")
+
+
+def test_a_moved_step_is_caught_by_the_rules_even_with_the_chain_recomputed(
+    golden: MatchLog,
+) -> None:
+    data = _full_view(golden)
+    found = re.search(rb'"kind":"figure_stepped","figure":"[^"]+","to":\[(\d+),(\d+)\]', data)
+    assert found is not None
+    column = int(found[1])
+    moved = data[: found.start(1)] + str(column + 2).encode() + data[found.end(1) :]
+    result = verify_data(rechained(moved))
+    assert not result.ok
+    assert result.code in ("rules_differ", "command_refused", "bad_event")
+    assert result.entry == data[: found.start()].count(b"\n")
+
+
+def test_a_version_3_view_log_is_still_read(golden: MatchLog) -> None:
+    # Version 3 view logs had no chain and no end record.
+    view = redact_log(golden, "heroes")
+    header = _full_view(golden).split(b"\n", 1)[0].replace(b'"version":4', b'"version":3')
+    header = header.replace(b',"chance":""}', b"}")
+    old = [msgspec.json.encode(entry) for entry in view.entries]
+    data = b"\n".join([header, *old]) + b"\n"
+    read = decode_view_log(data)
+    assert read.entries == view.entries and read.viewer == "heroes"
+    assert verify_data(data).ok
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(min_value=0, max_value=2**32 - 1),
+    secret=st.booleans(),
+    viewer=st.sampled_from(["heroes", "adversaries", "spectator"]),
+    cut=st.floats(min_value=0, max_value=1),
+)
+def test_every_honest_view_log_cut_anywhere_verifies(
+    seed: int, secret: bool, viewer: str, cut: float
+) -> None:
+    # No false alarm: the rules re-run on a view accept every honest one, finished or not,
+    # chance public or secret, whatever the viewer could not see yet.
+    pairing = [("witch-hunters", "swartzblak"), ("banner-knight", "smogon")][seed % 2]
+    base = MatchSettings(heroes=pairing[0], adversaries=pairing[1], seed=seed % 2**31)
+    if secret:
+        chosen, chance = secret_chance_settings(msgspec.structs.replace(base, salts="secrets"))
+        log = play_match(chosen, {1: RandomBot(seed), 2: RandomBot(seed + 1)}, chance)[0]
+    else:
+        log = play_match(base, {1: RandomBot(seed), 2: RandomBot(seed + 1)})[0]
+    part = msgspec.structs.replace(log, entries=log.entries[: round(cut * len(log.entries))])
+    data = encode_view_log(redact_log(part, viewer))  # type: ignore[arg-type]
+    result = verify_data(data)
+    assert result.ok, result.problem
+    assert result.chance == ("secret" if secret else "public")

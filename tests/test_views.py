@@ -37,6 +37,7 @@ from multiversus_core.events import (
     SecretRevealed,
 )
 from multiversus_core.log import LOG_FORMAT, LOG_VERSION, LogEntry, LogHeader, MatchLog
+from multiversus_core.match import secret_chance_settings
 from multiversus_core.state import Activation, Piles, Secret
 from multiversus_core.terms import Seat, Side, other_side
 from multiversus_core.viewlog import encode_view_log
@@ -147,19 +148,29 @@ def test_an_unknown_viewer_is_refused() -> None:
 
 
 @pytest.mark.parametrize(
-    ("full", "redacted", "extra"),
+    ("full", "redacted", "extra", "withheld"),
     [
-        (MatchState, MatchView, {"viewer"}),
-        (Activation, ActivationView, {"hidden", "reaction_hidden"}),
-        (Piles, PilesView, {"stash_count", "face_down"}),
-        (Secret, SecretView, set()),
+        (MatchState, MatchView, {"viewer"}, {"chance"}),
+        (Activation, ActivationView, {"hidden", "reaction_hidden"}, set()),
+        (Piles, PilesView, {"stash_count", "face_down"}, set()),
+        (Secret, SecretView, set(), set()),
     ],
 )
 def test_every_state_field_is_decided_for_the_views(
-    full: type[msgspec.Struct], redacted: type[msgspec.Struct], extra: set[str]
+    full: type[msgspec.Struct], redacted: type[msgspec.Struct], extra: set[str], withheld: set[str]
 ) -> None:
-    # A field added to the state must be placed in its view on purpose.
-    assert set(redacted.__struct_fields__) == set(full.__struct_fields__) | extra
+    # A field added to the state must be placed in its view, or withheld, on purpose.
+    assert set(redacted.__struct_fields__) == (set(full.__struct_fields__) - withheld) | extra
+
+
+def test_no_view_shows_the_secret_chance_seed() -> None:
+    # Item 2: the seed is the referee's until the end; views hold only its commitment.
+    secret, chance = secret_chance_settings(DEFAULT)
+    state = start_match(secret, chance)
+    assert secret.seed == 0 and secret.chance and state.chance == chance
+    for viewer in PLAYER_VIEWERS:
+        shown = msgspec.json.encode(view(state, viewer))
+        assert str(chance.seed).encode() not in shown and chance.salt.encode() not in shown
 
 
 def test_viewer_of_a_seat_is_its_side_or_the_spectator() -> None:
@@ -358,15 +369,16 @@ def test_a_redacted_log_reveals_a_selection_only_with_its_reveal_event() -> None
 # --- no leak: changing only a hidden choice changes nothing the others see ---------------
 
 
-COMMITMENT = re.compile(rb'"((?:reaction_)?commitment)":"[0-9a-f]{64}"')
+COMMITMENT = re.compile(rb'"((?:reaction_)?commitment|prev|head)":"[0-9a-f]{64}"')
 
 
 def masked(data: bytes) -> bytes:
-    """Blank every commitment digest.
+    """Blank every commitment digest, and the view log's chain hashes made from them.
 
     A commitment is the one thing a hidden secret changes in what others see:
     it is a salted hash of that secret, from which it cannot be recovered
     (test_commitments.py), and it must be public for the reveal to be checked.
+    The view log's chain (`prev`, `head`) hashes the lines that hold them.
     """
     return COMMITMENT.sub(rb'"\1":"(digest)"', data)
 

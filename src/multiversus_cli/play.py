@@ -7,7 +7,6 @@ happens, so quitting, closing the input or pressing Ctrl-C leaves a log that
 
 from __future__ import annotations
 
-import random
 import shlex
 import signal
 import sys
@@ -47,7 +46,7 @@ from multiversus_core.events import Event
 from multiversus_core.evolve import initial_state
 from multiversus_core.legal import legal_commands
 from multiversus_core.log import LogWriter, replay
-from multiversus_core.match import apply, start_match
+from multiversus_core.match import apply, secret_chance_settings, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.sheets import DEFAULT_ADVERSARIES, DEFAULT_HEROES, find_team, missing_team
 from multiversus_core.state import MatchState
@@ -121,7 +120,11 @@ def play(
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option(help="Seed for every die roll and coin flip. (default: random, printed)"),
+        typer.Option(
+            help="Seed for every die roll and coin flip, public in the log, so that the match "
+            "can be played again. (default: a fresh secret seed, committed to in the log and "
+            "revealed at the end)"
+        ),
     ] = None,
     log: Annotated[
         Path | None,
@@ -309,14 +312,17 @@ def _prepare(
         settings = _settings(
             kinds, heroes, adversaries, scenario, seed, names, seeded_salts=seeded_salts
         )
-        state = start_match(settings)
+        chance = None
+        if seed is None:  # chance is secret until the end: the header holds its commitment
+            settings, chance = secret_chance_settings(settings)
+        state = start_match(settings, chance)
         if log is not None and log.exists():
             raise UsageError(
                 f"{str(log)!r} already exists: choose another --log, or carry it on with --resume"
             )
         path = log if log is not None else default_log_path()
         try:
-            writer = LogWriter.create(path, settings)
+            writer = LogWriter.create(path, settings, chance)
         except LogError as exc:
             raise UsageError(f"cannot write the log {str(path)!r}: {exc.reason}") from None
         history = []
@@ -356,8 +362,6 @@ def _settings(
             raise SettingsError(missing_team(adversaries))
         if sheet.scenarios:
             scenario = sheet.scenarios[0].id
-    if seed is None:
-        seed = random.SystemRandom().randrange(10**9)
     both_bots = all(kind is PlayerKind.bot for kind in kinds.values())
     players: list[str] = []
     for seat, given in zip(SEATS, names, strict=True):
@@ -371,7 +375,7 @@ def _settings(
         heroes=heroes,
         adversaries=adversaries,
         scenario=scenario,
-        seed=seed,
+        seed=0 if seed is None else seed,
         players=(players[0], players[1]),
         salts="seed" if seeded_salts else "secrets",
     )
@@ -470,7 +474,12 @@ class Game:
             if self.state.is_over:
                 self.out.print("The match in this log is already over.")
         else:
-            self.out.print(f"Seed {settings.seed} (play it again with --seed {settings.seed}).")
+            if settings.chance:
+                self.out.print(
+                    "Chance is secret: the log commits to a fresh seed and reveals it at the end."
+                )
+            else:
+                self.out.print(f"Seed {settings.seed} (play it again with --seed {settings.seed}).")
             self.out.print(printable(f"Saving the log to {self.path}"), markup=False)
         for seat in SEATS:
             kind = "bot" if self.kinds[seat] is PlayerKind.bot else "human"
@@ -519,7 +528,7 @@ class Game:
             self.out.print(
                 printable(
                     f"{result.removesuffix('.')}; {len(self.history)} commands, "
-                    f"seed {state.settings.seed}. Log: {self.path}"
+                    f"seed {chance_seed(state)}. Log: {self.path}"
                 ),
                 markup=False,
             )
@@ -533,6 +542,13 @@ class Game:
             self.out.print("The secrets were:", markup=False)
             for line in secrets:
                 self.out.print(f"  {printable(line)}", markup=False)
+        if state.settings.chance:
+            seed = chance_seed(state)
+            self.out.print(
+                f"The secret chance seed, now revealed: {seed} (the log's end record holds it; "
+                f"play the same dice again with --seed {seed}).",
+                markup=False,
+            )
         self.out.print(printable(f"The log is saved in {self.path}"), markup=False)
 
     # --- a human decision ---------------------------------------------------------
@@ -740,6 +756,11 @@ class Game:
             words += ["--bot-seed", str(self.bot_seed)]
         self.out.print(printable(f"The log is kept in {self.path}. To carry on:"), markup=False)
         self.out.print(f"  {printable(shlex.join(words))}", markup=False)
+
+
+def chance_seed(state: MatchState) -> int:
+    """The seed of a match's chance: public, or the secret one (show it only once it is over)."""
+    return state.chance.seed if state.chance is not None else state.settings.seed
 
 
 def is_private_decision(state: MatchState) -> bool:

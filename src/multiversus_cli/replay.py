@@ -145,7 +145,8 @@ def _load(command: str, path: Path, *, views: bool) -> tuple[MatchLog, Viewer | 
         data = read_bytes(name)
         if views and is_view_log(data):
             shown = replayable(decode_view_log(data, name), name)
-            return MatchLog(header=shown.header, entries=shown.entries), shown.viewer
+            filled = MatchLog(header=shown.header, entries=shown.entries, chance=shown.chance)
+            return filled, shown.viewer
         log = decode_log(data, name)
         replay_log(log, name)  # events that do not follow each other fail here, not later
     except LogError as exc:
@@ -385,7 +386,7 @@ def replay(
                 "--format log writes one side's view: use --as heroes, adversaries or "
                 "spectator (the match log itself is the referee's)",
             )
-        cut = MatchLog(header=log.header, entries=log.entries[:to])
+        cut = MatchLog(header=log.header, entries=log.entries[:to], chance=log.chance)
         sys.stdout.buffer.write(encode_view_log(redact_log(cut, who)))
         sys.stdout.buffer.flush()
         raise typer.Exit(EXIT_OK)

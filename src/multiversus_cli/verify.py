@@ -4,7 +4,10 @@ Each log is read (its form and hash chain), every reveal must open the
 commitment made when its secret was chosen, and every recorded command is run
 through the rules again, which must give exactly the recorded events
 (:func:`multiversus_core.verify.verify_file`); a view log, one side's view
-of a match, has its form and its commitments checked. The command prints a
+of a match, is held to the same: its chain, its commitments, and every
+command its viewer saw, re-run. With ``--against``, each view log must also
+agree with the match log on every commitment and public event
+(:func:`multiversus_core.verify.verify_against_files`). The command prints a
 summary table, then one line per failed log naming the file, the entry and
 the reason.
 """
@@ -46,8 +49,9 @@ PROGRESS_FROM: Final = 6
 
 EPILOG: Final = (
     "Exit codes: 0 every log passed; 1 a log failed (unreadable, broken chain, a secret "
-    "not revealed or not matching its commitment, or the rules give other events); 2 a "
-    "path does not exist or no log (*.jsonl) was found."
+    "not revealed or not matching its commitment, the rules give other events, or a view "
+    "log disagrees with the match log it is checked --against); 2 a path does not exist "
+    "or no log (*.jsonl) was found."
 )
 
 _SALTS: Final[dict[str | None, str]] = {"secrets": "secrets", "seed": "seed (not secret)"}
@@ -83,16 +87,35 @@ def verify(
             case_sensitive=False,
         ),
     ] = OutputFormat.table,
+    against: Annotated[
+        list[Path] | None,
+        typer.Option(
+            "--against",
+            metavar="VIEW_LOG",
+            help="A view log of the same match (repeat for more): it must agree with the "
+            "match log PATH on every commitment and public event.",
+            dir_okay=False,
+            show_default=False,
+        ),
+    ] = None,
 ) -> None:
     """Verify match logs: their chain, their commitments and their events.
 
     A log passes when its hash chain holds, every secret was revealed as it was
-    committed, and re-running the rules gives exactly the recorded events.
+    committed, and re-running the rules gives exactly the recorded events. Dice
+    and coin flips follow from the chance seed: public in the header (chance
+    column "public", a match played with --seed), or secret until the end
+    record reveals it ("secret"; before the end, rolls are checked to be faces).
 
     A view log (one side's view, written by `multiversus replay --as SIDE --format log`)
-    cannot be re-run through the rules, since its hidden secrets are placeholders: its
-    form, its commitments and that its events follow from each other are checked, and
-    the log column names whose view it is.
+    is held to the same rules: its chain and end record, its commitments, and every
+    command its viewer saw, re-run with its hidden selections filled in from their
+    reveals. The log column names whose view it is.
+
+    Verify alone cannot catch a match log rewritten consistently by whoever holds it
+    (a secret changed, its commitment and the chain recomputed). With --against, each
+    view log, taken by the other side, must agree with the match log PATH: the first
+    disagreement is named.
 
     Folders are searched recursively for *.jsonl files. The salts column says where the
     commitments' salts came from: "seed" marks a log that is not secret (anyone who knows
@@ -105,6 +128,8 @@ def verify(
     multiversus verify logs/
 
     multiversus verify logs/ --format json
+
+    multiversus verify match.jsonl --against heroes.jsonl --against adversaries.jsonl
     """
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
@@ -113,16 +138,21 @@ def verify(
         err.print(f"multiversus verify: this engine cannot verify logs ({exc})", markup=False)
         raise typer.Exit(EXIT_FAILED) from None
     try:
+        if against:
+            _check_against(paths, against)
         files = find_logs(paths)
     except _NoLogs as exc:
         for line in exc.args:
             err.print(printable(f"multiversus verify: {line}"), markup=False)
         raise typer.Exit(EXIT_USAGE) from None
     results: list[Verification] = []
-    with _progress(err, len(files)) as advance:
-        for file in files:
-            results.append(_verify_one(core, file))
-            advance()
+    if against:
+        results = _verify_against(core, paths[0], against)
+    else:
+        with _progress(err, len(files)) as advance:
+            for file in files:
+                results.append(_verify_one(core, file))
+                advance()
     out = Console(highlight=False, soft_wrap=True)
     if output is OutputFormat.json:
         out.print(msgspec.json.encode(msgspec.to_builtins(results)).decode(), markup=False)
@@ -132,6 +162,33 @@ def verify(
             if not result.ok:
                 out.print(Text(failure_line(result), style="red"))
     raise typer.Exit(EXIT_OK if all(r.ok for r in results) else EXIT_FAILED)
+
+
+def _check_against(paths: Sequence[Path], against: Sequence[Path]) -> None:
+    """Refuse --against unless PATH is one match log file and every view log exists."""
+    if len(paths) != 1 or not paths[0].is_file():
+        raise _NoLogs("--against compares view logs with one match log: give one log file as PATH")
+    missing = [str(view) for view in against if not view.is_file()]
+    if missing:
+        raise _NoLogs(*(f"no view log {name!r}" for name in missing))
+
+
+def _verify_against(core: ModuleType, path: Path, against: Sequence[Path]) -> list[Verification]:
+    """Cross-check; a crash of the verifier fails the run with one line instead of a traceback."""
+    try:
+        results: list[Verification] = core.verify_against_files(path, against)
+    except Exception as exc:  # a log edited by hand may break the rules engine in any way
+        reason = " ".join(f"{type(exc).__name__}: {exc}".split())
+        return [
+            core.Verification(
+                path=str(path),
+                ok=False,
+                entries=0,
+                finished=False,
+                problem=f"the verifier failed on these logs (a bug): {reason}",
+            )
+        ]
+    return results
 
 
 def _verify_one(core: ModuleType, file: Path) -> Verification:
@@ -212,6 +269,7 @@ def summary_table(results: Sequence[Verification], base: Path | None = None) -> 
     table.add_column("entries", justify="right")
     table.add_column("finished")
     table.add_column("salts")
+    table.add_column("chance")
     table.add_column("result", no_wrap=True)
     for result, name in zip(results, names, strict=True):
         table.add_row(
@@ -220,6 +278,7 @@ def summary_table(results: Sequence[Verification], base: Path | None = None) -> 
             str(result.entries),
             "yes" if result.finished else "no",
             _SALTS.get(result.salts, "?"),
+            result.chance or "?",
             _verdict(result),
         )
     return table
@@ -247,6 +306,7 @@ def summary(
             f"{result.entries} entries",
             "finished" if result.finished else "not finished",
             f"salts: {_SALTS.get(result.salts, '?')}",
+            f"chance: {result.chance or '?'}",
         ]
         lines.append("\n" + " " * 8 + ", ".join(facts))
     return lines

@@ -55,8 +55,14 @@ from multiversus_core.errors import (
 from multiversus_core.events import EVENT_TYPES, Event
 from multiversus_core.evolve import evolve, initial_state
 from multiversus_core.legal import legal_commands
-from multiversus_core.match import apply, check_settings, fold, start_match
-from multiversus_core.settings import MatchSettings
+from multiversus_core.match import (
+    apply,
+    check_settings,
+    fold,
+    secret_chance_settings,
+    start_match,
+)
+from multiversus_core.settings import Chance, MatchSettings
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Seat, Side, Square
 from multiversus_core.views import MatchView, PlayerViewer, Viewer, redact, redact_log, view
@@ -70,6 +76,7 @@ __all__ = [
     "BeginAction",
     "BlockForcedMove",
     "Board",
+    "Chance",
     "ChooseSecret",
     "ChooseSide",
     "ChooseStartingTeam",
@@ -116,6 +123,7 @@ __all__ = [
     "redact",
     "redact_log",
     "salted",
+    "secret_chance_settings",
     "start_match",
     "view",
     "waiting_for",

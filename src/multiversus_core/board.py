@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
-from multiversus_core.terms import Condition, Side, Size, Square
+from multiversus_core.terms import Condition, Count, Side, Size, Square
 
 
 class Tile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -32,9 +32,9 @@ class Tile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
 class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """A square grid of two-by-two tiles, as a scenario lays it out (R17)."""
 
-    width: int
+    width: Count
     """Columns of spaces; a multiple of two."""
-    height: int
+    height: Count
     """Rows of spaces; a multiple of two."""
     tiles: tuple[Tile, ...] = ()
     """The special (face-up) tiles; all others are ordinary."""

@@ -7,12 +7,13 @@ from collections.abc import Mapping
 from typing import Protocol
 
 from multiversus_core.commands import Command, DeclineReaction, EndAction, Step
+from multiversus_core.commitments import salted
 from multiversus_core.decide import decider_seat
 from multiversus_core.errors import IllegalCommandError
 from multiversus_core.legal import legal_commands
 from multiversus_core.log import LogEntry, MatchLog, new_header
 from multiversus_core.match import apply, start_match
-from multiversus_core.settings import MatchSettings
+from multiversus_core.settings import Chance, MatchSettings
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Seat
 
@@ -101,17 +102,23 @@ def play_out(state: MatchState, bots: Mapping[Seat, Bot]) -> MatchState:
     return state
 
 
-def play_match(settings: MatchSettings, bots: Mapping[Seat, Bot]) -> tuple[MatchLog, MatchState]:
+def play_match(
+    settings: MatchSettings, bots: Mapping[Seat, Bot], chance: Chance | None = None
+) -> tuple[MatchLog, MatchState]:
     """Play a whole match with one bot per seat; return its log and its final state.
 
     For example, ``play_match(MatchSettings(seed=7), {1: RandomBot(7), 2: RandomBot(8)})``.
+    Secret commands get fresh salts when the settings ask for them; ``chance`` is
+    the secret chance seed of settings that commit to one
+    (:func:`~multiversus_core.match.secret_chance_settings`).
     """
-    state = start_match(settings)
+    state = start_match(settings, chance)
     entries = []
     while not state.is_over:
         seat = decider_seat(state)
         assert seat is not None
-        command = bots[seat].choose(state, seat)
+        command = salted(bots[seat].choose(state, seat), settings)
         state, events = apply(state, command)
         entries.append(LogEntry(command=command, events=events))
-    return MatchLog(header=new_header(settings), entries=tuple(entries)), state
+    log = MatchLog(header=new_header(settings), entries=tuple(entries), chance=chance)
+    return log, state

@@ -12,7 +12,7 @@ from typing import Literal, TypeAlias
 
 import msgspec
 
-from multiversus_core.terms import ActionKind, Colour, Direction, Seat, Side
+from multiversus_core.terms import ActionKind, Colour, Count, Direction, Face, Seat, Side
 
 
 class _Command(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False, tag_field="kind"):
@@ -156,7 +156,7 @@ class BlockForcedMove(_Command, frozen=True, tag="block_forced_move"):
 class StopForcedMove(_Command, frozen=True, tag="stop_forced_move"):
     """Choose how many spaces a forced move you may stop short ("up to N spaces") moves."""
 
-    spaces: int
+    spaces: Count
 
 
 class RollInitiative(_Command, frozen=True, tag="roll_initiative"):
@@ -166,7 +166,7 @@ class RollInitiative(_Command, frozen=True, tag="roll_initiative"):
     to roll the match's seeded die.
     """
 
-    die: int | None = None
+    die: Face | None = None
 
 
 class GiveUpInitiative(_Command, frozen=True, tag="give_up_initiative"):

@@ -15,7 +15,12 @@ Salts come from one of two sources, named by ``MatchSettings.salts``:
   a log made from a seed is reproducible byte for byte. Anyone who knows the
   seed can open every commitment: such a log is **not secret**.
 
-Only :func:`fresh_salt` reads randomness; the rules never do (a salt reaches
+Chance works the same way (:class:`Chance`): in real play the seed of every
+die roll and coin flip is drawn fresh by :func:`fresh_chance`, the settings
+hold only :func:`chance_commitment` of it, and the end of the match reveals
+it, so that anyone can check every roll against it afterwards.
+
+Only :func:`fresh_salt` and :func:`fresh_chance` read randomness; the rules never do (a salt reaches
 ``decide`` inside the command, as a physical die roll does).
 """
 
@@ -33,7 +38,7 @@ from multiversus_core.builder import Builder
 from multiversus_core.commands import ChooseSecret, Command, SelectCoins, SelectReaction
 from multiversus_core.errors import InvalidCommandError
 from multiversus_core.events import ReactionRevealed, SecretRevealed
-from multiversus_core.settings import MatchSettings
+from multiversus_core.settings import Chance, MatchSettings
 from multiversus_core.state import MatchState, Secret
 from multiversus_core.terms import ActionKind, Seat, Side
 from multiversus_core.units import CoinId
@@ -73,8 +78,20 @@ class Opening(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False)
 
 
 def match_id(settings: MatchSettings) -> str:
-    """Return the hex SHA-256 of the settings' canonical encoding (as in the log header)."""
-    return hashlib.sha256(_encoder.encode(settings)).hexdigest()
+    """Return the hex SHA-256 of the settings' canonical encoding (as in the log header).
+
+    Settings without a chance commitment are hashed without their empty
+    ``chance`` field, as format version 3 wrote them, so that commitments made
+    before version 4 still open.
+    """
+    encoded = _encoder.encode(settings)
+    if not settings.chance:
+        encoded = encoded.removesuffix(_NO_CHANCE) + b"}"
+    return hashlib.sha256(encoded).hexdigest()
+
+
+_NO_CHANCE: Final = b',"chance":""}'
+"""How settings without a chance commitment end: the field version 4 added."""
 
 
 def opening(
@@ -138,6 +155,24 @@ def seeded_salt(seed: int, what: Opening) -> str:
 def fresh_salt() -> str:
     """Return a fresh salt from :mod:`secrets` (32 bytes, hex)."""
     return _secrets.token_hex(SALT_BYTES)
+
+
+def chance_commitment(chance: Chance) -> str:
+    """Return the commitment to a chance seed: SHA-256 of the salt's 32 bytes, then the seed
+    as 8 bytes big-endian (64 hex digits)."""
+    return hashlib.sha256(bytes.fromhex(chance.salt) + chance.seed.to_bytes(8, "big")).hexdigest()
+
+
+def opens_chance(commitment: str, chance: Chance) -> bool:
+    """True if ``chance`` opens ``commitment``; compares in constant time."""
+    if not is_salt(chance.salt) or not 0 <= chance.seed < 2**64:
+        return False
+    return hmac.compare_digest(commitment.encode(), chance_commitment(chance).encode())
+
+
+def fresh_chance() -> Chance:
+    """Return a fresh secret chance seed and salt, from :mod:`secrets`."""
+    return Chance(seed=_secrets.randbits(64), salt=fresh_salt())
 
 
 SecretCommand: TypeAlias = SelectCoins | SelectReaction | ChooseSecret

@@ -64,6 +64,17 @@ _WAITING_FOR: Final[dict[Pending, str]] = {
 }
 
 
+def _seed(state: MatchState) -> int:
+    """The seed of the match's chance: public in the settings, or the referee's secret."""
+    if not state.settings.chance:
+        return state.settings.seed
+    if state.chance is None:
+        raise IllegalCommandError(
+            "this match's chance is secret and not known here: supply the die or the coin"
+        )
+    return state.chance.seed
+
+
 def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
     """Return the events that ``command`` causes in ``state``.
 
@@ -78,7 +89,7 @@ def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
         case FlipForSetUp(player=player, winner=winner):
             _expect(state, player, "flip")
             if winner is None:
-                winner = 1 if dice.flip_coin(state.settings.seed, state.draws) else 2
+                winner = 1 if dice.flip_coin(_seed(state), state.draws) else 2
             setup.flip(b, winner)
         case ChooseTeams(player=player, heroes=heroes, adversaries=adversaries, scenario=scenario):
             _expect(state, player, "teams")
@@ -128,7 +139,7 @@ def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
         case RollInitiative(player=player, die=die):
             side = _expect(state, player, "roll")
             if die is None:
-                die = dice.roll_die(state.settings.seed, state.draws)
+                die = dice.roll_die(_seed(state), state.draws)
             initiative.roll(b, side, die)
         case BlockForcedMove(player=player, ally=ally, block=block):
             _expect(state, player, "forced")

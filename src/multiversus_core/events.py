@@ -13,7 +13,7 @@ import msgspec
 
 from multiversus_core.board import Board, Figure
 from multiversus_core.state import ActionName, ForcedMove, SecretOffer, Suspended, Trigger
-from multiversus_core.terms import ActionKind, Condition, Seat, Side, Square
+from multiversus_core.terms import ActionKind, Condition, Count, Face, Seat, Side, Square
 from multiversus_core.units import CoinId, Unit
 
 
@@ -68,7 +68,7 @@ class SideChosen(_Event, frozen=True, tag="side_chosen"):
 class RoundStarted(_Event, frozen=True, tag="round_started"):
     """A new round began."""
 
-    round: int
+    round: Count
 
 
 class TurnStarted(_Event, frozen=True, tag="turn_started"):
@@ -94,7 +94,7 @@ class TurnEnded(_Event, frozen=True, tag="turn_ended"):
 class RoundEnded(_Event, frozen=True, tag="round_ended"):
     """Both teams had their turn; the round is over."""
 
-    round: int
+    round: Count
 
 
 class MatchEnded(_Event, frozen=True, tag="match_ended"):
@@ -186,7 +186,7 @@ class FigureStepped(_Event, frozen=True, tag="figure_stepped"):
 
     figure: str
     to: Square
-    steps_left: int
+    steps_left: Count
     """Spaces the figure may still move in this action after this step."""
 
 
@@ -304,7 +304,7 @@ class ForcedStopChosen(_Event, frozen=True, tag="forced_stop_chosen"):
 
     side: Side
     figure: str
-    spaces: int
+    spaces: Count
 
 
 class StuntPerformed(_Event, frozen=True, tag="stunt_performed"):
@@ -376,8 +376,8 @@ class InitiativeRolled(_Event, frozen=True, tag="initiative_rolled"):
     """The active player rolled the Initiative die."""
 
     side: Side
-    die: int
-    greys: int
+    die: Face
+    greys: Count
     """Grey unit coins in that player's discard when the die was rolled."""
     lost: bool
     """True if the die was a 6 or at most ``greys``."""

@@ -1,15 +1,16 @@
 """Match logs: the record format that stores a match, and replay from it.
 
-A log is JSON Lines (``docs/log-format.md``, format version 3): a header
+A log is JSON Lines (``docs/log-format.md``, format version 4): a header
 record with the match settings, then one entry record per accepted command
 with the events :func:`~multiversus_core.decide` produced for it, each
 chained to the line before by its sequence number and the SHA-256 of that
-line, and, once the match is over, an end record sealing the chain. Records
+line, and, once the match is over, an end record sealing the chain (and
+revealing the chance seed of a match whose chance was secret). Records
 are storage; events know nothing of them. Encoding is canonical, so a log
 read and written again is the same bytes, and reading is strict: anything
 that is not a log this engine wrote raises
 :class:`~multiversus_core.errors.LogError` naming the file, the 1-based
-line, the byte offset and a reason code. Logs of versions 1 and 2 are upcast
+line, the byte offset and a reason code. Logs of versions 1 to 3 are upcast
 on read, one version at a time.
 
 :func:`replay` folds the recorded events with :func:`~multiversus_core.evolve`;
@@ -26,13 +27,13 @@ from collections.abc import Iterable
 from itertools import chain
 from operator import attrgetter
 from types import TracebackType
-from typing import Any, BinaryIO, Final, Literal, Self, TypeAlias
+from typing import Annotated, Any, BinaryIO, Final, Literal, Self, TypeAlias
 
 import msgspec
 
 import multiversus_core
 from multiversus_core.commands import Command
-from multiversus_core.commitments import reaction_reveal, seal, selection_value
+from multiversus_core.commitments import opens_chance, reaction_reveal, seal, selection_value
 from multiversus_core.errors import LogError, LogErrorCode
 from multiversus_core.events import (
     CoinsRevealed,
@@ -45,24 +46,34 @@ from multiversus_core.events import (
     SecretRevealed,
 )
 from multiversus_core.evolve import evolve, evolve_all, initial_state
-from multiversus_core.settings import MatchSettings
+from multiversus_core.settings import Chance, MatchSettings
 from multiversus_core.state import MatchState
+
+MAX_ENTRIES: Final = 10**9
+"""The most entries a log may number (a match has a few hundred)."""
+EntryNumber: TypeAlias = Annotated[int, msgspec.Meta(ge=1, le=MAX_ENTRIES)]
+"""An entry's sequence number in a log: 1 to :data:`MAX_ENTRIES`."""
+EntryCount: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=MAX_ENTRIES)]
+"""How many entries an end record seals: 0 to :data:`MAX_ENTRIES`."""
 
 LOG_FORMAT: Final = "multiversus-log"
 """The ``format`` value of every log header."""
-LOG_VERSION: Final = 3
+LOG_VERSION: Final = 4
 """The log format version this engine writes and the newest it reads."""
 OLDEST_LOG_VERSION: Final = 1
 """The oldest log format version this engine reads (older versions are upcast on read)."""
 LOG_ERROR_CODES: Final[tuple[LogErrorCode, ...]] = typing.get_args(LogErrorCode)
 """Every reason code a :class:`~multiversus_core.errors.LogError` may carry."""
 
-# A torn write leaves a last line that stops early: these codes, on the last
-# line only, are what resume may move aside. A complete record that fails the
-# chain is tampering, not a torn write, and is never repaired.
+# A torn write leaves a last line that stops early, without its newline: on
+# such a line, these codes are what reading reports as ``truncated``, which
+# resume may move aside. A complete line (one with its newline) is never torn,
+# and a complete record that fails the chain is tampering: neither is repaired.
 _TORN_CODES: Final[frozenset[LogErrorCode]] = frozenset(
     {"truncated", "malformed_json", "invalid_utf8", "blank_line"}
 )
+CHANCE_SUFFIX: Final = ".chance"
+"""The suffix of the file beside a log that keeps its secret chance seed until the end."""
 
 
 class LogHeader(
@@ -78,7 +89,7 @@ class LogHeader(
     format: Literal["multiversus-log"]
     """Always ``"multiversus-log"``."""
     version: int
-    """The log format version (3; older logs are upcast to 3 on read)."""
+    """The log format version (4; older logs are upcast to 4 on read)."""
     engine: str
     """The version of the engine that wrote the log (``multiversus_core.__version__``)."""
     settings: MatchSettings
@@ -113,9 +124,9 @@ class EntryRecord(
     tag_field="record",
     tag="entry",
 ):
-    """An entry line of format version 2: an entry chained to the line before it."""
+    """An entry line (format version 2 and later): an entry chained to the line before it."""
 
-    seq: int
+    seq: EntryNumber
     """The entry's 1-based sequence number (the header is 0)."""
     prev: str
     """The lower-case hex SHA-256 of the previous line's bytes (newline excluded)."""
@@ -133,12 +144,15 @@ class EndRecord(
     tag_field="record",
     tag="end",
 ):
-    """The last line of the log of a finished match: seals the entries."""
+    """The last line of the log of a finished match: seals the entries, reveals the chance."""
 
-    count: int
+    count: EntryCount
     """How many entry records the log holds."""
     head: str
     """The lower-case hex SHA-256 of the last entry line's bytes (newline excluded)."""
+    chance: Chance | None = None
+    """The chance seed and its salt, opening the settings' ``chance`` commitment; None
+    when chance was public (the settings' ``seed``). New in version 4."""
 
 
 LogRecord: TypeAlias = LogHeader | EntryRecord | EndRecord
@@ -160,6 +174,10 @@ class MatchLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False
     """The entries after the header, one per accepted command."""
     upcast_from: int | None = None
     """The format version the log was stored in, if older than :data:`LOG_VERSION`."""
+    chance: Chance | None = None
+    """The secret chance seed whose commitment the settings hold, if known: revealed by
+    the end record of a finished log, or the referee's while the match is played. Only
+    a finished log's end record writes it."""
 
     @property
     def settings(self) -> MatchSettings:
@@ -178,7 +196,7 @@ class MatchLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False
         Someone who noted the head of a log can tell that nothing was cut off
         its end, which the chain alone cannot show for an unfinished match.
         """
-        lines = _chain_lines(self.header.settings, self.entries)
+        lines = _chain_lines(self.header.settings, self.entries, self.chance)
         end = -2 if self.finished else -1
         return _sha256(lines[end][:-1])
 
@@ -228,13 +246,19 @@ def encode_entry(
     return _encoder.encode(record) + b"\n"
 
 
-def encode_end(count: int, head: str) -> bytes:
-    """Return the end line sealing ``count`` entries, the last with hash ``head``."""
-    return _encoder.encode(EndRecord(count=count, head=head)) + b"\n"
+def encode_end(count: int, head: str, chance: Chance | None = None) -> bytes:
+    """Return the end line sealing ``count`` entries, the last with hash ``head``, revealing
+    ``chance`` (the secret chance seed, if the match had one)."""
+    return _encoder.encode(EndRecord(count=count, head=head, chance=chance)) + b"\n"
 
 
-def _chain_lines(settings: MatchSettings, entries: Iterable[LogEntry]) -> list[bytes]:
-    """Every line of a log (newlines included), with the chain and the end record."""
+def _chain_lines(
+    settings: MatchSettings, entries: Iterable[LogEntry], chance: Chance | None = None
+) -> list[bytes]:
+    """Every line of a log (newlines included), with the chain and the end record.
+
+    :raises ValueError: if the match ended with its chance secret and ``chance`` is unknown.
+    """
     lines = [encode_header(settings)]
     seq = 0
     finished = False
@@ -245,13 +269,18 @@ def _chain_lines(settings: MatchSettings, entries: Iterable[LogEntry]) -> list[b
         )
         finished = _ends_match(entry.events)
     if finished:
-        lines.append(encode_end(seq, _sha256(lines[-1][:-1])))
+        if settings.chance and chance is None:
+            raise ValueError("the match's chance was secret: its end record needs the seed")
+        lines.append(encode_end(seq, _sha256(lines[-1][:-1]), chance if settings.chance else None))
     return lines
 
 
 def encode_log(log: MatchLog) -> bytes:
-    """Return a whole log in its canonical encoding (the current version, end record included)."""
-    return b"".join(_chain_lines(log.header.settings, log.entries))
+    """Return a whole log in its canonical encoding (the current version, end record included).
+
+    :raises ValueError: for a finished match whose secret chance seed the log does not hold.
+    """
+    return b"".join(_chain_lines(log.header.settings, log.entries, log.chance))
 
 
 class TornRecord(msgspec.Struct, frozen=True, gc=False):
@@ -276,6 +305,10 @@ class LogWriter:
     before :meth:`append` returns, so a crash loses at most the record being
     written. Use :meth:`create` for a new log and :meth:`resume` to go on with
     an existing one; a writer is a context manager that closes the file.
+
+    A match whose chance is secret (its settings hold only the commitment)
+    keeps the seed in a file beside the log, ``<log>.chance``, readable by its
+    owner only, until the end record reveals it; then that file is removed.
     """
 
     def __init__(
@@ -287,6 +320,7 @@ class LogWriter:
         *,
         ended: bool = False,
         torn: TornRecord | None = None,
+        chance: Chance | None = None,
     ) -> None:
         """Wrap an open file; prefer :meth:`create` or :meth:`resume`."""
         self.path = path
@@ -295,24 +329,40 @@ class LogWriter:
         """Lines in the file so far, the header (and an end record) included."""
         self.torn = torn
         """The torn last record :meth:`resume` moved aside, if it found one."""
+        self.chance = chance
+        """The match's secret chance seed, which the end record reveals (None if public)."""
         self._file = file
         self._head = head
         self._ended = ended
 
     @classmethod
-    def create(cls, path: str | os.PathLike[str], settings: MatchSettings) -> LogWriter:
+    def create(
+        cls, path: str | os.PathLike[str], settings: MatchSettings, chance: Chance | None = None
+    ) -> LogWriter:
         """Create a new log file and write its header.
+
+        ``chance`` is the secret chance seed whose commitment the settings hold
+        (required then, refused otherwise); it is kept in ``<log>.chance``
+        until the end record reveals it.
 
         :raises LogError: (line 0, ``io_error``) if the file already exists or
             cannot be created or written.
+        :raises ValueError: if ``chance`` does not open the settings' commitment,
+            or is missing or given when it should not be.
         """
         name = os.fspath(path)
+        if bool(settings.chance) != (chance is not None):
+            raise ValueError("give the chance seed exactly when the settings commit to one")
+        if chance is not None and not opens_chance(settings.chance, chance):
+            raise ValueError("the chance seed does not open the settings' chance commitment")
+        if chance is not None:
+            _write_chance(name, chance)
         try:
             file = open(name, "xb")  # noqa: SIM115 - the writer owns the file until close()
         except OSError as error:
             raise LogError(name, 0, _os_reason(error)) from error
         header = encode_header(settings)
-        writer = cls(name, file, 0, _sha256(header[:-1]))
+        writer = cls(name, file, 0, _sha256(header[:-1]), chance=chance)
         try:
             writer._write(header, 1)
         except LogError:
@@ -324,14 +374,19 @@ class LogWriter:
     def resume(cls, path: str | os.PathLike[str]) -> tuple[LogWriter, MatchLog]:
         """Open an existing log to append to it; return the writer and the log so far.
 
-        A torn last record (a line with no newline, or one that is not even
-        JSON, left by a crash mid-write) is moved to ``<log>.torn-<n>`` and
-        reported in :attr:`torn`; nothing else is ever repaired. A finished
-        match whose end record was lost is sealed at once.
+        A torn last record (a last line without its newline, left by a crash
+        mid-write) is moved to ``<log>.torn-<n>`` and reported in :attr:`torn`;
+        nothing else is ever repaired: a complete last line that is not a valid
+        record is refused, as :func:`read_log` refuses it. A finished match
+        whose end record was lost is sealed at once. The log's secret chance
+        seed, if it has one, is read back from ``<log>.chance`` (or from the
+        end record) into the log's :attr:`MatchLog.chance`.
 
         :raises LogError: if the file cannot be opened or is not a valid log
-            once a torn last record is set aside, or (``not_appendable``) if
-            it is an older format version.
+            once a torn last record is set aside, (``not_appendable``) if it is
+            an older format version, or (line 1, ``io_error``) if the secret
+            chance seed of an unfinished match cannot be read or does not open
+            its commitment.
         """
         name = os.fspath(path)
         data = read_bytes(name)
@@ -353,7 +408,9 @@ class LogWriter:
                 0,
                 "not_appendable",
             )
-        lines = _chain_lines(log.header.settings, log.entries)
+        if log.header.settings.chance and log.chance is None:
+            log = msgspec.structs.replace(log, chance=_read_chance(name, log.header.settings))
+        lines = _chain_lines(log.header.settings, log.entries, log.chance)
         try:
             file = open(name, "ab")  # noqa: SIM115 - the writer owns the file until close()
         except OSError as error:
@@ -362,6 +419,7 @@ class LogWriter:
         head_line = lines[-2] if (log.finished and sealed) else lines[-1]
         writer = cls(name, file, len(lines) - (0 if sealed else 1), _sha256(head_line[:-1]))
         writer.torn = torn
+        writer.chance = log.chance
         writer._ended = log.finished
         if log.finished and not sealed:
             try:
@@ -369,6 +427,8 @@ class LogWriter:
             except LogError:
                 file.close()
                 raise
+        if log.finished:
+            _remove_chance(name)
         return writer, log
 
     def append(self, command: Command, events: Iterable[Event]) -> None:
@@ -392,10 +452,12 @@ class LogWriter:
         data, count = line, 1
         if _ends_match(events):
             # One write for the entry and its seal: a crash leaves both, or a torn tail.
-            data, count = line + encode_end(self.lines, head), 2
+            data, count = line + encode_end(self.lines, head, self.chance), 2
         self._write(data, count)
         self._head = head
         self._ended = count == 2
+        if self._ended:
+            _remove_chance(self.path)
 
     def close(self) -> None:
         """Close the file; closing twice does nothing."""
@@ -434,13 +496,56 @@ class LogWriter:
 
 
 def _is_torn(error: LogError, data: bytes) -> bool:
-    """True if the error is a torn last line (not line 1) that resume may set aside."""
-    if error.code not in _TORN_CODES or error.line <= 1:
+    """True if the error is a torn last line (not line 1) that resume may set aside.
+
+    Only a last line without its newline is torn; a complete line is not.
+    """
+    if error.code != "truncated" or error.line <= 1 or data.endswith(b"\n"):
         return False
-    last = data.rfind(b"\n", 0, len(data) - 1) + 1 if data.endswith(b"\n") else None
-    if last is None:  # no final newline: the error is at the text after the last one
-        return error.offset == data.rfind(b"\n") + 1
-    return error.offset == last
+    return error.offset == data.rfind(b"\n") + 1
+
+
+def _chance_path(path: str) -> str:
+    return path + CHANCE_SUFFIX
+
+
+def _write_chance(path: str, chance: Chance) -> None:
+    """Keep a secret chance seed beside a new log, readable by its owner only."""
+    name = _chance_path(path)
+    try:
+        descriptor = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(_encoder.encode(chance) + b"\n")
+            file.flush()
+            os.fsync(file.fileno())
+    except OSError as error:
+        raise LogError(name, 0, _os_reason(error)) from error
+
+
+def _read_chance(path: str, settings: MatchSettings) -> Chance:
+    """Read back the secret chance seed kept beside a log; it must open the commitment."""
+    name = _chance_path(path)
+    try:
+        chance = msgspec.json.decode(read_bytes(name), type=Chance)
+    except (LogError, msgspec.DecodeError, UnicodeError):
+        chance = None
+    if chance is None or not opens_chance(settings.chance, chance):
+        reason = (
+            f"this match's chance is secret and its seed must be in {name}, which is missing "
+            "or does not open the header's chance commitment: the match cannot go on"
+        )
+        raise LogError(path, 1, reason, 0, "io_error")
+    return chance
+
+
+def _remove_chance(path: str) -> None:
+    """Remove the chance file of a sealed log (its end record now reveals the seed)."""
+    try:
+        os.remove(_chance_path(path))
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        raise LogError(_chance_path(path), 0, _os_reason(error)) from error
 
 
 def _move_aside(path: str, data: bytes, error: LogError) -> TornRecord:
@@ -497,7 +602,7 @@ def read_log(path: str | os.PathLike[str]) -> MatchLog:
 def decode_log(data: bytes, path: str = "<memory>") -> MatchLog:
     """Read and verify a log from bytes; ``path`` names it in errors.
 
-    A version 1 log is upcast to version 2 (see :attr:`MatchLog.upcast_from`).
+    A log of an older version is upcast to the current one (see :attr:`MatchLog.upcast_from`).
 
     :raises LogError: naming the first bad line, its byte offset and a reason
         code from :data:`LOG_ERROR_CODES`: an empty or truncated log, invalid
@@ -534,6 +639,8 @@ def _decode_fast(data: bytes) -> MatchLog | None:
         header = _header_decoder.decode(lines[0])
         if header.version != LOG_VERSION or _encoder.encode(header) != lines[0]:
             return None
+        if header.settings.seed >= 2**64:
+            return None
         records = _body_decoder.decode_lines(view[start:])
         body = _encoder.encode_lines(records)
         if len(body) != len(data) - start or not data.endswith(body):
@@ -562,7 +669,11 @@ def _decode_fast(data: bytes) -> MatchLog | None:
             return None
         if not entries or not _ends_match(entries[-1].events):
             return None
-    log = MatchLog(header=header, entries=tuple(entries))
+        if chance_problem(header.settings, end.chance) is not None:
+            return None
+    log = MatchLog(
+        header=header, entries=tuple(entries), chance=None if end is None else end.chance
+    )
     if end is None and log.finished:
         return None
     return log
@@ -587,7 +698,8 @@ def _decode_checked(data: bytes, path: str, *, sealed: bool) -> MatchLog:
     complete = len(lines) - 1  # the text after the final newline is empty in a complete log
     checker = _Chain(path, LOG_VERSION)
     for index in range(complete):
-        checker.add(lines[index], index + 1, offsets[index])
+        following = lines[index + 1] if index + 1 < complete else None
+        checker.add(lines[index], index + 1, offsets[index], following)
     if lines[-1]:
         number, offset = len(lines), offsets[-1]
         reason = "the last line does not end with a newline: the log is truncated"
@@ -610,8 +722,11 @@ class _Chain:
         self.entries: list[LogEntry] = []
         self.head = ""
         self.end: tuple[int, int] | None = None  # the end record's line and offset
+        self.chance: Chance | None = None
 
-    def add(self, line: bytes, number: int, offset: int) -> None:
+    def add(self, line: bytes, number: int, offset: int, following: bytes | None = None) -> None:
+        """Check one line; ``following`` (the next line, if any) tells which line a broken
+        link blames."""
         record = _decode_line(line, number, offset, self.path, self.version)
         where = (self.path, number)
         if self.end is not None:
@@ -648,8 +763,7 @@ class _Chain:
                 if prev != self.head:
                     raise LogError(
                         *where,
-                        f"`prev` is {prev[:16]!r}..., but the line before hashes to "
-                        f"{self.head[:16]!r}...: the line before was changed",
+                        broken_link(line, number, prev, self.head, following),
                         offset,
                         "bad_chain",
                     )
@@ -670,7 +784,12 @@ class _Chain:
                         offset,
                         "bad_end",
                     )
+                assert self.header is not None  # line 1 was checked to be a header
+                problem = chance_problem(self.header.settings, record.chance)
+                if problem is not None:
+                    raise LogError(*where, problem, offset, "bad_end")
                 self.end = (number, offset)
+                self.chance = record.chance
         self.head = _sha256(line)
 
     def finish(self, number: int, offset: int, *, sealed: bool) -> MatchLog:
@@ -681,7 +800,7 @@ class _Chain:
         for step in range(self.version, LOG_VERSION):
             header, entries = _UPCASTS[step](header, entries)
             upcast_from = self.version
-        log = MatchLog(header=header, entries=entries, upcast_from=upcast_from)
+        log = MatchLog(header=header, entries=entries, upcast_from=upcast_from, chance=self.chance)
         # Version 1 had no end record; from version 2 a finished match must have one.
         if sealed and self.version >= 2 and log.finished and self.end is None:
             raise LogError(
@@ -692,6 +811,26 @@ class _Chain:
                 "missing_end",
             )
         return log
+
+
+_LINK: Final = re.compile(rb'"(?:prev|head)":"([^"]*)"')
+
+
+def broken_link(line: bytes, number: int, prev: str, head: str, following: bytes | None) -> str:
+    """Return the ``bad_chain`` reason for line ``number``, whose ``prev`` is not the hash of the
+    line before, naming the line that was changed.
+
+    If the next line still links to this one as it is, this line is intact and
+    the line before was changed; if it does not, this line was changed (its
+    own ``prev``); with no next line, either may have been.
+    """
+    found = f"`prev` is {prev[:16]!r}..., but line {number - 1} hashes to {head[:16]!r}..."
+    link = _LINK.search(following) if following is not None else None
+    if link is None:
+        return f"{found}: line {number - 1} or this line's `prev` was changed"
+    if link[1].decode("utf-8", "replace") == _sha256(line):
+        return f"{found}: line {number - 1} was changed"
+    return f"{found}: this line's `prev` was changed (line {number + 1} links to it as it was)"
 
 
 def _upcast_1_to_2(
@@ -759,7 +898,37 @@ def _with_commitment(state: MatchState, event: Event) -> Event:
             return event
 
 
-_UPCASTS: Final = {1: _upcast_1_to_2, 2: _upcast_2_to_3}
+def _upcast_3_to_4(
+    header: LogHeader, entries: tuple[LogEntry, ...]
+) -> tuple[LogHeader, tuple[LogEntry, ...]]:
+    """Version 3 to 4: the settings gain ``chance`` and the end record its reveal, both empty.
+
+    Version 3 kept chance public (the settings' seed), as version 4 does when
+    ``chance`` is empty; nothing else changes.
+    """
+    return msgspec.structs.replace(header, version=4), entries
+
+
+def chance_problem(settings: MatchSettings, chance: Chance | None) -> str | None:
+    """Return why an end record's chance reveal does not fit the settings, or None if it does.
+
+    Shared by match logs and view logs.
+    """
+    if not settings.chance:
+        if chance is not None:
+            return "the end record reveals a chance seed, but the match's chance was public"
+        return None
+    if chance is None:
+        return "the match's chance was secret, but the end record does not reveal its seed"
+    if not opens_chance(settings.chance, chance):
+        return (
+            "the chance seed the end record reveals does not open the header's chance "
+            "commitment: the seed, its salt or the commitment was changed"
+        )
+    return None
+
+
+_UPCASTS: Final = {1: _upcast_1_to_2, 2: _upcast_2_to_3, 3: _upcast_3_to_4}
 """Upcasters by the version they read; each returns the next version's log."""
 
 
@@ -787,6 +956,29 @@ def check_line_text(line: bytes, number: int, offset: int, path: str) -> None:
         raise fail("the line is blank; every line must be a record", "blank_line")
     if line.endswith(b"\r"):
         raise fail("the line ends with a carriage return; lines end with \\n", "carriage_return")
+    if nesting_depth(line) > MAX_DEPTH:
+        levels = f"more than {MAX_DEPTH} levels of arrays and objects"
+        reason = f"the record is nested too deeply: {levels}"
+        raise fail(reason, "too_deep")
+
+
+MAX_DEPTH: Final = 32
+"""The deepest nesting of objects and arrays a line may have (a record needs at most 7)."""
+_STRINGS: Final = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_BRACKETS: Final = re.compile(rb"[\[\]{}]")
+
+
+def nesting_depth(line: bytes) -> int:
+    """Return how deeply objects and arrays nest in a line of JSON (brackets inside strings
+    do not count), without parsing it."""
+    depth = deepest = 0
+    for bracket in _BRACKETS.findall(_STRINGS.sub(b"", line)):
+        if bracket in (b"[", b"{"):
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
 
 
 def decode_record(
@@ -820,6 +1012,8 @@ def decode_record(
         canonical = _encoder.encode(record)
     except Exception:  # a value msgspec reads but cannot write back is not canonical either
         canonical = b""
+    if version < 4:
+        canonical = _V4_FIELDS.sub(b"", canonical)
     if version < 3:
         canonical = _V3_FIELDS.sub(b"", canonical)
     if canonical != line:
@@ -835,6 +1029,8 @@ def decode_record(
     return record
 
 
+_V4_FIELDS: Final = re.compile(rb',"chance":(?:"[^"]*"|null|\{[^{}]*\})')
+"""The fields version 4 added: a line of an older version is canonical without them."""
 _V3_FIELDS: Final = re.compile(rb',"(?:commitment|salt|salts)":(?:"[^"]*"|null)')
 """The fields version 3 added: a line of an older version is canonical without them."""
 
@@ -871,6 +1067,7 @@ def _check_header_line(line: bytes, path: str) -> int:
             "foreign_format",
         )
     version = raw.get("version")
+    check_seed(raw, path)
     if type(version) is int and version > LOG_VERSION:
         raise fail(
             f"this log is format version {version}; this engine reads versions "
@@ -884,6 +1081,18 @@ def _check_header_line(line: bytes, path: str) -> int:
             "bad_version",
         )
     return version
+
+
+def check_seed(header: dict[str, Any], path: str) -> None:
+    """Refuse a header whose settings' seed is an integer above 2**64 - 1 (``out_of_range``).
+
+    The schema bounds the seed below; this bounds it above. Shared by view logs.
+    """
+    settings = header.get("settings")
+    seed = settings.get("seed") if isinstance(settings, dict) else None
+    if type(seed) is int and seed >= 2**64:
+        reason = "value out of range at `$.settings.seed`: expected `int` <= 18446744073709551615"
+        raise LogError(path, 1, reason, 0, "out_of_range")
 
 
 _AT = re.compile(r"^(?P<message>.*?)(?: - at `(?P<path>[^`]*)`)?$", re.DOTALL)
@@ -901,6 +1110,13 @@ def _decode_reason(error: msgspec.DecodeError, kinds: str) -> tuple[str, LogErro
             reason = "the line is not complete JSON: it ends in the middle of a value"
             return reason, "malformed_json"
         malformed = _MALFORMED.match(text)
+        if malformed and "surrogate" in malformed["what"]:
+            byte = int(malformed["byte"]) + 1
+            reason = (
+                f"a string is not valid Unicode: a lone UTF-16 surrogate escape (\\ud800-style) "
+                f"at byte {byte}"
+            )
+            return reason, "invalid_utf8"
         if malformed:
             byte = int(malformed["byte"]) + 1
             return f"the line is not valid JSON: {malformed['what']} at byte {byte}", (
@@ -931,6 +1147,9 @@ def _decode_reason(error: msgspec.DecodeError, kinds: str) -> tuple[str, LogErro
     if expected:
         reason = f"wrong type at `{where}`: expected {expected[1]}, got {expected[2]}"
         return reason, "wrong_type"
+    bounded = re.fullmatch(r"Expected `(\w+)` (of length )?([<>]=? -?\d+)", message)
+    if bounded:
+        return f"value out of range at `{where}`: expected {message[9:]}", "out_of_range"
     if message.startswith("Invalid enum value "):
         value = message.removeprefix("Invalid enum value ")
         return f"value {value} is not allowed at `{where}`", "out_of_range"
@@ -949,12 +1168,15 @@ def replay(log: MatchLog, path: str = "<memory>") -> MatchState:
 
     Replay folds the recorded events with :func:`~multiversus_core.evolve`;
     it never decides commands again and never rolls dice. ``path`` names the
-    log in errors.
+    log in errors. The state holds the log's secret chance seed, if the log
+    has it (:attr:`MatchLog.chance`), so that a resumed match can go on.
 
     :raises LogError: naming the entry's line if an event cannot be applied
         (a log whose events do not follow from each other).
     """
     state = initial_state(log.header.settings)
+    if log.chance is not None and log.header.settings.chance:
+        state = msgspec.structs.replace(state, chance=log.chance)
     try:
         state = evolve_all(state, chain.from_iterable(map(_events_of, log.entries)))
     except Exception:  # only a log edited by hand gets here; find the line

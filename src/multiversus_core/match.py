@@ -4,26 +4,49 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import msgspec
+
 from multiversus_core.commands import Command
+from multiversus_core.commitments import chance_commitment, fresh_chance, is_salt, opens_chance
 from multiversus_core.decide import decide
 from multiversus_core.errors import SettingsError
 from multiversus_core.events import Event
 from multiversus_core.evolve import evolve_all, initial_state
-from multiversus_core.settings import MatchSettings
+from multiversus_core.settings import Chance, MatchSettings
 from multiversus_core.sheets import find_team, installed_teams, missing_team
 from multiversus_core.state import MatchState
 from multiversus_core.variants import VARIANTS
 
 
-def start_match(settings: MatchSettings | None = None) -> MatchState:
+def start_match(settings: MatchSettings | None = None, chance: Chance | None = None) -> MatchState:
     """Return the state of a new match, before the set-up coin flip.
 
+    ``chance`` is the secret chance seed whose commitment the settings hold
+    (:func:`~multiversus_core.commitments.fresh_chance`); leave it None for a
+    match whose seed is public, or to check a log whose chance is not revealed
+    yet (its rolls must then be supplied).
+
     :raises SettingsError: if the settings name an unknown team, scenario or
-        variant, or a seed out of range.
+        variant, or a seed out of range, or ``chance`` does not open the
+        settings' chance commitment.
     """
     settings = settings or MatchSettings()
     check_settings(settings)
-    return initial_state(settings)
+    if chance is not None and not opens_chance(settings.chance, chance):
+        raise SettingsError("the chance seed does not open the settings' chance commitment")
+    state = initial_state(settings)
+    return state if chance is None else msgspec.structs.replace(state, chance=chance)
+
+
+def secret_chance_settings(settings: MatchSettings) -> tuple[MatchSettings, Chance]:
+    """Return ``settings`` with a fresh secret chance seed in place of their seed, and the seed.
+
+    The settings keep only the commitment to it (``chance``), their ``seed``
+    becomes 0; pass the returned :class:`Chance` to :func:`start_match`.
+    """
+    chance = fresh_chance()
+    secret = msgspec.structs.replace(settings, seed=0, chance=chance_commitment(chance))
+    return secret, chance
 
 
 def check_settings(settings: MatchSettings) -> None:
@@ -54,6 +77,10 @@ def check_settings(settings: MatchSettings) -> None:
         raise SettingsError("list each variant once, in alphabetical order")
     if not 0 <= settings.seed < 2**64:
         raise SettingsError(f"the seed must be from 0 to 2**64 - 1, not {settings.seed}")
+    if settings.chance and (settings.seed != 0 or not is_salt(settings.chance)):
+        raise SettingsError(
+            "a chance commitment is 64 lower-case hex digits, and the seed is then 0"
+        )
     if len(settings.players) != 2 or not all(p.strip() for p in settings.players):
         raise SettingsError("name both players")
 

@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias
+from typing import Annotated, Literal, TypeAlias
 
 import msgspec
 
+Seed: TypeAlias = Annotated[int, msgspec.Meta(ge=0)]
+"""A chance seed: 0 to 2**64 - 1 (8 bytes). The schema bounds it below; reading a log
+refuses one above (``out_of_range``), as msgspec bounds only 64-bit signed integers."""
+
 SaltSource: TypeAlias = Literal["seed", "secrets"]
 """Where the salts of a match's commitments come from (see :mod:`multiversus_core.commitments`)."""
+
+
+class Chance(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """A secret chance seed and the salt of its commitment: the referee's until the match ends."""
+
+    seed: Seed
+    """The seed of every die roll and coin flip not supplied by a command (0 <= seed < 2**64)."""
+    salt: str
+    """64 lower-case hex digits: the salt of :func:`chance_commitment`."""
 
 
 class MatchSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -25,11 +38,17 @@ class MatchSettings(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=
     """Id of a scenario on the Adversary sheet, or None to let the Set Up Player choose."""
     variants: tuple[str, ...] = ()
     """Names of the Alternative Rules in play (R22); none by default."""
-    seed: int = 0
-    """Seeds every die roll and coin flip not supplied by a command (0 <= seed < 2**64)."""
+    seed: Seed = 0
+    """Seeds every die roll and coin flip not supplied by a command (0 <= seed < 2**64), when
+    chance is public (``chance`` empty); 0 when chance is secret."""
     players: tuple[str, str] = ("Player 1", "Player 2")
     """Display names of seat 1 and seat 2."""
     salts: SaltSource = "seed"
     """Where commitment salts come from: ``"secrets"`` in real play (each secret command
     carries a fresh salt), or ``"seed"``, derived from the seed, for reproducible logs
     that are **not secret** (anyone who knows the seed can open their commitments)."""
+    chance: str = ""
+    """The commitment to a secret chance seed (64 hex digits, see
+    :func:`~multiversus_core.commitments.chance_commitment`), or empty when chance is
+    public and ``seed`` seeds it. The seed itself is the referee's until the end of the
+    match, which reveals it."""

@@ -12,8 +12,8 @@ from typing import Literal, TypeAlias
 import msgspec
 
 from multiversus_core.board import Board, Figure
-from multiversus_core.settings import MatchSettings
-from multiversus_core.terms import ActionKind, Direction, Seat, Side, Square
+from multiversus_core.settings import Chance, MatchSettings
+from multiversus_core.terms import ActionKind, Count, Direction, Seat, Side, Square
 from multiversus_core.units import CoinId, Unit
 
 Pending: TypeAlias = Literal[
@@ -90,7 +90,7 @@ class Action(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     unit: str
     mover: str | None = None
     """Move: the figure moving now."""
-    steps_left: int = 0
+    steps_left: Count = 0
     """Move: spaces the current mover may still move."""
     done: tuple[str, ...] = ()
     """Figures whose part in this action is over (moved, attacked or stunted)."""
@@ -131,7 +131,7 @@ class ForcedMove(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     """The figure moved."""
     how: ForcedHow
     direction: Direction
-    distance: int
+    distance: Count
     """The most spaces it moves."""
     up_to: Side | None = None
     """The side that may stop it short ("up to N spaces"); None: it goes as far as it can."""
@@ -250,6 +250,9 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     """Set-up secrets chosen so far (R23)."""
     activations: int = 0
     """Activations begun in the match so far."""
+    chance: Chance | None = None
+    """The secret chance seed of a match whose settings hold only its commitment: the
+    referee's, never in a view; None when chance is public, or not known here."""
 
     def piles(self, side: Side) -> Piles:
         """Return a side's unit coin piles."""

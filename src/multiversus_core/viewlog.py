@@ -2,12 +2,16 @@
 
 A view log is JSON Lines, like a match log (``docs/log-format.md``, *View
 logs*): a view header naming the viewer, then one entry per entry of the
-match log, redacted by :func:`~multiversus_core.views.redact_log`. It holds
+match log, redacted by :func:`~multiversus_core.views.redact_log`, each
+chained to the line before by its sequence number and SHA-256 as in a match
+log, and, once the match is over, an end record sealing the chain and
+revealing the chance seed of a match whose chance was secret. It holds
 nothing the viewer did not know; each hidden secret keeps its commitment, so
 :func:`~multiversus_core.verify.check_commitments` can hold the other side to
-every reveal from the view log alone. It is derived, not stored: it has no
-chain and cannot be appended to. :func:`replayable` fills each hidden secret
-in from its reveal, so a view log replays as its viewer saw the match.
+every reveal from the view log alone. It is derived, not stored: it cannot be
+appended to. :func:`replayable` fills each hidden secret in from its reveal,
+so a view log replays as its viewer saw the match. View logs of version 3
+had no chain; they are read as they are.
 
 Encoding is canonical and reading is strict, with the match log's reason
 codes: anything else raises :class:`~multiversus_core.errors.LogError`
@@ -16,6 +20,7 @@ naming the file, the 1-based line and the byte offset.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Sequence
 from typing import Any, Final, Literal, TypeAlias
@@ -28,6 +33,7 @@ from multiversus_core.events import (
     CoinsRevealed,
     CoinsSelected,
     Event,
+    MatchEnded,
     ReactionRevealed,
     ReactionSelected,
     SecretChosen,
@@ -37,14 +43,19 @@ from multiversus_core.evolve import evolve, initial_state
 from multiversus_core.log import (
     LOG_FORMAT,
     LOG_VERSION,
+    EntryCount,
+    EntryNumber,
     LogEntry,
     LogHeader,
+    broken_link,
     cannot_follow,
+    chance_problem,
     check_line_text,
+    check_seed,
     decode_record,
     read_bytes,
 )
-from multiversus_core.settings import MatchSettings
+from multiversus_core.settings import Chance, MatchSettings
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Side
 from multiversus_core.units import CoinId, coin_colour, coin_unit
@@ -60,6 +71,7 @@ from multiversus_core.views import (
     RedactedEntry,
     RedactedLog,
     ViewCommand,
+    ViewEvent,
 )
 
 VIEW_RECORD: Final = "view"
@@ -79,7 +91,7 @@ class ViewHeader(
     format: Literal["multiversus-log"]
     """Always ``"multiversus-log"``."""
     version: int
-    """The log format version (3: view logs are new in it)."""
+    """The log format version (4; view logs are new in 3, which had no chain)."""
     engine: str
     """The version of the engine that wrote the match log."""
     viewer: PlayerViewer
@@ -88,11 +100,57 @@ class ViewHeader(
     """The settings the match was started with."""
 
 
+class ViewEntryRecord(
+    msgspec.Struct,
+    frozen=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="record",
+    tag="entry",
+):
+    """An entry line of a view log: an entry as the viewer saw it, chained to the line before."""
+
+    seq: EntryNumber
+    """The entry's 1-based sequence number (the view header is 0)."""
+    prev: str
+    """The lower-case hex SHA-256 of the previous line's bytes (newline excluded)."""
+    command: ViewCommand
+    """The command as the viewer may know it."""
+    events: tuple[ViewEvent, ...]
+    """The events as the viewer may know them."""
+
+
+class ViewEndRecord(
+    msgspec.Struct,
+    frozen=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="record",
+    tag="end",
+):
+    """The last line of the view log of a finished match: seals the entries, reveals the chance."""
+
+    count: EntryCount
+    """How many entry records the view log holds."""
+    head: str
+    """The lower-case hex SHA-256 of the last entry line's bytes (newline excluded)."""
+    chance: Chance | None = None
+    """The chance seed and its salt, opening the settings' ``chance`` commitment; None when
+    chance was public."""
+
+
+ViewRecord: TypeAlias = ViewHeader | ViewEntryRecord | ViewEndRecord
+"""One line of a view log in the current format version."""
+
 _encoder: Final = msgspec.json.Encoder()
-_decoder: Final[msgspec.json.Decoder[ViewHeader | RedactedEntry]] = msgspec.json.Decoder(
+_decoder: Final[msgspec.json.Decoder[ViewRecord]] = msgspec.json.Decoder(ViewRecord)
+_v3_decoder: Final[msgspec.json.Decoder[ViewHeader | RedactedEntry]] = msgspec.json.Decoder(
     ViewHeader | RedactedEntry
 )
-_KINDS: Final = "'view' or 'entry'"
+_KINDS: Final = "'view', 'entry' or 'end'"
+_V3_KINDS: Final = "'view' or 'entry'"
+OLDEST_VIEW_VERSION: Final = 3
+"""The oldest view log format version this engine reads (version 3, without a chain)."""
 
 
 def encode_view_log(log: RedactedLog) -> bytes:
@@ -103,6 +161,12 @@ def encode_view_log(log: RedactedLog) -> bytes:
     """
     if log.viewer == "referee":
         raise ValueError("the referee's view hides nothing: write the match log itself")
+    return b"".join(_view_lines(log))
+
+
+def _view_lines(log: RedactedLog) -> list[bytes]:
+    """Every line of a view log (newlines included), with the chain and the end record."""
+    assert log.viewer != "referee"  # encode_view_log refused it
     header = ViewHeader(
         format=LOG_FORMAT,
         version=LOG_VERSION,
@@ -110,7 +174,27 @@ def encode_view_log(log: RedactedLog) -> bytes:
         viewer=log.viewer,
         settings=log.header.settings,
     )
-    return _encoder.encode_lines([header, *log.entries])
+    lines = [_encoder.encode(header) + b"\n"]
+    for seq, entry in enumerate(log.entries, start=1):
+        record = ViewEntryRecord(
+            seq=seq, prev=_sha256(lines[-1][:-1]), command=entry.command, events=entry.events
+        )
+        lines.append(_encoder.encode(record) + b"\n")
+    if log.finished:
+        settings = log.header.settings
+        if settings.chance and log.chance is None:
+            raise ValueError("the match's chance was secret: its end record needs the seed")
+        end = ViewEndRecord(
+            count=len(log.entries),
+            head=_sha256(lines[-1][:-1]),
+            chance=log.chance if settings.chance else None,
+        )
+        lines.append(_encoder.encode(end) + b"\n")
+    return lines
+
+
+def _sha256(line: bytes) -> str:
+    return hashlib.sha256(line).hexdigest()
 
 
 def decode_view_log(data: bytes, path: str = "<memory>") -> RedactedLog:
@@ -120,37 +204,95 @@ def decode_view_log(data: bytes, path: str = "<memory>") -> RedactedLog:
         code: an empty or truncated file, invalid UTF-8, malformed or
         non-canonical JSON, a first line that is not a view header (a match
         log included: read that with :func:`~multiversus_core.log.read_log`),
-        a view log of another format version, a second header, or a record
-        that does not fit the schema.
+        a view log of another format version, a second header, a record that
+        does not fit the schema (a number out of its range included), a
+        broken chain, a bad or missing end record, or a record after the end.
     """
     if not data:
         raise LogError(path, 1, "the file is empty: line 1 should be a view header", 0, "empty")
     lines = data.split(b"\n")
     offset = 0
+    version = LOG_VERSION
     header: ViewHeader | None = None
     entries: list[RedactedEntry] = []
+    head = ""
+    end: ViewEndRecord | None = None
     for number, line in enumerate(lines[:-1], start=1):
         check_line_text(line, number, offset, path)
         if number == 1:
-            _check_view_header(line, path)
-        record = decode_record(line, number, offset, path, _decoder, _KINDS)
+            version = _check_view_header(line, path)
+        decoder, kinds = (_v3_decoder, _V3_KINDS) if version == 3 else (_decoder, _KINDS)
+        record = decode_record(line, number, offset, path, decoder, kinds, version=version)
+        if end is not None:
+            reason = "a record follows the end record; the end is the last line"
+            raise LogError(path, number, reason, offset, "after_end")
         match record:
             case ViewHeader() if number > 1:
                 reason = "a view header may only be on line 1; this is a second header"
                 raise LogError(path, number, reason, offset, "misplaced_header")
             case ViewHeader():
                 header = record
-            case _:
+            case RedactedEntry():  # version 3: no chain to check
                 entries.append(record)
+            case ViewEntryRecord(seq=seq, prev=prev):
+                if seq != len(entries) + 1:
+                    reason = (
+                        f"entry sequence number {seq}, but this is entry {len(entries) + 1}: "
+                        "an entry is missing, repeated or moved"
+                    )
+                    raise LogError(path, number, reason, offset, "bad_seq")
+                if prev != head:
+                    following = lines[number] if number < len(lines) - 1 else None
+                    reason = broken_link(line, number, prev, head, following)
+                    raise LogError(path, number, reason, offset, "bad_chain")
+                entries.append(RedactedEntry(command=record.command, events=record.events))
+            case ViewEndRecord():
+                assert header is not None  # line 1 was checked to be a view header
+                _check_end(record, header, entries, head, path, number, offset)
+                end = record
+        head = _sha256(line)
         offset += len(line) + 1
     if lines[-1]:
         reason = "the last line does not end with a newline: the view log is truncated"
         raise LogError(path, len(lines), reason, offset, "truncated")
     assert header is not None  # a non-empty file ends with a newline: line 1 was read
     match_header = LogHeader(
-        format=header.format, version=header.version, engine=header.engine, settings=header.settings
+        format=header.format, version=LOG_VERSION, engine=header.engine, settings=header.settings
     )
-    return RedactedLog(viewer=header.viewer, header=match_header, entries=tuple(entries))
+    log = RedactedLog(
+        viewer=header.viewer,
+        header=match_header,
+        entries=tuple(entries),
+        chance=end.chance if end is not None else None,
+    )
+    if version >= 4 and log.finished and end is None:
+        reason = "the match ended but the view log has no end record: the view log was cut off"
+        raise LogError(path, len(lines), reason, offset, "missing_end")
+    return log
+
+
+def _check_end(
+    end: ViewEndRecord,
+    header: ViewHeader,
+    entries: Sequence[RedactedEntry],
+    head: str,
+    path: str,
+    number: int,
+    offset: int,
+) -> None:
+    """Refuse an end record that does not seal these entries or reveal the right chance."""
+    if end.count != len(entries) or end.head != head:
+        reason = (
+            f"the end record seals {end.count} entries with head {end.head[:16]!r}..., "
+            f"but the view log has {len(entries)} with head {head[:16]!r}..."
+        )
+        raise LogError(path, number, reason, offset, "bad_end")
+    if not entries or not any(isinstance(e, MatchEnded) for e in entries[-1].events):
+        reason = "an end record, but the last entry does not end the match"
+        raise LogError(path, number, reason, offset, "bad_end")
+    problem = chance_problem(header.settings, end.chance)
+    if problem is not None:
+        raise LogError(path, number, problem, offset, "bad_end")
 
 
 def read_view_log(path: str | os.PathLike[str]) -> RedactedLog:
@@ -197,6 +339,8 @@ class ViewReplay(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     entries: tuple[LogEntry, ...]
     stand_ins: tuple[int, ...] = ()
     """The 1-based numbers of the entries that hold a stand-in."""
+    chance: Chance | None = None
+    """The secret chance seed the view log's end record revealed, if any."""
 
 
 def replayable(log: RedactedLog, path: str = "<memory>") -> ViewReplay:
@@ -239,7 +383,11 @@ def replayable(log: RedactedLog, path: str = "<memory>") -> ViewReplay:
         if stood_in:
             stand_ins.append(index + 1)
     return ViewReplay(
-        viewer=log.viewer, header=log.header, entries=tuple(entries), stand_ins=tuple(stand_ins)
+        viewer=log.viewer,
+        header=log.header,
+        entries=tuple(entries),
+        stand_ins=tuple(stand_ins),
+        chance=log.chance,
     )
 
 
@@ -342,21 +490,24 @@ def _entry_error(log: RedactedLog, path: str, index: int, reason: str) -> LogErr
 
 def view_log_schema() -> dict[str, object]:
     """Return a JSON Schema for one view log line: a view header or a redacted entry."""
-    schema = msgspec.json.schema(ViewHeader | RedactedEntry)
+    schema = msgspec.json.schema(ViewRecord)
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"multiversus view log line, format version {LOG_VERSION}",
         "description": (
             "One line of a Multiversus view log (JSON Lines): line 1 is a view header, "
             "every later line one entry of the match log as the viewer saw it, with "
-            "hidden selections and secrets replaced by placeholders. See docs/log-format.md."
+            "hidden selections and secrets replaced by placeholders, chained to the line "
+            "before it, and the view log of a finished match ends with an end record. "
+            "See docs/log-format.md."
         ),
         **schema,
     }
 
 
-def _check_view_header(line: bytes, path: str) -> None:
-    """Check what line 1 claims to be before its full schema, as a match log's header is."""
+def _check_view_header(line: bytes, path: str) -> int:
+    """Check what line 1 claims to be before its full schema, as a match log's header is;
+    return its version."""
 
     def fail(reason: str, code: LogErrorCode) -> LogError:
         return LogError(path, 1, reason, 0, code)
@@ -364,7 +515,7 @@ def _check_view_header(line: bytes, path: str) -> None:
     try:
         raw: Any = msgspec.json.decode(line)
     except (msgspec.DecodeError, UnicodeError, RecursionError):
-        return  # decode_record names what is wrong with the line
+        return LOG_VERSION  # decode_record names what is wrong with the line
     if not isinstance(raw, dict) or raw.get("record") != VIEW_RECORD:
         found = raw.get("record") if isinstance(raw, dict) else None
         if found == "header":
@@ -381,22 +532,29 @@ def _check_view_header(line: bytes, path: str) -> None:
             "foreign_format",
         )
     version = raw.get("version")
+    check_seed(raw, path)
     if type(version) is int and version > LOG_VERSION:
         raise fail(
-            f"this view log is format version {version}; this engine reads version {LOG_VERSION}",
+            f"this view log is format version {version}; this engine reads versions "
+            f"{OLDEST_VIEW_VERSION} to {LOG_VERSION}",
             "newer_version",
         )
-    if version != LOG_VERSION or type(version) is not int:
+    if type(version) is not int or version < OLDEST_VIEW_VERSION:
         raise fail(
             f"this view log claims format version {version!r}, but view logs are "
-            f"version {LOG_VERSION}",
+            f"versions {OLDEST_VIEW_VERSION} to {LOG_VERSION}",
             "bad_version",
         )
+    return version
 
 
 __all__ = [
+    "OLDEST_VIEW_VERSION",
     "VIEW_RECORD",
+    "ViewEndRecord",
+    "ViewEntryRecord",
     "ViewHeader",
+    "ViewRecord",
     "ViewReplay",
     "decode_view_log",
     "encode_view_log",

@@ -30,12 +30,13 @@ from multiversus_core.commands import ChooseSecret, Command, SelectCoins, Select
 from multiversus_core.events import (
     CoinsSelected,
     Event,
+    MatchEnded,
     ReactionSelected,
     SecretChosen,
     SideChosen,
 )
 from multiversus_core.log import LogHeader, MatchLog
-from multiversus_core.settings import MatchSettings
+from multiversus_core.settings import Chance, MatchSettings
 from multiversus_core.state import (
     Action,
     Activation,
@@ -436,6 +437,15 @@ class RedactedLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fa
     viewer: Viewer
     header: LogHeader
     entries: tuple[RedactedEntry, ...] = ()
+    chance: Chance | None = None
+    """The secret chance seed, once the match is over and its end record revealed it."""
+
+    @property
+    def finished(self) -> bool:
+        """True if the match ended: its last entry holds ``match_ended``."""
+        return bool(self.entries) and any(
+            isinstance(event, MatchEnded) for event in self.entries[-1].events
+        )
 
 
 def redact_log(log: MatchLog, viewer: Viewer) -> RedactedLog:
@@ -461,4 +471,6 @@ def redact_log(log: MatchLog, viewer: Viewer) -> RedactedLog:
             if isinstance(event, SideChosen):
                 other: Seat = 2 if event.seat == 1 else 1
                 heroes_seat = event.seat if event.side == "heroes" else other
-    return RedactedLog(viewer=viewer, header=log.header, entries=tuple(entries))
+    # The chance seed is public only once the match is over.
+    chance = log.chance if log.finished else None
+    return RedactedLog(viewer=viewer, header=log.header, entries=tuple(entries), chance=chance)
