@@ -196,6 +196,17 @@ def test_the_address_can_name_the_entry_to_open(
     context.close()
 
 
+def test_changing_the_address_of_an_open_page_seeks(
+    replay: Replay, positions: list[dict[str, str]]
+) -> None:
+    replay.page.evaluate("location.hash = '#entry-90'")
+    replay.page.wait_for_function("document.body.dataset.entry === '90'", timeout=5_000)
+    assert replay.figures() == positions[90]
+    replay.page.go_back()  # the browser's Back button returns to where the page opened
+    replay.page.wait_for_function("document.body.dataset.entry === '0'", timeout=5_000)
+    assert replay.errors == []
+
+
 def test_play_advances_and_pause_stops(replay: Replay, positions: list[dict[str, str]]) -> None:
     replay.page.click("#mv-play")
     replay.page.wait_for_function("Number(document.body.dataset.entry) >= 2", timeout=10_000)

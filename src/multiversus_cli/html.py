@@ -501,8 +501,9 @@ document.addEventListener("keydown",function(e){
   else if(e.key===" "&&e.target.tagName!=="BUTTON"){e.preventDefault();toggle();return;}
   if(to!==null){e.preventDefault();stop();show(to);}
 });
-const wanted=/^#entry-(\\d+)$/.exec(location.hash);
-show(wanted?Number(wanted[1]):0);
+function wanted(){const m=/^#entry-(\\d+)$/.exec(location.hash);return m?Number(m[1]):null;}
+window.addEventListener("hashchange",function(){stop();show(wanted()??0);});
+show(wanted()??0);
 performance.mark("mv-first-frame");
 })();
 """
