@@ -13,7 +13,10 @@ measures, on the same bytes read back into memory:
   record structs, with no checks and no fold.
 
 All three are timed in the same run, in ``--repeat`` rounds of one timing
-each. Speeds are the best of the rounds; the ratio is the median of the
+each. Verification (``verify(decode_log(data))``, which re-runs the rules on
+every command) is timed against replay on the same logs, the first logs
+holding ``--verify-events`` events, in rounds of its own. Speeds are the best
+of the rounds; the ratio is the median of the
 rounds' ratios, so that a drift in machine speed between rounds does not
 skew it. Disk reads are not timed. Run::
 
@@ -43,9 +46,13 @@ from multiversus_core.log import (
     encode_log,
     replay,
 )
+from multiversus_core.verify import verify
 
 TARGET_RATIO = 0.5
 """Replay should run at least half as fast as raw decoding."""
+
+VERIFY_TARGET = 0.25
+"""Verification should run at least a quarter as fast as replay."""
 
 
 def random_match(match_seed: int) -> tuple[bytes, int]:
@@ -108,9 +115,17 @@ def main(argv: list[str] | None = None) -> int:
         "the median of the rounds' ratios",
     )
     parser.add_argument(
+        "--verify-events",
+        type=int,
+        default=50_000,
+        help="time verification against replay on the first logs holding this many events "
+        "(default 50,000; 0 skips it)",
+    )
+    parser.add_argument(
         "--check",
         action="store_true",
-        help=f"exit with status 1 if replay is slower than {TARGET_RATIO} x the schema-less decode",
+        help=f"exit with status 1 if replay is slower than {TARGET_RATIO} x the schema-less "
+        f"decode, or verification slower than {VERIFY_TARGET} x replay",
     )
     args = parser.parse_args(argv)
     if args.events < 1:
@@ -186,10 +201,56 @@ def main(argv: list[str] | None = None) -> int:
         f"               {typed_ratio:.2f} x typed decode, for comparison "
         f"({min(typed_ratios):.2f} to {max(typed_ratios):.2f})"
     )
-    if args.check and plain_ratio < TARGET_RATIO:
+    failed = args.check and plain_ratio < TARGET_RATIO
+    if failed:
         print(f"replay is below {TARGET_RATIO} x the schema-less raw decode", file=sys.stderr)
-        return 1
-    return 0
+    if args.verify_events > 0:
+        verify_ratio = time_verify(logs, args.verify_events, args.repeat)
+        if args.check and verify_ratio < VERIFY_TARGET:
+            print(f"verification is below {VERIFY_TARGET} x replay", file=sys.stderr)
+            failed = True
+    return 1 if failed else 0
+
+
+def time_verify(logs: list[bytes], events: int, repeat: int) -> float:
+    """Time verification against replay on the first logs holding ``events`` events; print
+    and return the median ratio of the rounds."""
+    chosen: list[bytes] = []
+    total = 0
+    for data in logs:
+        if total >= events:
+            break
+        chosen.append(data)
+        total += sum(len(entry.events) for entry in decode_log(data).entries)
+    for data in chosen:
+        assert verify(decode_log(data)).ok
+
+    def replay_chosen() -> None:
+        for data in chosen:
+            replay(decode_log(data))
+
+    def verify_chosen() -> None:
+        for data in chosen:
+            verify(decode_log(data))
+
+    replay_times: list[float] = []
+    verify_times: list[float] = []
+    for number in range(1, repeat + 1):
+        print(f"\rverify: round {number} / {repeat}", end="", file=sys.stderr, flush=True)
+        replay_times.append(timed(replay_chosen))
+        verify_times.append(timed(verify_chosen))
+    print(file=sys.stderr)
+    ratios = [r / v for r, v in zip(replay_times, verify_times, strict=True)]
+    ratio = statistics.median(ratios)
+    print(
+        f"verify:        {total / min(verify_times):,.0f} events/s on {len(chosen):,} logs "
+        f"({total:,} events), against replay {total / min(replay_times):,.0f} events/s"
+    )
+    print(
+        f"               {ratio:.2f} x replay (median of {len(ratios)} rounds, "
+        f"{min(ratios):.2f} to {max(ratios):.2f}; target >= {VERIFY_TARGET})"
+    )
+    return ratio
 
 
 if __name__ == "__main__":

@@ -1,13 +1,102 @@
-"""The ``multiversus`` Typer app: one module per command, combined here."""
+"""The ``multiversus`` Typer app: one module per command, combined here.
+
+A command's module (and with it rich and the rules) is imported only when
+that command runs or shows its help, so ``multiversus --help`` starts about
+as fast as Typer itself: the root help is plain text and lists each
+command's one-line help from :data:`COMMANDS` (a test checks that it agrees
+with the commands' own).
+"""
 
 from __future__ import annotations
 
+import importlib
 import inspect
+from collections.abc import Callable
+from typing import Any, Final
 
 import typer
+from typer.core import TyperGroup
 
-from multiversus_cli import diff, replay, rules, teams, verify
-from multiversus_cli.play import EPILOG, play
+COMMANDS: Final[dict[str, str]] = {
+    "play": "Play a match: you against the random bot, two people at one screen, or two bots.",
+    "verify": "Verify match logs: their chain, their commitments and their events.",
+    "replay": "Replay a match log as one side, the public or the referee saw it.",
+    "diff": "Compare two match logs: the settings, then entry by entry, up to the first "
+    "difference.",
+    "teams": "List the installed teams, show a team's sheet, or check team sheet files.",
+    "rules": "The rules on one screen: how to win, coins, reactions, the Initiative, the rounds.",
+}
+"""Each command, in the order the help lists them, with its one-line help."""
+
+
+def _unfold(doc: str | None) -> str | None:
+    """Return a docstring with each paragraph on one line (None stays None).
+
+    Typer keeps a paragraph's single line breaks, so lines wrapped for the
+    source would be folded again at a narrower screen ("... takes" / "two
+    steps ..."); unfolded, the help wraps at the screen's width.
+    """
+    if not doc:
+        return None
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(" ".join(p.split("\n")) for p in paragraphs)
+
+
+def _command(module: str, name: str) -> Any:
+    """Build the click command of a module's function of the same name, with its EPILOG if any."""
+    loaded = importlib.import_module(f"multiversus_cli.{module}")
+    function = getattr(loaded, name)
+    single = typer.Typer(add_completion=False)
+    single.command(name, epilog=getattr(loaded, "EPILOG", None), help=_unfold(function.__doc__))(
+        function
+    )
+    return typer.main.get_command(single)
+
+
+def _teams() -> Any:
+    from multiversus_cli import teams
+
+    for info in teams.teams.registered_commands:
+        if info.help is None and info.callback is not None:
+            info.help = _unfold(info.callback.__doc__)
+    if teams.teams.registered_callback is not None:
+        callback = teams.teams.registered_callback
+        callback.help = _unfold(callback.callback.__doc__ if callback.callback else None)
+    group = typer.main.get_group(teams.teams)
+    group.name = "teams"
+    return group
+
+
+_BUILDERS: Final[dict[str, Callable[[], Any]]] = {
+    "play": lambda: _command("play", "play"),
+    "verify": lambda: _command("verify", "verify"),
+    "replay": lambda: _command("replay", "replay"),
+    "diff": lambda: _command("diff", "diff"),
+    "teams": _teams,
+    "rules": lambda: _command("rules", "rules"),
+}
+
+
+class _LazyGroup(TyperGroup):
+    """The root group: builds a command (importing its module) only when it is used."""
+
+    def list_commands(self, ctx: typer.Context) -> list[str]:
+        return list(COMMANDS)
+
+    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
+        if cmd_name not in self.commands and cmd_name in _BUILDERS:
+            self.commands[cmd_name] = _BUILDERS[cmd_name]()
+        return self.commands.get(cmd_name)
+
+    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+        # Plain help (click's), without rich: the root help only lists the commands.
+        super(TyperGroup, self).format_help(ctx, formatter)
+
+    def format_commands(self, ctx: typer.Context, formatter: Any) -> None:
+        # The one-line helps from COMMANDS, without importing the commands.
+        with formatter.section("Commands"):
+            formatter.write_dl(list(COMMANDS.items()))
+
 
 app = typer.Typer(
     name="multiversus",
@@ -15,6 +104,7 @@ app = typer.Typer(
     "New to the game? `multiversus rules` tells it on one screen.",
     no_args_is_help=True,
     add_completion=True,
+    cls=_LazyGroup,
 )
 
 
@@ -24,39 +114,6 @@ def _root() -> None:
 
     New to the game? `multiversus rules` tells it on one screen; `multiversus play` starts.
     """
-
-
-app.command("play", epilog=EPILOG)(play)
-app.add_typer(teams.teams, name="teams")
-app.command("verify", epilog=verify.EPILOG)(verify.verify)
-app.command("replay", epilog=replay.EPILOG)(replay.replay)
-app.command("diff", epilog=diff.EPILOG)(diff.diff)
-app.command("rules")(rules.rules)
-
-
-def _unfold(doc: str) -> str:
-    """Return a docstring with each paragraph on one line.
-
-    Typer keeps a paragraph's single line breaks, so lines wrapped for the
-    source would be folded again at a narrower screen ("... takes" / "two
-    steps ..."); unfolded, the help wraps at the screen's width.
-    """
-    paragraphs = inspect.cleandoc(doc).split("\n\n")
-    return "\n\n".join(" ".join(p.split("\n")) for p in paragraphs)
-
-
-def _unfold_help() -> None:
-    """Give every command the help of its docstring, unfolded (see :func:`_unfold`)."""
-    infos = [*app.registered_commands, *teams.teams.registered_commands]
-    for info in infos:
-        if info.help is None and info.callback is not None and info.callback.__doc__:
-            info.help = _unfold(info.callback.__doc__)
-    group = teams.teams.registered_callback
-    if group is not None and group.callback is not None and group.callback.__doc__:
-        group.help = _unfold(group.callback.__doc__)
-
-
-_unfold_help()
 
 
 def main() -> None:

@@ -14,7 +14,8 @@ completely; then the held step goes ahead if it still can.
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from collections.abc import Callable
+from typing import Any, Final, Literal
 
 from msgspec.structs import replace
 
@@ -54,6 +55,7 @@ from multiversus_core.state import (
     MatchState,
     Suspended,
     Trigger,
+    derived,
 )
 from multiversus_core.terms import ActionKind, Colour, Direction, Side
 from multiversus_core.units import CoinId, Unit, coin_colour, coin_unit
@@ -100,12 +102,44 @@ DRIFTING: Final = "Drifting"
 
 def figures_of(state: MatchState, unit: Unit) -> tuple[Figure, ...]:
     """Return a unit's figures that are on the board."""
-    return tuple(f for f in state.figures if f.unit == unit.id and f.square is not None)
+    known: dict[str, tuple[Figure, ...]] = derived(state, "_figures_of", _new_table)
+    found = known.get(unit.id)
+    if found is None:
+        found = known[unit.id] = tuple(
+            f for f in state.figures if f.unit == unit.id and f.square is not None
+        )
+    return found
 
 
 def able_figures(state: MatchState, unit: Unit) -> tuple[Figure, ...]:
     """Return a unit's figures that can take actions: on the board and not Disabled."""
-    return tuple(f for f in figures_of(state, unit) if f.condition != "disabled")
+    able: dict[str, tuple[Figure, ...]] = derived(state, "_able_figures", _new_table)
+    found = able.get(unit.id)
+    if found is None:
+        found = able[unit.id] = tuple(
+            f for f in figures_of(state, unit) if f.condition != "disabled"
+        )
+    return found
+
+
+_Selections = tuple[tuple[ActionKind, ...], ...]
+
+
+def _per_unit(
+    state: MatchState, key: str, unit: Unit, compute: Callable[[MatchState, Unit], _Selections]
+) -> _Selections:
+    """Return ``compute(state, unit)``, computed once per state and unit."""
+    known: dict[str, tuple[Unit, _Selections]] = derived(state, key, _new_table)
+    found = known.get(unit.id)
+    if found is not None and (found[0] is unit or found[0] == unit):
+        return found[1]
+    value = compute(state, unit)
+    known[unit.id] = (unit, value)
+    return value
+
+
+def _new_table(state: MatchState) -> dict[str, Any]:
+    return {}
 
 
 def can_move(unit: Unit) -> bool:
@@ -134,6 +168,10 @@ def active_selections(state: MatchState, unit: Unit) -> tuple[tuple[ActionKind, 
     ``()`` stands for a Recovery. A unit whose characters are all Disabled
     can only Recover.
     """
+    return _per_unit(state, "_active_selections", unit, _active_selections)
+
+
+def _active_selections(state: MatchState, unit: Unit) -> _Selections:
     if not figures_of(state, unit):
         return ()
     if unit.is_terrain:
@@ -146,6 +184,10 @@ def active_selections(state: MatchState, unit: Unit) -> tuple[tuple[ActionKind, 
 
 def reactive_selections(state: MatchState, unit: Unit) -> tuple[tuple[ActionKind, ...], ...]:
     """Return the action-coin selections the unit may make as the reactive unit."""
+    return _per_unit(state, "_reactive_selections", unit, _reactive_selections)
+
+
+def _reactive_selections(state: MatchState, unit: Unit) -> _Selections:
     if not able_figures(state, unit):
         return ()
     if unit.is_terrain:
@@ -168,13 +210,13 @@ def units_of(state: MatchState, side: Side) -> tuple[Unit, ...]:
 
 def has_legal_activation(state: MatchState, side: Side) -> bool:
     """True if the side has a unit coin in its stash for a unit that can act (R15)."""
-    stash_units = {coin_unit(c) for c in state.piles(side).stash}
+    stash_units = state.piles(side).stash_units
     return any(u.id in stash_units and active_selections(state, u) for u in units_of(state, side))
 
 
 def can_react(state: MatchState, side: Side) -> bool:
     """True if the side has a unit coin in its stash for a unit that can react (R3)."""
-    stash_units = {coin_unit(c) for c in state.piles(side).stash}
+    stash_units = state.piles(side).stash_units
     return any(u.id in stash_units and reactive_selections(state, u) for u in units_of(state, side))
 
 
@@ -399,19 +441,35 @@ def _candidates(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKind]], 
     Afterwards: the unit and coins really selected. Neither depends on what
     is still hidden, so when offers come, and what they say, leaks nothing.
     """
+    return derived(state, "_candidates", _find_candidates)
+
+
+def _find_candidates(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKind]], ...]:
     act = _activation(state)
     if act.reaction_coin is None:
         return ()  # they selected nothing, which the table knows (R3)
     if act.reaction_revealed:
         return _selected(state)
     side: Side = "adversaries" if act.side == "heroes" else "heroes"
-    before = {coin_unit(c) for c in state.piles(side).stash} | {coin_unit(act.reaction_coin)}
+    before = state.piles(side).stash_units | {coin_unit(act.reaction_coin)}
     candidates = []
     for unit in units_of(state, side):
-        kinds = frozenset(k for coins in reactive_selections(state, unit) for k in coins)
-        if unit.id in before and kinds:
+        if unit.id not in before:
+            continue
+        kinds = _kinds(reactive_selections(state, unit))
+        if kinds:
             candidates.append((unit, kinds))
     return tuple(candidates)
+
+
+_REACTIVE_KINDS: Final = frozenset(k for coins in REACTIVE_SELECTIONS for k in coins)
+
+
+def _kinds(selections: _Selections) -> frozenset[ActionKind]:
+    """Return the kinds of action coin in any of the selections."""
+    if selections is REACTIVE_SELECTIONS:
+        return _REACTIVE_KINDS  # a character unit's, the usual case
+    return frozenset(k for coins in selections for k in coins)
 
 
 def _selected(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKind]], ...]:
@@ -639,6 +697,19 @@ def move_allowance(state: MatchState, figure: Figure, double: bool) -> int:
 
 def step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
     """Return the directions in which ``figure`` may take its next step of the move."""
+    # Listing, deciding, finishing a step and checking the end of a move all
+    # ask about the same figure in the same state: compute it once per state.
+    known: dict[str, tuple[Figure, tuple[Direction, ...]]]
+    known = derived(state, "_step_options", _new_table)
+    found = known.get(figure.id)
+    if found is not None and (found[0] is figure or found[0] == figure):
+        return found[1]
+    options = _step_options(state, figure)
+    known[figure.id] = (figure, options)
+    return options
+
+
+def _step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
     action = current(state)
     assert action is not None and state.board is not None
     if figure.id in action.done or figure.condition == "disabled" or figure.square is None:
@@ -661,7 +732,18 @@ def step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
         diagonal=diagonal,
         corners_block=corners,
         into_terrain=enters_blocking_terrain(state, figure),
+        occupancy=occupancy(state),
     )
+
+
+def occupancy(state: MatchState) -> movement.Occupancy:
+    """Return the state's occupancy index (figures and tiles by space), built once per state."""
+    return derived(state, "_occupancy", _occupancy)
+
+
+def _occupancy(state: MatchState) -> movement.Occupancy:
+    assert state.board is not None
+    return movement.Occupancy(state.board, state.figures)
 
 
 def enters_blocking_terrain(state: MatchState, figure: Figure) -> bool:
@@ -682,6 +764,10 @@ def can_end_move(state: MatchState) -> bool:
 
     A mover boxed in on an ally with no way on at all may stop (it cannot do otherwise).
     """
+    return derived(state, "_can_end_move", _can_end_move)
+
+
+def _can_end_move(state: MatchState) -> bool:
     action = current(state)
     if action is None or action.mover is None:
         return True
@@ -689,7 +775,9 @@ def can_end_move(state: MatchState) -> bool:
     mover = state.figure(action.mover)
     if mover.condition == "disabled" or mover.square is None:
         return True
-    if movement.can_stop_here(state.board, state.figures, mover, pass_through_allies=True):
+    if movement.can_stop_here(
+        state.board, state.figures, mover, pass_through_allies=True, occupancy=occupancy(state)
+    ):
         return True
     return action.mover == mover.id and not step_options(state, mover)
 
@@ -756,12 +844,15 @@ def _unstrand(b: Builder, figure: Figure) -> None:
     space it could stop on (project ruling P14)."""
     state = b.state
     assert state.board is not None and figure.square is not None
-    if movement.can_stop_here(state.board, state.figures, figure, pass_through_allies=True):
+    index = occupancy(state)
+    if movement.can_stop_here(
+        state.board, state.figures, figure, pass_through_allies=True, occupancy=index
+    ):
         return
     limit = state.board.width * state.board.height
     for steps in range(1, limit + 1):
         found = movement.reachable(
-            state.board, state.figures, figure, steps, pass_through_allies=True
+            state.board, state.figures, figure, steps, pass_through_allies=True, occupancy=index
         )
         if found:
             b.emit(FigureMoved(figure=figure.id, to=min(found, key=_row_major), how="place"))
@@ -872,7 +963,12 @@ def follow_up_options(state: MatchState) -> tuple[tuple[FollowUp, Direction | No
     options: list[tuple[FollowUp, Direction | None]] = [("stay", None)]
     if attacker.square is not None and attacker.condition != "disabled":
         for direction in movement.step_options(
-            state.board, state.figures, attacker, 1, pass_through_allies=False
+            state.board,
+            state.figures,
+            attacker,
+            1,
+            pass_through_allies=False,
+            occupancy=occupancy(state),
         ):
             options.append(("step", direction))
     if _push_destination(state, attacker, target) is not None:
@@ -937,7 +1033,7 @@ def _finish_follow_step(b: Builder, held: Suspended) -> None:
         return
     direction = (held.to[0] - figure.square[0], held.to[1] - figure.square[1])
     options = movement.step_options(
-        state.board, state.figures, figure, 1, pass_through_allies=False
+        state.board, state.figures, figure, 1, pass_through_allies=False, occupancy=occupancy(state)
     )
     if direction in options:
         b.emit(FigureMoved(figure=figure.id, to=held.to, how="step"))

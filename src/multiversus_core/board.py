@@ -29,7 +29,9 @@ class Tile(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """It breaks line of sight (R18)."""
 
 
-class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+# dict=True: lookups derived from a board (the tile of each space) are cached on
+# it, outside its fields, so they take no part in equality or encoding.
+class Board(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     """A square grid of two-by-two tiles, as a scenario lays it out (R17)."""
 
     width: Count

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from multiversus_core.events import Event
 from multiversus_core.evolve import evolve
-from multiversus_core.state import ForcedMove, MatchState
+from multiversus_core.state import ForcedMove, MatchState, carry_lookups
 
 
 class Builder:
@@ -26,4 +26,6 @@ class Builder:
     def emit(self, event: Event) -> None:
         """Record an event and apply it to the working state."""
         self.events.append(event)
-        self.state = evolve(self.state, event)
+        old = self.state
+        self.state = evolve(old, event)
+        carry_lookups(old, self.state)

@@ -40,7 +40,7 @@ from multiversus_core.commands import (
 from multiversus_core.commitments import check_salt
 from multiversus_core.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.events import Event, InitiativeGivenUp
-from multiversus_core.state import MatchState, Pending
+from multiversus_core.state import MatchState, Pending, derived
 from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, Seat, Side
 from multiversus_core.units import Unit
 
@@ -77,6 +77,18 @@ def _seed(state: MatchState) -> int:
 
 def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
     """Return the events that ``command`` causes in ``state``.
+
+    :raises InvalidCommandError: if the command is not well formed.
+    :raises IllegalCommandError: if the rules do not allow it now.
+    """
+    return decide_and_fold(command, state)[0]
+
+
+def decide_and_fold(command: Command, state: MatchState) -> tuple[tuple[Event, ...], MatchState]:
+    """Return the events of :func:`decide`, and the state they fold into.
+
+    Deciding folds every event as it goes, so the second result is exactly
+    ``fold(events, state)``, without folding them again.
 
     :raises InvalidCommandError: if the command is not well formed.
     :raises IllegalCommandError: if the rules do not allow it now.
@@ -156,11 +168,15 @@ def decide(command: Command, state: MatchState) -> tuple[Event, ...]:
             b.emit(InitiativeGivenUp(side=side))
             initiative.end_turn(b, side, "initiative_given_up")
     forced.run(b)  # nothing is left queued once the rules above have run
-    return tuple(b.events)
+    return tuple(b.events), b.state
 
 
 def decider_seat(state: MatchState) -> Seat | None:
     """Return the seat whose decision the match is waiting for, or None once it is over."""
+    return derived(state, "_decider_seat", _decider_seat)
+
+
+def _decider_seat(state: MatchState) -> Seat | None:
     match state.pending:
         case "flip":
             return 1

@@ -83,6 +83,11 @@ def are_adjacent(a: Figure, b: Figure) -> bool:
     """
     if a.id == b.id:
         return False
+    if a.size == "medium" and b.size == "medium":
+        if a.square is None or b.square is None:
+            return False
+        distance = chebyshev(a.square, b.square)
+        return distance == 1 or (distance == 0 and a.terrain != b.terrain)
     squares_a = figure_squares(a)
     squares_b = figure_squares(b)
     if not squares_a or not squares_b:

@@ -33,9 +33,9 @@ from multiversus_core.commands import (
     Stunt,
 )
 from multiversus_core.decide import decider_seat
-from multiversus_core.state import MatchState
-from multiversus_core.terms import SIDES, Colour, Seat
-from multiversus_core.units import coin_colour, coin_unit
+from multiversus_core.state import MatchState, derived
+from multiversus_core.terms import SIDES, ActionKind, Colour, Seat
+from multiversus_core.units import Unit
 
 
 def legal_commands(state: MatchState, player: Seat) -> tuple[Command, ...]:
@@ -98,24 +98,18 @@ def legal_commands(state: MatchState, player: Seat) -> tuple[Command, ...]:
             return ()
 
 
-def _coin_options(state: MatchState, player: Seat) -> list[tuple[str, Colour]]:
+def _coin_options(state: MatchState, player: Seat) -> tuple[tuple[str, Colour], ...]:
     side = state.side_of(player)
     assert side is not None
-    seen: list[tuple[str, Colour]] = []
-    for coin in state.piles(side).stash:
-        key = (coin_unit(coin), coin_colour(coin))
-        if key not in seen:
-            seen.append(key)
-    return seen
+    return state.piles(side).stash_kinds
 
 
 def _selections(state: MatchState, player: Seat) -> tuple[Command, ...]:
     commands: list[Command] = []
     for unit_id, colour in _coin_options(state, player):
-        for actions in activation.active_selections(state, state.unit(unit_id)):
-            commands.append(
-                SelectCoins(player=player, unit=unit_id, colour=colour, actions=actions)
-            )
+        unit = state.unit(unit_id)
+        options = activation.active_selections(state, unit)
+        commands.extend(_selection_commands(unit, SelectCoins, player, colour, options))
     if state.may_give_up:
         commands.append(GiveUpInitiative(player=player))
     return tuple(commands)
@@ -124,11 +118,33 @@ def _selections(state: MatchState, player: Seat) -> tuple[Command, ...]:
 def _reactions(state: MatchState, player: Seat) -> tuple[Command, ...]:
     commands: list[Command] = []
     for unit_id, colour in _coin_options(state, player):
-        for actions in activation.reactive_selections(state, state.unit(unit_id)):
-            commands.append(
-                SelectReaction(player=player, unit=unit_id, colour=colour, actions=actions)
-            )
+        unit = state.unit(unit_id)
+        options = activation.reactive_selections(state, unit)
+        commands.extend(_selection_commands(unit, SelectReaction, player, colour, options))
     return tuple(commands) or (SelectNoReaction(player=player),)
+
+
+def _selection_commands(
+    unit: Unit,
+    kind: type[SelectCoins | SelectReaction],
+    player: Seat,
+    colour: Colour,
+    options: tuple[tuple[ActionKind, ...], ...],
+) -> tuple[Command, ...]:
+    """Return the selection commands of a unit's coin, built once per unit (which lasts the
+    match) and kept on it: the same few lists come up at every selection."""
+    built: dict[object, tuple[Command, ...]] = derived(unit, "_selection_commands", _new_table)
+    key = (kind, player, colour, options)
+    found = built.get(key)
+    if found is None:
+        found = built[key] = tuple(
+            kind(player=player, unit=unit.id, colour=colour, actions=actions) for actions in options
+        )
+    return found
+
+
+def _new_table(unit: Unit) -> dict[object, tuple[Command, ...]]:
+    return {}
 
 
 def _moves(state: MatchState, player: Seat) -> tuple[Command, ...]:

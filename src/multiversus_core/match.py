@@ -8,7 +8,7 @@ import msgspec
 
 from multiversus_core.commands import Command
 from multiversus_core.commitments import chance_commitment, fresh_chance, is_salt, opens_chance
-from multiversus_core.decide import decide
+from multiversus_core.decide import decide_and_fold
 from multiversus_core.errors import SettingsError
 from multiversus_core.events import Event
 from multiversus_core.evolve import evolve_all, initial_state
@@ -93,8 +93,8 @@ def apply(state: MatchState, command: Command) -> tuple[MatchState, tuple[Event,
     :raises InvalidCommandError: if the command is not well formed.
     :raises IllegalCommandError: if the rules do not allow it now.
     """
-    events = decide(command, state)
-    return fold(events, state), events
+    events, state = decide_and_fold(command, state)
+    return state, events
 
 
 def fold(events: Iterable[Event], state: MatchState | MatchSettings) -> MatchState:

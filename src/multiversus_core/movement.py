@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Sequence
+from typing import Final, cast
 
-from multiversus_core.board import Board, Figure
+from multiversus_core.board import Board, Figure, Tile
 from multiversus_core.geometry import (
     DIRECTIONS,
     ORTHOGONAL,
@@ -27,82 +28,166 @@ from multiversus_core.geometry import (
 from multiversus_core.terms import Direction, Size, Square
 
 
-class _Spaces:
-    """Which spaces one mover may enter, and which it may only pass through, for one call."""
+class Occupancy:
+    """Which figures and special tiles cover each space: one index for many movers.
 
-    __slots__ = ("blocked", "corners", "height", "soft", "terrain", "width")
+    Build it once for a board and its figures (a state caches one) and pass it
+    to the movement functions, which otherwise build their own.
+    """
+
+    __slots__ = ("at", "board", "figures", "tiles")
+
+    def __init__(self, board: Board, figures: Sequence[Figure]) -> None:
+        at: dict[Square, list[Figure]] = {}
+        for figure in figures:
+            if figure.square is None:
+                continue
+            if figure.size == "medium":
+                at.setdefault(figure.square, []).append(figure)
+            else:
+                for square in footprint(figure.square, figure.size):
+                    at.setdefault(square, []).append(figure)
+        self.board = board
+        self.figures = figures
+        self.at: dict[Square, list[Figure]] = at
+        """The on-board figures covering each space, in the figures' order."""
+        self.tiles: dict[Square, Tile] = _tile_map(board)
+        """The special tile covering each space."""
+
+
+def _tile_map(board: Board) -> dict[Square, Tile]:
+    """Return the special tile of each space, cached on the board (which never changes)."""
+    cache = board.__dict__
+    try:
+        return cast(dict[Square, Tile], cache["_tile_map"])
+    except KeyError:
+        tiles = cache["_tile_map"] = {s: tile for tile in board.tiles for s in tile_squares(tile)}
+        return tiles
+
+
+_BLOCKED: Final = 1
+_SOFT: Final = 2
+_TERRAIN: Final = 4
+
+
+class _Spaces:
+    """Which spaces one mover may enter, and which it may only pass through, for one call.
+
+    Each space is classified when first asked about, from the occupancy index:
+    *blocked* (the mover may not enter), *soft* (it may pass through but not
+    stop: a passable character) and *terrain* (blocking terrain, for corners).
+    """
+
+    __slots__ = (
+        "allies",
+        "corners",
+        "height",
+        "into_terrain",
+        "kinds",
+        "mover",
+        "occupancy",
+        "passable",
+        "width",
+    )
 
     def __init__(
         self,
         board: Board,
-        figures: Iterable[Figure],
+        figures: Sequence[Figure],
         mover: Figure,
-        passable: frozenset[str],
+        passable: frozenset[str] | None,
         into_terrain: bool = False,
+        occupancy: Occupancy | None = None,
     ) -> None:
-        blocked: set[Square] = set()
-        soft: set[Square] = set()
-        terrain: set[Square] = set()
+        self.occupancy = occupancy if occupancy is not None else Occupancy(board, figures)
+        self.mover = mover
+        # None: every allied character may be passed through (see _allies).
+        self.allies = passable is None
+        self.passable = passable or frozenset()
         # An ability may let a character move into and through blocking terrain.
-        into_terrain = into_terrain and not mover.terrain
-        for tile in board.tiles:
+        self.into_terrain = into_terrain and not mover.terrain
+        self.width = board.width
+        self.height = board.height
+        self.kinds: dict[Square, int] = {}
+        self.corners = False
+        """When True, a diagonal step may not cut across blocking terrain."""
+
+    def kind(self, square: Square) -> int:
+        """Return the space's flags: _BLOCKED, _SOFT and _TERRAIN, for this mover."""
+        kind = self.kinds.get(square)
+        if kind is not None:
+            return kind
+        mover = self.mover
+        into_terrain = self.into_terrain
+        kind = 0
+        tile = self.occupancy.tiles.get(square)
+        if tile is not None:
             # Terrain never shares a space with terrain, blocking or not.
             if (tile.blocking and not into_terrain) or mover.terrain:
-                blocked.update(tile_squares(tile))
+                kind |= _BLOCKED
             if tile.blocking:
-                terrain.update(tile_squares(tile))
-        for other in figures:
-            if other.id == mover.id or other.square is None:
+                kind |= _TERRAIN
+        for other in self.occupancy.at.get(square, ()):
+            if other.id == mover.id:
                 continue
-            squares = figure_squares(other)
             if other.terrain:
                 if (other.blocking and not into_terrain) or mover.terrain:
-                    blocked.update(squares)
+                    kind |= _BLOCKED
                 if other.blocking:
-                    terrain.update(squares)
+                    kind |= _TERRAIN
             elif mover.terrain:
                 # A non-blocking piece (a Curtain) may share a character's space.
                 if mover.blocking:
-                    (soft if other.id in passable else blocked).update(squares)
-            elif other.id in passable or not other.blocking:
-                soft.update(squares)
+                    kind |= _SOFT if self._passes(other) else _BLOCKED
+            elif self._passes(other) or not other.blocking:
+                kind |= _SOFT
             else:
-                blocked.update(squares)
-        self.width = board.width
-        self.height = board.height
-        self.blocked = frozenset(blocked)
-        self.soft = frozenset(soft - blocked)
-        self.terrain = frozenset(terrain)
-        self.corners = False
-        """When True, a diagonal step may not cut across blocking terrain."""
+                kind |= _BLOCKED
+        if kind & _BLOCKED:
+            kind &= ~_SOFT
+        self.kinds[square] = kind
+        return kind
+
+    def _passes(self, other: Figure) -> bool:
+        """Return whether the mover may pass through ``other``, an on-board figure."""
+        if self.allies:
+            mover = self.mover
+            return not mover.terrain and not other.terrain and other.side == mover.side
+        return other.id in self.passable
 
     def free(self, square: Square) -> bool:
         """Return whether the mover may enter the space."""
         c, r = square
-        return 0 <= c < self.width and 0 <= r < self.height and square not in self.blocked
+        return 0 <= c < self.width and 0 <= r < self.height and not self.kind(square) & _BLOCKED
 
     def rests(self, origin: Square, size: Size) -> bool:
         """Return whether the mover shares no space with a character it may only pass through."""
-        return self.soft.isdisjoint(footprint(origin, size))
+        if size == "medium":
+            return not self.kind(origin) & _SOFT
+        return not any(self.kind(s) & _SOFT for s in footprint(origin, size))
 
     def stands(self, origin: Square, size: Size) -> bool:
         """Return whether every space is free and none holds a pass-through character."""
-        squares = footprint(origin, size)
-        return all(self.free(s) for s in squares) and self.soft.isdisjoint(squares)
+        return all(self.free(s) and not self.kind(s) & _SOFT for s in footprint(origin, size))
 
     def advance(self, origin: Square, size: Size, direction: Direction) -> Square | None:
         """Return the origin one step in direction, or None if a newly entered space is not free."""
         new = (origin[0] + direction[0], origin[1] + direction[1])
-        old = footprint(origin, size)
-        if not all(self.free(s) for s in footprint(new, size) if s not in old):
-            return None
+        if size == "medium":
+            if not self.free(new):
+                return None
+        else:
+            old = footprint(origin, size)
+            if not all(self.free(s) for s in footprint(new, size) if s not in old):
+                return None
         if self.corners and direction[0] and direction[1]:
             # The two spaces the step cuts across must hold no blocking terrain.
+            old = footprint(origin, size)
             for corner in (
                 (origin[0] + direction[0], origin[1]),
                 (origin[0], origin[1] + direction[1]),
             ):
-                if any(s in self.terrain for s in footprint(corner, size) if s not in old):
+                if any(self.kind(s) & _TERRAIN for s in footprint(corner, size) if s not in old):
                     return None
         return new
 
@@ -216,9 +301,11 @@ def _regular_spaces(
     pass_through_allies: bool,
     corners_block: bool = False,
     into_terrain: bool = False,
+    occupancy: Occupancy | None = None,
 ) -> _Spaces:
-    passable = _allies(figures, mover) if pass_through_allies else frozenset()
-    spaces = _Spaces(board, figures, mover, passable, into_terrain)
+    # None stands for _allies(figures, mover), decided space by space.
+    passable: frozenset[str] | None = None if pass_through_allies else frozenset()
+    spaces = _Spaces(board, figures, mover, passable, into_terrain, occupancy)
     spaces.corners = corners_block
     return spaces
 
@@ -233,12 +320,14 @@ def step_options(
     diagonal: bool = False,
     corners_block: bool = False,
     into_terrain: bool = False,
+    occupancy: Occupancy | None = None,
 ) -> tuple[Direction, ...]:
     """Return the directions in which mover may take its next step (R19).
 
     With ``diagonal`` (a variant), diagonal steps are offered too; with
     ``corners_block`` a diagonal step may not cut across blocking terrain; with
     ``into_terrain`` (an ability) a character may enter blocking terrain.
+    ``occupancy``, if given, is the :class:`Occupancy` of these board and figures.
 
     steps_left counts this step. A direction is offered when every space the
     footprint newly enters is free for the mover (allied characters are
@@ -250,7 +339,7 @@ def step_options(
     if mover.square is None or steps_left < 1:
         return ()
     spaces = _regular_spaces(
-        board, figures, mover, pass_through_allies, corners_block, into_terrain
+        board, figures, mover, pass_through_allies, corners_block, into_terrain, occupancy
     )
     directions = DIRECTIONS if diagonal else ORTHOGONAL
     options: list[Direction] = []
@@ -267,7 +356,12 @@ def step_options(
 
 
 def can_stop_here(
-    board: Board, figures: Sequence[Figure], mover: Figure, *, pass_through_allies: bool
+    board: Board,
+    figures: Sequence[Figure],
+    mover: Figure,
+    *,
+    pass_through_allies: bool,
+    occupancy: Occupancy | None = None,
 ) -> bool:
     """Return whether mover may end its move where it stands.
 
@@ -276,7 +370,7 @@ def can_stop_here(
     """
     if mover.square is None:
         return False
-    spaces = _regular_spaces(board, figures, mover, pass_through_allies)
+    spaces = _regular_spaces(board, figures, mover, pass_through_allies, occupancy=occupancy)
     return spaces.rests(mover.square, mover.size)
 
 
@@ -287,6 +381,7 @@ def reachable(
     max_steps: int,
     *,
     pass_through_allies: bool,
+    occupancy: Occupancy | None = None,
 ) -> frozenset[Square]:
     """Return every origin where a move of up to max_steps orthogonal steps may end (R19).
 
@@ -297,7 +392,7 @@ def reachable(
     """
     if mover.square is None:
         return frozenset()
-    spaces = _regular_spaces(board, figures, mover, pass_through_allies)
+    spaces = _regular_spaces(board, figures, mover, pass_through_allies, occupancy=occupancy)
     return frozenset(
         origin
         for origin in spaces.distances(mover.square, mover.size, max_steps)

@@ -7,14 +7,15 @@ with ``msgspec.structs.replace``.
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias
+from collections.abc import Callable
+from typing import Any, Final, Literal, TypeAlias, TypeVar, cast
 
 import msgspec
 
 from multiversus_core.board import Board, Figure
 from multiversus_core.settings import Chance, MatchSettings
-from multiversus_core.terms import ActionKind, Count, Direction, Seat, Side, Square
-from multiversus_core.units import CoinId, Unit
+from multiversus_core.terms import ActionKind, Colour, Count, Direction, Seat, Side, Square
+from multiversus_core.units import CoinId, Unit, coin_colour, coin_unit
 
 Pending: TypeAlias = Literal[
     "flip",  # seat 1 flips for the Set Up Player
@@ -57,13 +58,31 @@ class Secret(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     salt: str = ""
 
 
-class Piles(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+class Piles(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     """One player's unit coins: hidden in the stash, or face up in the discard."""
 
     stash: tuple[CoinId, ...] = ()
     discard: tuple[CoinId, ...] = ()
     removed: tuple[CoinId, ...] = ()
     """Coins out of the match (variant costly-recovery)."""
+
+    @property
+    def stash_kinds(self) -> tuple[tuple[str, Colour], ...]:
+        """The (unit, colour) of the coins in the stash, each once, in stash order."""
+        return derived(self, "_stash_kinds", _stash_kinds)
+
+    @property
+    def stash_units(self) -> frozenset[str]:
+        """The units with a coin in the stash."""
+        return derived(self, "_stash_units", _stash_units)
+
+
+def _stash_kinds(piles: Piles) -> tuple[tuple[str, Colour], ...]:
+    return tuple(dict.fromkeys((coin_unit(c), coin_colour(c)) for c in piles.stash))
+
+
+def _stash_units(piles: Piles) -> frozenset[str]:
+    return frozenset(unit for unit, _ in piles.stash_kinds)
 
 
 ActionName: TypeAlias = Literal["attack", "defend", "move", "stunt", "recovery"]
@@ -214,8 +233,13 @@ class Activation(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     """A forced move waiting for a player's choice (R20)."""
 
 
-class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
-    """Everything known about a match at one point, referee's view."""
+class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
+    """Everything known about a match at one point, referee's view.
+
+    Values derived from a state (lookups by id, movement options, the seat to
+    decide) are cached on it by :func:`derived`, outside its fields: they
+    take no part in equality or encoding, and a new state starts with none.
+    """
 
     settings: MatchSettings
     pending: Pending = "flip"
@@ -277,20 +301,20 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
 
         :raises KeyError: if no unit has this id.
         """
-        for unit in self.units:
-            if unit.id == unit_id:
-                return unit
-        raise KeyError(unit_id)
+        units = self.__dict__.get("_unit_index")
+        if units is None:
+            units = self.__dict__["_unit_index"] = {u.id: u for u in self.units}
+        return cast(Unit, units[unit_id])
 
     def figure(self, figure_id: str) -> Figure:
         """Return a figure in play.
 
         :raises KeyError: if no figure has this id.
         """
-        for figure in self.figures:
-            if figure.id == figure_id:
-                return figure
-        raise KeyError(figure_id)
+        figures = self.__dict__.get("_figure_index")
+        if figures is None:
+            figures = self.__dict__["_figure_index"] = {f.id: f for f in self.figures}
+        return cast(Figure, figures[figure_id])
 
     @property
     def reactive(self) -> Side | None:
@@ -303,3 +327,47 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     def is_over(self) -> bool:
         """True once the match has ended."""
         return self.ended is not None
+
+
+_T = TypeVar("_T")
+_O = TypeVar("_O")
+
+
+def derived(owner: _O, key: str, compute: Callable[[_O], _T]) -> _T:
+    """Return ``compute(owner)``, computed once per owner and cached on it.
+
+    ``owner`` is an immutable struct with room for a cache (``dict=True``):
+    a state, a board or piles. ``key`` names the value (one name for one
+    function, with a leading underscore, so that it can never shadow a
+    method). The owner is immutable, so the value never goes stale, and it
+    lives as long as the owner does.
+    """
+    cache = owner.__dict__
+    value: _T = cache.get(key, _MISSING)
+    if value is _MISSING:
+        value = cache[key] = compute(owner)
+    return value
+
+
+_MISSING: Final[Any] = object()
+
+
+FIGURE_LOOKUPS: Final = ("_figure_index", "_figures_of", "_able_figures", "_occupancy")
+"""The keys of the values :func:`derived` from a state's board and figures alone."""
+
+
+def carry_lookups(old: MatchState, new: MatchState) -> None:
+    """Give ``new`` the lookups of ``old`` that depend only on a board and figures it shares.
+
+    Most events leave the figures and units alone, and a state after them
+    keeps the very same tuples: its lookups by figure and unit need not be
+    built again.
+    """
+    if new.figures is old.figures and new.board is old.board:
+        source = old.__dict__
+        target = new.__dict__
+        for key in FIGURE_LOOKUPS:
+            if key in source:
+                target[key] = source[key]
+    if new.units is old.units and "_unit_index" in old.__dict__:
+        new.__dict__["_unit_index"] = old.__dict__["_unit_index"]

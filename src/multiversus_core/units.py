@@ -35,7 +35,9 @@ def coin_colour(coin: CoinId) -> Colour:
     return "grey" if is_grey(coin) else "green"
 
 
-class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+# dict=True: values derived from a unit alone (its selection commands) are cached
+# on it, outside its fields, so they take no part in equality or encoding.
+class Unit(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
     """A unit in the match: its sheet entry resolved to figures and coins."""
 
     id: str

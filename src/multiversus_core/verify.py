@@ -41,7 +41,7 @@ from multiversus_core.commands import (
     SelectReaction,
 )
 from multiversus_core.commitments import Opening, SecretKind, opening, opens, selection_value
-from multiversus_core.decide import decide
+from multiversus_core.decide import decide, decide_and_fold
 from multiversus_core.errors import LogError, MultiversusError
 from multiversus_core.events import (
     ActivationEnded,
@@ -153,13 +153,13 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
         )
     commitments = check_commitments(log)
     for number, entry in enumerate(log.entries, start=1):
-        where = f"entry {number} (line {number + 1}), {_when(state)}"
         command = entry.command
         if log.header.settings.chance and log.chance is None:
             command = with_recorded_chance(command, entry.events)
         try:
-            events = decide(command, state)
+            events, after = decide_and_fold(command, state)
         except MultiversusError as exc:
+            where = f"entry {number} (line {number + 1}), {_when(state)}"
             return _failed(
                 path,
                 number,
@@ -168,9 +168,11 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
                 f"{where}: the rules refuse its command ({type(exc).__name__}: {exc})",
             )
         if commitments and commitments[0].entry == number:
+            where = f"entry {number} (line {number + 1}), {_when(state)}"
             first = commitments[0]
             return _failed(path, number, state, first.code, f"{where}: {first.message}")
         if events != tuple(entry.events):
+            where = f"entry {number} (line {number + 1}), {_when(state)}"
             return _failed(
                 path,
                 number,
@@ -178,7 +180,7 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
                 "rules_differ",
                 f"{where}: {_difference(events, tuple(entry.events))}",
             )
-        state = fold(events, state)
+        state = after  # the recorded events, folded while deciding
     return Verification(
         path=path,
         ok=True,
