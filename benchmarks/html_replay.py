@@ -24,7 +24,7 @@ from pathlib import Path
 
 from multiversus_cli.html import page_html, side_page
 from multiversus_core import MatchSettings, apply, decider_seat, start_match
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.log import LogEntry, MatchLog, new_header
 from multiversus_core.views import redact_log
 
@@ -50,7 +50,7 @@ def long_match(entries: int) -> MatchLog:
         while not state.is_over and len(log) < entries:
             seat = decider_seat(state)
             assert seat is not None
-            command = bots[seat].choose(state, seat)
+            command = command_for(bots[seat], state, seat)
             state, events = apply(state, command)
             log.append(LogEntry(command=command, events=events))
         if len(log) >= entries:

@@ -35,7 +35,7 @@ from collections import Counter
 from pathlib import Path
 
 from multiversus_core import MatchSettings, apply, decider_seat, start_match
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.commands import Command
 from multiversus_core.legal import legal_commands
 from multiversus_core.sheets import installed_teams
@@ -50,7 +50,7 @@ def play(settings: MatchSettings) -> tuple[list[Command], int, str]:
     while not state.is_over:
         seat = decider_seat(state)
         assert seat is not None
-        command = bots[seat].choose(state, seat)
+        command = command_for(bots[seat], state, seat)
         state, produced = apply(state, command)
         commands.append(command)
         events += len(produced)

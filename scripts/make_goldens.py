@@ -18,7 +18,7 @@ import random
 import sys
 import typing
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -28,11 +28,9 @@ from multiversus_core import (
     Command,
     DeclineReaction,
     MatchSettings,
-    MatchState,
     Seat,
     SelectCoins,
     SelectNoReaction,
-    legal_commands,
 )
 from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.events import (
@@ -51,6 +49,7 @@ from multiversus_core.sheets import installed_teams
 from multiversus_core.state import Trigger
 from multiversus_core.terms import ACTION_KINDS
 from multiversus_core.variants import VARIANTS
+from multiversus_core.views import MatchView
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 """Where the golden logs go."""
@@ -129,15 +128,14 @@ class Brute:
         self._random = random.Random(seed)
         self._fury = fury
 
-    def choose(self, state: MatchState, player: Seat) -> Command:
-        """Return a legal command for ``player``."""
-        commands = legal_commands(state, player)
+    def choose(self, view: MatchView, legal: Sequence[Command]) -> Command:
+        """Return one of ``legal``, given the deciding side's view."""
         if self._random.random() < self._fury:
             for wanted in _BRUTE_PREFERENCES:
-                preferred = [c for c in commands if wanted(c)]
+                preferred = [c for c in legal if wanted(c)]
                 if preferred:
                     return self._random.choice(preferred)
-        return self._bot.choose(state, player)
+        return self._bot.choose(view, legal)
 
 
 _BRUTE_PREFERENCES: tuple[Callable[[Command], bool], ...] = (

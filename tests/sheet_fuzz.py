@@ -33,7 +33,7 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.sheets import (
     ENTRY_POINT_GROUP,
     TeamSheet,
@@ -333,7 +333,7 @@ def _play(heroes: str, adversaries: str, scenario: str, moves: int) -> None:
             break
         seat = decider_seat(state)
         assert seat is not None
-        state, _ = apply(state, bots[seat].choose(state, seat))
+        state, _ = apply(state, command_for(bots[seat], state, seat))
 
 
 class _Point:

@@ -25,7 +25,7 @@ from multiversus_core import (
     secret_chance_settings,
     start_match,
 )
-from multiversus_core.bots import RandomBot, play_match
+from multiversus_core.bots import RandomBot, command_for, play_match
 from multiversus_core.commitments import chance_commitment, opens_chance, salted
 from multiversus_core.decide import decide, decider_seat
 from multiversus_core.errors import LogError
@@ -167,7 +167,7 @@ def test_a_real_die_at_the_table_still_works_in_a_secret_match() -> None:
     while state.pending != "roll":
         seat = decider_seat(state)
         assert seat is not None
-        command = salted(bot.choose(state, seat), settings)
+        command = salted(command_for(bot, state, seat), settings)
         state, events = apply(state, command)
         entries.append(LogEntry(command=command, events=events))
     player = decider_seat(state)

@@ -20,8 +20,8 @@ def run(*args: str) -> Result:
 def bot_match(folder: Path, seed: int) -> Path:
     log = folder / f"bots-{seed}.jsonl"
     result = run(
-        "play", "--player1", "bot", "--player2", "bot", "--quiet", "--seed", str(seed),
-        "--log", str(log),
+        "play", "--player1", "random", "--player2", "random", "--bot-seed", str(seed),
+        "--quiet", "--seed", str(seed), "--log", str(log),
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     return log
@@ -138,7 +138,8 @@ def test_a_missing_or_bad_file_is_a_one_line_error(logs: tuple[Path, Path], tmp_
 
 
 def test_entries_that_read_the_same_are_said_to_differ_beyond_words(tmp_path: Path) -> None:
-    args = ["play", "--player1", "bot", "--player2", "bot", "--quiet", "--seed", "3"]
+    args = ["play", "--player1", "bot", "--player2", "bot", "--bot-seed", "3", "--quiet"]
+    args += ["--seed", "3"]
     run(*args, "--log", str(tmp_path / "seeded.jsonl"), "--seeded-salts")
     run(*args, "--log", str(tmp_path / "secret.jsonl"))
     result = run("diff", str(tmp_path / "seeded.jsonl"), str(tmp_path / "secret.jsonl"))

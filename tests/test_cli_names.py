@@ -55,7 +55,8 @@ def hostile_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("names")
     log = folder / "[red]match\x1b[2J.jsonl"
     result = run(
-        "play", "--player1", "bot", "--player2", "bot", "--seed", "5", "--seeded-salts",
+        "play", "--player1", "bot", "--player2", "bot", "--seed", "5", "--bot-seed", "5",
+        "--seeded-salts",
         "--name1", HOSTILE, "--log", str(log),
     )  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -104,7 +105,8 @@ def test_verify_prints_hostile_file_names_neutralised(hostile_log: Path, tmp_pat
 def test_diff_prints_hostile_player_names_neutralised(hostile_log: Path, tmp_path: Path) -> None:
     other = tmp_path / "other.jsonl"
     played = run(
-        "play", "--player1", "bot", "--player2", "bot", "--seed", "5", "--seeded-salts",
+        "play", "--player1", "bot", "--player2", "bot", "--seed", "5", "--bot-seed", "5",
+        "--seeded-salts",
         "--name1", "Ann", "--log", str(other), "--quiet",
     )  # fmt: skip
     assert played.exit_code == 0, played.output

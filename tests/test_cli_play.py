@@ -9,6 +9,7 @@ plays a match to its end.
 from __future__ import annotations
 
 import io
+import json
 import re
 from pathlib import Path
 
@@ -20,10 +21,11 @@ from multiversus_cli.app import app
 from multiversus_cli.menu import build_menu
 from multiversus_cli.play import Game, PlayerKind
 from multiversus_core import DeclineReaction, MatchSettings, legal_commands, start_match
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.decide import decider_seat
 from multiversus_core.log import LogWriter, read_log, replay
 from multiversus_core.verify import verify
+from tests.support import rechained
 
 ONES = "1\n" * 3000
 """Enough answers to play any match to its end."""
@@ -51,7 +53,9 @@ def play(*args: str, log: Path | None = None, input: str | None = None) -> Resul
 
 def test_a_bot_game_runs_to_the_end_and_writes_a_log_that_replays(tmp_path: Path) -> None:
     log = tmp_path / "bots.jsonl"
-    result = play("--player1", "bot", "--player2", "bot", "--seed", "7", "--quiet", log=log)
+    result = play(
+        "--player1", "bot", "--player2", "bot", "--seed", "7", "--bot-seed", "7", "--quiet", log=log
+    )
     assert result.exit_code == 0, result.output
     assert RESULT.match(result.output)
     assert len(result.output.strip().splitlines()) == 1  # --quiet prints only the result
@@ -96,7 +100,17 @@ def test_delay_waits_after_each_command_of_a_bot_game(tmp_path: Path) -> None:
 def test_a_bot_game_without_quiet_tells_rolls_and_turns_and_shows_the_final_board(
     tmp_path: Path,
 ) -> None:
-    result = play("--player1", "bot", "--player2", "bot", "--seed", "7", log=tmp_path / "b.jsonl")
+    result = play(
+        "--player1",
+        "bot",
+        "--player2",
+        "bot",
+        "--seed",
+        "7",
+        "--bot-seed",
+        "7",
+        log=tmp_path / "b.jsonl",
+    )
     assert result.exit_code == 0, result.output
     assert "Seed 7" in result.output
     assert re.search(r"roll the Initiative die: \d", result.output)
@@ -109,7 +123,9 @@ def test_a_bot_game_without_quiet_tells_rolls_and_turns_and_shows_the_final_boar
 def fighting_bots(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Path]:
     """Seed 0: two bots whose match has attacks, reactions, a declined trigger and a winner."""
     log = tmp_path_factory.mktemp("fight") / "fight.jsonl"
-    result = play("--player1", "bot", "--player2", "bot", "--seed", "0", log=log)
+    result = play(
+        "--player1", "random", "--player2", "random", "--seed", "0", "--bot-seed", "0", log=log
+    )
     assert result.exit_code == 0, result.output
     wanted = {"attack_made", "condition_changed", "reaction_triggered", "reaction_started"}
     wanted |= {"reaction_declined", "follow_up_chosen"}
@@ -175,7 +191,10 @@ def human_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Path]:
     log = tmp_path_factory.mktemp("human") / "human.jsonl"
     # Enter alone (the third line) takes the only choice: the flip.
     answers = "x\n999\n\nb\nd\nl\nu\n?\nh\nm\n" + ONES
-    result = play("--seed", "5", "--bot-seed", "1", "--name1", "Alice", log=log, input=answers)
+    result = play(
+        "--seed", "5", "--player2", "random", "--bot-seed", "1", "--name1", "Alice",
+        log=log, input=answers,
+    )  # fmt: skip
     return result, log
 
 
@@ -219,7 +238,9 @@ def test_the_bots_hidden_selection_is_not_shown_before_it_is_revealed(
 
 def test_quitting_keeps_a_log_that_resume_carries_on_to_the_end(tmp_path: Path) -> None:
     log = tmp_path / "quit.jsonl"
-    result = play("--seed", "5", "--bot-seed", "1", log=log, input="1\n1\n1\nq\n")
+    result = play(
+        "--seed", "5", "--player2", "random", "--bot-seed", "1", log=log, input="1\n1\n1\nq\n"
+    )
     assert result.exit_code == 0, result.output
     assert f"multiversus play --resume {log}" in result.output
     kept = read_log(log)
@@ -238,7 +259,9 @@ def test_quitting_keeps_a_log_that_resume_carries_on_to_the_end(tmp_path: Path) 
 
 def test_resume_moves_a_torn_last_line_aside_and_says_so(tmp_path: Path) -> None:
     log = tmp_path / "torn.jsonl"
-    result = play("--seed", "5", "--bot-seed", "1", log=log, input="1\n1\n1\nq\n")
+    result = play(
+        "--seed", "5", "--player2", "random", "--bot-seed", "1", log=log, input="1\n1\n1\nq\n"
+    )
     assert result.exit_code == 0, result.output
     kept = read_log(log)
     # The program stopped in the middle of writing a line.
@@ -256,7 +279,18 @@ def test_resume_moves_a_torn_last_line_aside_and_says_so(tmp_path: Path) -> None
 def reacting_human(tmp_path_factory: pytest.TempPathFactory) -> tuple[Result, Path]:
     """A whole match of a human who moves and reacts by number against the bot."""
     log = tmp_path_factory.mktemp("reacting") / "reacting.jsonl"
-    result = play("--seed", "4", "--bot-seed", "2", "--name1", "Alice", log=log, input=THREE_ONE)
+    result = play(
+        "--seed",
+        "4",
+        "--player2",
+        "random",
+        "--bot-seed",
+        "2",
+        "--name1",
+        "Alice",
+        log=log,
+        input=THREE_ONE,
+    )
     assert result.exit_code == 0, result.output
     wanted = {"reaction_triggered", "reaction_started", "attack_made", "follow_up_chosen"}
     assert wanted <= kinds_in_log(log), "this game no longer has all of these; pick another seed"
@@ -353,7 +387,7 @@ class _ScriptedPlayers:
             seat = decider_seat(state)
             assert seat is not None
             commands = legal_commands(state, seat)
-            wanted = self.bot.choose(state, seat)
+            wanted = command_for(self.bot, state, seat)
             if state.pending == "offer":
                 wanted = DeclineReaction(player=seat)  # let it pass
             path = build_menu(state, commands).path_to(wanted)
@@ -479,11 +513,46 @@ def test_a_broken_log_cannot_be_resumed(tmp_path: Path) -> None:
     assert "line 1" in result.stderr
 
 
+@pytest.mark.parametrize("edit", ["step", "die"])
+def test_a_forged_log_is_not_carried_on_and_sealed(tmp_path: Path, edit: str) -> None:
+    """A log whose chain was recomputed after an edit verify refuses is refused by --resume;
+    with secret chance, the seed kept in <log>.chance re-derives the rolls so far."""
+    whole = tmp_path / "whole.jsonl"
+    assert play("--player1", "bot", "--player2", "bot", "--quiet", log=whole).exit_code == 0
+    chance = json.loads(whole.read_bytes().splitlines()[-1])["chance"]
+    lines = whole.read_bytes().splitlines()[:60]
+    kind = b'"figure_stepped"' if edit == "step" else b'"initiative_rolled"'
+    index = next(i for i, line in enumerate(lines) if kind in line)
+    record = json.loads(lines[index])
+    event = next(e for e in record["events"] if e["kind"] == kind.decode().strip('"'))
+    if edit == "step":
+        event["to"] = [event["to"][0] + 3, event["to"][1]]
+    else:
+        event["die"] = event["die"] % 6 + 1
+    lines[index] = json.dumps(record, separators=(",", ":")).encode()
+    log = tmp_path / "forged.jsonl"
+    log.write_bytes(rechained(b"\n".join(lines) + b"\n"))
+    (tmp_path / "forged.jsonl.chance").write_text(json.dumps(chance, separators=(",", ":")))
+    before = log.read_bytes()
+    result = play("--resume", str(log), "--player1", "bot", "--player2", "bot", "--quiet")
+    assert result.exit_code == 2, result.output
+    assert "cannot carry on from this log: it does not verify" in result.stderr
+    assert "(rules_differ)" in result.stderr and len(result.stderr.splitlines()) == 1
+    assert log.read_bytes() == before
+    # nor is a forged finished log whose end record is missing sealed
+    whole.write_bytes(rechained(b"\n".join(lines + whole.read_bytes().splitlines()[60:-1]) + b"\n"))
+    (tmp_path / "whole.jsonl.chance").write_text(json.dumps(chance, separators=(",", ":")))
+    before = whole.read_bytes()
+    result = play("--resume", str(whole), "--player1", "bot", "--player2", "bot", "--quiet")
+    assert result.exit_code == 2 and "it does not verify" in result.stderr
+    assert whole.read_bytes() == before
+
+
 def test_the_default_log_is_named_for_the_time_and_announced(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(tmp_path)
-    result = play("--player1", "bot", "--player2", "bot", "--seed", "2")
+    result = play("--player1", "bot", "--player2", "bot", "--seed", "2", "--bot-seed", "2")
     assert result.exit_code == 0, result.output
     logs = list(tmp_path.glob("multiversus-*.jsonl"))
     assert len(logs) == 1
@@ -503,3 +572,20 @@ def test_shell_completion_is_offered() -> None:
     result = CliRunner().invoke(app, ["--help"])
     assert result.exit_code == 0
     assert "--install-completion" in result.output
+
+
+def test_the_bots_seed_is_their_own_and_the_hint_to_carry_on_names_it(tmp_path: Path) -> None:
+    result = play("--seed", "5", log=tmp_path / "q.jsonl", input="q\n")
+    assert result.exit_code == 0, result.output
+    seed = re.search(r"--bot-seed (\d+)", result.output)
+    assert seed is not None, result.output
+    again = play("--seed", "5", log=tmp_path / "r.jsonl", input="q\n")
+    other = re.search(r"--bot-seed (\d+)", again.output)
+    assert other is not None and other.group(1) != seed.group(1)  # fresh each time, not the match's
+
+
+def test_an_unknown_player_option_is_refused_naming_the_bots(tmp_path: Path) -> None:
+    result = play("--player2", "mcts:0", log=tmp_path / "x.jsonl")
+    assert result.exit_code == 2
+    assert "mcts:N takes a whole number" in result.output
+    assert not (tmp_path / "x.jsonl").exists()

@@ -207,7 +207,10 @@ def test_at_80_by_24_how_to_win_and_question_mark_wrap_between_words(tmp_path: P
 
 def test_a_coin_selection_is_made_in_steps_with_a_way_back(tmp_path: Path) -> None:
     log = tmp_path / "steps.jsonl"
-    child = spawn("play", "--seed", "7", "--log", str(log), cwd=tmp_path)
+    child = spawn(
+        "play", "--seed", "7", "--player2", "random", "--bot-seed", "7", "--log", str(log),
+        cwd=tmp_path,
+    )  # fmt: skip
     answer_ones_until(child, "to select coins")
     assert "Unit coins:" in child.before
     child.sendline("2")  # a unit coin: its action coins come next
@@ -295,9 +298,11 @@ def bot_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     child = spawn(
         "play",
         "--player1",
-        "bot",
+        "random",
         "--player2",
-        "bot",
+        "random",
+        "--bot-seed",
+        "7",
         "--quiet",
         "--seed",
         "7",

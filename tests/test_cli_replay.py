@@ -31,7 +31,8 @@ def bot_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished bot match, seed 7."""
     log = tmp_path_factory.mktemp("replay") / "bots.jsonl"
     result = run(
-        "play", "--player1", "bot", "--player2", "bot", "--quiet", "--seed", "7", "--log", str(log)
+        "play", "--player1", "random", "--player2", "random", "--bot-seed", "7", "--quiet",
+        "--seed", "7", "--log", str(log),
     )
     assert result.exit_code == 0, result.output
     return log
@@ -154,6 +155,38 @@ def test_a_bad_log_is_a_one_line_error(tmp_path: Path) -> None:
         assert result.exit_code == 2
         assert result.output.startswith("multiversus replay: ")
         assert len(result.output.strip().splitlines()) == 1
+
+
+def _moved_a_step(data: bytes) -> bytes:
+    """The log with its first step landing three squares off, the chain recomputed."""
+    lines = data.split(b"\n")
+    index = next(i for i, line in enumerate(lines) if b'"figure_stepped"' in line)
+    record = json.loads(lines[index])
+    to = record["events"][0]["to"]
+    record["events"][0]["to"] = [to[0] + 3, to[1]]
+    lines[index] = json.dumps(record, separators=(",", ":")).encode()
+    return rechained(b"\n".join(lines))
+
+
+@pytest.mark.parametrize("viewer", [None, "heroes"])
+def test_a_forged_log_that_reads_and_folds_is_refused_not_narrated(
+    bot_log: Path, tmp_path: Path, viewer: str | None
+) -> None:
+    data = bot_log.read_bytes()
+    if viewer is not None:
+        data = encode_view_log(redact_log(read_log(bot_log), viewer))
+    forged = tmp_path / "forged.jsonl"
+    forged.write_bytes(_moved_a_step(data))
+    for args in ([], ["--format", "json"], ["--format", "html", "--out", str(tmp_path / "f.html")]):
+        result = run("replay", str(forged), *args)
+        assert result.exit_code == 2, result.output
+        assert result.output.startswith("multiversus replay: ")
+        assert "does not verify" in result.output and "(rules_differ)" in result.output
+        assert len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "f.html").exists()
+    if viewer is None:  # diff compares match logs
+        diff = run("diff", str(bot_log), str(forged))
+        assert diff.exit_code == 2 and "does not verify" in diff.output
 
 
 # --- stepping (--step; at a terminal it is the default, see test_cli_pty.py) -------

@@ -31,7 +31,7 @@ def verify(*args: str) -> Result:
 
 def bot_log(path: Path, seed: int) -> Path:
     """Write the log of a bot game with ``multiversus play``."""
-    bots = ["--player1", "bot", "--player2", "bot", "--quiet"]
+    bots = ["--player1", "random", "--player2", "random", "--bot-seed", str(seed), "--quiet"]
     result = CliRunner().invoke(app, ["play", *bots, "--seed", str(seed), "--log", str(path)])
     assert result.exit_code == 0, result.output
     return path
@@ -195,7 +195,8 @@ def test_a_reveal_that_does_not_open_its_commitment_fails_naming_the_entry(
 
 def test_the_table_says_whether_a_log_is_secret(logs: Path, tmp_path: Path) -> None:
     seeded = tmp_path / "seeded.jsonl"
-    bots = ["--player1", "bot", "--player2", "bot", "--quiet", "--seeded-salts"]
+    bots = ["--player1", "random", "--player2", "random", "--bot-seed", "3", "--quiet"]
+    bots += ["--seeded-salts"]
     played = CliRunner().invoke(app, ["play", *bots, "--seed", "3", "--log", str(seeded)])
     assert played.exit_code == 0, played.output
     result = verify(str(logs / "seed3.jsonl"), str(seeded), "--format", "json")

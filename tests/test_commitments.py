@@ -36,7 +36,7 @@ from multiversus_core import (
     salted,
     start_match,
 )
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.commitments import (
     Opening,
     commit,
@@ -87,7 +87,7 @@ def bot_log(settings_: MatchSettings, bot_seed: int = 1) -> MatchLog:
     while not state.is_over:
         player = decider_seat(state)
         assert player is not None
-        command = salted(bots[player].choose(state, player), settings_)
+        command = salted(command_for(bots[player], state, player), settings_)
         state, events = apply(state, command)
         entries.append(LogEntry(command=command, events=events))
     header = LogHeader(format=LOG_FORMAT, version=LOG_VERSION, engine="test", settings=settings_)

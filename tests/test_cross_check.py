@@ -15,19 +15,21 @@ import msgspec
 from typer.testing import CliRunner
 
 from multiversus_cli.app import app
-from multiversus_core import MatchSettings, SelectReaction
+from multiversus_core import MatchSettings, RollInitiative, SelectReaction
 from multiversus_core.bots import RandomBot, play_match
-from multiversus_core.commitments import commit, opening, selection_value
+from multiversus_core.commitments import chance_commitment, commit, opening, selection_value
 from multiversus_core.events import (
     ActivationEnded,
     CoinsSelected,
+    InitiativeRolled,
     ReactionRevealed,
     ReactionSelected,
     ReactionTriggered,
     RoundStarted,
 )
 from multiversus_core.log import LogEntry, MatchLog, encode_log
-from multiversus_core.verify import verify, verify_against
+from multiversus_core.settings import Chance
+from multiversus_core.verify import verify, verify_against, verify_view
 from multiversus_core.viewlog import encode_view_log
 from multiversus_core.views import redact_log
 
@@ -160,3 +162,44 @@ def test_verify_against_needs_one_match_log_file(tmp_path: Path) -> None:
     result = CliRunner().invoke(app, ["verify", str(tmp_path), "--against", str(tmp_path / "x")])
     assert result.exit_code == 2
     assert "give one log file as PATH" in result.output
+
+
+def test_a_drawn_roll_rewritten_as_a_table_roll_passes_verify_alone_and_not_against() -> None:
+    # Documented limit: a die at the table is taken as its command records it, so a holder can
+    # turn a roll the revealed chance seed decided into a table roll with another face.
+    chance = Chance(seed=7, salt="00" * 31 + "01")
+    settings = MatchSettings(seed=0, chance=chance_commitment(chance))
+    log = play_match(settings, {1: RandomBot(0), 2: RandomBot(1000)}, chance)[0]
+    forgeries = [
+        (index, forged)
+        for index, entry in enumerate(log.entries)
+        if isinstance(entry.command, RollInitiative)
+        for forged in _as_table_rolls(log, index)
+        if verify(forged).ok
+    ]
+    assert forgeries, "no roll the rules accept with another face"
+    for index, forged in forgeries:
+        # the forger's own view log, rechained, passes too
+        assert verify_view(redact_log(forged, "heroes")).ok
+        # the other side's view log, or the honest match log, names the changed command
+        results = verify_against(forged, [redact_log(log, "adversaries")])
+        assert results[1].code == "views_differ" and results[1].entry == index + 1
+        assert results[1].problem is not None and "command differs" in results[1].problem
+
+
+def _as_table_rolls(log: MatchLog, index: int) -> list[MatchLog]:
+    """The log with entry ``index``'s roll made at the table with each other face."""
+    entry = log.entries[index]
+    rolled = next(e for e in entry.events if isinstance(e, InitiativeRolled))
+    forged = []
+    for face in range(1, 7):
+        if face == rolled.die:
+            continue
+        events = tuple(
+            msgspec.structs.replace(e, die=face) if e is rolled else e for e in entry.events
+        )
+        command = msgspec.structs.replace(entry.command, die=face)
+        changed = msgspec.structs.replace(entry, command=command, events=events)
+        entries = (*log.entries[:index], changed, *log.entries[index + 1 :])
+        forged.append(msgspec.structs.replace(log, entries=entries))
+    return forged

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from multiversus_core import activation, movement
 from multiversus_core.board import Board, Figure, Tile
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.decide import _decider_seat, decider_seat
 from multiversus_core.geometry import DIRECTIONS, figure_squares, footprint, tile_squares
 from multiversus_core.match import apply, fold, start_match
@@ -238,7 +238,7 @@ def test_cached_lookups_agree_with_plain_scans_through_random_matches(seed: int)
         seat = decider_seat(state)
         assert seat is not None
         before = state
-        state, events = apply(state, bots[seat].choose(state, seat))
+        state, events = apply(state, command_for(bots[seat], state, seat))
         assert state == fold(events, _fresh(before))
 
 
@@ -250,7 +250,7 @@ def test_a_step_keeps_nothing_cached_from_the_old_figures() -> None:
     while not state.is_over and stepped < 20:
         seat = decider_seat(state)
         assert seat is not None
-        command = bots[seat].choose(state, seat)
+        command = command_for(bots[seat], state, seat)
         state, _ = apply(state, command)
         if type(command).__name__ == "Step":
             stepped += 1

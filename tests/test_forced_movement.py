@@ -33,7 +33,7 @@ from multiversus_core import (
     legal_commands,
     view,
 )
-from multiversus_core.bots import RandomBot, play_match
+from multiversus_core.bots import RandomBot, command_for, play_match
 from multiversus_core.events import BlockChosen, ForcedMoveHeld, ForcedStopChosen
 from multiversus_core.log import LogWriter, read_log, replay
 from multiversus_core.verify import verify
@@ -167,7 +167,7 @@ def test_r20_a_random_bot_makes_the_choice() -> None:
     for scene in (_swept, _grapnel):
         state = scene()
         bot = RandomBot(seed=5)
-        command = bot.choose(state, seat(state))
+        command = command_for(bot, state, seat(state))
         assert command in legal_commands(state, seat(state))
 
 

@@ -23,7 +23,7 @@ from multiversus_cli.render import figure_labels
 from multiversus_cli.replay import command_line, event_lines, steps
 from multiversus_cli.svg import CELL, board_svg, changes
 from multiversus_core import MatchSettings, apply, decider_seat, salted, start_match
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.events import (
     AttackMade,
     BoardSetUp,
@@ -284,7 +284,7 @@ def secret_match(entries: int) -> MatchLog:
     log: list[LogEntry] = []
     while len(log) < entries:
         seat = decider_seat(state)
-        command = salted(bots[seat].choose(state, seat), settings)
+        command = salted(command_for(bots[seat], state, seat), settings)
         state, events = apply(state, command)
         log.append(LogEntry(command=command, events=events))
     return MatchLog(header=new_header(settings), entries=tuple(log))

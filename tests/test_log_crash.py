@@ -200,7 +200,7 @@ def test_resume_refuses_a_whole_last_record_that_breaks_the_chain(tmp_path: Path
 WRITER_SCRIPT = """
 import sys
 from multiversus_core import MatchSettings, apply, decider_seat, start_match
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.log import LogWriter
 
 seed = int(sys.argv[2])
@@ -211,7 +211,7 @@ with LogWriter.create(sys.argv[1], settings) as writer:
     print("ready", flush=True)
     while not state.is_over:
         seat = decider_seat(state)
-        command = bots[seat].choose(state, seat)
+        command = command_for(bots[seat], state, seat)
         state, events = apply(state, command)
         writer.append(command, events)
 """

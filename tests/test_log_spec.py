@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import tracemalloc
 from pathlib import Path
 
 import msgspec
@@ -18,8 +19,10 @@ import pytest
 from multiversus_core import MatchSettings
 from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.commitments import chance_commitment
+from multiversus_core.dice import flip_coin, roll_die
 from multiversus_core.errors import LogError
 from multiversus_core.log import MAX_DEPTH, decode_log, encode_log, nesting_depth
+from multiversus_core.match import secret_chance_settings
 from multiversus_core.settings import Chance
 from multiversus_core.verify import verify, verify_data
 from multiversus_core.viewlog import decode_view_log, encode_view_log
@@ -227,3 +230,59 @@ def test_a_seed_outside_0_to_2_64_is_out_of_range_at_read(seed: int, view: bool)
     error = _error(bad, view=view)
     assert (error.line, error.code) == (1, "out_of_range")
     assert "$.settings.seed" in error.reason
+
+
+def test_a_line_holding_a_50_mb_string_is_refused_in_modest_memory() -> None:
+    data = _log()
+    line = data.split(b"\n")[1]
+    huge = line[:-1] + b',"x":"' + b"a" * 50_000_000 + b'\\"]"}'
+    assert nesting_depth(huge) == nesting_depth(line)  # the escaped quote and bracket are text
+    tracemalloc.start()
+    try:
+        assert _error(_with_line(data, 1, huge)).code == "unknown_field"
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 400_000_000  # a few copies of the line, not the regex engine's backtracking
+
+
+def test_the_secret_chance_match_c_of_the_document_ends_with_its_revealed_seed() -> None:
+    text = FORMAT_DOC.read_text(encoding="utf-8")
+    section = text[text.index("(*match C*)") :]
+    section = section[: section.index("Before the end, the seed is the referee's alone")]
+    header, first, last, end, view_end = (
+        line.encode() for line in section.splitlines() if line.startswith('{"record"')
+    )
+    chance = Chance(seed=7, salt="00" * 31 + "01")
+    settings = MatchSettings(seed=0, chance=chance_commitment(chance))
+    log = play_match(settings, {1: RandomBot(0), 2: RandomBot(1000)}, chance)[0]
+    lines = encode_log(log).splitlines()
+    assert [header, first, last, end] == [lines[0], lines[1], lines[-2], lines[-1]]
+    assert encode_view_log(redact_log(log, "heroes")).splitlines()[-1] == view_end
+    # the end record's checks, as the document states them
+    record = json.loads(end)
+    assert record["count"] == len(lines) - 2 == 137
+    assert record["head"] == hashlib.sha256(last).hexdigest()
+    opening = bytes.fromhex(record["chance"]["salt"]) + (7).to_bytes(8, "big")
+    assert hashlib.sha256(opening).hexdigest() == json.loads(header)["settings"]["chance"]
+    assert not flip_coin(7, 0) and b'"set_up_player":2' in first
+    assert roll_die(7, 22) == 6 and b'"die":6' in last
+    # and a reader and verifier accept it; a seed off by one is refused at read
+    assert verify_data(encode_log(log)).ok
+    forged = encode_log(log).replace(b'"chance":{"seed":7,', b'"chance":{"seed":8,')
+    assert verify_data(forged).code == "log_error"
+
+
+def test_a_malformed_chance_commitment_is_bad_end_when_finished_and_bad_settings_before() -> None:
+    settings, chance = secret_chance_settings(SECRETS)
+    log = play_match(settings, {1: RandomBot(4), 2: RandomBot(5)}, chance)[0]
+    commitment = settings.chance.encode()
+    upper = encode_log(log).replace(commitment, commitment.upper(), 1)
+    finished = rechained(upper)
+    assert _error(finished).code == "bad_end"
+    assert _error(finished).line == len(finished.splitlines())
+    unfinished = rechained(b"\n".join(upper.split(b"\n")[:40]) + b"\n")
+    assert verify_data(unfinished).code == "bad_settings"
+    # a seed other than 0 beside a well-formed commitment is bad_settings, finished or not
+    seeded = rechained(encode_log(log).replace(b'"seed":0,', b'"seed":5,', 1))
+    assert verify_data(seeded).code == "bad_settings"

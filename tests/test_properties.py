@@ -44,7 +44,7 @@ from multiversus_core import (
     start_match,
 )
 from multiversus_core.abilities import REGISTRY
-from multiversus_core.bots import RandomBot, play_match
+from multiversus_core.bots import RandomBot, command_for, play_match
 from multiversus_core.geometry import DIRECTIONS, figure_squares, on_board
 from multiversus_core.sheets import installed_teams
 from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, ActionKind, Colour
@@ -193,7 +193,7 @@ def test_legal_listing_is_exact_both_ways(seed: int) -> None:
                 assert accepted == (command in listed), (command, state.pending)
         seat = decider_seat(state)
         assert seat is not None
-        state, _ = apply(state, bots[seat].choose(state, seat))
+        state, _ = apply(state, command_for(bots[seat], state, seat))
 
 
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -207,7 +207,7 @@ def test_random_play_under_any_mix_of_variants_keeps_the_invariants(
     while not live.is_over:
         seat = decider_seat(live)
         assert seat is not None
-        live, events = apply(live, bots[seat].choose(live, seat))
+        live, events = apply(live, command_for(bots[seat], live, seat))
         for event in events:
             state = evolve(state, event)
             check_invariants(state)

@@ -58,7 +58,7 @@ from multiversus_core import (
     start_match,
 )
 from multiversus_core.activation import triggered_units
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.events import (
     AttackMade,
     ConditionChanged,
@@ -101,7 +101,7 @@ def play_until(
         assert not state.is_over, "the predicate never held"
         seat = decider_seat(state)
         assert seat is not None
-        state, _ = apply(state, bot.choose(state, seat))
+        state, _ = apply(state, command_for(bot, state, seat))
     return state
 
 
@@ -118,7 +118,7 @@ def find_events(
         while not state.is_over:
             seat = decider_seat(state)
             assert seat is not None
-            after, events = apply(state, bot.choose(state, seat))
+            after, events = apply(state, command_for(bot, state, seat))
             if wanted(state, events):
                 return state, events
             state = after

@@ -27,7 +27,7 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.events import (
     CoinsRevealed,
     CoinsSelected,
@@ -84,7 +84,7 @@ def play_until(
     while not state.is_over and not stop(state):
         seat = decider_seat(state)
         assert seat is not None
-        command = bots[seat].choose(state, seat)
+        command = command_for(bots[seat], state, seat)
         state, events = apply(state, command)
         entries.append((command, events))
     return state, entries
@@ -248,7 +248,7 @@ def test_revealed_selections_and_secrets_are_shown_to_everyone() -> None:
         while not state.is_over:
             seat = decider_seat(state)
             assert seat is not None
-            state, _ = apply(state, bots[seat].choose(state, seat))
+            state, _ = apply(state, command_for(bots[seat], state, seat))
             check_view_against_state(state)
         assert all(s.revealed for s in state.secrets)
 
@@ -411,7 +411,7 @@ def find_choice_point(
                     return found
         seat = decider_seat(state)
         assert seat is not None
-        command = bots[seat].choose(state, seat)
+        command = command_for(bots[seat], state, seat)
         state, events = apply(state, command)
         entries.append((command, events))
     return found
@@ -471,7 +471,7 @@ def check_reaction_swap(seed: int) -> bool:
             assert sa.pending == "offer"
             command: Command = DeclineReaction(player=seat)
         else:
-            command = bot.choose(sa, seat)
+            command = command_for(bot, sa, seat)
         sa, ea = apply(a[0], command)
         sb, eb = apply(b[0], command)
         if revealed_in(ea, eb, active):
@@ -528,7 +528,7 @@ def check_secret_swap(seed: int) -> bool:
             break
         seat = decider_seat(a[0])
         assert seat is not None
-        command = bots[seat].choose(a[0], seat)
+        command = command_for(bots[seat], a[0], seat)
         sa, ea = apply(a[0], command)
         try:
             sb, eb = apply(b[0], command)

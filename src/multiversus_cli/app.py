@@ -25,6 +25,7 @@ COMMANDS: Final[dict[str, str]] = {
     "difference.",
     "teams": "List the installed teams, show a team's sheet, or check team sheet files.",
     "rules": "The rules on one screen: how to win, coins, reactions, the Initiative, the rounds.",
+    "simulate": "Play many bot matches over a grid of pairings and variants, and summarise them.",
 }
 """Each command, in the order the help lists them, with its one-line help."""
 
@@ -74,6 +75,7 @@ _BUILDERS: Final[dict[str, Callable[[], Any]]] = {
     "diff": lambda: _command("diff", "diff"),
     "teams": _teams,
     "rules": lambda: _command("rules", "rules"),
+    "simulate": lambda: _command("simulate", "simulate"),
 }
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
+from secrets import randbelow
 from types import FrameType
 from typing import Annotated, Final
 
@@ -37,7 +38,7 @@ from multiversus_cli.menu import Menu, build_menu
 from multiversus_cli.printable import printable, printable_lines
 from multiversus_cli.render import render_board, render_piles, render_units, status_line
 from multiversus_core.board import Figure
-from multiversus_core.bots import RandomBot
+from multiversus_core.bots import Bot, command_for, make_bot
 from multiversus_core.commands import Command, React
 from multiversus_core.commitments import salted
 from multiversus_core.decide import decider_seat, waiting_for
@@ -45,12 +46,13 @@ from multiversus_core.errors import LogError, MultiversusError, SettingsError
 from multiversus_core.events import Event
 from multiversus_core.evolve import initial_state
 from multiversus_core.legal import legal_commands
-from multiversus_core.log import LogWriter, replay
+from multiversus_core.log import LogWriter, MatchLog, replay
 from multiversus_core.match import apply, secret_chance_settings, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.sheets import DEFAULT_ADVERSARIES, DEFAULT_HEROES, find_team, missing_team
 from multiversus_core.state import MatchState
 from multiversus_core.terms import SEATS, Seat
+from multiversus_core.verify import verify
 
 EXIT_OK: Final = 0
 """The match ended, or the player quit with ``q`` or closed the input: the log is kept."""
@@ -82,10 +84,36 @@ At any prompt you can also type:
 
 
 class PlayerKind(StrEnum):
-    """Who sits in a seat."""
+    """Who sits in a seat: a person, or a bot (which one, its spec says)."""
 
     human = "human"
     bot = "bot"
+
+
+BOT_ALIAS: Final = "bot"
+"""The player option ``bot`` names the default bot, kept from when it was the only one."""
+
+DEFAULT_BOT: Final = "heuristic"
+"""The bot ``bot`` stands for, and the default opponent in seat 2."""
+
+THINKING_DELAY: Final = 0.3
+"""Seconds a bot may think before a spinner shows that it is thinking."""
+
+
+def player_spec(value: str) -> str:
+    """Return the player option as ``human`` or a bot spec (``bot`` is the default bot).
+
+    :raises UsageError: if it names neither a person nor a known bot.
+    """
+    value = value.strip()
+    if value.lower() == "human":
+        return "human"
+    spec = DEFAULT_BOT if value.lower() == BOT_ALIAS else value
+    try:
+        make_bot(spec, 0)
+    except ValueError as exc:
+        raise UsageError(f"{exc}; or human") from None
+    return spec
 
 
 class UsageError(Exception):
@@ -134,11 +162,15 @@ def play(
         ),
     ] = None,
     player1: Annotated[
-        PlayerKind, typer.Option(help="Who plays seat 1.", case_sensitive=False)
-    ] = PlayerKind.human,
+        str,
+        typer.Option(
+            help="Who plays seat 1: human, or a bot (random, heuristic, mcts, mcts:N "
+            f"iterations, or an installed one); bot means {DEFAULT_BOT}."
+        ),
+    ] = "human",
     player2: Annotated[
-        PlayerKind, typer.Option(help="Who plays seat 2.", case_sensitive=False)
-    ] = PlayerKind.bot,
+        str, typer.Option(help="Who plays seat 2, as for --player1.")
+    ] = DEFAULT_BOT,
     name1: Annotated[
         str | None, typer.Option(help="Name of seat 1. (default: Player 1, or Bot)")
     ] = None,
@@ -146,7 +178,10 @@ def play(
         str | None, typer.Option(help="Name of seat 2. (default: Player 2, or Bot)")
     ] = None,
     bot_seed: Annotated[
-        int | None, typer.Option(help="Seed of the random bots. (default: the match seed)")
+        int | None,
+        typer.Option(
+            help="Seed of the bots' own choices, never the match's chance. (default: random)"
+        ),
     ] = None,
     resume: Annotated[
         Path | None,
@@ -200,8 +235,12 @@ def play(
     """
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
-    kinds: dict[Seat, PlayerKind] = {1: player1, 2: player2}
     try:
+        specs: dict[Seat, str] = {1: player_spec(player1), 2: player_spec(player2)}
+        kinds = {
+            seat: PlayerKind.human if spec == "human" else PlayerKind.bot
+            for seat, spec in specs.items()
+        }
         game = _prepare(
             out,
             kinds,
@@ -215,12 +254,24 @@ def play(
             resume=resume,
             quiet=quiet,
             seeded_salts=seeded_salts,
+            specs=specs,
             delay=delay,
         )
     except (UsageError, MultiversusError) as exc:
         err.print(printable(f"multiversus play: {_one_line(exc)}"), markup=False)
         raise typer.Exit(EXIT_USAGE) from None
     raise typer.Exit(game.run())
+
+
+def _refuse_unless_verified(log: MatchLog) -> None:
+    """Refuse to carry on a log that verify refuses (its chance seed re-derives the rolls).
+
+    :raises UsageError: with verify's reason.
+    """
+    checked = verify(log)
+    if not checked.ok:
+        reason = " ".join(printable(f"{checked.problem} ({checked.code})").split())
+        raise UsageError(f"cannot carry on from this log: it does not verify, {reason}")
 
 
 def _one_line(exc: BaseException) -> str:
@@ -253,6 +304,7 @@ def _prepare(
     resume: Path | None,
     quiet: bool,
     seeded_salts: bool = False,
+    specs: dict[Seat, str] | None = None,
     delay: float = 0.0,
 ) -> Game:
     """Check the options and open the log; return a game ready to run.
@@ -287,8 +339,8 @@ def _prepare(
             )
         if not resume.is_file():
             raise UsageError(f"no log file {str(resume)!r}")
-        try:
-            writer, match_log = LogWriter.resume(resume)
+        try:  # a forged log is not carried on, nor sealed if its end record is missing
+            writer, match_log = LogWriter.resume(resume, _refuse_unless_verified)
         except LogError as exc:
             raise UsageError(f"cannot carry on from this log: {_one_line(exc)}") from None
         try:
@@ -327,8 +379,15 @@ def _prepare(
             raise UsageError(f"cannot write the log {str(path)!r}: {exc.reason}") from None
         history = []
     settings = state.settings
-    seed_for_bots = settings.seed if bot_seed is None else bot_seed
-    bots = {seat: RandomBot(seed_for_bots) for seat in SEATS if kinds[seat] is PlayerKind.bot}
+    # A bot's seed is its own, never the match's chance seed.
+    if bot_seed is None and PlayerKind.bot in kinds.values():
+        bot_seed = randbelow(10**9)
+    specs = specs or dict.fromkeys(SEATS, DEFAULT_BOT)
+    bots = {
+        seat: make_bot(specs[seat], bot_seed or 0)
+        for seat in SEATS
+        if kinds[seat] is PlayerKind.bot
+    }
     return Game(
         out=out,
         state=state,
@@ -340,6 +399,7 @@ def _prepare(
         history=history,
         quiet=quiet,
         resumed=resume is not None,
+        specs={seat: specs[seat] for seat in bots},
         delay=delay,
     )
 
@@ -393,11 +453,13 @@ class Game:
     writer: LogWriter
     path: Path
     kinds: dict[Seat, PlayerKind]
-    bots: dict[Seat, RandomBot]
+    bots: dict[Seat, Bot]
     bot_seed: int | None
     history: list[tuple[Command, tuple[Event, ...]]]
     quiet: bool = False
     resumed: bool = False
+    specs: dict[Seat, str] = field(default_factory=dict)
+    """The spec of each seat's bot, as the player options named it."""
     read_line: Callable[[], str] = field(default_factory=lambda: _read_stdin)
     """Reads one line of input; raises EOFError at the end of the input."""
     delay: float = 0.0
@@ -482,7 +544,8 @@ class Game:
                 self.out.print(f"Seed {settings.seed} (play it again with --seed {settings.seed}).")
             self.out.print(printable(f"Saving the log to {self.path}"), markup=False)
         for seat in SEATS:
-            kind = "bot" if self.kinds[seat] is PlayerKind.bot else "human"
+            bot = self.bots.get(seat)
+            kind = "human" if bot is None else f"{self.specs.get(seat, DEFAULT_BOT)} bot"
             name = printable(settings.players[seat - 1])
             self.out.print(f"Seat {seat}: {name} ({kind})", markup=False)
         if self.is_hot_seat:
@@ -499,12 +562,20 @@ class Game:
             if seat is None:
                 raise MultiversusError(f"nobody is to decide ({self.state.pending})")
             bot = self.bots.get(seat)
-            command = bot.choose(self.state, seat) if bot else self._ask(seat)
+            command = self._think(bot, seat) if bot else self._ask(seat)
             self._commit(command)
             if not self.humans:
                 self._flush(keep_open_steps=True)
                 if self.delay and not self.state.is_over:
                     self.sleep(self.delay)
+
+    def _think(self, bot: Bot, seat: Seat) -> Command:
+        """The bot's command; a spinner shows while it thinks for more than a moment."""
+        if self.quiet:
+            return command_for(bot, self.state, seat)
+        name = printable(self.state.settings.players[seat - 1])
+        with _spinner_after(self.out, Text(f"{name} is thinking…"), THINKING_DELAY):
+            return command_for(bot, self.state, seat)
 
     def _commit(self, command: Command) -> None:
         before = self.state
@@ -749,9 +820,10 @@ class Game:
     def _print_resume_hint(self) -> None:
         words = ["multiversus", "play", "--resume", str(self.path)]
         for seat in SEATS:
-            default = PlayerKind.human if seat == 1 else PlayerKind.bot
-            if self.kinds[seat] is not default:
-                words += [f"--player{seat}", self.kinds[seat].value]
+            default = "human" if seat == 1 else DEFAULT_BOT
+            spec = self.specs.get(seat, DEFAULT_BOT) if seat in self.bots else "human"
+            if spec != default:
+                words += [f"--player{seat}", spec]
         if self.bot_seed is not None and self.bots:
             words += ["--bot-seed", str(self.bot_seed)]
         self.out.print(printable(f"The log is kept in {self.path}. To carry on:"), markup=False)
@@ -790,6 +862,25 @@ def _pack(items: Sequence[str], width: int) -> list[list[str]]:
             lines.append([item])
             used = len(item)
     return lines
+
+
+@contextmanager
+def _spinner_after(console: Console, text: Text, delay: float) -> Iterator[None]:
+    """Show a spinner with ``text`` if the block is still running after ``delay`` seconds.
+
+    Ctrl-C still interrupts the block; the spinner stops with it.
+    """
+    status = console.status(text, spinner="dots")
+    timer = threading.Timer(delay, status.start)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+        if timer.is_alive():
+            timer.join()
+        status.stop()
 
 
 @contextmanager

@@ -39,6 +39,7 @@ from multiversus_core.log import LogEntry, MatchLog, decode_log, read_bytes
 from multiversus_core.log import replay as replay_log
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Seat, Side
+from multiversus_core.verify import Verification, verify, verify_view
 from multiversus_core.viewlog import decode_view_log, encode_view_log, is_view_log, replayable
 from multiversus_core.views import (
     HiddenChooseSecret,
@@ -140,18 +141,32 @@ def load_replay(command: str, path: Path) -> tuple[MatchLog, Viewer | None]:
 
 
 def _load(command: str, path: Path, *, views: bool) -> tuple[MatchLog, Viewer | None]:
+    """Read a log that verifies: a forged one is refused, never narrated."""
     name = str(path)
     try:
         data = read_bytes(name)
         if views and is_view_log(data):
-            shown = replayable(decode_view_log(data, name), name)
+            view_log = decode_view_log(data, name)
+            shown = replayable(view_log, name)
+            _refuse_unless_verified(command, verify_view(view_log, name))
             filled = MatchLog(header=shown.header, entries=shown.entries, chance=shown.chance)
             return filled, shown.viewer
         log = decode_log(data, name)
         replay_log(log, name)  # events that do not follow each other fail here, not later
     except LogError as exc:
         raise fail(command, str(exc)) from None
+    _refuse_unless_verified(command, verify(log, name))
     return log, None
+
+
+def _refuse_unless_verified(command: str, result: Verification) -> None:
+    """Exit 2 with verify's one line if the rules, commitments or chance disown the log.
+
+    :raises typer.Exit: (2) for a log that does not verify.
+    """
+    if not result.ok:
+        reason = f"{result.path}: it does not verify, {result.problem} ({result.code})"
+        raise fail(command, reason)
 
 
 def steps(log: MatchLog) -> Iterator[Step]:
@@ -321,6 +336,7 @@ def replay(
     Nothing is shown that the viewer did not know at that moment: a hidden coin
     selection or set-up secret stays hidden until the match reveals it. A view
     log (written with --format log) replays as its own viewer, or the public.
+    A log that `multiversus verify` refuses is not replayed (exit 2, its reason).
 
     Examples:
 

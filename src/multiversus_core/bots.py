@@ -1,11 +1,24 @@
-"""A seeded random bot, and bot matches: a bot picks among the legal commands."""
+"""Bots: players that decide from what their seat may know, and bot matches.
+
+A bot is given its side's :class:`~multiversus_core.views.MatchView` and the
+legal commands, never the referee's state (R4, R23), so it cannot peek at
+the opponent's hidden coins or secrets by accident; its randomness is its
+own seed's, never the match's chance. :func:`command_for` computes both for
+a seat, and :func:`play_match` and :func:`play_out` use it.
+
+Bots are named by spec strings: ``random``, ``heuristic``, ``mcts`` and
+``mcts:N`` (N iterations a decision), and any name a package offers through
+the ``multiversus.bots`` entry point group (``docs/bots.md``).
+"""
 
 from __future__ import annotations
 
+import importlib.metadata
 import random
-from collections.abc import Mapping
-from typing import Protocol
+from collections.abc import Callable, Mapping, Sequence
+from typing import Final, Protocol, TypeAlias
 
+from multiversus_core.board import Figure
 from multiversus_core.commands import Command, DeclineReaction, EndAction, Step
 from multiversus_core.commitments import salted
 from multiversus_core.decide import decider_seat
@@ -16,8 +29,17 @@ from multiversus_core.match import apply, start_match
 from multiversus_core.settings import Chance, MatchSettings
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Seat
+from multiversus_core.views import MatchView, view, viewer_of
 
 _HOLDING_BACK = (EndAction, DeclineReaction)
+
+
+class Bot(Protocol):
+    """A player that chooses one of the legal commands from its side's view of the match."""
+
+    def choose(self, view: MatchView, legal: Sequence[Command]) -> Command:
+        """Return one of ``legal`` (never empty), given the deciding side's ``view``."""
+        ...
 
 
 class RandomBot:
@@ -27,7 +49,7 @@ class RandomBot:
     only with probability ``hold_back``, and with probability ``advance`` a
     step goes toward the nearest enemy, so its figures meet and fight rather
     than wander. Two bots made with the same seed choose the same
-    commands in the same states, so bot games are reproducible.
+    commands in the same views, so bot games are reproducible.
     """
 
     def __init__(self, seed: int = 0, *, hold_back: float = 0.15, advance: float = 0.6) -> None:
@@ -35,62 +57,133 @@ class RandomBot:
         self._hold_back = hold_back
         self._advance = advance
 
-    def choose(self, state: MatchState, player: Seat) -> Command:
-        """Return a legal command for ``player``.
+    def choose(self, view: MatchView, legal: Sequence[Command]) -> Command:
+        """Return one of ``legal``.
 
-        :raises IllegalCommandError: if the match is not waiting for ``player``.
+        :raises IllegalCommandError: if there is no legal command to choose.
         """
-        commands = legal_commands(state, player)
-        if not commands:
-            raise IllegalCommandError(f"the match is not waiting for seat {player}")
-        active = [c for c in commands if not isinstance(c, _HOLDING_BACK)]
-        if active and len(active) < len(commands) and self._random.random() >= self._hold_back:
-            commands = tuple(active)
-        steps = [c for c in commands if isinstance(c, Step)]
-        if steps and len(steps) == len(commands) and self._random.random() < self._advance:
-            # Most of the time, close in on the enemy.
-            best = min(_distance_after(state, c) for c in steps)
-            commands = tuple(c for c in steps if _distance_after(state, c) == best)
-        return self._random.choice(commands)
+        return random_choice(view.figures, legal, self._random, self._hold_back, self._advance)
 
     def __repr__(self) -> str:
         return "RandomBot(...)"
 
 
-def _distance_after(state: MatchState, command: Step) -> int:
-    figure = state.figure(command.figure)
+def random_choice(
+    figures: Sequence[Figure],
+    legal: Sequence[Command],
+    rng: random.Random,
+    hold_back: float = 0.15,
+    advance: float = 0.6,
+) -> Command:
+    """Choose as :class:`RandomBot` does among ``legal``, given the figures on the board.
+
+    Also the playout policy of the search bot, which has full states.
+
+    :raises IllegalCommandError: if ``legal`` is empty.
+    """
+    if not legal:
+        raise IllegalCommandError("there is no legal command to choose from")
+    commands = tuple(legal)
+    active = [c for c in commands if not isinstance(c, _HOLDING_BACK)]
+    if active and len(active) < len(commands) and rng.random() >= hold_back:
+        commands = tuple(active)
+    steps = [c for c in commands if isinstance(c, Step)]
+    if steps and len(steps) == len(commands) and rng.random() < advance:
+        # Most of the time, close in on the enemy.
+        distances = [_distance_after(figures, c) for c in steps]
+        best = min(distances)
+        commands = tuple(c for c, d in zip(steps, distances, strict=True) if d == best)
+    return rng.choice(commands)
+
+
+def _distance_after(figures: Sequence[Figure], command: Step) -> int:
+    figure = next(f for f in figures if f.id == command.figure)
     assert figure.square is not None
     column = figure.square[0] + command.direction[0]
     row = figure.square[1] + command.direction[1]
     enemies = [
         f.square
-        for f in state.figures
+        for f in figures
         if f.side != figure.side and not f.terrain and f.square is not None
     ]
     return min((abs(c - column) + abs(r - row) for c, r in enemies), default=0)
 
 
-class Bot(Protocol):
-    """Anything that chooses a command for a seat, as :class:`RandomBot` does."""
+BotFactory: TypeAlias = Callable[[str, int], Bot]
+"""What a ``multiversus.bots`` entry point loads to: ``factory(argument, seed)`` returns a
+bot, where ``argument`` is the spec's text after its first colon (empty if none).
 
-    def choose(self, state: MatchState, player: Seat) -> Command:
-        """Return a legal command for ``player``."""
-        ...
+:raises ValueError: from the factory, for an argument it does not take."""
+
+ENTRY_POINT_GROUP: Final = "multiversus.bots"
+"""The entry point group through which other packages offer bots."""
+
+BOT_NAMES: tuple[str, ...] = ("random", "heuristic", "mcts")
+"""The names of the bots this library brings, as :func:`make_bot` takes them
+(:func:`bot_names` adds those of installed packages)."""
 
 
-BOT_NAMES: tuple[str, ...] = ("random",)
-"""The names a bot spec may start with, as :func:`make_bot` takes them."""
+def bot_names() -> tuple[str, ...]:
+    """Return every bot name a spec may start with: the built-in ones, then the installed."""
+    installed = [p.name for p in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)]
+    return (*BOT_NAMES, *sorted(n for n in set(installed) if n not in BOT_NAMES))
 
 
 def make_bot(spec: str, seed: int) -> Bot:
     """Return the bot a spec string names, with its own random source seeded by ``seed``.
 
-    :raises ValueError: if the spec names no known bot; the message lists the known ones.
+    Specs: ``random``, ``heuristic``, ``mcts`` (its default budget), ``mcts:N``
+    (N iterations a decision, N >= 1), or ``NAME[:ARGUMENT]`` for a bot of the
+    ``multiversus.bots`` entry point group.
+
+    :raises ValueError: if the spec names no known bot (the message lists the
+        known ones), or gives a bot an argument it does not take.
     """
-    name, _, argument = spec.partition(":")
-    if name == "random" and not argument:
-        return RandomBot(seed)
-    raise ValueError(f"unknown bot {spec!r}: the bots are {', '.join(BOT_NAMES)}")
+    from multiversus_core.game import DEFAULT_ITERATIONS, SearchBot
+    from multiversus_core.heuristic import HeuristicBot
+
+    name, colon, argument = spec.partition(":")
+    match name:
+        case "random" | "heuristic" if colon:
+            raise ValueError(
+                f"unknown bot {spec!r}: the {name} bot takes no argument; "
+                f"the bots are {', '.join(bot_names())}"
+            )
+        case "random":
+            return RandomBot(seed)
+        case "heuristic":
+            return HeuristicBot(seed)
+        case "mcts":
+            iterations = DEFAULT_ITERATIONS
+            if colon:
+                if not (argument.isascii() and argument.isdigit()) or int(argument) < 1:
+                    raise ValueError(
+                        f"mcts:N takes a whole number of iterations N >= 1, not {argument!r}"
+                    )
+                iterations = int(argument)
+            return SearchBot(seed, iterations=iterations)
+    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name=name):
+        factory = point.load()
+        if not callable(factory):
+            raise ValueError(f"the bot {name!r} ({point.value}) is not callable")
+        bot: Bot = factory(argument, seed)
+        return bot
+    raise ValueError(f"unknown bot {spec!r}: the bots are {', '.join(bot_names())}")
+
+
+def command_for(bot: Bot, state: MatchState, seat: Seat) -> Command:
+    """Ask ``bot`` for ``seat``'s command: it gets that seat's view and legal commands only.
+
+    :raises IllegalCommandError: if the match is not waiting for ``seat``, or
+        the bot answers with a command that is not legal.
+    """
+    legal = legal_commands(state, seat)
+    if not legal:
+        raise IllegalCommandError(f"the match is not waiting for seat {seat}")
+    command = bot.choose(view(state, viewer_of(state, seat)), legal)
+    if command not in legal:
+        raise IllegalCommandError(f"the bot chose a command that is not legal: {command!r}")
+    return command
 
 
 def play_out(state: MatchState, bots: Mapping[Seat, Bot]) -> MatchState:
@@ -98,7 +191,7 @@ def play_out(state: MatchState, bots: Mapping[Seat, Bot]) -> MatchState:
     while not state.is_over:
         seat = decider_seat(state)
         assert seat is not None
-        state, _ = apply(state, bots[seat].choose(state, seat))
+        state, _ = apply(state, command_for(bots[seat], state, seat))
     return state
 
 
@@ -117,7 +210,7 @@ def play_match(
     while not state.is_over:
         seat = decider_seat(state)
         assert seat is not None
-        command = salted(bots[seat].choose(state, seat), settings)
+        command = salted(command_for(bots[seat], state, seat), settings)
         state, events = apply(state, command)
         entries.append(LogEntry(command=command, events=events))
     log = MatchLog(header=new_header(settings), entries=tuple(entries), chance=chance)

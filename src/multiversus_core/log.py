@@ -23,7 +23,7 @@ import hashlib
 import os
 import re
 import typing
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import chain
 from operator import attrgetter
 from types import TracebackType
@@ -371,7 +371,11 @@ class LogWriter:
         return writer
 
     @classmethod
-    def resume(cls, path: str | os.PathLike[str]) -> tuple[LogWriter, MatchLog]:
+    def resume(
+        cls,
+        path: str | os.PathLike[str],
+        check: Callable[[MatchLog], None] | None = None,
+    ) -> tuple[LogWriter, MatchLog]:
         """Open an existing log to append to it; return the writer and the log so far.
 
         A torn last record (a last line without its newline, left by a crash
@@ -380,7 +384,9 @@ class LogWriter:
         record is refused, as :func:`read_log` refuses it. A finished match
         whose end record was lost is sealed at once. The log's secret chance
         seed, if it has one, is read back from ``<log>.chance`` (or from the
-        end record) into the log's :attr:`MatchLog.chance`.
+        end record) into the log's :attr:`MatchLog.chance`. ``check``, if
+        given, is called with that log before anything is written to it (a
+        lost end record included): it refuses the log by raising.
 
         :raises LogError: if the file cannot be opened or is not a valid log
             once a torn last record is set aside, (``not_appendable``) if it is
@@ -410,6 +416,8 @@ class LogWriter:
             )
         if log.header.settings.chance and log.chance is None:
             log = msgspec.structs.replace(log, chance=_read_chance(name, log.header.settings))
+        if check is not None:
+            check(log)
         lines = _chain_lines(log.header.settings, log.entries, log.chance)
         try:
             file = open(name, "ab")  # noqa: SIM115 - the writer owns the file until close()
@@ -964,7 +972,8 @@ def check_line_text(line: bytes, number: int, offset: int, path: str) -> None:
 
 MAX_DEPTH: Final = 32
 """The deepest nesting of objects and arrays a line may have (a record needs at most 7)."""
-_STRINGS: Final = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_STRINGS: Final = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"')
+"""A JSON string, as one run of plain characters between escapes (linear in its length)."""
 _BRACKETS: Final = re.compile(rb"[\[\]{}]")
 
 

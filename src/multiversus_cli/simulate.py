@@ -1,0 +1,625 @@
+"""``multiversus simulate``: many bot matches over a grid of pairings and variants.
+
+The grid, the seeds and each match are :mod:`multiversus_core.simulation`;
+where the matches run is :mod:`multiversus_cli.runners`. This module reads
+the options, keeps the ``--out`` file (one JSON line per match, appended and
+flushed as each batch comes back, so a run resumes where it stopped), saves
+logs, shows progress, and prints the summary as a table or JSON, or writes
+it as an HTML report.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import signal
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from enum import StrEnum
+from pathlib import Path
+from types import FrameType
+from typing import IO, Annotated, Final
+
+import msgspec
+import typer
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from multiversus_cli.runners import Runner
+from multiversus_core.bots import make_bot
+from multiversus_core.errors import MultiversusError
+from multiversus_core.sheets import installed_teams
+from multiversus_core.simulation import (
+    Grid,
+    Interval,
+    MatchRecord,
+    MatchResult,
+    MatchTask,
+    Summary,
+    decode_header,
+    decode_record,
+    encode_header,
+    encode_record,
+    summarize,
+    variants_label,
+)
+from multiversus_core.variants import VARIANTS
+
+EXIT_OK: Final = 0
+"""Every match of the grid was played to its end."""
+EXIT_ERRORS: Final = 1
+"""A match raised or its worker kept dying (recorded as an error), or the cluster failed."""
+EXIT_USAGE: Final = 2
+"""Bad options: an unknown team, variant or bot, an --out file of another grid, no scheduler."""
+EXIT_INTERRUPTED: Final = 130
+"""Ctrl-C: every finished match is kept."""
+
+DEFAULT_BOT: Final = "heuristic"
+"""The bot that plays each side unless told otherwise."""
+
+EPILOG: Final = (
+    "Exit codes: 0 every match played; 1 a match raised or its worker died (recorded as an "
+    "error, with its seed and log), or the cluster failed; 2 bad options (an unknown team, "
+    "variant or bot, an --out file made for another grid or seed, a scheduler that cannot be "
+    "reached, Dask not installed); 130 interrupted with Ctrl-C (finished matches are kept)."
+)
+
+
+class OutputFormat(StrEnum):
+    """How the summary is printed."""
+
+    table = "table"
+    json = "json"
+
+
+class UsageError(Exception):
+    """A bad option or --out file; the message is one line for the user."""
+
+
+def simulate(
+    heroes: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--heroes",
+            help="Hero team ids, comma-separated or repeated. (default: every installed one)",
+            show_default=False,
+        ),
+    ] = None,
+    adversaries: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--adversaries",
+            help="Adversary team ids, comma-separated or repeated. (default: every installed one)",
+            show_default=False,
+        ),
+    ] = None,
+    variants: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--variants",
+            help="A variant set: 'standard', 'all' (standard and each variant alone), or "
+            "variant names joined by commas; repeat for more sets. (default: standard)",
+            show_default=False,
+        ),
+    ] = None,
+    heroes_bot: Annotated[
+        str, typer.Option("--heroes-bot", help="The bot that plays the Heroes.")
+    ] = DEFAULT_BOT,
+    adversaries_bot: Annotated[
+        str, typer.Option("--adversaries-bot", help="The bot that plays the Adversaries.")
+    ] = DEFAULT_BOT,
+    matches: Annotated[int, typer.Option("--matches", help="Matches per cell of the grid.")] = 100,
+    seed: Annotated[
+        int, typer.Option("--seed", help="Master seed: every match's seed derives from it.")
+    ] = 0,
+    workers: Annotated[
+        int | None,
+        typer.Option(
+            "--workers",
+            help="Local processes. (default: every core)",
+            show_default=False,
+        ),
+    ] = None,
+    scheduler: Annotated[
+        str | None,
+        typer.Option(
+            "--scheduler",
+            help="Run on a Dask distributed cluster, through the scheduler at this address "
+            "(pip install 'multiversus\\[cluster]').",
+            show_default=False,
+        ),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "--out",
+            help="JSON lines file, one line per match, appended as matches finish; run "
+            "again with the same options to resume.",
+            show_default=False,
+        ),
+    ] = None,
+    keep_logs: Annotated[
+        Path | None,
+        typer.Option(
+            "--keep-logs",
+            help="Save each match's log in this folder (check them with multiversus verify).",
+            show_default=False,
+        ),
+    ] = None,
+    output: Annotated[
+        OutputFormat,
+        typer.Option(
+            "--format",
+            help="table for people; json for scripts.",
+            case_sensitive=False,
+        ),
+    ] = OutputFormat.table,
+    report: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            help="Also write a self-contained HTML report with charts to this file.",
+            show_default=False,
+        ),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
+) -> None:
+    """Play many bot matches over a grid of pairings and variants, and summarise them.
+
+    Each cell of the grid (a Hero team against an Adversary team under one
+    variant set) plays --matches matches. Every match's seed derives from the
+    master --seed, the cell and the match's index, so the results are the same
+    whatever the number of workers, their order, or the cluster.
+
+    The table gives, per cell, the Heroes' win rate among decided matches
+    (draws left out) with its 95% Wilson interval; a cell whose interval
+    excludes 50% is flagged as unbalanced.
+
+    Examples:
+
+    multiversus simulate --matches 200 --out runs/today.jsonl
+
+    multiversus simulate --heroes banner-knight --adversaries smogon --variants all
+
+    multiversus simulate --scheduler tcp://10.0.0.5:8786 --matches 1000 --report report.html
+    """
+    err = Console(stderr=True, highlight=False, soft_wrap=True)
+
+    def fail(message: str, code: int) -> typer.Exit:
+        err.print(f"multiversus simulate: {message}", markup=False)
+        return typer.Exit(code)
+
+    try:
+        grid = make_grid(heroes, adversaries, variants, heroes_bot, adversaries_bot, matches, seed)
+        if workers is not None and workers < 1:
+            raise UsageError(f"--workers must be at least 1, not {workers}")
+        if scheduler is not None and workers is not None:
+            raise UsageError("give --workers or --scheduler, not both")
+    except UsageError as exc:
+        raise fail(str(exc), EXIT_USAGE) from None
+
+    tasks = grid.tasks(keep_logs=keep_logs is not None)
+    done: dict[tuple[object, int], MatchRecord] = {}
+    sink: IO[bytes] | None = None
+    try:
+        if out is not None:
+            sink, recorded = open_out(out, grid, tasks)
+            done.update((r.key, r) for r in recorded)
+        runner = _runner(scheduler, workers)
+    except UsageError as exc:
+        if sink is not None:
+            sink.close()
+        raise fail(str(exc), EXIT_USAGE) from None
+    error_logs = keep_logs or (out.parent if out is not None else Path.cwd()) / "simulate-errors"
+    saved_errors: dict[tuple[object, int], Path] = {}
+
+    def record(result: MatchResult) -> None:
+        entry = result.record
+        if entry.key in done:  # never counted twice
+            return
+        if result.log is not None:
+            folder = keep_logs if not entry.failed else error_logs
+            assert folder is not None
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / log_name(entry)
+            path.write_bytes(result.log)
+            if entry.failed:
+                saved_errors[entry.key] = path
+        done[entry.key] = entry
+        if sink is not None:
+            sink.write(encode_record(entry))
+            sink.flush()
+        advance()
+
+    todo = [t for t in tasks if t.key not in done]
+    interrupted = False
+    failure: str | None = None
+    with (
+        _progress(err, len(tasks), len(tasks) - len(todo), quiet) as advance,
+        _interrupts(err) as stopping,
+    ):
+        try:
+            runner.run(todo, record, stopping)
+            interrupted = stopping()
+        except KeyboardInterrupt:
+            interrupted = True
+            runner.close(wait=False)
+        except Exception as exc:  # the cluster went away: what was recorded stays
+            failure = " ".join(f"{type(exc).__name__}: {exc}".split())
+        finally:
+            runner.close()
+            if sink is not None:
+                sink.close()
+
+    summary = summarize(grid, done.values())
+    console = Console(highlight=False, soft_wrap=True)
+    if output is OutputFormat.json:
+        data = msgspec.to_builtins(summary)
+        data["complete"] = summary.played == summary.total
+        console.print(msgspec.json.encode(data).decode(), markup=False)
+    else:
+        console.print(summary_table(summary))
+    if report is not None:
+        from multiversus_cli.simulate_report import render_report
+
+        try:
+            report.write_text(render_report(summary, list(done.values())), encoding="utf-8")
+        except OSError as exc:
+            failure = failure or f"cannot write the report {str(report)!r}: {exc.strerror}"
+    failed = [r for r in done.values() if r.failed]
+    for entry in failed:
+        where = saved_errors.get(entry.key) or error_logs / log_name(entry)
+        if not where.is_file():  # not saved: the worker died, or a file was moved
+            where = None
+        kept = f"; log {where}" if where else ""
+        err.print(
+            f"multiversus simulate: {entry.cell.label}, match {entry.index} (seed "
+            f"{entry.seed}): {entry.error}{kept}",
+            markup=False,
+            style="red",
+        )
+    if failure is not None:
+        raise fail(f"the run stopped: {failure}", EXIT_ERRORS)
+    if interrupted:
+        resume = f"; run the same command to resume from {out}" if out else ""
+        err.print(
+            f"multiversus simulate: interrupted after {summary.played} of {summary.total} "
+            f"matches{resume}",
+            markup=False,
+        )
+        raise typer.Exit(EXIT_INTERRUPTED)
+    raise typer.Exit(EXIT_ERRORS if failed else EXIT_OK)
+
+
+# --- options -----------------------------------------------------------------
+
+
+def make_grid(
+    heroes: Sequence[str] | None,
+    adversaries: Sequence[str] | None,
+    variants: Sequence[str] | None,
+    heroes_bot: str,
+    adversaries_bot: str,
+    matches: int,
+    seed: int,
+) -> Grid:
+    """The grid the options name.
+
+    :raises UsageError: for an unknown team, variant or bot, a team of the
+        wrong side, or a count or seed out of range.
+    """
+    if matches < 1:
+        raise UsageError(f"--matches must be at least 1, not {matches}")
+    if not 0 <= seed < 2**64:
+        raise UsageError(f"--seed must be from 0 to 2**64 - 1, not {seed}")
+    for spec in (heroes_bot, adversaries_bot):
+        try:
+            make_bot(spec, 0)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    return Grid(
+        heroes=_teams(heroes, "heroes"),
+        adversaries=_teams(adversaries, "adversaries"),
+        variants=_variant_sets(variants),
+        heroes_bot=heroes_bot,
+        adversaries_bot=adversaries_bot,
+        matches=matches,
+        seed=seed,
+    )
+
+
+def _names(values: Sequence[str] | None) -> list[str]:
+    return [n.strip() for value in values or () for n in value.split(",") if n.strip()]
+
+
+def _teams(values: Sequence[str] | None, side: str) -> tuple[str, ...]:
+    try:
+        teams = {t.id: t for t in installed_teams()}
+    except MultiversusError as exc:
+        raise UsageError(str(exc)) from None
+    names = _names(values)
+    if not names:
+        return tuple(t for t, sheet in teams.items() if sheet.side == side)
+    for name in names:
+        if name not in teams:
+            known = ", ".join(t for t, sheet in teams.items() if sheet.side == side)
+            raise UsageError(f"no team {name!r} is installed (the {side}: {known})")
+        if teams[name].side != side:
+            raise UsageError(f"{name} plays the {teams[name].side}, not the {side}")
+    return tuple(dict.fromkeys(names))
+
+
+def _variant_sets(values: Sequence[str] | None) -> tuple[tuple[str, ...], ...]:
+    sets: list[tuple[str, ...]] = []
+    for value in values or ["standard"]:
+        word = value.strip()
+        if word == "standard":
+            sets.append(())
+        elif word == "all":
+            sets.extend([(), *((name,) for name in sorted(VARIANTS))])
+        else:
+            names = _names([word])
+            for name in names:
+                if name not in VARIANTS:
+                    known = ", ".join(sorted(VARIANTS))
+                    raise UsageError(f"no variant {name!r} (known: standard, all, {known})")
+            sets.append(tuple(sorted(set(names))))
+    return tuple(dict.fromkeys(sets))
+
+
+def _runner(scheduler: str | None, workers: int | None) -> Runner:
+    from multiversus_cli import runners
+
+    if scheduler is None:
+        return runners.LocalRunner(workers or runners.local_workers())
+    try:
+        return runners.DaskRunner(scheduler)
+    except runners.ClusterError as exc:
+        raise UsageError(str(exc)) from None
+
+
+# --- the --out file ----------------------------------------------------------
+
+
+def open_out(
+    path: Path, grid: Grid, tasks: Sequence[MatchTask]
+) -> tuple[IO[bytes], list[MatchRecord]]:
+    """Open the --out file for appending, and return the matches it already holds.
+
+    A new file gets a header naming the grid. An existing one must have been
+    made for this very grid; a torn last line (a run killed mid-write) is cut off.
+
+    :raises UsageError: if the file cannot be opened, is not a simulation
+        file, was made for another grid or seed, holds a match not in the
+        grid or one twice, or another run is writing it.
+    """
+    try:
+        sink = path.open("ab+")
+    except OSError as exc:
+        raise UsageError(f"cannot open --out {str(path)!r}: {exc.strerror}") from None
+    try:
+        try:
+            fcntl.flock(sink, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            raise UsageError(f"another run is writing {str(path)!r}") from None
+        sink.seek(0)
+        data = sink.read()
+        if not data:
+            sink.write(encode_header(grid))
+            sink.flush()
+            return sink, []
+        records = _read_out(str(path), data, grid, tasks)
+        if not data.endswith(b"\n"):  # torn by a kill mid-write: that match is played again
+            sink.truncate(data.rfind(b"\n") + 1)
+        sink.seek(0, 2)
+    except BaseException:
+        sink.close()
+        raise
+    return sink, records
+
+
+def _read_out(name: str, data: bytes, grid: Grid, tasks: Sequence[MatchTask]) -> list[MatchRecord]:
+    lines = data.split(b"\n")
+    lines.pop()  # after the last newline: nothing, or a line torn by a kill mid-write
+    if not lines:
+        raise UsageError(f"{name} is not a simulation file (it has no complete first line)")
+    try:
+        header = decode_header(lines[0])
+    except msgspec.DecodeError:
+        raise UsageError(
+            f"{name} is not a multiversus simulation file; use another --out"
+        ) from None
+    if header.grid != grid:
+        changed = [
+            field
+            for field in grid.__struct_fields__
+            if getattr(grid, field) != getattr(header.grid, field)
+        ]
+        raise UsageError(
+            f"{name} was made for another grid ({', '.join(changed)} differ); use another "
+            "--out, or the options it was made with"
+        )
+    expected = {t.key: t for t in tasks}
+    records: list[MatchRecord] = []
+    seen: set[tuple[object, int]] = set()
+    for number, line in enumerate(lines[1:], start=2):
+        try:
+            entry = decode_record(line)
+        except msgspec.DecodeError as exc:
+            raise UsageError(f"{name}, line {number}: not a match record ({exc})") from None
+        task = expected.get(entry.key)
+        if task is None or task.seed != entry.seed:
+            raise UsageError(f"{name}, line {number}: a match that is not in this grid")
+        if entry.key in seen:
+            raise UsageError(
+                f"{name}, line {number}: match {entry.index} of "
+                f"{entry.cell.label} is recorded twice"
+            )
+        seen.add(entry.key)
+        records.append(entry)
+    return records
+
+
+def log_name(record: MatchRecord) -> str:
+    """The file name of a match's log: its cell and its index."""
+    variants = variants_label(record.variants)
+    return f"{record.heroes}-v-{record.adversaries}-{variants}-{record.index:05d}.jsonl"
+
+
+# --- the summary -------------------------------------------------------------
+
+
+def summary_table(summary: Summary) -> Table:
+    """One row per cell: matches, wins, draws, the Heroes' win rate and its interval."""
+    grid = summary.grid
+    title = (
+        f"{summary.played} of {summary.total} matches, {grid.heroes_bot} (Heroes) v "
+        f"{grid.adversaries_bot} (Adversaries), seed {grid.seed}"
+    )
+    table = Table(
+        title=title,
+        title_justify="left",
+        caption="H, A: the Heroes' and the Adversaries' wins. H win rate: the Heroes' share of "
+        "decided matches (draws left out), with its 95% Wilson interval. Unbalanced: the "
+        "interval excludes 50%; H or A is the side favoured. Rounds: the mean round the "
+        "matches ended in.",
+        caption_justify="left",
+    )
+    table.add_column("heroes v\nadversaries", no_wrap=True)
+    with_variants = grid.variants != ((),)
+    if with_variants:
+        table.add_column("variants", no_wrap=True)
+    table.add_column("matches", justify="right", no_wrap=True)
+    table.add_column("H", justify="right", no_wrap=True)
+    table.add_column("A", justify="right", no_wrap=True)
+    table.add_column("draw", justify="right", no_wrap=True)
+    if summary.errors:
+        table.add_column("error", justify="right", style="red", no_wrap=True)
+    table.add_column("H win rate\n(95% CI)", justify="right", no_wrap=True)
+    table.add_column("rounds", justify="right", no_wrap=True)
+    table.add_column("end reasons", no_wrap=True)
+    table.add_column("balance", no_wrap=True)
+    for cell in summary.cells:
+        row: list[str | Text] = [f"{cell.heroes} v\n{cell.adversaries}"]
+        if with_variants:
+            row.append(variants_label(cell.variants))
+        row += [
+            str(cell.matches),
+            str(cell.heroes_wins),
+            str(cell.adversaries_wins),
+            str(cell.draws),
+        ]
+        if summary.errors:
+            row.append(str(cell.errors))
+        row += [
+            rate_text(cell.win_rate, cell.interval),
+            f"{cell.mean_rounds:.2f}" if cell.mean_rounds is not None else "-",
+            "\n".join(f"{reason} {count}" for reason, count in cell.reasons.items()),
+            Text(f"unbalanced: {'H' if cell.favoured == 'heroes' else 'A'}", style="bold red")
+            if cell.unbalanced
+            else Text("ok", style="green"),
+        ]
+        table.add_row(*row)
+    return table
+
+
+def rate_text(rate: float | None, interval: Interval | None) -> str:
+    """``"42% (31-54%)"``: a win rate and its interval, or ``"-"`` with no decided match."""
+    if rate is None or interval is None:
+        return "-"
+    return f"{rate:.0%} ({interval.low * 100:.0f}-{interval.high:.0%})"
+
+
+# --- progress and Ctrl-C -----------------------------------------------------
+
+
+class _RateColumn(ProgressColumn):
+    """Matches a second."""
+
+    def render(self, task: Task) -> Text:
+        speed = task.finished_speed or task.speed
+        return Text("-- matches/s" if speed is None else f"{speed:.1f} matches/s")
+
+
+@contextmanager
+def _progress(err: Console, total: int, completed: int, quiet: bool) -> Iterator[_Advance]:
+    """A progress bar on stderr, off when stderr is no terminal or with --quiet."""
+    progress = Progress(
+        TextColumn("Simulating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        _RateColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        disable=quiet or not err.is_terminal,
+    )
+    with progress:
+        task = progress.add_task("simulate", total=total, completed=completed)
+        yield _Advance(progress, task)
+
+
+class _Advance:
+    def __init__(self, progress: Progress, task: int) -> None:
+        self._progress = progress
+        self._task = task
+
+    def __call__(self) -> None:
+        self._progress.advance(self._task)  # type: ignore[arg-type]
+
+
+@contextmanager
+def _interrupts(err: Console) -> Iterator[_Stopping]:
+    """The first Ctrl-C lets the batches under way finish; a second one stops at once."""
+    stopping = _Stopping(err)
+
+    def handler(signum: int, frame: FrameType | None) -> None:
+        if stopping.asked:
+            raise KeyboardInterrupt
+        stopping.asked = True
+
+    previous = signal.signal(signal.SIGINT, handler)
+    try:
+        yield stopping
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class _Stopping:
+    def __init__(self, err: Console) -> None:
+        self.asked = False
+        self._told = False
+        self._err = err
+
+    def __call__(self) -> bool:
+        if self.asked and not self._told:
+            self._told = True
+            self._err.print(
+                "multiversus simulate: stopping after the matches under way "
+                "(Ctrl-C again to stop now)",
+                markup=False,
+            )
+        return self.asked
+
+
+__all__ = [
+    "DEFAULT_BOT",
+    "EPILOG",
+    "EXIT_ERRORS",
+    "EXIT_INTERRUPTED",
+    "EXIT_OK",
+    "EXIT_USAGE",
+    "OutputFormat",
+    "make_grid",
+    "open_out",
+    "simulate",
+    "summary_table",
+]

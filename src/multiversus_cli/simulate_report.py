@@ -1,0 +1,245 @@
+"""The HTML report of a simulation: one self-contained page, charts drawn as inline SVG.
+
+:func:`render_report` is a pure function from a summary and its records to
+text. The page loads nothing (no script, no font, no image, no style sheet
+from elsewhere), so it reads the same offline, attached to a mail or
+archived with the run.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from html import escape
+from typing import Final
+
+import multiversus_core
+from multiversus_core.simulation import CellSummary, MatchRecord, Summary, variants_label
+
+PALETTE: Final = (
+    "#4e79a7",
+    "#f28e2b",
+    "#e15759",
+    "#76b7b2",
+    "#59a14f",
+    "#edc948",
+    "#b07aa1",
+    "#ff9da7",
+    "#9c755f",
+    "#bab0ac",
+)
+"""Colours of the end reasons, in order of frequency."""
+
+_STYLE: Final = """
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
+h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
+table { border-collapse: collapse; font-size: 0.9em; }
+th, td { border-bottom: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right;
+  white-space: nowrap; }
+td.text { white-space: normal; }
+th:first-child, td:first-child, td.text { text-align: left; }
+.unbalanced { color: #c0392b; font-weight: bold; }
+.ok { color: #2e7d32; }
+.note { color: #555; font-size: 0.9em; }
+svg text { font-family: system-ui, sans-serif; font-size: 12px; fill: #222; }
+"""
+
+
+def _label(cell: CellSummary) -> str:
+    return f"{cell.heroes} v {cell.adversaries}, {variants_label(cell.variants)}"
+
+
+def render_report(summary: Summary, records: Sequence[MatchRecord]) -> str:
+    """The whole report as one HTML page."""
+    grid = summary.grid
+    title = f"Simulation: {grid.heroes_bot} (Heroes) v {grid.adversaries_bot} (Adversaries)"
+    parts = [
+        "<!DOCTYPE html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>{escape(title)}</h1>",
+        f'<p class="note">{summary.played} of {summary.total} matches played '
+        f"({grid.matches} per cell), {summary.errors} errors; master seed {grid.seed}; "
+        f"engine {escape(multiversus_core.__version__)}.</p>",
+        "<h2>The Heroes' win rate</h2>",
+        '<p class="note">The Heroes\' share of decided matches (draws left out), with its '
+        "95% Wilson interval. A cell whose interval excludes 50% is unbalanced (red).</p>",
+        win_rate_chart(summary.cells),
+        "<h2>Cells</h2>",
+        cell_table(summary.cells),
+        "<h2>Match length</h2>",
+        '<p class="note">Commands per match (set-up included), every cell together; '
+        "matches that raised are left out.</p>",
+        length_chart([r.commands for r in records if not r.failed]),
+        "<h2>End reasons</h2>",
+        reasons_chart(summary.cells),
+        "</body></html>",
+    ]
+    return "\n".join(parts) + "\n"
+
+
+def cell_table(cells: Sequence[CellSummary]) -> str:
+    """The per-cell table, as the terminal shows it."""
+    head = (
+        "<tr><th>heroes v adversaries</th><th>variants</th><th>matches</th><th>Heroes</th>"
+        "<th>Adversaries</th><th>draws</th><th>errors</th><th>Heroes' win rate</th>"
+        "<th>95% interval</th><th>mean rounds</th><th>end reasons</th><th>balance</th></tr>"
+    )
+    rows = [head]
+    for cell in cells:
+        rate = f"{cell.win_rate:.1%}" if cell.win_rate is not None else "-"
+        interval = f"{cell.interval.low:.1%} to {cell.interval.high:.1%}" if cell.interval else "-"
+        rounds = f"{cell.mean_rounds:.2f}" if cell.mean_rounds is not None else "-"
+        reasons = ", ".join(f"{escape(k)} {v}" for k, v in cell.reasons.items())
+        balance = (
+            f'<span class="unbalanced">unbalanced: favours the {cell.favoured}</span>'
+            if cell.unbalanced
+            else '<span class="ok">ok</span>'
+        )
+        rows.append(
+            f'<tr><td>{escape(cell.heroes)} v {escape(cell.adversaries)}</td><td class="text">'
+            f"{escape(variants_label(cell.variants))}</td><td>{cell.matches}</td>"
+            f"<td>{cell.heroes_wins}</td><td>{cell.adversaries_wins}</td><td>{cell.draws}</td>"
+            f"<td>{cell.errors}</td><td>{rate}</td><td>{interval}</td><td>{rounds}</td>"
+            f'<td class="text">{reasons}</td><td class="text">{balance}</td></tr>'
+        )
+    return "<table>" + "".join(rows) + "</table>"
+
+
+def win_rate_chart(cells: Sequence[CellSummary]) -> str:
+    """Each cell's win rate as a dot on its 95% interval, against a line at 50%."""
+    left, width, row = 330, 420, 24
+    height = row * len(cells) + 40
+    x = _scale(0.0, 1.0, left, left + width)
+    parts = [_svg_open(left + width + 70, height, "The Heroes' win rate per cell")]
+    for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
+        dash = "" if tick == 0.5 else ' stroke-dasharray="2,3"'
+        parts.append(
+            f'<line x1="{x(tick):.1f}" y1="10" x2="{x(tick):.1f}" y2="{height - 25}" '
+            f'stroke="#999"{dash}/>'
+            f'<text x="{x(tick):.1f}" y="{height - 8}" text-anchor="middle">{tick:.0%}</text>'
+        )
+    for i, cell in enumerate(cells):
+        y = 20 + i * row
+        parts.append(
+            f'<text x="{left - 10}" y="{y + 4}" text-anchor="end">{escape(_label(cell))}</text>'
+        )
+        if cell.win_rate is None or cell.interval is None:
+            parts.append(f'<text x="{x(0.5) + 6:.1f}" y="{y + 4}">no decided match</text>')
+            continue
+        colour = "#c0392b" if cell.unbalanced else "#2c3e50"
+        tip = (
+            f"{_label(cell)}: {cell.win_rate:.1%} ({cell.interval.low:.1%} to "
+            f"{cell.interval.high:.1%}), {cell.heroes_wins} of "
+            f"{cell.heroes_wins + cell.adversaries_wins} decided"
+        )
+        parts.append(
+            f"<g><title>{escape(tip)}</title>"
+            f'<line x1="{x(cell.interval.low):.1f}" y1="{y}" x2="{x(cell.interval.high):.1f}" '
+            f'y2="{y}" stroke="{colour}" stroke-width="2"/>'
+            f'<circle cx="{x(cell.win_rate):.1f}" cy="{y}" r="4" fill="{colour}"/></g>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def length_chart(lengths: Sequence[int], bins: int = 20) -> str:
+    """A histogram of match lengths, in commands."""
+    if not lengths:
+        return '<p class="note">No match ended.</p>'
+    low, high = min(lengths), max(lengths)
+    step = max(1, -(-(high - low + 1) // bins))
+    counts = Counter((n - low) // step for n in lengths)
+    slots = (high - low) // step + 1
+    left, width, height, top = 50, 700, 220, 10
+    bar = width / slots
+    peak = max(counts.values())
+    y = _scale(0, peak, top + height, top)
+    parts = [_svg_open(left + width + 20, top + height + 45, "Match length in commands")]
+    parts.append(
+        f'<line x1="{left}" y1="{top + height}" x2="{left + width}" y2="{top + height}" '
+        'stroke="#999"/>'
+        f'<text x="{left - 6}" y="{top + 10}" text-anchor="end">{peak}</text>'
+        f'<text x="{left - 6}" y="{top + height}" text-anchor="end">0</text>'
+    )
+    for slot in range(slots):
+        count = counts.get(slot, 0)
+        start = low + slot * step
+        label = f"{start}-{start + step - 1} commands: {count} matches"
+        parts.append(
+            f'<rect x="{left + slot * bar + 1:.1f}" y="{y(count):.1f}" width="{bar - 2:.1f}" '
+            f'height="{top + height - y(count):.1f}" fill="#4e79a7">'
+            f"<title>{escape(label)}</title></rect>"
+        )
+    for slot in range(0, slots, max(1, slots // 5)):
+        parts.append(
+            f'<text x="{left + slot * bar:.1f}" y="{top + height + 16}">{low + slot * step}</text>'
+        )
+    parts.append(
+        f'<text x="{left + width / 2:.1f}" y="{top + height + 38}" text-anchor="middle">'
+        "commands per match</text></svg>"
+    )
+    return "".join(parts)
+
+
+def reasons_chart(cells: Sequence[CellSummary]) -> str:
+    """Each cell's end reasons as one bar, split by reason, with a legend."""
+    totals: Counter[str] = Counter()
+    for cell in cells:
+        totals.update(cell.reasons)
+    reasons = [reason for reason, _ in totals.most_common()]
+    colour = {r: PALETTE[i % len(PALETTE)] for i, r in enumerate(reasons)}
+    left, width, row = 330, 420, 24
+    legend = 20 * len(reasons)
+    height = row * len(cells) + legend + 20
+    parts = [_svg_open(left + width + 20, height, "End reasons per cell")]
+    for i, cell in enumerate(cells):
+        y = 10 + i * row
+        parts.append(
+            f'<text x="{left - 10}" y="{y + 12}" text-anchor="end">{escape(_label(cell))}</text>'
+        )
+        total = sum(cell.reasons.values())
+        start = float(left)
+        for reason in reasons:
+            count = cell.reasons.get(reason, 0)
+            if not count:
+                continue
+            span = width * count / total
+            tip = f"{_label(cell)}: {reason} {count} of {total}"
+            parts.append(
+                f'<rect x="{start:.1f}" y="{y}" width="{span:.1f}" height="16" '
+                f'fill="{colour[reason]}"><title>{escape(tip)}</title></rect>'
+            )
+            start += span
+    for j, reason in enumerate(reasons):
+        y = row * len(cells) + 20 + j * 20
+        parts.append(
+            f'<rect x="{left}" y="{y - 11}" width="12" height="12" fill="{colour[reason]}"/>'
+            f'<text x="{left + 18}" y="{y}">{escape(reason)} ({totals[reason]})</text>'
+        )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _svg_open(width: float, height: float, title: str) -> str:
+    return (
+        f'<svg width="{width:.0f}" height="{height:.0f}" '
+        f'viewBox="0 0 {width:.0f} {height:.0f}" role="img" aria-label="{escape(title)}">'
+        f"<title>{escape(title)}</title>"
+    )
+
+
+def _scale(domain_low: float, domain_high: float, range_low: float, range_high: float) -> _Linear:
+    return _Linear(domain_low, domain_high, range_low, range_high)
+
+
+class _Linear:
+    def __init__(self, d0: float, d1: float, r0: float, r1: float) -> None:
+        self._d0, self._r0 = d0, r0
+        self._k = (r1 - r0) / (d1 - d0) if d1 != d0 else 0.0
+
+    def __call__(self, value: float) -> float:
+        return self._r0 + (value - self._d0) * self._k
+
+
+__all__ = ["cell_table", "length_chart", "reasons_chart", "render_report", "win_rate_chart"]

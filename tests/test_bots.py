@@ -1,0 +1,422 @@
+"""Bots decide from their side's view only: legal, total, reproducible, and blind to secrets."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from msgspec.structs import replace
+
+from multiversus_core import MatchSettings, apply, decider_seat, legal_commands, start_match
+from multiversus_core.activation import active_selections, reactive_selections
+from multiversus_core.bots import (
+    BOT_NAMES,
+    Bot,
+    RandomBot,
+    bot_names,
+    command_for,
+    make_bot,
+    play_match,
+)
+from multiversus_core.commands import Command
+from multiversus_core.determinize import determinize
+from multiversus_core.evaluation import evaluate, objective_squares
+from multiversus_core.game import DEFAULT_ITERATIONS, SearchBot
+from multiversus_core.heuristic import HeuristicBot, initiative_loss_odds, push_luck_risk
+from multiversus_core.ismcts import search
+from multiversus_core.sheets import installed_teams
+from multiversus_core.state import MatchState
+from multiversus_core.terms import Seat, other_side
+from multiversus_core.units import coin_unit
+from multiversus_core.variants import VARIANTS
+from multiversus_core.views import MatchView, view, viewer_of
+
+SEEDS = st.integers(min_value=0, max_value=2**32)
+PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+HEROES = sorted(t.id for t in installed_teams() if t.side == "heroes")
+ADVERSARIES = sorted(t.id for t in installed_teams() if t.side == "adversaries")
+SPECS = ("random", "heuristic", "mcts:4")
+"""Every bot; the search with a small budget, so that the properties run quickly."""
+
+
+def match_settings(seed: int, variants: frozenset[str] = frozenset()) -> MatchSettings:
+    rng = random.Random(seed)
+    return MatchSettings(
+        heroes=rng.choice(HEROES),
+        adversaries=rng.choice(ADVERSARIES),
+        variants=tuple(sorted(variants)),
+        seed=seed,
+    )
+
+
+# --- legal, total, reproducible ----------------------------------------------------
+
+
+@PROPERTY
+@given(
+    seed=SEEDS,
+    first=st.sampled_from(SPECS),
+    second=st.sampled_from(SPECS),
+    variants=st.frozensets(st.sampled_from(sorted(VARIANTS))),
+)
+def test_bots_only_give_legal_commands_and_finish_every_match(
+    seed: int, first: str, second: str, variants: frozenset[str]
+) -> None:
+    # command_for raises if a bot answers with a command that is not legal.
+    bots = {1: make_bot(first, seed), 2: make_bot(second, seed + 1)}
+    _, final = play_match(match_settings(seed, variants), bots)
+    assert final.is_over
+
+
+@pytest.mark.parametrize(("heroes", "adversaries"), [(h, a) for h in HEROES for a in ADVERSARIES])
+def test_every_bot_finishes_every_pairing_with_every_variant_on(
+    heroes: str, adversaries: str
+) -> None:
+    variants = tuple(sorted(VARIANTS))
+    for first, second in (("heuristic", "mcts:2"), ("mcts:2", "random")):
+        settings_ = MatchSettings(heroes=heroes, adversaries=adversaries, variants=variants, seed=7)
+        _, final = play_match(settings_, {1: make_bot(first, 1), 2: make_bot(second, 2)})
+        assert final.is_over
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_a_bot_with_the_same_seed_plays_the_same_match(spec: str) -> None:
+    settings_ = match_settings(3)
+    first = play_match(settings_, {1: make_bot(spec, 1), 2: make_bot("heuristic", 2)})
+    again = play_match(settings_, {1: make_bot(spec, 1), 2: make_bot("heuristic", 2)})
+    assert first == again
+
+
+# --- blind to what its side cannot see -----------------------------------------------
+
+
+def position(seed: int, wanted_hidden: bool) -> tuple[MatchState, Seat]:
+    """Random play to a random decision with a real choice (and, if wanted, something hidden)."""
+    rng = random.Random(seed)
+    state = start_match(match_settings(seed, frozenset(rng.sample(sorted(VARIANTS), 2))))
+    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
+    stop = rng.randrange(30, 500)
+    found: tuple[MatchState, Seat] | None = None
+    for number in range(2000):
+        seat = decider_seat(state)
+        if seat is None:
+            break
+        if len(legal_commands(state, seat)) > 1 and state.side_of(seat) is not None:
+            hidden = _something_hidden(state, seat)
+            if not wanted_hidden or hidden:
+                found = (state, seat)
+                if number >= stop:
+                    break
+        state, _ = apply(state, command_for(bots[seat], state, seat))
+    assert found is not None
+    return found
+
+
+def _something_hidden(state: MatchState, seat: Seat) -> bool:
+    side = state.side_of(seat)
+    assert side is not None
+    act = state.activation
+    opponent = other_side(side)
+    if any(s.side == opponent and not s.revealed for s in state.secrets):
+        return True
+    return act is not None and (
+        (act.side == opponent and not act.revealed)
+        or (act.side == side and act.reaction_coin is not None and not act.reaction_revealed)
+    )
+
+
+def other_truth(state: MatchState, seat: Seat, rng: random.Random) -> MatchState:
+    """The state with everything ``seat``'s side cannot see drawn again: the opponent's
+    unrevealed selection and secrets, and the chance to come (the seed)."""
+    side = state.side_of(seat)
+    assert side is not None
+    opponent = other_side(side)
+    secrets = tuple(
+        replace(s, choice=rng.choice(_options(state, s.side, s.name)))
+        if s.side == opponent and not s.revealed
+        else s
+        for s in state.secrets
+    )
+    state = replace(
+        state, secrets=secrets, settings=replace(state.settings, seed=rng.getrandbits(64))
+    )
+    act = state.activation
+    if act is None:
+        return state
+    piles = state.piles(opponent)
+    if act.side == opponent and not act.revealed and act.coin is not None:
+        pool = (*piles.stash, act.coin)
+        coin, actions = _draw(state, pool, rng, active=True)
+        act = replace(act, coin=coin, unit=coin_unit(coin), actions=actions, remaining=actions)
+    elif act.side == side and act.reaction_coin is not None and not act.reaction_revealed:
+        pool = (*piles.stash, act.reaction_coin)
+        coin, actions = _draw(state, pool, rng, active=False)
+        act = replace(act, reaction_coin=coin, reaction_actions=actions)
+    else:
+        return state
+    piles = replace(piles, stash=tuple(sorted(set(pool) - {coin}, key=pool.index)))
+    changed = {"heroes" if opponent == "heroes" else "adversaries": piles}
+    return replace(state, activation=act, **changed)
+
+
+def _options(state: MatchState, side: str, name: str) -> tuple[str, ...]:
+    return next(o.options for o in state.secret_offers if (o.side, o.name) == (side, name))
+
+
+def _draw(
+    state: MatchState, pool: Sequence[str], rng: random.Random, *, active: bool
+) -> tuple[str, tuple[str, ...]]:
+    options = []
+    for coin in pool:
+        unit = state.unit(coin_unit(coin))
+        kinds = active_selections(state, unit) if active else reactive_selections(state, unit)
+        options.extend((coin, a) for a in kinds)
+    return rng.choice(options) if options else (pool[0], ("attack",))
+
+
+@PROPERTY
+@given(seed=SEEDS, spec=st.sampled_from(SPECS))
+def test_a_bot_chooses_the_same_whatever_its_side_cannot_see(seed: int, spec: str) -> None:
+    state, seat = position(seed, wanted_hidden=True)
+    other = other_truth(state, seat, random.Random(seed))
+    viewer = viewer_of(state, seat)
+    seen, seen_other = view(state, viewer), view(other, viewer)
+    # The two states differ only where this side cannot look (and in the seed, which no bot reads).
+    assert replace(seen_other, settings=seen.settings) == seen
+    legal = legal_commands(state, seat)
+    assert legal_commands(other, seat) == legal
+    assert make_bot(spec, seed).choose(seen, legal) == make_bot(spec, seed).choose(
+        seen_other, legal
+    )
+
+
+def test_the_no_peek_property_is_tested_on_positions_with_hidden_choices() -> None:
+    found = 0
+    for seed in range(6):
+        state, seat = position(seed, wanted_hidden=True)
+        found += _something_hidden(state, seat)
+        other = other_truth(state, seat, random.Random(seed))
+        assert other != state
+    assert found == 6
+
+
+# --- determinization ----------------------------------------------------------------
+
+
+@PROPERTY
+@given(seed=SEEDS)
+def test_a_determinization_looks_exactly_like_the_view_it_came_from(seed: int) -> None:
+    state, seat = position(seed, wanted_hidden=False)
+    viewer = viewer_of(state, seat)
+    seen = view(state, viewer)
+    sample = determinize(seen, random.Random(seed))
+    assert replace(view(sample, viewer), settings=seen.settings) == seen
+    assert sample.settings.seed != state.settings.seed or seed == 0
+    assert legal_commands(sample, seat) == legal_commands(state, seat)
+
+
+# --- the evaluation and the odds ------------------------------------------------------
+
+
+def test_the_evaluation_of_an_ended_match_is_its_result() -> None:
+    state = start_match(match_settings(1))
+    won = replace(state, ended="elimination", winner="heroes")
+    assert evaluate(won, "heroes") == 1.0
+    assert evaluate(won, "adversaries") == -1.0
+    assert evaluate(replace(won, winner=None), "heroes") == 0.0
+
+
+def playing(seed: int = 2) -> MatchState:
+    state, _ = position(seed, wanted_hidden=False)
+    return state
+
+
+def test_harm_dealt_raises_the_evaluation_and_harm_suffered_lowers_it() -> None:
+    state = playing()
+    enemy = next(f for f in state.figures if f.side == "adversaries" and not f.terrain)
+    hurt = replace(
+        state,
+        figures=tuple(
+            replace(f, condition="wounded") if f.id == enemy.id else f for f in state.figures
+        ),
+    )
+    assert evaluate(hurt, "heroes") > evaluate(state, "heroes")
+    assert evaluate(hurt, "adversaries") < evaluate(state, "adversaries")
+
+
+def test_standing_alone_on_the_objective_raises_the_evaluation() -> None:
+    settings_ = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=4)
+    state = playing_with(settings_)
+    squares = sorted(objective_squares(state))
+    assert squares, "the Smoke Vent is the objective"
+    hero = next(
+        f for f in state.figures if f.side == "heroes" and not f.terrain and f.size == "medium"
+    )
+    others = [f for f in state.figures if f.id != hero.id]
+    free = next(s for s in squares if all(f.square != s for f in others))
+    there = replace(
+        state,
+        figures=tuple(replace(f, square=free) if f.id == hero.id else f for f in state.figures),
+    )
+    assert evaluate(there, "heroes") > evaluate(state, "heroes")
+
+
+def playing_with(settings_: MatchSettings) -> MatchState:
+    state = start_match(settings_)
+    bots = {1: RandomBot(1), 2: RandomBot(2)}
+    while state.round < 2:
+        seat = decider_seat(state)
+        assert seat is not None
+        state, _ = apply(state, command_for(bots[seat], state, seat))
+    return state
+
+
+@pytest.mark.parametrize(
+    ("greys", "six_loses", "odds"),
+    [
+        (0, True, Fraction(1, 6)),
+        (1, True, Fraction(2, 6)),
+        (2, True, Fraction(3, 6)),
+        (5, True, Fraction(1)),
+        (6, True, Fraction(1)),
+        (0, False, Fraction(0)),
+        (2, False, Fraction(2, 6)),
+        (6, False, Fraction(1)),
+    ],
+)
+def test_the_odds_of_losing_the_initiative_are_exact(
+    greys: int, six_loses: bool, odds: Fraction
+) -> None:
+    assert initiative_loss_odds(greys, six_loses=six_loses) == odds
+
+
+def test_pushing_luck_risks_nothing_in_the_rounds_second_turn() -> None:
+    state = playing()
+    side = state.active
+    assert side is not None
+    assert push_luck_risk(replace(state, turns_in_round=2), side, grey_next=True) == 0.0
+    assert push_luck_risk(replace(state, turns_in_round=1), side, grey_next=True) > 0.0
+
+
+# --- a generic search -----------------------------------------------------------------
+
+
+class Nim:
+    """Take one or two from a pile; who takes the last wins. Perfect information."""
+
+    def to_move(self, state: tuple[int, int]) -> int | None:
+        return None if state[0] == 0 else state[1]
+
+    def legal(self, state: tuple[int, int], player: int) -> Sequence[int]:
+        return [n for n in (1, 2) if n <= state[0]]
+
+    def apply(self, state: tuple[int, int], command: int) -> tuple[int, int]:
+        return state[0] - command, 1 - state[1]
+
+    def determinize(self, view: tuple[int, int], rng: random.Random) -> tuple[int, int]:
+        return view
+
+    def evaluate(self, state: tuple[int, int], player: int) -> float:
+        if state[0] > 0:
+            return 0.0
+        return 1.0 if state[1] != player else -1.0  # the player who just took the last won
+
+    def is_horizon(self, start: tuple[int, int], state: tuple[int, int]) -> bool:
+        return False
+
+    def playout(self, state: tuple[int, int], legal: Sequence[int], rng: random.Random) -> int:
+        return rng.choice(list(legal))
+
+
+@pytest.mark.parametrize(("pile", "winning"), [(4, 1), (5, 2), (7, 1), (8, 2)])
+def test_the_search_finds_the_winning_move_of_a_game_it_knows_only_by_its_interface(
+    pile: int, winning: int
+) -> None:
+    result = search(Nim(), (pile, 0), [1, 2], 0, random.Random(1), iterations=400)
+    assert result.command == winning
+    assert result.iterations == 400
+
+
+def test_the_search_is_reproducible_with_an_iteration_budget_and_a_seed() -> None:
+    state, seat = position(4, wanted_hidden=False)
+    seen, legal = view(state, viewer_of(state, seat)), legal_commands(state, seat)
+    choices = {SearchBot(9, iterations=12).choose(seen, legal) for _ in range(3)}
+    assert len(choices) == 1
+
+
+# --- bot specs and installed bots -----------------------------------------------------
+
+
+def test_make_bot_names_every_bot() -> None:
+    assert BOT_NAMES == ("random", "heuristic", "mcts")
+    assert isinstance(make_bot("heuristic", 1), HeuristicBot)
+    default = make_bot("mcts", 1)
+    assert isinstance(default, SearchBot) and default.iterations == DEFAULT_ITERATIONS
+    chosen = make_bot("mcts:7", 1)
+    assert isinstance(chosen, SearchBot) and chosen.iterations == 7
+
+
+@pytest.mark.parametrize("spec", ["mcts:0", "mcts:x", "mcts:", "mcts:-3", "heuristic:2"])
+def test_make_bot_refuses_a_bad_argument(spec: str) -> None:
+    with pytest.raises(ValueError, match=r"mcts:N|takes no argument"):
+        make_bot(spec, 0)
+
+
+class FirstBot:
+    """A third-party bot: always the first legal command."""
+
+    def choose(self, view: MatchView, legal: Sequence[Command]) -> Command:
+        return legal[0]
+
+
+def first_bot(argument: str, seed: int) -> Bot:
+    return FirstBot()
+
+
+def test_a_bot_installed_through_the_entry_point_group_is_made_by_its_name(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    point = importlib.metadata.EntryPoint(
+        name="first", value="tests.test_bots:first_bot", group="multiversus.bots"
+    )
+    real = importlib.metadata.entry_points
+
+    def entry_points(**params: str) -> importlib.metadata.EntryPoints:
+        if params.get("group") == "multiversus.bots":
+            wanted = params.get("name")
+            return importlib.metadata.EntryPoints([point] if wanted in (None, "first") else [])
+        return real(**params)
+
+    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
+    assert "first" in bot_names()
+    assert isinstance(make_bot("first", 3), FirstBot)
+    _, final = play_match(match_settings(2), {1: make_bot("first", 1), 2: make_bot("heuristic", 2)})
+    assert final.is_over
+
+
+def test_command_for_refuses_a_bot_that_answers_out_of_turn() -> None:
+    from multiversus_core.errors import IllegalCommandError
+
+    state = start_match(match_settings(1))
+    with pytest.raises(IllegalCommandError, match="not waiting for seat 2"):
+        command_for(RandomBot(1), state, 2)
+
+
+def test_the_search_bot_searches_the_heuristics_shortlist_of_coin_selections() -> None:
+    for seed in range(20):
+        state, seat = position(seed, wanted_hidden=False)
+        if state.pending == "select" and len(legal_commands(state, seat)) > 8:
+            break
+    else:
+        pytest.fail("no selection with more than eight choices")
+    seen, legal = view(state, viewer_of(state, seat)), legal_commands(state, seat)
+    short = HeuristicBot(1).shortlist(seen, legal, 4)
+    kept = [c for c in short if c.__struct_config__.tag == "select_coins"]
+    assert len(kept) == 4
+    assert all(c in legal for c in short)
+    assert SearchBot(1, iterations=6, shortlist=4).choose(seen, legal) in short

@@ -1,0 +1,147 @@
+"""Where matches run never changes them: one local worker, two, and a real Dask cluster.
+
+The cluster is a real ``dask.distributed.LocalCluster`` of two worker
+processes; a worker is killed for real (``os._exit``) mid-run to show its
+matches are played again, or reported, and never lost or counted twice.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from multiversus_cli.runners import DaskRunner, LocalRunner, Play, Runner, batch_size
+from multiversus_core.simulation import Grid, MatchRecord, MatchResult, MatchTask, play_task
+from tests import simulate_faults
+
+distributed = pytest.importorskip("distributed")
+dask = pytest.importorskip("dask")
+
+GRID = Grid(
+    heroes=("banner-knight", "witch-hunters"),
+    adversaries=("smogon", "swartzblak"),
+    heroes_bot="random",
+    adversaries_bot="random",
+    matches=4,
+    seed=5,
+)
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """A local Dask cluster of two single-threaded worker processes; its scheduler's address.
+
+    A task is given up after it killed two workers, to keep the test short.
+    """
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 1}),
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            host="127.0.0.1",
+        ) as local,
+    ):
+        yield local.scheduler_address
+
+
+def run(runner: Runner, tasks: Sequence[MatchTask]) -> list[MatchRecord]:
+    results: list[MatchResult] = []
+    try:
+        runner.run(tasks, results.append, lambda: False)
+    finally:
+        runner.close()
+    return [r.record for r in results]
+
+
+def by_key(records: Sequence[MatchRecord]) -> dict[object, MatchRecord]:
+    keyed = {r.key: r for r in records}
+    assert len(keyed) == len(records), "a match was reported twice"
+    return keyed
+
+
+def test_one_worker_two_workers_and_a_dask_cluster_give_the_same_matches(cluster: str) -> None:
+    tasks = GRID.tasks()
+    expected = {t.key: play_task(t).record for t in tasks}
+    one = run(LocalRunner(1), tasks)
+    two = run(LocalRunner(2), tasks)
+    on_dask = run(DaskRunner(cluster), tasks)
+    backwards = run(LocalRunner(2), tasks[::-1])
+    assert by_key(one) == expected
+    assert by_key(two) == expected
+    assert by_key(on_dask) == expected
+    assert by_key(backwards) == expected
+
+
+def _dies_once(tmp_path: Path, tasks: Sequence[MatchTask]) -> Play:
+    return functools.partial(
+        simulate_faults.play_or_die, seeds={tasks[3].seed, tasks[10].seed}, once_in=str(tmp_path)
+    )
+
+
+def test_a_local_worker_that_dies_has_its_matches_played_again(tmp_path: Path) -> None:
+    tasks = GRID.tasks()
+    records = run(LocalRunner(2, _dies_once(tmp_path, tasks)), tasks)
+    assert by_key(records) == {t.key: play_task(t).record for t in tasks}
+    assert len(list(tmp_path.iterdir())) == 2  # both matches did kill their worker once
+
+
+def test_a_dask_worker_that_dies_has_its_matches_played_again(cluster: str, tmp_path: Path) -> None:
+    tasks = GRID.tasks()
+    records = run(DaskRunner(cluster, _dies_once(tmp_path, tasks)), tasks)
+    assert by_key(records) == {t.key: play_task(t).record for t in tasks}
+    assert len(list(tmp_path.iterdir())) == 2
+
+
+def _always_dies(tasks: Sequence[MatchTask]) -> Play:
+    return functools.partial(simulate_faults.play_or_die, seeds={tasks[7].seed})
+
+
+def _check_killer_reported(records: Sequence[MatchRecord], tasks: Sequence[MatchTask]) -> None:
+    keyed = by_key(records)
+    assert keyed.keys() == {t.key for t in tasks}
+    killer = keyed[tasks[7].key]
+    assert killer.failed
+    assert killer.reason == "worker_died"
+    assert killer.seed == tasks[7].seed
+    assert "worker process died" in (killer.error or "")
+    for task in tasks:
+        if task is not tasks[7]:
+            assert keyed[task.key] == play_task(task).record
+
+
+def test_a_match_that_kills_every_local_worker_is_reported_and_the_rest_played() -> None:
+    tasks = GRID.tasks()
+    _check_killer_reported(run(LocalRunner(2, _always_dies(tasks)), tasks), tasks)
+
+
+def test_a_match_that_kills_every_dask_worker_is_reported_and_the_rest_played(
+    cluster: str,
+) -> None:
+    tasks = GRID.tasks()
+    _check_killer_reported(run(DaskRunner(cluster, _always_dies(tasks)), tasks), tasks)
+
+
+def test_a_stopped_run_reports_only_whole_batches_and_nothing_twice() -> None:
+    tasks = GRID.tasks()
+    results: list[MatchResult] = []
+    runner = LocalRunner(2)
+    try:
+        runner.run(tasks, results.append, lambda: len(results) > 0)
+    finally:
+        runner.close()
+    records = [r.record for r in results]
+    assert 0 < len(records) < len(tasks)
+    expected = {t.key: play_task(t).record for t in tasks}
+    assert all(expected[k] == r for k, r in by_key(records).items())
+
+
+def test_batches_are_small_enough_to_spread_and_never_empty() -> None:
+    assert batch_size(1, 4) == 1
+    assert batch_size(64, 2) == 2
+    assert batch_size(640, 2) == 20
+    assert batch_size(100_000, 2) == 25
