@@ -146,3 +146,32 @@ def test_entries_that_read_the_same_are_said_to_differ_beyond_words(tmp_path: Pa
     assert result.exit_code == 1
     assert "salts: seed in A, secrets in B" in result.output
     assert "They read the same: they differ in what words do not tell" in result.output
+
+
+def test_a_log_and_its_prefix_tell_the_waiting_decision_in_words(tmp_path: Path) -> None:
+    full = tmp_path / "full.jsonl"
+    result = CliRunner().invoke(
+        app,
+        [
+            "play",
+            "--player1",
+            "bot",
+            "--player2",
+            "bot",
+            "--seed",
+            "3",
+            "--quiet",
+            "--log",
+            str(full),
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    lines = full.read_text().splitlines(keepends=True)
+    cut = next(
+        n for n in range(2, len(lines)) if '"kind":"attack_made"' in lines[n - 1]
+    )  # the log stops right after an attack: the other waits for its follow-up
+    short = tmp_path / "short.jsonl"
+    short.write_text("".join(lines[:cut]))
+    told = CliRunner().invoke(app, ["diff", str(full), str(short)]).output
+    assert "pending: " in told
+    assert "after_attack" not in told  # the field's value in words, not the code's name

@@ -35,15 +35,15 @@ RESULT = re.compile(r"The match ended in round \d of 6: (a draw|the \w+ \(.+?\) 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 
 
-def spawn(*args: str, cwd: Path) -> pexpect.spawn:
-    """Start ``multiversus ARGS`` at an 120-column terminal without colours."""
+def spawn(*args: str, cwd: Path, columns: int = 120, lines: int = 50) -> pexpect.spawn:
+    """Start ``multiversus ARGS`` at a terminal without colours, 120 by 50 unless told."""
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "PYTHONPATH": str(SRC),
         "TERM": "dumb",
         "NO_COLOR": "1",
-        "COLUMNS": "120",
-        "LINES": "50",
+        "COLUMNS": str(columns),
+        "LINES": str(lines),
     }
     child = pexpect.spawn(
         sys.executable,
@@ -53,10 +53,15 @@ def spawn(*args: str, cwd: Path) -> pexpect.spawn:
         encoding="utf-8",
         codec_errors="replace",
         timeout=TIMEOUT,
-        dimensions=(50, 120),
+        dimensions=(lines, columns),
     )
     child.delaybeforesend = None  # answers wait for their prompt already
     return child
+
+
+def expect_words(child: pexpect.spawn, phrase: str) -> None:
+    """Expect ``phrase``, its words maybe wrapped onto several lines."""
+    child.expect(r"\s+".join(map(re.escape, phrase.split())))
 
 
 def exit_status(child: pexpect.spawn) -> int | None:
@@ -169,13 +174,35 @@ def answer_ones_until(child: pexpect.spawn, wanted: str) -> None:
 
 def test_a_newcomer_is_told_how_to_win_before_the_first_decision(tmp_path: Path) -> None:
     child = spawn("play", "--seed", "7", "--log", str(tmp_path / "m.jsonl"), cwd=tmp_path)
-    child.expect_exact("How to win (The Order of the Banner against Smogon and the Dragonkith)")
-    child.expect_exact("either side wins at once by eliminating every enemy character")
-    child.expect_exact("the side with a character on the Smoke Vent")
+    expect_words(child, "How to win (The Order of the Banner against Smogon and the Dragonkith)")
+    expect_words(child, "either side wins at once by eliminating every enemy character")
+    expect_words(child, "the side with a character on the Smoke Vent")
     child.expect_exact("Type ? to have the decision in front of you explained.")
     child.expect_exact("to flip the coin")  # the first decision comes after it
     child.sendline("q")
     assert exit_status(child) == 0
+
+
+def test_at_80_by_24_how_to_win_and_question_mark_wrap_between_words(tmp_path: Path) -> None:
+    # A line longer than the screen is folded by the terminal wherever it ends,
+    # mid-word ("either s" / "ide wins"): the program's paragraphs must fit.
+    log = tmp_path / "m.jsonl"
+    child = spawn("play", "--seed", "7", "--log", str(log), cwd=tmp_path, columns=80, lines=24)
+    child.expect(CHOICE)
+    told = [child.before[child.before.index("How to win") :]]  # before the first decision
+    child.sendline("1")
+    child.expect(CHOICE)
+    child.sendline("?")
+    child.expect_exact("Choose the team you control")
+    child.expect(CHOICE)
+    told.append(child.before)  # the decision explained, how to win again
+    child.sendline("q")
+    assert exit_status(child) == 0
+    for text in told:
+        lines = text.replace("\r", "").split("\n")
+        assert max(len(line) for line in lines) <= 80, max(lines, key=len)
+        words = " ".join(text.split())
+        assert "either side wins at once by eliminating every enemy character" in words
 
 
 def test_a_coin_selection_is_made_in_steps_with_a_way_back(tmp_path: Path) -> None:

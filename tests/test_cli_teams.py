@@ -174,6 +174,24 @@ SMOGON = (BUNDLED / "smogon.toml").read_text()
             "name: holds the control or format character '\\x1b'",
         ),
         (
+            SMOGON.replace('name = "Smogon"', 'name = "   "', 1),
+            "units[0] (smogon).name: must not be blank",
+        ),
+        (
+            SMOGON.replace(
+                'abilities = ["Large", "Smoke Breath"]',
+                'abilities = ["Large", "Smoke Breath", "Smoke Breath"]',
+            ),
+            "units[0] (smogon).abilities[2]: 'Smoke Breath' is listed twice",
+        ),
+        (
+            SMOGON.replace(
+                'win_conditions = ["the-smoke-vent"]',
+                'win_conditions = ["the-smoke-vent", "the-smoke-vent"]',
+            ),
+            "win_conditions[1]: 'the-smoke-vent' is listed twice",
+        ),
+        (
             SMOGON.replace("squares = [[4, 0]]", "squares = [[9, 9]]"),
             "adversaries[0].squares[0]: a Large figure's four spaces from [9, 9] is not on",
         ),
@@ -203,6 +221,27 @@ def test_validate_refuses_a_hostile_sheet_in_one_line_naming_the_field(
     assert line.startswith(f"{path}: ")
     assert message in line
     assert "Traceback" not in line
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # An Adversary sheet under a Hero team's id: never paired with it, never installable.
+        SMOGON.replace('id = "smogon"', 'id = "banner-knight"', 1),
+        # A bundled team's id on another sheet: the bundled team keeps it.
+        SMOGON.replace('name = "Smogon and the Dragonkith"', 'name = "Smogon Reborn"', 1),
+    ],
+)
+def test_validate_refuses_a_sheet_whose_id_an_installed_team_holds(
+    tmp_path: Path, text: str
+) -> None:
+    path = tmp_path / "taken.toml"
+    path.write_text(text)
+    result = teams("validate", str(path))
+    assert result.exit_code == 1, result.output
+    (line,) = result.output.strip().splitlines()
+    assert line.startswith(f"{path}: id: the team id ")
+    assert "is taken by the installed team" in line
 
 
 def test_validate_accepts_a_bundled_sheet_that_is_also_installed() -> None:

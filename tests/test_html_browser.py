@@ -196,6 +196,17 @@ def test_the_address_can_name_the_entry_to_open(
     context.close()
 
 
+def test_changing_the_address_of_an_open_page_seeks(
+    replay: Replay, positions: list[dict[str, str]]
+) -> None:
+    replay.page.evaluate("location.hash = '#entry-90'")
+    replay.page.wait_for_function("document.body.dataset.entry === '90'", timeout=5_000)
+    assert replay.figures() == positions[90]
+    replay.page.go_back()  # the browser's Back button returns to where the page opened
+    replay.page.wait_for_function("document.body.dataset.entry === '0'", timeout=5_000)
+    assert replay.errors == []
+
+
 def test_play_advances_and_pause_stops(replay: Replay, positions: list[dict[str, str]]) -> None:
     replay.page.click("#mv-play")
     replay.page.wait_for_function("Number(document.body.dataset.entry) >= 2", timeout=10_000)
@@ -258,3 +269,26 @@ def test_a_missing_browser_skips_outside_ci_and_fails_in_ci(ci: str, outcome: st
     assert outcome in run.stdout
     reason = "no Chromium at /nonexistent/chromium (apt-get install chromium)"
     assert reason in run.stdout
+
+
+def test_a_die_roll_is_told_whole_inside_the_board_picture(
+    replay: Replay, golden: MatchLog
+) -> None:
+    from multiversus_core.events import InitiativeRolled
+
+    rolled = next(
+        k
+        for k, entry in enumerate(golden.entries, start=1)
+        if any(isinstance(e, InitiativeRolled) for e in entry.events)
+    )
+    replay.page.fill("#mv-slider", str(rolled))
+    words = replay.page.locator("#mv-board g.mv-roll text").last
+    assert words.text_content() in {
+        f"Initiative ({side}): {outcome}"
+        for side in ("Heroes", "Adversaries")
+        for outcome in ("kept", "lost")
+    }
+    svg = replay.page.locator("#mv-board svg").bounding_box()
+    told = words.bounding_box()
+    assert told["x"] + told["width"] <= svg["x"] + svg["width"]  # not cut off on the right
+    assert replay.errors == []

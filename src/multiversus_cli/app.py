@@ -10,6 +10,7 @@ with the commands' own).
 from __future__ import annotations
 
 import importlib
+import inspect
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -29,17 +30,39 @@ COMMANDS: Final[dict[str, str]] = {
 """Each command, in the order the help lists them, with its one-line help."""
 
 
+def _unfold(doc: str | None) -> str | None:
+    """Return a docstring with each paragraph on one line (None stays None).
+
+    Typer keeps a paragraph's single line breaks, so lines wrapped for the
+    source would be folded again at a narrower screen ("... takes" / "two
+    steps ..."); unfolded, the help wraps at the screen's width.
+    """
+    if not doc:
+        return None
+    paragraphs = inspect.cleandoc(doc).split("\n\n")
+    return "\n\n".join(" ".join(p.split("\n")) for p in paragraphs)
+
+
 def _command(module: str, name: str) -> Any:
     """Build the click command of a module's function of the same name, with its EPILOG if any."""
     loaded = importlib.import_module(f"multiversus_cli.{module}")
+    function = getattr(loaded, name)
     single = typer.Typer(add_completion=False)
-    single.command(name, epilog=getattr(loaded, "EPILOG", None))(getattr(loaded, name))
+    single.command(name, epilog=getattr(loaded, "EPILOG", None), help=_unfold(function.__doc__))(
+        function
+    )
     return typer.main.get_command(single)
 
 
 def _teams() -> Any:
     from multiversus_cli import teams
 
+    for info in teams.teams.registered_commands:
+        if info.help is None and info.callback is not None:
+            info.help = _unfold(info.callback.__doc__)
+    if teams.teams.registered_callback is not None:
+        callback = teams.teams.registered_callback
+        callback.help = _unfold(callback.callback.__doc__ if callback.callback else None)
     group = typer.main.get_group(teams.teams)
     group.name = "teams"
     return group

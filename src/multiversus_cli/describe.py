@@ -10,7 +10,7 @@ selection or secret choice is read from the redacted view, where it is None.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -1119,6 +1119,11 @@ def secrets_summary(state: MatchState, viewer: Seat | None) -> list[str]:
 
 def coin_summary(state: MatchState, coins: Sequence[CoinId]) -> str:
     """Return unit coins grouped by unit: "Banner Knight: green, grey ×2; Smogon: grey"."""
+    return coins_by_unit(coins, lambda unit_id: unit_name(state, unit_id))
+
+
+def coins_by_unit(coins: Sequence[CoinId], name: Callable[[str], str]) -> str:
+    """Return unit coins grouped by unit, each unit named by ``name`` (its id to words)."""
     if not coins:
         return "none"
     by_unit: dict[str, list[str]] = {}
@@ -1126,12 +1131,12 @@ def coin_summary(state: MatchState, coins: Sequence[CoinId]) -> str:
         by_unit.setdefault(coin_unit(coin), []).append(coin_colour(coin))
     parts = []
     for unit_id, colours in by_unit.items():
-        counted = []
-        for colour in ("green", "grey"):
-            n = colours.count(colour)
-            if n:
-                counted.append(colour if n == 1 else f"{colour} ×{n}")
-        parts.append(f"{unit_name(state, unit_id)}: {', '.join(counted)}")
+        counted = [
+            colour if n == 1 else f"{colour} ×{n}"
+            for colour in ("green", "grey")
+            if (n := colours.count(colour))
+        ]
+        parts.append(f"{name(unit_id)}: {', '.join(counted)}")
     return "; ".join(parts)
 
 
@@ -1141,6 +1146,7 @@ __all__ = [
     "actions_name",
     "coin_name",
     "coin_summary",
+    "coins_by_unit",
     "command_parts",
     "condition_name",
     "decision_help",

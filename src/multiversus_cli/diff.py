@@ -200,6 +200,8 @@ def _words(field: str, value: Any) -> str | None:
         return square((int(value[0]), int(value[1])))
     if field == "condition" and value in ("unharmed", "wounded", "disabled", "eliminated"):
         return condition_name(value)
+    if field == "pending" and isinstance(value, str):
+        return value.replace("_", " ")  # "after_attack" is the step after an attack
     if isinstance(value, (int, str)):
         return str(value)
     if isinstance(value, (list, tuple)) and all(isinstance(v, (int, str)) for v in value):

@@ -24,7 +24,7 @@ from typing import Final
 
 import msgspec
 
-from multiversus_cli.describe import action_name, actions_name, side_name
+from multiversus_cli.describe import action_name, actions_name, coins_by_unit, side_name
 from multiversus_cli.render import figure_labels
 from multiversus_cli.replay import command_line, event_lines
 from multiversus_cli.svg import board_parts, changes
@@ -216,20 +216,7 @@ def coin_words(seen: MatchView, coin: CoinId) -> str:
 
 def coins_words(seen: MatchView, coins: Sequence[CoinId]) -> str:
     """Return coins grouped by unit: "Banner Knight: green, grey ×2; Smogon: grey"."""
-    if not coins:
-        return "none"
-    by_unit: dict[str, list[str]] = {}
-    for coin in coins:
-        by_unit.setdefault(coin_unit(coin), []).append(coin_colour(coin))
-    parts = []
-    for unit_id, colours in by_unit.items():
-        counted = [
-            colour if n == 1 else f"{colour} ×{n}"
-            for colour in ("green", "grey")
-            if (n := colours.count(colour))
-        ]
-        parts.append(f"{_unit(seen, unit_id)}: {', '.join(counted)}")
-    return "; ".join(parts)
+    return coins_by_unit(coins, lambda unit_id: _unit(seen, unit_id))
 
 
 def _side(seen: MatchView, side: Side) -> str:
@@ -514,8 +501,9 @@ document.addEventListener("keydown",function(e){
   else if(e.key===" "&&e.target.tagName!=="BUTTON"){e.preventDefault();toggle();return;}
   if(to!==null){e.preventDefault();stop();show(to);}
 });
-const wanted=/^#entry-(\\d+)$/.exec(location.hash);
-show(wanted?Number(wanted[1]):0);
+function wanted(){const m=/^#entry-(\\d+)$/.exec(location.hash);return m?Number(m[1]):null;}
+window.addEventListener("hashchange",function(){stop();show(wanted()??0);});
+show(wanted()??0);
 performance.mark("mv-first-frame");
 })();
 """

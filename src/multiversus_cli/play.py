@@ -551,7 +551,7 @@ class Game:
         if self.is_hot_seat:
             self.out.print("Hot-seat: pass the keyboard when asked; secret choices are screened.")
         if not self.state.is_over:
-            self.out.print(printable_lines(how_to_win(self.state)), markup=False)
+            self._tell(how_to_win(self.state))
         if self.humans:
             self.out.print("Type h at any prompt for help.")
             self.out.print("Type ? to have the decision in front of you explained.")
@@ -607,7 +607,7 @@ class Game:
         self.out.print()
         self.out.print(render_board(state, self.viewer, result=False))  # told once, below
         self.out.print()
-        self.out.print(Text(printable(result), style="bold"))
+        self.out.print(Text(printable(result), style="bold"), soft_wrap=False)
         secrets = secrets_summary(state, None)  # every secret is revealed at the end
         if secrets:
             self.out.print("The secrets were:", markup=False)
@@ -639,7 +639,7 @@ class Game:
         self.out.print(Text(f"▶ {printable(waiting_for(state))}", style="bold"))
         help_text = decision_help(state, seat)
         if help_text is not None:
-            self.out.print(printable_lines(help_text), markup=False)
+            self._tell(help_text)
         steps = [build_menu(state, commands)]
         self._show_menu(steps[-1])
         while True:
@@ -702,8 +702,7 @@ class Game:
                 self._show_menu(menu)
             case "?" | "explain" | "why":
                 commands = tuple(menu.commands())
-                text = explain_decision(self.state, seat, commands)
-                self.out.print(printable_lines(text), markup=False)
+                self._tell(explain_decision(self.state, seat, commands))
             case "h" | "help":
                 self.out.print(_HELP, markup=False)
             case "q" | "quit" | "exit":
@@ -711,6 +710,10 @@ class Game:
             case _:
                 return False
         return True
+
+    def _tell(self, text: str) -> None:
+        """Print the program's own paragraphs, wrapped between words at the screen's width."""
+        self.out.print(printable_lines(text), markup=False, soft_wrap=False)
 
     def _say_wrong(self, what: str, menu: Menu) -> None:
         count = len(menu.choices)

@@ -174,7 +174,7 @@ def board_parts(
     for slot, figure in enumerate(offboard):
         parts.append(_offboard(figure, labels.get(figure.id, figure.id[:3]), slot, board))
     parts += [_attack(attack, sizes) for attack in highlight.attacks]
-    parts += [_roll(roll, index, board) for index, roll in enumerate(highlight.rolls)]
+    parts += _rolls(highlight.rolls, board)
     parts.append("</svg>")
     return parts
 
@@ -437,19 +437,29 @@ def _attack(attack: Attack, sizes: Mapping[str, str]) -> str:
     )
 
 
-def _roll(roll: Roll, index: int, board: Board) -> str:
-    right = MARGIN + board.width * CELL
+_CHAR_WIDTH: Final = 7
+"""A generous average width of a character of ``.mv-text`` (12px sans-serif), in pixels."""
+
+
+def _rolls(rolls: Sequence[Roll], board: Board) -> list[str]:
+    """Draw the entry's rolls under the board, from its right edge leftwards, each with
+    room for its words, so that no outcome is cut off at the picture's edge."""
+    end = MARGIN + board.width * CELL + 4
     y = MARGIN + board.height * CELL + 6
-    x = right - 150 - index * 160
-    face = "" if roll.die is None else str(roll.die)
-    words = escape(f"{roll.what}: {roll.outcome}")
-    return (
-        f'<g class="mv-change mv-roll" data-die="{face}">'
-        f'<rect x="{x}" y="{y}" width="30" height="30" rx="6" fill="#fff" stroke="#111" '
-        'stroke-width="2"/>'
-        f'<text class="mv-mark" x="{x + 15}" y="{y + 15}" fill="#111">{face or "?"}</text>'
-        f'<text class="mv-text" x="{x + 36}" y="{y + 15}">{words}</text></g>'
-    )
+    out = []
+    for roll in rolls:
+        face = "" if roll.die is None else str(roll.die)
+        said = f"{roll.what}: {roll.outcome}"
+        x = end - 36 - _CHAR_WIDTH * len(said)
+        end = x - 12
+        out.append(
+            f'<g class="mv-change mv-roll" data-die="{face}">'
+            f'<rect x="{x}" y="{y}" width="30" height="30" rx="6" fill="#fff" stroke="#111" '
+            'stroke-width="2"/>'
+            f'<text class="mv-mark" x="{x + 15}" y="{y + 15}" fill="#111">{face or "?"}</text>'
+            f'<text class="mv-text" x="{x + 36}" y="{y + 15}">{escape(said)}</text></g>'
+        )
+    return out
 
 
 __all__ = [

@@ -22,6 +22,7 @@ from multiversus_core.errors import SheetError
 from multiversus_core.scoring import WIN_CONDITIONS
 from multiversus_core.sheets import (
     TeamSheet,
+    check_id_free,
     check_pairings,
     installed_teams,
     invalid_teams,
@@ -168,6 +169,7 @@ def validate(
             sheet = load_sheet(path)
             # The installed copy of this very sheet is not another team to pair with.
             check_pairings(sheet, [t for t in others if t.id != sheet.id], str(path))
+            check_id_free(sheet, others, str(path))
         except SheetError as exc:
             failed = True
             out.print(Text(" ".join(printable(str(exc)).split()), style="red"))

@@ -161,19 +161,10 @@ def _hold(b: Builder, side: Side, move: ForcedMove, ally: str | None) -> None:
 
 def _finish(b: Builder, move: ForcedMove, spaces: int) -> None:
     """Move the figure ``spaces`` spaces, then run the ability's follow-up."""
-    state = b.state
-    figure = state.figure(move.figure)
-    assert state.board is not None
     if spaces:
-        path = movement.forced_path(
-            state.board,
-            state.figures,
-            figure,
-            move.direction,
-            spaces,
-            passable=frozenset(move.let_through),
-        )
-        b.emit(FigureMoved(figure=figure.id, to=path[-1], how=move.how))
+        to = destination(b.state, move, spaces)
+        assert to is not None  # ``spaces`` is one of the move's stops
+        b.emit(FigureMoved(figure=move.figure, to=to, how=move.how))
     if move.ability is not None and move.ability in REGISTRY and not b.state.is_over:
         REGISTRY[move.ability].after_forced_move(b, move, spaces)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from msgspec.structs import replace
 
 from multiversus_core import movement
-from multiversus_core.board import Board, Figure, Tile
+from multiversus_core.board import Board, Figure
 from multiversus_core.builder import Builder
 from multiversus_core.commitments import seal
 from multiversus_core.errors import IllegalCommandError, InvalidCommandError
@@ -115,14 +115,7 @@ def lay_out(
         if len(set(ids)) != len(ids):
             twice = next(i for n, i in enumerate(ids) if i in ids[:n])
             raise IllegalCommandError(f"two units or figures would share the id {twice!r}")
-    board = Board(
-        width=scenario.width,
-        height=scenario.height,
-        tiles=tuple(
-            Tile(origin=t.origin, terrain=t.terrain, blocking=t.blocking, obscuring=t.obscuring)
-            for t in scenario.tiles
-        ),
-    )
+    board = scenario.board()
     return units, board, _deploy(board, scenario, heroes, adversaries, units)
 
 

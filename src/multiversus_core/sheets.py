@@ -151,6 +151,17 @@ class ScenarioSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     heroes: tuple[Square, ...] = ()
     """The Heroes' deployment spaces, filled in roster order."""
 
+    def board(self) -> Board:
+        """Return the board this scenario lays out: its size and special tiles."""
+        return Board(
+            width=self.width,
+            height=self.height,
+            tiles=tuple(
+                Tile(origin=t.origin, terrain=t.terrain, blocking=t.blocking, obscuring=t.obscuring)
+                for t in self.tiles
+            ),
+        )
+
 
 class SecretSheet(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A secret the sheet's player chooses at set-up and keeps hidden (R23)."""
@@ -349,6 +360,9 @@ def validate_sheet(sheet: TeamSheet, source: str) -> None:
                     f"{where}.abilities[{j}]",
                     f"{unit.name} names the ability {ability!r}, which is not registered",
                 )
+            if ability in unit.abilities[:j]:
+                # The engine would apply it twice; the sheet would read as once.
+                fail(f"{where}.abilities[{j}]", f"{ability!r} is listed twice")
         if ("Large" in unit.abilities) != (unit.size == "large"):
             fail(f"{where}.size", 'a unit is size = "large" exactly when it has Large')
     _check_count(sum(u.characters for u in sheet.units), "figures", "units", fail)
@@ -364,6 +378,8 @@ def validate_sheet(sheet: TeamSheet, source: str) -> None:
     for i, condition in enumerate(sheet.win_conditions):
         if condition not in WIN_CONDITIONS:
             fail(f"win_conditions[{i}]", f"no win condition {condition!r} is registered")
+        if condition in sheet.win_conditions[:i]:
+            fail(f"win_conditions[{i}]", f"{condition!r} is listed twice")
     _validate_secrets(sheet, fail)
     if sheet.side == "adversaries" and not sheet.scenarios:
         fail("scenarios", "an Adversary sheet needs at least one scenario")
@@ -399,6 +415,8 @@ def _check_name(
 ) -> None:
     if not value and not empty:
         fail(field, "must not be empty")
+    if value and not value.strip() and not empty:
+        fail(field, "must not be blank: a name of spaces only names nothing on the screen")
     if len(value) > longest:
         fail(field, f"is longer than {longest} characters")
     if not value.isprintable():
@@ -423,14 +441,7 @@ def _validate_scenario(sheet: TeamSheet, sc: ScenarioSheet, where: str, fail: _F
             fail(f"{where}.tiles[{j}].origin", f"{list(tile.origin)} already has a tile")
         corners.add(tile.origin)
         _check_name(tile.terrain, f"{where}.tiles[{j}].terrain", fail)
-    board = Board(
-        width=sc.width,
-        height=sc.height,
-        tiles=tuple(
-            Tile(origin=t.origin, terrain=t.terrain, blocking=t.blocking, obscuring=t.obscuring)
-            for t in sc.tiles
-        ),
-    )
+    board = sc.board()
     placements: dict[str, int] = {}
     for j, placement in enumerate(sc.adversaries):
         if placement.unit in placements:
@@ -572,6 +583,28 @@ def _unique(sources: Iterable[tuple[str, TeamSheet]]) -> tuple[TeamSheet, ...]:
         sheets.append(sheet)
     sheets.sort(key=lambda s: (s.side != "heroes", s.id))
     return tuple(sheets)
+
+
+def check_id_free(sheet: TeamSheet, installed: Iterable[TeamSheet], source: str) -> None:
+    """Check that the sheet's id is not taken by another installed team.
+
+    Its own installed copy (an equal sheet) may hold the id, and so may an
+    installed team of the same side that this sheet would replace; a bundled
+    team's id, or one a team of the other side holds, is never free, as
+    :func:`installed_teams` refuses such a sheet.
+
+    :raises SheetError: naming the ``id`` field and the team that holds it.
+    """
+    bundled = {s.id for s in bundled_teams()}
+    for other in installed:
+        if other.id != sheet.id or other == sheet:
+            continue
+        if other.id in bundled or other.side != sheet.side:
+            raise SheetError(
+                source,
+                f"id: the team id {sheet.id!r} is taken by the installed team {other.name!r}",
+                sheet.id,
+            )
 
 
 def check_pairings(sheet: TeamSheet, others: Iterable[TeamSheet], source: str) -> None:
