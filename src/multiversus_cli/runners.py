@@ -10,7 +10,9 @@ every match that was in flight alone, one at a time, so the match that
 kills its worker is known: it is tried once more and then recorded as
 ``worker_died``. On Dask the scheduler retries a dead worker's tasks
 itself; a batch it gives up on (``KilledWorker``) is split into single
-matches, and a single match it gives up on is recorded as ``worker_died``.
+matches, a single match it gives up on is played again alone (it may only
+have shared a worker with the match that killed it), and a match it gives
+up on when played alone is recorded as ``worker_died``.
 Either way each match is reported exactly once.
 
 Dask is imported only by :class:`DaskRunner`.
@@ -148,18 +150,35 @@ class LocalRunner:
         tries: dict[tuple[Any, int], int] = {}
         pool = self._pool or self._new_pool()
         in_flight: dict[Future[list[MatchResult]], Batch] = {}
+        isolated: Future[list[MatchResult]] | None = None  # a suspect, played with nothing else
         while in_flight or ((queue or suspects) and not stopping()):
-            if suspects and not in_flight:
-                # After a death, matches that were under way are played alone.
-                task = suspects.popleft()
-                in_flight[pool.submit(play_batch, self._play, (task,))] = (task,)
-            while not suspects and queue and not stopping() and len(in_flight) < self._ahead:
-                batch = queue.popleft()
-                in_flight[pool.submit(play_batch, self._play, batch)] = batch
+            try:
+                if suspects and not in_flight:
+                    # After a death, matches that were under way are played alone.
+                    isolated = pool.submit(play_batch, self._play, (suspects[0],))
+                    in_flight[isolated] = (suspects.popleft(),)
+                while (
+                    isolated is None
+                    and not suspects
+                    and queue
+                    and not stopping()
+                    and len(in_flight) < self._ahead
+                ):
+                    batch = queue.popleft()
+                    try:
+                        in_flight[pool.submit(play_batch, self._play, batch)] = batch
+                    except BrokenProcessPool:
+                        queue.appendleft(batch)
+                        raise
+            except BrokenProcessPool:  # a worker died since the last wait: its futures say which
+                if not in_flight:
+                    pool = self._new_pool()
             done, _ = wait(in_flight, timeout=POLL, return_when=FIRST_COMPLETED)
             broken: list[Batch] = []
             for future in done:
                 batch = in_flight.pop(future)
+                if future is isolated:
+                    isolated = None
                 try:
                     results = future.result()
                 except BrokenProcessPool:
@@ -170,6 +189,7 @@ class LocalRunner:
             if broken:
                 broken.extend(in_flight.values())  # the whole pool went down with it
                 in_flight.clear()
+                isolated = None
                 alone = len(broken) == 1 and len(broken[0]) == 1
                 for task in (t for batch in broken for t in batch):
                     if alone:
@@ -285,9 +305,23 @@ class DaskRunner:
     ) -> None:
         distributed = self._distributed
         queue = split(tasks, batch_size(len(tasks), self.workers))
+        suspects: deque[MatchTask] = deque()
         in_flight: dict[Any, Batch] = {}
-        while in_flight or (queue and not stopping()):
-            while queue and not stopping() and len(in_flight) < self.workers * IN_FLIGHT_PER_WORKER:
+        isolated: Any = None  # a suspect, played with nothing else on the cluster
+        while in_flight or ((queue or suspects) and not stopping()):
+            if suspects and not in_flight:
+                # A match the scheduler gave up on may only have shared a dying worker:
+                # played alone, only the match that kills its worker fails again.
+                task = suspects.popleft()
+                isolated = self._client.submit(play_batch, self._play, (task,), pure=False)
+                in_flight[isolated] = (task,)
+            while (
+                isolated is None
+                and not suspects
+                and queue
+                and not stopping()
+                and len(in_flight) < self.workers * IN_FLIGHT_PER_WORKER
+            ):
                 batch = queue.popleft()
                 future = self._client.submit(play_batch, self._play, batch, pure=False)
                 in_flight[future] = batch
@@ -295,6 +329,9 @@ class DaskRunner:
                 distributed.wait(list(in_flight), timeout=POLL, return_when="FIRST_COMPLETED")
             for future in [f for f in in_flight if f.done()]:
                 batch = in_flight.pop(future)
+                alone = future is isolated
+                if alone:
+                    isolated = None
                 if future.status == "finished":
                     for result in future.result():
                         report(result)
@@ -304,8 +341,10 @@ class DaskRunner:
                     future.result()  # raises: a broken cluster, not a match
                 if len(batch) > 1:
                     queue.extendleft((task,) for task in reversed(batch))
-                else:
+                elif alone:
                     report(MatchResult(record=worker_died(batch[0], self._tries)))
+                else:
+                    suspects.append(batch[0])
 
     @property
     def _tries(self) -> int:
