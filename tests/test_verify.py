@@ -97,3 +97,13 @@ def test_a_log_naming_an_unknown_team_fails_on_its_settings() -> None:
     header = replace(log.header, settings=replace(log.header.settings, heroes="nobody"))
     result = verify(replace(log, header=header))
     assert not result.ok and result.code == "bad_settings"
+
+
+def test_a_difference_names_the_first_event_apart_and_whose_events_they_are() -> None:
+    from multiversus_core.verify import _difference
+
+    assert _difference((1, 2), (1, 3)) == "event 2: the rules give 2 where the log has 3"
+    assert _difference((1, 2), (1,), "the view") == "the rules give 1 more event(s), from 2"
+    assert _difference((1,), (1, 2, 3), "the view") == (
+        "the view has 2 event(s) the rules do not give, from 2"
+    )

@@ -345,7 +345,7 @@ def _rerun(
     if partial:
         expected, got = _without_commitments(expected), _without_commitments(got)
     if expected != got:
-        return (number, "rules_differ", _view_difference(expected, got))
+        return (number, "rules_differ", _difference(expected, got, "the view"))
     return None
 
 
@@ -401,20 +401,6 @@ def _without_commitments(events: Sequence[ViewEvent]) -> tuple[ViewEvent, ...]:
             event = msgspec.structs.replace(event, commitment="")
         out.append(event)
     return tuple(out)
-
-
-def _view_difference(expected: tuple[ViewEvent, ...], shown: tuple[ViewEvent, ...]) -> str:
-    """Describe the first event where the rules and the view differ."""
-    for index, (mine, theirs) in enumerate(zip(expected, shown, strict=False), start=1):
-        if mine != theirs:
-            return f"event {index}: the rules give {_show(mine)} where the view has {_show(theirs)}"
-    if len(expected) > len(shown):
-        extra = len(expected) - len(shown)
-        return f"the rules give {extra} more event(s), from {_show(expected[len(shown)])}"
-    extra = len(shown) - len(expected)
-    return (
-        f"the view has {extra} event(s) the rules do not give, from {_show(shown[len(expected)])}"
-    )
 
 
 def verify_against(
@@ -596,17 +582,20 @@ def _failed(
     )
 
 
-def _difference(expected: tuple[Event, ...], recorded: tuple[Event, ...]) -> str:
-    """Describe the first event where the rules and the log differ."""
+def _difference(
+    expected: Sequence[object], recorded: Sequence[object], holder: str = "the log"
+) -> str:
+    """Describe the first event where the rules and ``holder`` (the log, or a view) differ."""
     for index, (mine, theirs) in enumerate(zip(expected, recorded, strict=False), start=1):
         if mine != theirs:
-            return f"event {index}: the rules give {_show(mine)} where the log has {_show(theirs)}"
+            return f"event {index}: the rules give {_show(mine)} where {holder} has {_show(theirs)}"
     if len(expected) > len(recorded):
         extra = len(expected) - len(recorded)
         return f"the rules give {extra} more event(s), from {_show(expected[len(recorded)])}"
     extra = len(recorded) - len(expected)
     return (
-        f"the log has {extra} event(s) the rules do not give, from {_show(recorded[len(expected)])}"
+        f"{holder} has {extra} event(s) the rules do not give, "
+        f"from {_show(recorded[len(expected)])}"
     )
 
 
