@@ -9,7 +9,8 @@ not allow now.
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Callable
+from typing import Any, Final
 
 from multiversus_core import activation, dice, forced, initiative, setup
 from multiversus_core.board import Figure
@@ -41,7 +42,7 @@ from multiversus_core.commitments import check_salt
 from multiversus_core.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.events import Event, InitiativeGivenUp
 from multiversus_core.state import MatchState, Pending, derived
-from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, Seat, Side
+from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, ActionKind, Colour, Seat, Side
 from multiversus_core.units import Unit
 
 _WAITING_FOR: Final[dict[Pending, str]] = {
@@ -93,82 +94,196 @@ def decide_and_fold(command: Command, state: MatchState) -> tuple[tuple[Event, .
     :raises InvalidCommandError: if the command is not well formed.
     :raises IllegalCommandError: if the rules do not allow it now.
     """
-    _check_well_formed(command)
-    if isinstance(command, SelectCoins | SelectReaction | ChooseSecret):
-        check_salt(command.salt, state.settings)
+    if command.player not in SEATS:
+        raise InvalidCommandError(f"player must be seat 1 or 2, not {command.player!r}")
+    rule = _RULES.get(type(command))
+    if rule is None:
+        raise InvalidCommandError(f"{type(command).__name__} is not a command of the game")
     b = Builder(state)
-    match command:
-        case FlipForSetUp(player=player, winner=winner):
-            _expect(state, player, "flip")
-            if winner is None:
-                winner = 1 if dice.flip_coin(_seed(state), state.draws) else 2
-            setup.flip(b, winner)
-        case ChooseTeams(player=player, heroes=heroes, adversaries=adversaries, scenario=scenario):
-            _expect(state, player, "teams")
-            setup.choose_teams(b, heroes, adversaries, scenario)
-        case ChooseStartingTeam(player=player, side=side):
-            _expect(state, player, "starting_team")
-            setup.choose_starting_team(b, side)
-        case ChooseSide(player=player, side=side):
-            _expect(state, player, "side")
-            setup.choose_side(b, player, side)
-        case SelectCoins(player=player, unit=unit_id, colour=colour, actions=actions, salt=salt):
-            side = _expect(state, player, "select")
-            activation.select_coins(b, side, _unit(state, unit_id), colour, actions, salt)
-        case SelectReaction(player=player, unit=unit_id, colour=colour, actions=actions, salt=salt):
-            side = _expect(state, player, "react")
-            activation.select_reaction(b, side, _unit(state, unit_id), colour, actions, salt)
-        case SelectNoReaction(player=player):
-            side = _expect(state, player, "react")
-            activation.select_no_reaction(b, side)
-        case BeginAction(player=player, action=kind):
-            _expect(state, player, "begin_action")
-            activation.begin_action(b, kind)
-        case Step(player=player, figure=figure_id, direction=direction):
-            _expect(state, player, "move")
-            activation.step(b, _figure(state, figure_id), direction)
-        case EndAction(player=player):
-            _expect(state, player, "move", "attack", "stunt")
-            activation.end_action(b)
-        case ChooseSecret(player=player, name=name, choice=choice, salt=salt):
-            side = _expect(state, player, "secret")
-            setup.choose_secret(b, side, name, choice, salt)
-        case Attack(player=player, attacker=attacker_id, target=target_id):
-            _expect(state, player, "attack")
-            activation.attack(b, _figure(state, attacker_id), _figure(state, target_id))
-        case AfterAttack(player=player, choice=choice, direction=direction):
-            _expect(state, player, "after_attack")
-            activation.after_attack(b, choice, direction)
-        case Stunt(player=player, figure=figure_id, ability=ability, target=target):
-            _expect(state, player, "stunt")
-            activation.stunt(b, _figure(state, figure_id), ability, target)
-        case React(player=player):
-            _expect(state, player, "offer")
-            activation.react(b)
-        case DeclineReaction(player=player):
-            _expect(state, player, "offer")
-            activation.decline(b)
-        case RollInitiative(player=player, die=die):
-            side = _expect(state, player, "roll")
-            if die is None:
-                die = dice.roll_die(_seed(state), state.draws)
-            initiative.roll(b, side, die)
-        case BlockForcedMove(player=player, ally=ally, block=block):
-            _expect(state, player, "forced")
-            forced.choose_block(b, ally, block)
-        case StopForcedMove(player=player, spaces=spaces):
-            _expect(state, player, "forced")
-            forced.choose_stop(b, spaces)
-        case GiveUpInitiative(player=player):
-            side = _expect(state, player, "select")
-            if not state.may_give_up:
-                raise IllegalCommandError(
-                    "the Initiative can be given up only after a roll that kept it"
-                )
-            b.emit(InitiativeGivenUp(side=side))
-            initiative.end_turn(b, side, "initiative_given_up")
+    rule(b, command)
     forced.run(b)  # nothing is left queued once the rules above have run
     return tuple(b.events), b.state
+
+
+# --- one rule per command ---------------------------------------------------
+# Each checks that its command is well formed (InvalidCommandError), then that
+# the match waits for it (IllegalCommandError), then applies the rules.
+
+
+def _flip(b: Builder, command: FlipForSetUp) -> None:
+    winner = command.winner
+    if winner is not None and winner not in SEATS:
+        raise InvalidCommandError(f"the coin favours seat 1 or 2, not {winner!r}")
+    state = b.state
+    _expect(state, command.player, "flip")
+    if winner is None:
+        winner = 1 if dice.flip_coin(_seed(state), state.draws) else 2
+    setup.flip(b, winner)
+
+
+def _choose_teams(b: Builder, command: ChooseTeams) -> None:
+    _expect(b.state, command.player, "teams")
+    setup.choose_teams(b, command.heroes, command.adversaries, command.scenario)
+
+
+def _choose_starting_team(b: Builder, command: ChooseStartingTeam) -> None:
+    _check_side(command.side)
+    _expect(b.state, command.player, "starting_team")
+    setup.choose_starting_team(b, command.side)
+
+
+def _choose_side(b: Builder, command: ChooseSide) -> None:
+    _check_side(command.side)
+    _expect(b.state, command.player, "side")
+    setup.choose_side(b, command.player, command.side)
+
+
+def _select_coins(b: Builder, command: SelectCoins) -> None:
+    _check_selection(command.colour, command.actions)
+    state = b.state
+    check_salt(command.salt, state.settings)
+    side = _expect(state, command.player, "select")
+    unit = _unit(state, command.unit)
+    activation.select_coins(b, side, unit, command.colour, command.actions, command.salt)
+
+
+def _select_reaction(b: Builder, command: SelectReaction) -> None:
+    _check_selection(command.colour, command.actions)
+    if not command.actions:
+        raise InvalidCommandError("a reaction needs at least one action coin")
+    state = b.state
+    check_salt(command.salt, state.settings)
+    side = _expect(state, command.player, "react")
+    unit = _unit(state, command.unit)
+    activation.select_reaction(b, side, unit, command.colour, command.actions, command.salt)
+
+
+def _select_no_reaction(b: Builder, command: SelectNoReaction) -> None:
+    side = _expect(b.state, command.player, "react")
+    activation.select_no_reaction(b, side)
+
+
+def _begin_action(b: Builder, command: BeginAction) -> None:
+    if command.action not in ACTION_KINDS:
+        raise InvalidCommandError(f"actions are {', '.join(ACTION_KINDS)}, not {command.action!r}")
+    _expect(b.state, command.player, "begin_action")
+    activation.begin_action(b, command.action)
+
+
+def _step(b: Builder, command: Step) -> None:
+    direction = command.direction
+    dc, dr = direction
+    if dc not in (-1, 0, 1) or dr not in (-1, 0, 1) or (dc, dr) == (0, 0):
+        raise InvalidCommandError(
+            f"a step is one space: each of the direction's parts is -1, 0 or 1, "
+            f"not both 0 (got {direction!r})"
+        )
+    state = b.state
+    _expect(state, command.player, "move")
+    activation.step(b, _figure(state, command.figure), direction)
+
+
+def _end_action(b: Builder, command: EndAction) -> None:
+    _expect(b.state, command.player, "move", "attack", "stunt")
+    activation.end_action(b)
+
+
+def _choose_secret(b: Builder, command: ChooseSecret) -> None:
+    state = b.state
+    check_salt(command.salt, state.settings)
+    side = _expect(state, command.player, "secret")
+    setup.choose_secret(b, side, command.name, command.choice, command.salt)
+
+
+def _attack(b: Builder, command: Attack) -> None:
+    state = b.state
+    _expect(state, command.player, "attack")
+    activation.attack(b, _figure(state, command.attacker), _figure(state, command.target))
+
+
+def _after_attack(b: Builder, command: AfterAttack) -> None:
+    direction = command.direction
+    if command.choice not in ("step", "push", "stay") or (
+        direction is not None and not _is_unit_step(direction)
+    ):
+        raise InvalidCommandError("after an attack: step (with a direction), push, or stay")
+    _expect(b.state, command.player, "after_attack")
+    activation.after_attack(b, command.choice, direction)
+
+
+def _stunt(b: Builder, command: Stunt) -> None:
+    state = b.state
+    _expect(state, command.player, "stunt")
+    activation.stunt(b, _figure(state, command.figure), command.ability, command.target)
+
+
+def _react(b: Builder, command: React) -> None:
+    _expect(b.state, command.player, "offer")
+    activation.react(b)
+
+
+def _decline(b: Builder, command: DeclineReaction) -> None:
+    _expect(b.state, command.player, "offer")
+    activation.decline(b)
+
+
+def _roll(b: Builder, command: RollInitiative) -> None:
+    die = command.die
+    if die is not None and not 1 <= die <= 6:
+        raise InvalidCommandError(f"a six-sided die shows 1 to 6, not {die!r}")
+    state = b.state
+    side = _expect(state, command.player, "roll")
+    if die is None:
+        die = dice.roll_die(_seed(state), state.draws)
+    initiative.roll(b, side, die)
+
+
+def _block(b: Builder, command: BlockForcedMove) -> None:
+    if not isinstance(command.block, bool):
+        raise InvalidCommandError(f"block is true or false, not {command.block!r}")
+    _expect(b.state, command.player, "forced")
+    forced.choose_block(b, command.ally, command.block)
+
+
+def _stop(b: Builder, command: StopForcedMove) -> None:
+    if command.spaces < 0:
+        raise InvalidCommandError(f"a forced move goes 0 or more spaces, not {command.spaces!r}")
+    _expect(b.state, command.player, "forced")
+    forced.choose_stop(b, command.spaces)
+
+
+def _give_up(b: Builder, command: GiveUpInitiative) -> None:
+    state = b.state
+    side = _expect(state, command.player, "select")
+    if not state.may_give_up:
+        raise IllegalCommandError("the Initiative can be given up only after a roll that kept it")
+    b.emit(InitiativeGivenUp(side=side))
+    initiative.end_turn(b, side, "initiative_given_up")
+
+
+_RULES: Final[dict[type[Command], Callable[[Builder, Any], None]]] = {
+    FlipForSetUp: _flip,
+    ChooseTeams: _choose_teams,
+    ChooseStartingTeam: _choose_starting_team,
+    ChooseSide: _choose_side,
+    SelectCoins: _select_coins,
+    SelectReaction: _select_reaction,
+    SelectNoReaction: _select_no_reaction,
+    BeginAction: _begin_action,
+    Step: _step,
+    EndAction: _end_action,
+    ChooseSecret: _choose_secret,
+    Attack: _attack,
+    AfterAttack: _after_attack,
+    Stunt: _stunt,
+    React: _react,
+    DeclineReaction: _decline,
+    RollInitiative: _roll,
+    BlockForcedMove: _block,
+    StopForcedMove: _stop,
+    GiveUpInitiative: _give_up,
+}
+"""The rule for each kind of command, found by the command's class in one lookup."""
 
 
 def decider_seat(state: MatchState) -> Seat | None:
@@ -218,10 +333,10 @@ def _expect(state: MatchState, player: Seat, *pending: Pending) -> Side:
 
     Returns the player's side (a placeholder before sides are chosen).
     """
-    if state.pending == "over":
+    now = state.pending
+    if now == "over":
         raise IllegalCommandError("the match is over")
-    seat = decider_seat(state)
-    if state.pending not in pending or seat != player:
+    if now not in pending or decider_seat(state) != player:
         raise IllegalCommandError(
             f"the match is not waiting for that: it waits for {waiting_for(state)}"
         )
@@ -249,49 +364,17 @@ def _is_unit_step(direction: object) -> bool:
     return dc in (-1, 0, 1) and dr in (-1, 0, 1) and (dc, dr) != (0, 0)
 
 
-def _check_well_formed(command: Command) -> None:
-    """Raise :class:`InvalidCommandError` for values outside the game's vocabulary."""
-    if command.player not in SEATS:
-        raise InvalidCommandError(f"player must be seat 1 or 2, not {command.player!r}")
-    match command:
-        case FlipForSetUp(winner=winner) if winner is not None and winner not in SEATS:
-            raise InvalidCommandError(f"the coin favours seat 1 or 2, not {winner!r}")
-        case ChooseStartingTeam(side=side) | ChooseSide(side=side) if side not in SIDES:
-            raise InvalidCommandError(f"a team is 'heroes' or 'adversaries', not {side!r}")
-        case (
-            SelectCoins(colour=colour, actions=actions)
-            | SelectReaction(colour=colour, actions=actions)
-        ):
-            if colour not in ("green", "grey"):
-                raise InvalidCommandError(f"a unit coin is green or grey, not {colour!r}")
-            if len(actions) > 2:
-                raise InvalidCommandError("at most two action coins can be selected")
-            if any(a not in ACTION_KINDS for a in actions):
-                raise InvalidCommandError(f"action coins are {', '.join(ACTION_KINDS)}")
-            if tuple(sorted(actions)) != actions:
-                raise InvalidCommandError("list the action coins in alphabetical order")
-            if isinstance(command, SelectReaction) and not actions:
-                raise InvalidCommandError("a reaction needs at least one action coin")
-        case BeginAction(action=kind) if kind not in ACTION_KINDS:
-            raise InvalidCommandError(f"actions are {', '.join(ACTION_KINDS)}, not {kind!r}")
-        case AfterAttack(choice=choice, direction=direction) if choice not in (
-            "step",
-            "push",
-            "stay",
-        ) or (direction is not None and not _is_unit_step(direction)):
-            raise InvalidCommandError("after an attack: step (with a direction), push, or stay")
-        case Step(direction=direction):
-            dc, dr = direction
-            if dc not in (-1, 0, 1) or dr not in (-1, 0, 1) or (dc, dr) == (0, 0):
-                raise InvalidCommandError(
-                    f"a step is one space: each of the direction's parts is -1, 0 or 1, "
-                    f"not both 0 (got {direction!r})"
-                )
-        case BlockForcedMove(block=block) if not isinstance(block, bool):
-            raise InvalidCommandError(f"block is true or false, not {block!r}")
-        case StopForcedMove(spaces=spaces) if spaces < 0:
-            raise InvalidCommandError(f"a forced move goes 0 or more spaces, not {spaces!r}")
-        case RollInitiative(die=die) if die is not None and not 1 <= die <= 6:
-            raise InvalidCommandError(f"a six-sided die shows 1 to 6, not {die!r}")
-        case _:
-            pass
+def _check_side(side: Side) -> None:
+    if side not in SIDES:
+        raise InvalidCommandError(f"a team is 'heroes' or 'adversaries', not {side!r}")
+
+
+def _check_selection(colour: Colour, actions: tuple[ActionKind, ...]) -> None:
+    if colour not in ("green", "grey"):
+        raise InvalidCommandError(f"a unit coin is green or grey, not {colour!r}")
+    if len(actions) > 2:
+        raise InvalidCommandError("at most two action coins can be selected")
+    if any(a not in ACTION_KINDS for a in actions):
+        raise InvalidCommandError(f"action coins are {', '.join(ACTION_KINDS)}")
+    if tuple(sorted(actions)) != actions:
+        raise InvalidCommandError("list the action coins in alphabetical order")

@@ -1,0 +1,187 @@
+"""The command pipeline's fast paths agree with plain reference computations.
+
+Deciding finds a command's rule in a table keyed by the command's class and
+checks its form there; the checks are compared here with the plain check of
+every command shape in one ``match`` that they replace.
+"""
+
+from __future__ import annotations
+
+import itertools
+import typing
+from typing import Any
+
+from multiversus_core.bots import RandomBot, command_for
+from multiversus_core.commands import (
+    AfterAttack,
+    Attack,
+    BeginAction,
+    BlockForcedMove,
+    ChooseSecret,
+    ChooseSide,
+    ChooseStartingTeam,
+    ChooseTeams,
+    Command,
+    DeclineReaction,
+    EndAction,
+    FlipForSetUp,
+    GiveUpInitiative,
+    React,
+    RollInitiative,
+    SelectCoins,
+    SelectNoReaction,
+    SelectReaction,
+    Step,
+    StopForcedMove,
+    Stunt,
+)
+from multiversus_core.decide import _RULES, decide, decider_seat
+from multiversus_core.errors import InvalidCommandError, MultiversusError
+from multiversus_core.match import apply, start_match
+from multiversus_core.settings import MatchSettings
+from multiversus_core.state import MatchState
+from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES
+
+# --- deciding: one rule per command class ------------------------------------
+
+
+def test_every_kind_of_command_has_its_rule() -> None:
+    # given the union of commands, then each class has exactly one rule, and nothing else does
+    assert set(_RULES) == set(typing.get_args(Command))
+
+
+def _is_unit_step(direction: object) -> bool:
+    if not isinstance(direction, tuple) or len(direction) != 2:
+        return False
+    dc, dr = direction
+    return dc in (-1, 0, 1) and dr in (-1, 0, 1) and (dc, dr) != (0, 0)
+
+
+def _reference_well_formed(command: Any) -> None:
+    """The plain check of every command's form, in one ``match``, as deciding did it."""
+    if command.player not in SEATS:
+        raise InvalidCommandError(f"player must be seat 1 or 2, not {command.player!r}")
+    match command:
+        case FlipForSetUp(winner=winner) if winner is not None and winner not in SEATS:
+            raise InvalidCommandError(f"the coin favours seat 1 or 2, not {winner!r}")
+        case ChooseStartingTeam(side=side) | ChooseSide(side=side) if side not in SIDES:
+            raise InvalidCommandError(f"a team is 'heroes' or 'adversaries', not {side!r}")
+        case (
+            SelectCoins(colour=colour, actions=actions)
+            | SelectReaction(colour=colour, actions=actions)
+        ):
+            if colour not in ("green", "grey"):
+                raise InvalidCommandError(f"a unit coin is green or grey, not {colour!r}")
+            if len(actions) > 2:
+                raise InvalidCommandError("at most two action coins can be selected")
+            if any(a not in ACTION_KINDS for a in actions):
+                raise InvalidCommandError(f"action coins are {', '.join(ACTION_KINDS)}")
+            if tuple(sorted(actions)) != actions:
+                raise InvalidCommandError("list the action coins in alphabetical order")
+            if isinstance(command, SelectReaction) and not actions:
+                raise InvalidCommandError("a reaction needs at least one action coin")
+        case BeginAction(action=kind) if kind not in ACTION_KINDS:
+            raise InvalidCommandError(f"actions are {', '.join(ACTION_KINDS)}, not {kind!r}")
+        case AfterAttack(choice=choice, direction=direction) if choice not in (
+            "step",
+            "push",
+            "stay",
+        ) or (direction is not None and not _is_unit_step(direction)):
+            raise InvalidCommandError("after an attack: step (with a direction), push, or stay")
+        case Step(direction=direction):
+            dc, dr = direction
+            if dc not in (-1, 0, 1) or dr not in (-1, 0, 1) or (dc, dr) == (0, 0):
+                raise InvalidCommandError(
+                    f"a step is one space: each of the direction's parts is -1, 0 or 1, "
+                    f"not both 0 (got {direction!r})"
+                )
+        case BlockForcedMove(block=block) if not isinstance(block, bool):
+            raise InvalidCommandError(f"block is true or false, not {block!r}")
+        case StopForcedMove(spaces=spaces) if spaces < 0:
+            raise InvalidCommandError(f"a forced move goes 0 or more spaces, not {spaces!r}")
+        case RollInitiative(die=die) if die is not None and not 1 <= die <= 6:
+            raise InvalidCommandError(f"a six-sided die shows 1 to 6, not {die!r}")
+        case _:
+            pass
+
+
+_SEATS: list[Any] = [0, 1, 2, 3]
+_SIDES = ["heroes", "adversaries", "villains"]
+_KINDS = [*ACTION_KINDS, "dance"]
+_ACTIONS: list[tuple[Any, ...]] = [
+    (),
+    *((kind,) for kind in _KINDS),
+    *itertools.product(_KINDS, repeat=2),
+    ("attack", "move", "stunt"),
+]
+_COLOURS = ["green", "grey", "blue"]
+_DIRECTIONS = list(itertools.product(range(-2, 3), repeat=2))
+_NAMES = ["hero1", "nobody"]
+
+
+def _every_command() -> list[Any]:
+    """Every command shape with values inside and outside the game's vocabulary."""
+    out: list[Any] = []
+    for p in _SEATS:
+        out += [FlipForSetUp(p, w) for w in [None, *_SEATS]]
+        out += [ChooseTeams(p, h, a, "x") for h in _NAMES for a in _NAMES]
+        out += [ChooseStartingTeam(p, side) for side in _SIDES]
+        out += [ChooseSide(p, side) for side in _SIDES]
+        for kind in (SelectCoins, SelectReaction):
+            out += [kind(p, "militia", c, a) for c in _COLOURS for a in _ACTIONS]
+        out += [SelectNoReaction(p), EndAction(p), React(p), DeclineReaction(p)]
+        out += [GiveUpInitiative(p)]
+        out += [BeginAction(p, kind) for kind in _KINDS]
+        out += [Step(p, f, d) for f in _NAMES for d in _DIRECTIONS]
+        out += [ChooseSecret(p, "scheme", c) for c in _NAMES]
+        out += [Attack(p, a, t) for a in _NAMES for t in _NAMES]
+        for choice in ("step", "push", "stay", "jump"):
+            out += [AfterAttack(p, choice, d) for d in [None, *_DIRECTIONS]]
+        out += [Stunt(p, f, a) for f in _NAMES for a in [None, *_NAMES]]
+        out += [RollInitiative(p, die) for die in [None, *range(-1, 9)]]
+        out += [BlockForcedMove(p, "hero1", block) for block in (True, False, 0, 1)]
+        out += [StopForcedMove(p, spaces) for spaces in range(-2, 4)]
+    return out
+
+
+def _states() -> list[MatchState]:
+    """States of a random match at several kinds of decision, the set-up included."""
+    state = start_match(MatchSettings(seed=3))
+    bots = {1: RandomBot(3), 2: RandomBot(4)}
+    states: dict[str, MatchState] = {}
+    while not state.is_over and len(states) < 12:
+        states.setdefault(state.pending, state)
+        seat = decider_seat(state)
+        assert seat is not None
+        state, _ = apply(state, command_for(bots[seat], state, seat))
+    return list(states.values())
+
+
+_STATES = _states()
+
+
+def test_a_command_is_refused_as_malformed_exactly_as_the_plain_check_refuses_it() -> None:
+    # given every command shape, well formed or not, and states at several decisions
+    verdicts: list[tuple[Any, MatchState, str | None]] = []
+    for command in _every_command():
+        try:
+            _reference_well_formed(command)
+            verdicts += [(command, state, None) for state in _STATES]
+        except InvalidCommandError as error:
+            verdicts += [(command, state, str(error)) for state in _STATES]
+    form_problems = {expected for _, _, expected in verdicts if expected is not None}
+    assert len(form_problems) > 20
+    for command, state, expected in verdicts:
+        # when it is decided
+        try:
+            decide(command, state)
+            got: str | None = None
+            kind: type[Exception] | None = None
+        except MultiversusError as error:
+            got, kind = str(error), type(error)
+        # then a malformed command is refused for the same reason, whatever the state;
+        # a well-formed one is never refused for its form
+        if expected is not None:
+            assert (kind, got) == (InvalidCommandError, expected), command
+        else:
+            assert got not in form_problems, command
