@@ -2,14 +2,24 @@
 
 Deciding finds a command's rule in a table keyed by the command's class and
 checks its form there; the checks are compared here with the plain check of
-every command shape in one ``match`` that they replace.
+every command shape in one ``match`` that they replace. Verifying audits
+only the events that take part in commitments, and every commitment binds a
+match id kept per settings: both are checked against the plain computation.
 """
 
 from __future__ import annotations
 
+import ast
+import hashlib
+import inspect
 import itertools
+import textwrap
 import typing
 from typing import Any
+
+import msgspec
+from hypothesis import given
+from hypothesis import strategies as st
 
 from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.commands import (
@@ -35,12 +45,14 @@ from multiversus_core.commands import (
     StopForcedMove,
     Stunt,
 )
+from multiversus_core.commitments import match_id
 from multiversus_core.decide import _RULES, decide, decider_seat
 from multiversus_core.errors import InvalidCommandError, MultiversusError
 from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.state import MatchState
 from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES
+from multiversus_core.verify import _AUDITED, _Audit
 
 # --- deciding: one rule per command class ------------------------------------
 
@@ -185,3 +197,46 @@ def test_a_command_is_refused_as_malformed_exactly_as_the_plain_check_refuses_it
             assert (kind, got) == (InvalidCommandError, expected), command
         else:
             assert got not in form_problems, command
+
+
+# --- verifying: the audit of commitments ---------------------------------------
+
+
+def _class_patterns(node: ast.AST) -> set[str]:
+    return {
+        n.cls.id
+        for n in ast.walk(node)
+        if isinstance(n, ast.MatchClass) and isinstance(n.cls, ast.Name)
+    }
+
+
+def test_the_audit_passes_by_only_events_it_has_no_case_for() -> None:
+    # given the audit's match over events, then the events it lets in are exactly those
+    # its cases name: no case is ever skipped
+    tree = ast.parse(textwrap.dedent(inspect.getsource(_Audit.event)))
+    assert _class_patterns(tree) == {kind.__name__ for kind in _AUDITED}
+
+
+@given(
+    st.lists(
+        st.builds(
+            MatchSettings,
+            heroes=st.none() | st.sampled_from(["a", "b"]),
+            variants=st.lists(st.sampled_from(["x", "y"]), max_size=2).map(tuple),
+            seed=st.integers(0, 2**64 - 1),
+            salts=st.sampled_from(["seed", "secrets"]),
+            chance=st.sampled_from(["", "0" * 64]),
+        ),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_a_match_id_kept_per_settings_is_the_hash_of_its_encoding(
+    many: list[MatchSettings],
+) -> None:
+    # given settings met in any order, some again, then each id is the plain hash
+    for settings in many + many[::-1]:
+        encoded = msgspec.json.encode(settings)
+        if not settings.chance:
+            encoded = encoded[: -len(b',"chance":""}')] + b"}"
+        assert match_id(settings) == hashlib.sha256(encoded).hexdigest()

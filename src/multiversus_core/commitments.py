@@ -26,6 +26,7 @@ Only :func:`fresh_salt` and :func:`fresh_chance` read randomness; the rules neve
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import re
@@ -77,12 +78,15 @@ class Opening(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False)
     """The secret: ``[coin, *actions]`` for a selection, ``[choice]`` for a set-up secret."""
 
 
+@functools.lru_cache(maxsize=16)
 def match_id(settings: MatchSettings) -> str:
     """Return the hex SHA-256 of the settings' canonical encoding (as in the log header).
 
     Settings without a chance commitment are hashed without their empty
     ``chance`` field, as format version 3 wrote them, so that commitments made
-    before version 4 still open.
+    before version 4 still open. Every commitment of a match binds its id, so
+    the ids of the last few settings are kept (settings are immutable: an id
+    never goes stale).
     """
     encoded = _encoder.encode(settings)
     if not settings.chance:

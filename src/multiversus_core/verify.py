@@ -152,9 +152,10 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
             chance=chance,
         )
     commitments = check_commitments(log)
+    chance_unknown = bool(log.header.settings.chance) and log.chance is None
     for number, entry in enumerate(log.entries, start=1):
         command = entry.command
-        if log.header.settings.chance and log.chance is None:
+        if chance_unknown:
             command = with_recorded_chance(command, entry.events)
         try:
             events, after = decide_and_fold(command, state)
@@ -634,6 +635,26 @@ class _Committed(msgspec.Struct, frozen=True):
     seat: Seat
 
 
+_AUDITED: Final = frozenset(
+    {
+        SideChosen,
+        RoundStarted,
+        CoinsSelected,
+        HiddenCoinsSelected,
+        ReactionSelected,
+        HiddenReactionSelected,
+        SecretChosen,
+        HiddenSecretChosen,
+        CoinsRevealed,
+        ReactionRevealed,
+        SecretRevealed,
+        ActivationEnded,
+        MatchEnded,
+    }
+)
+"""The events :meth:`_Audit.event` looks at: every other kind passes it by at once."""
+
+
 class _Audit:
     """Walks a log's events (a whole log or one side's redacted log) pairing commitments
     with reveals."""
@@ -647,6 +668,8 @@ class _Audit:
         self.problems: list[CommitmentProblem] = []
 
     def event(self, entry: int, event: ViewEvent) -> None:
+        if type(event) not in _AUDITED:
+            return  # most events neither commit, reveal nor make a reveal due
         match event:
             case SideChosen(seat=seat, side=side):
                 other: Side = "adversaries" if side == "heroes" else "heroes"
