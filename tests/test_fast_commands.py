@@ -18,9 +18,13 @@ import typing
 from typing import Any
 
 import msgspec
-from hypothesis import given
+import pytest
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
+from multiversus_core import activation
+from multiversus_core.abilities import abilities_of
+from multiversus_core.board import Figure
 from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.commands import (
     AfterAttack,
@@ -50,8 +54,11 @@ from multiversus_core.decide import _RULES, decide, decider_seat
 from multiversus_core.errors import InvalidCommandError, MultiversusError
 from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
+from multiversus_core.sheets import installed_teams
 from multiversus_core.state import MatchState
 from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES
+from multiversus_core.units import Unit, coin_unit
+from multiversus_core.variants import VARIANTS
 from multiversus_core.verify import _AUDITED, _Audit
 
 # --- deciding: one rule per command class ------------------------------------
@@ -235,8 +242,104 @@ def test_a_match_id_kept_per_settings_is_the_hash_of_its_encoding(
     many: list[MatchSettings],
 ) -> None:
     # given settings met in any order, some again, then each id is the plain hash
-    for settings in many + many[::-1]:
-        encoded = msgspec.json.encode(settings)
-        if not settings.chance:
+    for one in many + many[::-1]:
+        encoded = msgspec.json.encode(one)
+        if not one.chance:
             encoded = encoded[: -len(b',"chance":""}')] + b"}"
-        assert match_id(settings) == hashlib.sha256(encoded).hexdigest()
+        assert match_id(one) == hashlib.sha256(encoded).hexdigest()
+
+
+# --- selections: kept per unit while the figures stay the same ----------------
+
+
+def _plain_terrain(unit: Unit) -> list[tuple[str, ...]]:
+    kinds = set()
+    if not unit.is_terrain or activation.DRIFTING in unit.abilities:
+        kinds.add("move")
+    if any(a.kind in ("stunt", "double_stunt") for a in abilities_of(unit)):
+        kinds.add("stunt")
+    return [a for a in activation.ACTION_SELECTIONS if set(a) <= kinds]
+
+
+def _plain_selections(state: MatchState, unit: Unit) -> tuple[list[tuple[str, ...]], ...]:
+    """A unit's active and reactive selections from a plain scan of the figures (R1, R3)."""
+    on_board = [f for f in state.figures if f.unit == unit.id and f.square is not None]
+    able = [f for f in on_board if f.condition != "disabled"]
+    if not on_board:
+        active: list[tuple[str, ...]] = []
+    elif unit.is_terrain:
+        active = _plain_terrain(unit)
+    else:
+        hurt = any(f.condition in ("wounded", "disabled") for f in on_board)
+        active = ([()] if hurt else []) + (list(activation.ACTION_SELECTIONS) if able else [])
+    reactive = (
+        [
+            a
+            for a in (_plain_terrain(unit) if unit.is_terrain else activation.ACTION_SELECTIONS)
+            if a in activation.REACTIVE_SELECTIONS
+        ]
+        if able
+        else []
+    )
+    return active, reactive
+
+
+_ADVERSARIES = sorted(t.id for t in installed_teams() if t.side == "adversaries")
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32),
+    adversaries=st.sampled_from(_ADVERSARIES),
+    variants=st.sets(st.sampled_from(sorted(VARIANTS))),
+)
+@example(seed=1, adversaries="smogon", variants=set())  # Drifting clouds move and stunt
+def test_selections_kept_while_the_figures_stay_are_the_plain_selections(
+    seed: int, adversaries: str, variants: set[str]
+) -> None:
+    # given a random match against any team under any variants, then at every state each
+    # unit's selections, and whether a side can act or react, are what a plain scan of its
+    # figures gives
+    state = start_match(
+        MatchSettings(seed=seed, adversaries=adversaries, variants=tuple(sorted(variants)))
+    )
+    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
+    while not state.is_over:
+        for unit in state.units:
+            active, reactive = _plain_selections(state, unit)
+            assert list(activation.active_selections(state, unit)) == active
+            assert list(activation.reactive_selections(state, unit)) == reactive
+        for side in SIDES:
+            stash = {coin_unit(c) for c in state.piles(side).stash}
+            mine = [u for u in state.units if u.side == side and u.id in stash]
+            plain = [_plain_selections(state, u) for u in mine]
+            assert activation.has_legal_activation(state, side) == any(a for a, _ in plain)
+            assert activation.can_react(state, side) == any(r for _, r in plain)
+        seat = decider_seat(state)
+        assert seat is not None
+        state, _ = apply(state, command_for(bots[seat], state, seat))
+
+
+@pytest.mark.parametrize(
+    "abilities",
+    [
+        (),
+        ("Drifting",),
+        ("Torches",),
+        ("Smoke Breath",),
+        ("Drifting", "Torches"),
+        ("Rally", "Troll Sweep"),
+    ],
+)
+def test_terrain_selections_kept_per_unit_are_the_plain_ones(abilities: tuple[str, ...]) -> None:
+    # given a Terrain unit with any abilities, on the board, then what it may select as the
+    # active and as the reactive unit is what its abilities allow (R1), asked twice
+    unit = Unit("rocks", "Rock", "adversaries", "terrain", ("rocks-1",), (), abilities=abilities)
+    rock = Figure("rocks-1", "Rock 1", "rocks", "adversaries", (0, 0), terrain=True)
+    state = msgspec.structs.replace(
+        start_match(MatchSettings(seed=1)), units=(unit,), figures=(rock,)
+    )
+    for _ in range(2):
+        active, reactive = _plain_selections(state, unit)
+        assert list(activation.active_selections(state, unit)) == active
+        assert list(activation.reactive_selections(state, unit)) == reactive

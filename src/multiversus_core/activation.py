@@ -137,7 +137,12 @@ _Selections = tuple[tuple[ActionKind, ...], ...]
 def _per_unit(
     state: MatchState, key: str, unit: Unit, compute: Callable[[MatchState, Unit], _Selections]
 ) -> _Selections:
-    """Return ``compute(state, unit)``, computed once per state and unit."""
+    """Return ``compute(state, unit)``, computed once per unit and state.
+
+    ``compute`` reads only the unit and the state's figures, so the table is
+    carried on to the next state while its figures stay the same
+    (:data:`~multiversus_core.state.FIGURE_LOOKUPS`).
+    """
     known: dict[str, tuple[Unit, _Selections]] = derived(state, key, _new_table)
     found = known.get(unit.id)
     if found is not None and (found[0] is unit or found[0] == unit):
@@ -157,6 +162,15 @@ def can_move(unit: Unit) -> bool:
 
 
 def _terrain_selections(unit: Unit) -> tuple[tuple[ActionKind, ...], ...]:
+    """The selections of a Terrain unit: found once per unit, from its abilities alone."""
+    return derived(unit, "_terrain_selections", _find_terrain_selections)
+
+
+def _terrain_reactions(unit: Unit) -> tuple[tuple[ActionKind, ...], ...]:
+    return derived(unit, "_terrain_reactions", _find_terrain_reactions)
+
+
+def _find_terrain_selections(unit: Unit) -> tuple[tuple[ActionKind, ...], ...]:
     # Terrain pieces move and stunt only as their abilities allow (R1).
     kinds: list[ActionKind] = []
     if can_move(unit):
@@ -164,6 +178,10 @@ def _terrain_selections(unit: Unit) -> tuple[tuple[ActionKind, ...], ...]:
     if stunt_abilities(unit, double=False) or stunt_abilities(unit, double=True):
         kinds.append("stunt")
     return tuple(a for a in ACTION_SELECTIONS if set(a) <= set(kinds))
+
+
+def _find_terrain_reactions(unit: Unit) -> tuple[tuple[ActionKind, ...], ...]:
+    return tuple(a for a in _terrain_selections(unit) if a in REACTIVE_SELECTIONS)
 
 
 def needs_recovery(state: MatchState, unit: Unit) -> bool:
@@ -200,7 +218,7 @@ def _reactive_selections(state: MatchState, unit: Unit) -> _Selections:
     if not able_figures(state, unit):
         return ()
     if unit.is_terrain:
-        return tuple(a for a in _terrain_selections(unit) if a in REACTIVE_SELECTIONS)
+        return _terrain_reactions(unit)
     return REACTIVE_SELECTIONS
 
 

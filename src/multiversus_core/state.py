@@ -352,8 +352,16 @@ def derived(owner: _O, key: str, compute: Callable[[_O], _T]) -> _T:
 _MISSING: Final[Any] = object()
 
 
-FIGURE_LOOKUPS: Final = ("_figure_index", "_figures_of", "_able_figures", "_occupancy")
-"""The keys of the values :func:`derived` from a state's board and figures alone."""
+FIGURE_LOOKUPS: Final = (
+    "_figure_index",
+    "_figures_of",
+    "_able_figures",
+    "_occupancy",
+    "_active_selections",
+    "_reactive_selections",
+)
+"""The keys of the values :func:`derived` from a state's board and figures alone (and
+from its units, which they check)."""
 
 
 def carry_lookups(old: MatchState, new: MatchState) -> None:
