@@ -22,7 +22,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core import activation
+from multiversus_core import activation, forced, setup
 from multiversus_core.abilities import abilities_of
 from multiversus_core.board import Figure
 from multiversus_core.bots import RandomBot, command_for
@@ -52,11 +52,12 @@ from multiversus_core.commands import (
 from multiversus_core.commitments import match_id
 from multiversus_core.decide import _RULES, decide, decider_seat
 from multiversus_core.errors import InvalidCommandError, MultiversusError
+from multiversus_core.legal import _LISTINGS, legal_commands
 from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.sheets import installed_teams
-from multiversus_core.state import MatchState
-from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES
+from multiversus_core.state import MatchState, Pending
+from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, Seat
 from multiversus_core.units import Unit, coin_unit
 from multiversus_core.variants import VARIANTS
 from multiversus_core.verify import _AUDITED, _Audit
@@ -343,3 +344,66 @@ def test_terrain_selections_kept_per_unit_are_the_plain_ones(abilities: tuple[st
         active, reactive = _plain_selections(state, unit)
         assert list(activation.active_selections(state, unit)) == active
         assert list(activation.reactive_selections(state, unit)) == reactive
+
+
+# --- the decider and the listing: found by what the match waits for -----------
+
+
+def _reference_decider_seat(state: MatchState) -> Seat | None:
+    """The seat to decide, by one plain ``match`` over every decision."""
+    match state.pending:
+        case "flip":
+            return 1
+        case "teams" | "starting_team":
+            return state.set_up_player
+        case "side":
+            return None if state.set_up_player is None else (2 if state.set_up_player == 1 else 1)
+        case "react" | "offer":
+            return None if state.reactive is None else state.seat_of(state.reactive)
+        case "forced":
+            choice = forced.held(state)
+            return None if choice is None else state.seat_of(choice.side)
+        case "secret":
+            offer = setup.next_secret(state)
+            return None if offer is None else state.seat_of(offer.side)
+        case "over":
+            return None
+        case "move" | "attack" | "after_attack" | "stunt" if (
+            state.activation is not None and state.activation.reaction is not None
+        ):
+            return state.seat_of(state.activation.reaction.side)
+        case _:
+            return None if state.active is None else state.seat_of(state.active)
+
+
+def test_every_decision_has_its_listing() -> None:
+    assert set(_LISTINGS) == set(typing.get_args(Pending))
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32),
+    adversaries=st.sampled_from(_ADVERSARIES),
+    variants=st.sets(st.sampled_from(sorted(VARIANTS))),
+)
+def test_the_seat_to_decide_is_the_plain_one_at_every_decision(
+    seed: int, adversaries: str, variants: set[str]
+) -> None:
+    # given a random match, then at every state the seat to decide is the plain answer, and
+    # only that seat has commands listed
+    state = start_match(
+        MatchSettings(seed=seed, adversaries=adversaries, variants=tuple(sorted(variants)))
+    )
+    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
+    seen = set()
+    while True:
+        seat = _reference_decider_seat(state)
+        assert decider_seat(msgspec.structs.replace(state)) == seat
+        seen.add(state.pending)
+        for other in SEATS:
+            assert bool(legal_commands(state, other)) == (other == seat)
+        if seat is None:
+            break
+        state, _ = apply(state, command_for(bots[seat], state, seat))
+    assert state.is_over
+    assert {"flip", "select", "react", "move", "roll", "over"} <= seen

@@ -14,7 +14,7 @@ completely; then the held step goes ahead if it still can.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final, Literal
 
 from msgspec.structs import replace
@@ -237,14 +237,20 @@ def units_of(state: MatchState, side: Side) -> tuple[Unit, ...]:
 
 def has_legal_activation(state: MatchState, side: Side) -> bool:
     """True if the side has a unit coin in its stash for a unit that can act (R15)."""
-    stash_units = state.piles(side).stash_units
-    return any(u.id in stash_units and active_selections(state, u) for u in units_of(state, side))
+    return any(active_selections(state, unit) for unit in _stashed_units(state, side))
 
 
 def can_react(state: MatchState, side: Side) -> bool:
     """True if the side has a unit coin in its stash for a unit that can react (R3)."""
-    stash_units = state.piles(side).stash_units
-    return any(u.id in stash_units and reactive_selections(state, u) for u in units_of(state, side))
+    return any(reactive_selections(state, unit) for unit in _stashed_units(state, side))
+
+
+def _stashed_units(state: MatchState, side: Side) -> Iterator[Unit]:
+    """The side's units with a coin in its stash, in no particular order."""
+    for unit_id in state.piles(side).stash_units:
+        unit = state.unit(unit_id)
+        if unit.side == side:
+            yield unit
 
 
 def current(state: MatchState) -> Action | None:

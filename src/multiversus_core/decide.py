@@ -291,30 +291,41 @@ def decider_seat(state: MatchState) -> Seat | None:
     return derived(state, "_decider_seat", _decider_seat)
 
 
+_ACTIVE_DECIDES: Final[frozenset[Pending]] = frozenset({"select", "begin_action", "roll"})
+"""Decisions of the active player alone."""
+_ACTING_DECIDES: Final[frozenset[Pending]] = frozenset({"move", "attack", "after_attack", "stunt"})
+"""Decisions of the acting player: the reactive one while a reaction is under way."""
+
+
 def _decider_seat(state: MatchState) -> Seat | None:
+    pending = state.pending
+    if pending in _ACTING_DECIDES:
+        reaction = None if state.activation is None else state.activation.reaction
+        if reaction is not None:
+            return state.seat_of(reaction.side)
+    elif pending not in _ACTIVE_DECIDES:
+        return _other_decider_seat(state)
+    return None if state.active is None else state.seat_of(state.active)
+
+
+def _other_decider_seat(state: MatchState) -> Seat | None:
     match state.pending:
+        case "react" | "offer":
+            return None if state.reactive is None else state.seat_of(state.reactive)
         case "flip":
             return 1
         case "teams" | "starting_team":
             return state.set_up_player
         case "side":
             return None if state.set_up_player is None else (2 if state.set_up_player == 1 else 1)
-        case "react" | "offer":
-            return None if state.reactive is None else state.seat_of(state.reactive)
         case "forced":
             choice = forced.held(state)
             return None if choice is None else state.seat_of(choice.side)
         case "secret":
             offer = setup.next_secret(state)
             return None if offer is None else state.seat_of(offer.side)
-        case "over":
-            return None
-        case "move" | "attack" | "after_attack" | "stunt" if (
-            state.activation is not None and state.activation.reaction is not None
-        ):
-            return state.seat_of(state.activation.reaction.side)
         case _:
-            return None if state.active is None else state.seat_of(state.active)
+            return None  # the match is over
 
 
 def waiting_for(state: MatchState) -> str:

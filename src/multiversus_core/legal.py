@@ -8,6 +8,9 @@ rejected.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Final
+
 from multiversus_core import activation, forced, setup
 from multiversus_core.commands import (
     AfterAttack,
@@ -33,7 +36,7 @@ from multiversus_core.commands import (
     Stunt,
 )
 from multiversus_core.decide import decider_seat
-from multiversus_core.state import MatchState, derived
+from multiversus_core.state import MatchState, Pending, derived
 from multiversus_core.terms import SIDES, ActionKind, Colour, Seat
 from multiversus_core.units import Unit
 
@@ -46,56 +49,61 @@ def legal_commands(state: MatchState, player: Seat) -> tuple[Command, ...]:
     """
     if decider_seat(state) != player:
         return ()
-    match state.pending:
-        case "flip":
-            return (FlipForSetUp(player=player),)
-        case "teams":
-            return tuple(
-                ChooseTeams(player=player, heroes=h, adversaries=a, scenario=s)
-                for h, a, s in setup.team_options(state)
-            )
-        case "starting_team":
-            return tuple(ChooseStartingTeam(player=player, side=side) for side in SIDES)
-        case "side":
-            return tuple(ChooseSide(player=player, side=side) for side in SIDES)
-        case "secret":
-            offer = setup.next_secret(state)
-            assert offer is not None
-            return tuple(
-                ChooseSecret(player=player, name=offer.name, choice=choice)
-                for choice in offer.options
-            )
-        case "select":
-            return _selections(state, player)
-        case "react":
-            return _reactions(state, player)
-        case "begin_action":
-            act = state.activation
-            assert act is not None
-            return tuple(
-                BeginAction(player=player, action=kind) for kind in sorted(set(act.remaining))
-            )
-        case "move":
-            return _moves(state, player)
-        case "attack":
-            return _attacks(state, player)
-        case "after_attack":
-            return tuple(
-                AfterAttack(player=player, choice=choice, direction=direction)
-                for choice, direction in activation.follow_up_options(state)
-            )
-        case "stunt":
-            return _stunts(state, player)
-        case "offer":
-            if activation.can_react_now(state):
-                return (React(player=player), DeclineReaction(player=player))
-            return (DeclineReaction(player=player),)
-        case "forced":
-            return _forced(state, player)
-        case "roll":
-            return (RollInitiative(player=player),)
-        case "over":
-            return ()
+    return _LISTINGS[state.pending](state, player)
+
+
+def _flip(state: MatchState, player: Seat) -> tuple[Command, ...]:
+    return (FlipForSetUp(player=player),)
+
+
+def _teams(state: MatchState, player: Seat) -> tuple[Command, ...]:
+    return tuple(
+        ChooseTeams(player=player, heroes=h, adversaries=a, scenario=s)
+        for h, a, s in setup.team_options(state)
+    )
+
+
+def _starting_team(state: MatchState, player: Seat) -> tuple[Command, ...]:
+    return tuple(ChooseStartingTeam(player=player, side=side) for side in SIDES)
+
+
+def _side(state: MatchState, player: Seat) -> tuple[Command, ...]:
+    return tuple(ChooseSide(player=player, side=side) for side in SIDES)
+
+
+def _secret(state: MatchState, player: Seat) -> tuple[Command, ...]:
+    offer = setup.next_secret(state)
+    assert offer is not None
+    return tuple(
+        ChooseSecret(player=player, name=offer.name, choice=choice) for choice in offer.options
+    )
+
+
+def _begin_action(state: MatchState, player: Seat) -> tuple[Command, ...]:
+    act = state.activation
+    assert act is not None
+    return tuple(BeginAction(player=player, action=kind) for kind in sorted(set(act.remaining)))
+
+
+def _after_attack(state: MatchState, player: Seat) -> tuple[Command, ...]:
+    return tuple(
+        AfterAttack(player=player, choice=choice, direction=direction)
+        for choice, direction in activation.follow_up_options(state)
+    )
+
+
+def _offer(state: MatchState, player: Seat) -> tuple[Command, ...]:
+    if activation.can_react_now(state):
+        return (React(player=player), DeclineReaction(player=player))
+    return (DeclineReaction(player=player),)
+
+
+def _roll(state: MatchState, player: Seat) -> tuple[Command, ...]:
+    return (RollInitiative(player=player),)
+
+
+def _over(state: MatchState, player: Seat) -> tuple[Command, ...]:
+    return ()
 
 
 def _coin_options(state: MatchState, player: Seat) -> tuple[tuple[str, Colour], ...]:
@@ -184,6 +192,27 @@ def _forced(state: MatchState, player: Seat) -> tuple[Command, ...]:
             BlockForcedMove(player=player, ally=choice.ally, block=False),
         )
     return tuple(StopForcedMove(player=player, spaces=k) for k in forced.stop_options(state))
+
+
+_LISTINGS: Final[dict[Pending, Callable[[MatchState, Seat], tuple[Command, ...]]]] = {
+    "flip": _flip,
+    "teams": _teams,
+    "starting_team": _starting_team,
+    "side": _side,
+    "secret": _secret,
+    "select": _selections,
+    "react": _reactions,
+    "begin_action": _begin_action,
+    "move": _moves,
+    "attack": _attacks,
+    "after_attack": _after_attack,
+    "stunt": _stunts,
+    "offer": _offer,
+    "forced": _forced,
+    "roll": _roll,
+    "over": _over,
+}
+"""The listing for each decision the match may wait for, found in one lookup."""
 
 
 __all__ = ["legal_commands"]
