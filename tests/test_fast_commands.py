@@ -295,18 +295,24 @@ _ADVERSARIES = sorted(t.id for t in installed_teams() if t.side == "adversaries"
     variants=st.sets(st.sampled_from(sorted(VARIANTS))),
 )
 @example(seed=1, adversaries="smogon", variants=set())  # Drifting clouds move and stunt
-def test_selections_kept_while_the_figures_stay_are_the_plain_selections(
+def test_figures_and_selections_kept_while_the_figures_stay_are_the_plain_ones(
     seed: int, adversaries: str, variants: set[str]
 ) -> None:
-    # given a random match against any team under any variants, then at every state each
-    # unit's selections, and whether a side can act or react, are what a plain scan of its
-    # figures gives
+    # given a random match against any team under any variants, then at every state (those
+    # after a step keep what the step left alone) each unit's figures and selections, and
+    # whether a side can act or react, are what a plain scan of the figures gives
     state = start_match(
         MatchSettings(seed=seed, adversaries=adversaries, variants=tuple(sorted(variants)))
     )
     bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
     while not state.is_over:
+        for figure in state.figures:
+            assert state.figure(figure.id) is figure
         for unit in state.units:
+            on_board = tuple(f for f in state.figures if f.unit == unit.id and f.square is not None)
+            assert activation.figures_of(state, unit) == on_board
+            able = tuple(f for f in on_board if f.condition != "disabled")
+            assert activation.able_figures(state, unit) == able
             active, reactive = _plain_selections(state, unit)
             assert list(activation.active_selections(state, unit)) == active
             assert list(activation.reactive_selections(state, unit)) == reactive

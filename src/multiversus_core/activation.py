@@ -131,6 +131,53 @@ def _by_unit(figures: Iterable[Figure]) -> dict[str, tuple[Figure, ...]]:
     return {unit: tuple(found) for unit, found in table.items()}
 
 
+def carry_figures(old: MatchState, new: MatchState, before: Figure) -> None:
+    """Give ``new``, the state after ``before`` moved from one space to another in ``old``,
+    the lookups by figure and unit of ``old``, with the moved figure in its place.
+
+    A move leaves every other figure as it was, and the moved one on the
+    board, in its unit and its condition: which units' figures are on the
+    board or able, and what each unit may select, stay the same. Anything
+    else (a figure off the board, another figure changed) carries nothing.
+    """
+    figures = new.figures
+    if new.board is not old.board or before.square is None or len(figures) != len(old.figures):
+        return
+    try:
+        i = old.figures.index(before)
+    except ValueError:
+        return
+    after = figures[i]
+    if (
+        after.id != before.id
+        or after.unit != before.unit
+        or after.condition != before.condition
+        or after.square is None
+        or figures[:i] != old.figures[:i]
+        or figures[i + 1 :] != old.figures[i + 1 :]
+    ):
+        return
+    source = old.__dict__
+    target = new.__dict__
+    index = source.get("_figure_index")
+    if index is not None and "_figure_index" not in target:
+        index = dict(index)
+        index[after.id] = after
+        target["_figure_index"] = index
+    for key in ("_figures_of", "_able_figures"):
+        table = source.get(key)
+        if table is None or key in target:
+            continue
+        mine = table.get(after.unit, ())
+        if before in mine:
+            table = dict(table)
+            table[after.unit] = tuple(after if f is before else f for f in mine)
+        target[key] = table
+    for key in ("_active_selections", "_reactive_selections"):
+        if key in source and key not in target:
+            target[key] = source[key]
+
+
 _Selections = tuple[tuple[ActionKind, ...], ...]
 
 
@@ -867,6 +914,7 @@ def _finish_step(b: Builder, held: Suspended) -> None:
             else move_allowance(state, figure, action.double)
         )
         b.emit(FigureStepped(figure=figure.id, to=held.to, steps_left=steps - 1))
+        carry_figures(state, b.state, figure)
     elif not step_options(state, figure):
         # The reaction blocked the way and the figure can go no further.
         _unstrand(b, figure)
