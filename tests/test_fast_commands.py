@@ -58,7 +58,7 @@ from multiversus_core.settings import MatchSettings
 from multiversus_core.sheets import installed_teams
 from multiversus_core.state import MatchState, Pending
 from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, Seat
-from multiversus_core.units import Unit, coin_unit
+from multiversus_core.units import Unit, coin_colour, coin_kind, coin_unit
 from multiversus_core.variants import VARIANTS
 from multiversus_core.verify import _AUDITED, _Audit
 
@@ -413,3 +413,27 @@ def test_the_seat_to_decide_is_the_plain_one_at_every_decision(
         state, _ = apply(state, command_for(bots[seat], state, seat))
     assert state.is_over
     assert {"flip", "select", "react", "move", "roll", "over"} <= seen
+
+
+# --- coins: each id read once ---------------------------------------------------
+
+
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["militia", "hero.1", "", "a.b.c"]),
+            st.sampled_from(["green", "grey", "gre", "greyish", ""]),
+            st.integers(0, 800),
+        ),
+        max_size=60,
+    )
+)
+def test_a_coin_kind_kept_per_id_is_its_unit_and_colour(
+    coins: list[tuple[str, str, int]],
+) -> None:
+    # given coin ids, well formed or not, more than are kept, some again: each kind is the
+    # plain reading of its id
+    ids = [f"{unit}.{colour}{n}" for unit, colour, n in coins]
+    ids += [f"coin{n}" for n in range(600)] + ids
+    for coin in ids:
+        assert coin_kind(coin) == (coin_unit(coin), coin_colour(coin))

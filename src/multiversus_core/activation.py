@@ -58,7 +58,7 @@ from multiversus_core.state import (
     derived,
 )
 from multiversus_core.terms import ActionKind, Colour, Direction, Side
-from multiversus_core.units import CoinId, Unit, coin_colour, coin_unit
+from multiversus_core.units import CoinId, Unit, coin_kind, coin_unit
 from multiversus_core.variants import is_on
 
 ACTION_SELECTIONS: Final[tuple[tuple[ActionKind, ...], ...]] = (
@@ -271,8 +271,9 @@ def _reactive_selections(state: MatchState, unit: Unit) -> _Selections:
 
 def coin_in_stash(state: MatchState, side: Side, unit: Unit, colour: Colour) -> CoinId | None:
     """Return the first coin of that unit and colour in the side's stash, or None."""
+    kind = (unit.id, colour)
     for coin in state.piles(side).stash:
-        if coin_unit(coin) == unit.id and coin_colour(coin) == colour:
+        if coin_kind(coin) == kind:
             return coin
     return None
 

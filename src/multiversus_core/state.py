@@ -15,7 +15,7 @@ import msgspec
 from multiversus_core.board import Board, Figure
 from multiversus_core.settings import Chance, MatchSettings
 from multiversus_core.terms import ActionKind, Colour, Count, Direction, Seat, Side, Square
-from multiversus_core.units import CoinId, Unit
+from multiversus_core.units import CoinId, Unit, coin_kind
 
 Pending: TypeAlias = Literal[
     "flip",  # seat 1 flips for the Set Up Player
@@ -78,16 +78,11 @@ class Piles(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=True):
 
 
 def _stash_kinds(piles: Piles) -> tuple[tuple[str, Colour], ...]:
-    # coin_unit and coin_colour of each coin, reading its id once (a hot path).
-    kinds: dict[tuple[str, Colour], None] = {}
-    for coin in piles.stash:
-        unit, _, name = coin.rpartition(".")
-        kinds[unit, "grey" if name.startswith("grey") else "green"] = None
-    return tuple(kinds)
+    return tuple(dict.fromkeys(map(coin_kind, piles.stash)))
 
 
 def _stash_units(piles: Piles) -> frozenset[str]:
-    return frozenset([coin.rpartition(".")[0] for coin in piles.stash])
+    return frozenset([unit for unit, _ in map(coin_kind, piles.stash)])
 
 
 ActionName: TypeAlias = Literal["attack", "defend", "move", "stunt", "recovery"]

@@ -7,6 +7,8 @@ colour and unit can be read from its id alone.
 
 from __future__ import annotations
 
+import functools
+
 import msgspec
 
 from multiversus_core.terms import Colour, Side, Size
@@ -33,6 +35,17 @@ def is_grey(coin: CoinId) -> bool:
 def coin_colour(coin: CoinId) -> Colour:
     """Return the colour of a unit coin."""
     return "grey" if is_grey(coin) else "green"
+
+
+@functools.lru_cache(maxsize=512)
+def coin_kind(coin: CoinId) -> tuple[str, Colour]:
+    """Return a unit coin's unit and colour.
+
+    Stashes are read coin by coin at every selection; a match has a few dozen
+    coins, so the pairs of the last few hundred ids are kept (an id's pair
+    never changes).
+    """
+    return coin_unit(coin), coin_colour(coin)
 
 
 # dict=True: values derived from a unit alone (its selection commands) are cached
