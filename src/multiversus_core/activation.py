@@ -55,6 +55,7 @@ from multiversus_core.state import (
     MatchState,
     Suspended,
     Trigger,
+    by_figures,
     derived,
 )
 from multiversus_core.terms import ActionKind, Colour, Direction, Side
@@ -102,12 +103,12 @@ DRIFTING: Final = "Drifting"
 
 def figures_of(state: MatchState, unit: Unit) -> tuple[Figure, ...]:
     """Return a unit's figures that are on the board."""
-    return derived(state, "_figures_of", _on_board_by_unit).get(unit.id, ())
+    return by_figures(state, "_figures_of", _on_board_by_unit).get(unit.id, ())
 
 
 def able_figures(state: MatchState, unit: Unit) -> tuple[Figure, ...]:
     """Return a unit's figures that can take actions: on the board and not Disabled."""
-    return derived(state, "_able_figures", _able_by_unit).get(unit.id, ())
+    return by_figures(state, "_able_figures", _able_by_unit).get(unit.id, ())
 
 
 def _on_board_by_unit(state: MatchState) -> dict[str, tuple[Figure, ...]]:
@@ -157,16 +158,18 @@ def carry_figures(old: MatchState, new: MatchState, before: Figure) -> None:
         or figures[i + 1 :] != old.figures[i + 1 :]
     ):
         return
-    source = old.__dict__
-    target = new.__dict__
+    source = old.__dict__.get("_by_figures")
+    if source is None or "_by_figures" in new.__dict__:
+        return
+    target = new.__dict__["_by_figures"] = {}
     index = source.get("_figure_index")
-    if index is not None and "_figure_index" not in target:
+    if index is not None:
         index = dict(index)
         index[after.id] = after
         target["_figure_index"] = index
     for key in ("_figures_of", "_able_figures"):
         table = source.get(key)
-        if table is None or key in target:
+        if table is None:
             continue
         mine = table.get(after.unit, ())
         if before in mine:
@@ -174,7 +177,7 @@ def carry_figures(old: MatchState, new: MatchState, before: Figure) -> None:
             table[after.unit] = tuple(after if f is before else f for f in mine)
         target[key] = table
     for key in ("_active_selections", "_reactive_selections"):
-        if key in source and key not in target:
+        if key in source:
             target[key] = source[key]
 
 
@@ -187,10 +190,9 @@ def _per_unit(
     """Return ``compute(state, unit)``, computed once per unit and state.
 
     ``compute`` reads only the unit and the state's figures, so the table is
-    carried on to the next state while its figures stay the same
-    (:data:`~multiversus_core.state.FIGURE_LOOKUPS`).
+    kept for the states that share them (:func:`~multiversus_core.state.by_figures`).
     """
-    known: dict[str, tuple[Unit, _Selections]] = derived(state, key, _new_table)
+    known: dict[str, tuple[Unit, _Selections]] = by_figures(state, key, _new_table)
     found = known.get(unit.id)
     if found is not None and (found[0] is unit or found[0] == unit):
         return found[1]

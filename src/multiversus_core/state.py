@@ -311,10 +311,7 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=T
 
         :raises KeyError: if no figure has this id.
         """
-        figures = self.__dict__.get("_figure_index")
-        if figures is None:
-            figures = self.__dict__["_figure_index"] = {f.id: f for f in self.figures}
-        return cast(Figure, figures[figure_id])
+        return by_figures(self, "_figure_index", _index_figures)[figure_id]
 
     @property
     def reactive(self) -> Side | None:
@@ -352,16 +349,32 @@ def derived(owner: _O, key: str, compute: Callable[[_O], _T]) -> _T:
 _MISSING: Final[Any] = object()
 
 
-FIGURE_LOOKUPS: Final = (
-    "_figure_index",
-    "_figures_of",
-    "_able_figures",
-    "_occupancy",
-    "_active_selections",
-    "_reactive_selections",
-)
-"""The keys of the values :func:`derived` from a state's board and figures alone (and
-from its units, which they check)."""
+def by_figures(state: MatchState, key: str, compute: Callable[[MatchState], _T]) -> _T:
+    """Return ``compute(state)`` for a value that depends only on the state's board and
+    figures (and on its units, if the value checks them), computed once for them.
+
+    Such values are kept in one table, ``_by_figures``, that :func:`carry_lookups` passes
+    on to the next state while it keeps the very same board and figures: most events
+    leave them alone, so most states find these values computed already, by a state
+    before or after them.
+    """
+    cache = state.__dict__
+    table = cache.get("_by_figures")
+    if table is None:
+        table = cache["_by_figures"] = {}
+    value: _T = table.get(key, _MISSING)
+    if value is _MISSING:
+        value = table[key] = compute(state)
+    return value
+
+
+def _index_figures(state: MatchState) -> dict[str, Figure]:
+    return {f.id: f for f in state.figures}
+
+
+FIGURE_LOOKUPS: Final = ("_by_figures", "_occupancy")
+"""The keys of the values :func:`derived` from a state's board and figures alone: the
+table of :func:`by_figures`, and the occupancy index."""
 
 
 def carry_lookups(old: MatchState, new: MatchState) -> None:
@@ -371,11 +384,13 @@ def carry_lookups(old: MatchState, new: MatchState) -> None:
     keeps the very same tuples: its lookups by figure and unit need not be
     built again.
     """
+    source = old.__dict__
     if new.figures is old.figures and new.board is old.board:
-        source = old.__dict__
         target = new.__dict__
         for key in FIGURE_LOOKUPS:
             if key in source:
                 target[key] = source[key]
-    if new.units is old.units and "_unit_index" in old.__dict__:
-        new.__dict__["_unit_index"] = old.__dict__["_unit_index"]
+    if new.units is old.units:
+        units = source.get("_unit_index")
+        if units is not None:
+            new.__dict__["_unit_index"] = units
