@@ -142,7 +142,12 @@ def carry_figures(old: MatchState, new: MatchState, before: Figure) -> None:
     else (a figure off the board, another figure changed) carries nothing.
     """
     figures = new.figures
-    if new.board is not old.board or before.square is None or len(figures) != len(old.figures):
+    if (
+        new.board is not old.board
+        or new.units is not old.units
+        or before.square is None
+        or len(figures) != len(old.figures)
+    ):
         return
     try:
         i = old.figures.index(before)

@@ -350,13 +350,13 @@ _MISSING: Final[Any] = object()
 
 
 def by_figures(state: MatchState, key: str, compute: Callable[[MatchState], _T]) -> _T:
-    """Return ``compute(state)`` for a value that depends only on the state's board and
-    figures (and on its units, if the value checks them), computed once for them.
+    """Return ``compute(state)`` for a value that depends only on the state's units, board
+    and figures, computed once for them.
 
     Such values are kept in one table, ``_by_figures``, that :func:`carry_lookups` passes
-    on to the next state while it keeps the very same board and figures: most events
-    leave them alone, so most states find these values computed already, by a state
-    before or after them.
+    on to the next state while it keeps the very same units, board and figures: most
+    events leave them alone, so most states find these values computed already, by a
+    state before or after them.
     """
     cache = state.__dict__
     table = cache.get("_by_figures")
@@ -372,25 +372,23 @@ def _index_figures(state: MatchState) -> dict[str, Figure]:
     return {f.id: f for f in state.figures}
 
 
-FIGURE_LOOKUPS: Final = ("_by_figures", "_occupancy")
-"""The keys of the values :func:`derived` from a state's board and figures alone: the
-table of :func:`by_figures`, and the occupancy index."""
-
-
 def carry_lookups(old: MatchState, new: MatchState) -> None:
-    """Give ``new`` the lookups of ``old`` that depend only on a board and figures it shares.
+    """Give ``new`` the lookups of ``old`` that depend only on units, a board and figures
+    it shares: the table of :func:`by_figures`, and the occupancy index.
 
     Most events leave the figures and units alone, and a state after them
     keeps the very same tuples: its lookups by figure and unit need not be
     built again.
     """
     source = old.__dict__
-    if new.figures is old.figures and new.board is old.board:
-        target = new.__dict__
-        for key in FIGURE_LOOKUPS:
-            if key in source:
-                target[key] = source[key]
     if new.units is old.units:
         units = source.get("_unit_index")
         if units is not None:
             new.__dict__["_unit_index"] = units
+        if new.figures is old.figures and new.board is old.board:
+            table = source.get("_by_figures")
+            if table is not None:
+                new.__dict__["_by_figures"] = table
+            occupancy = source.get("_occupancy")
+            if occupancy is not None:
+                new.__dict__["_occupancy"] = occupancy
