@@ -141,9 +141,12 @@ def carry_figures(old: MatchState, new: MatchState, before: Figure) -> None:
     board or able, and what each unit may select, stay the same. Anything
     else (a figure off the board, another figure changed) carries nothing.
     """
+    source = old.__dict__.get("_by_figures")
     figures = new.figures
     if (
-        new.board is not old.board
+        source is None
+        or "_by_figures" in new.__dict__
+        or new.board is not old.board
         or new.units is not old.units
         or before.square is None
         or len(figures) != len(old.figures)
@@ -163,9 +166,6 @@ def carry_figures(old: MatchState, new: MatchState, before: Figure) -> None:
         or figures[i + 1 :] != old.figures[i + 1 :]
     ):
         return
-    source = old.__dict__.get("_by_figures")
-    if source is None or "_by_figures" in new.__dict__:
-        return
     target = new.__dict__["_by_figures"] = {}
     index = source.get("_figure_index")
     if index is not None:
@@ -178,8 +178,9 @@ def carry_figures(old: MatchState, new: MatchState, before: Figure) -> None:
             continue
         mine = table.get(after.unit, ())
         if before in mine:
+            j = mine.index(before)
             table = dict(table)
-            table[after.unit] = tuple(after if f is before else f for f in mine)
+            table[after.unit] = (*mine[:j], after, *mine[j + 1 :])
         target[key] = table
     for key in ("_active_selections", "_reactive_selections"):
         if key in source:

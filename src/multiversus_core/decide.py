@@ -101,7 +101,8 @@ def decide_and_fold(command: Command, state: MatchState) -> tuple[tuple[Event, .
         raise InvalidCommandError(f"{type(command).__name__} is not a command of the game")
     b = Builder(state)
     rule(b, command)
-    forced.run(b)  # nothing is left queued once the rules above have run
+    if b.forced:
+        forced.run(b)  # nothing is left queued once the rules above have run
     return tuple(b.events), b.state
 
 

@@ -670,12 +670,7 @@ class _Audit:
     def event(self, entry: int, event: ViewEvent) -> None:
         if type(event) not in _AUDITED:
             return  # most events neither commit, reveal nor make a reveal due
-        match event:
-            case SideChosen(seat=seat, side=side):
-                other: Side = "adversaries" if side == "heroes" else "heroes"
-                self.seats = {side: seat, other: 2 if seat == 1 else 1}
-            case RoundStarted(round=number):
-                self.round = number
+        match event:  # the cases most frequent in a match first
             case CoinsSelected() | HiddenCoinsSelected():
                 self._due(entry, ("coins",), "before the next activation")
                 self.activations += 1
@@ -700,6 +695,11 @@ class _Audit:
                 self._reveal(entry, "secret", event.side, name, (choice,), event)
             case ActivationEnded():
                 self._due(entry, ("coins", "reaction"), "by the end of its activation")
+            case RoundStarted(round=number):
+                self.round = number
+            case SideChosen(seat=seat, side=side):
+                other: Side = "adversaries" if side == "heroes" else "heroes"
+                self.seats = {side: seat, other: 2 if seat == 1 else 1}
             case MatchEnded():
                 self._due(entry, ("coins", "reaction", "secret"), "by the end of the match")
             case _:
