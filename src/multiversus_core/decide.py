@@ -41,7 +41,7 @@ from multiversus_core.commands import (
 from multiversus_core.commitments import check_salt
 from multiversus_core.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.events import Event, InitiativeGivenUp
-from multiversus_core.state import MatchState, Pending, derived
+from multiversus_core.state import MatchState, Pending
 from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, ActionKind, Colour, Seat, Side
 from multiversus_core.units import Unit
 
@@ -289,7 +289,16 @@ _RULES: Final[dict[type[Command], Callable[[Builder, Any], None]]] = {
 
 def decider_seat(state: MatchState) -> Seat | None:
     """Return the seat whose decision the match is waiting for, or None once it is over."""
-    return derived(state, "_decider_seat", _decider_seat)
+    # derived(state, "_decider_seat", _decider_seat), inlined: a front end, the listing and
+    # deciding each ask it of every state.
+    cache = state.__dict__
+    seat: Seat | None = cache.get("_decider_seat", _UNKNOWN)
+    if seat is _UNKNOWN:
+        seat = cache["_decider_seat"] = _decider_seat(state)
+    return seat
+
+
+_UNKNOWN: Final[Any] = object()
 
 
 _ACTIVE_DECIDES: Final[frozenset[Pending]] = frozenset({"select", "begin_action", "roll"})

@@ -40,7 +40,7 @@ from multiversus_core.commands import (
     SelectCoins,
     SelectReaction,
 )
-from multiversus_core.commitments import Opening, SecretKind, opening, opens, selection_value
+from multiversus_core.commitments import Opening, SecretKind, match_id, opens, selection_value
 from multiversus_core.decide import decide, decide_and_fold
 from multiversus_core.errors import LogError, MultiversusError
 from multiversus_core.events import (
@@ -661,6 +661,7 @@ class _Audit:
 
     def __init__(self, settings: MatchSettings) -> None:
         self.settings = settings
+        self.match = match_id(settings)
         self.round = 0
         self.activations = 0
         self.seats: dict[Side, Seat] = {}
@@ -712,15 +713,15 @@ class _Audit:
     def _opening(
         self, kind: SecretKind, side: Side, name: str, value: tuple[str, ...], at: _Committed
     ) -> Opening:
-        return opening(
-            self.settings,
+        return Opening(
+            match=self.match,
             round=at.round,
             activation=at.activation,
             seat=at.seat,
             side=side,
             kind=kind,
-            value=value,
             name=name,
+            value=value,
         )
 
     def _commit(self, entry: int, kind: SecretKind, side: Side, name: str, digest: str) -> None:
@@ -764,9 +765,9 @@ class _Audit:
         value: tuple[str, ...],
         event: CoinsRevealed | ReactionRevealed | SecretRevealed,
     ) -> None:
-        what = self._what(kind, side, name)
         at = self.open.pop((kind, side, name), None)
         if at is None:
+            what = self._what(kind, side, name)
             self.problems.append(
                 CommitmentProblem(
                     entry,
@@ -775,6 +776,7 @@ class _Audit:
                 )
             )
         elif not opens(at.commitment, event.salt, self._opening(kind, side, name, value, at)):
+            what = self._what(kind, side, name)
             self.problems.append(
                 CommitmentProblem(
                     entry,
@@ -786,6 +788,8 @@ class _Audit:
             )
 
     def _due(self, entry: int, kinds: tuple[SecretKind, ...], when: str) -> None:
+        if not self.open:
+            return  # the usual case: everything committed was revealed already
         for key in [k for k in self.open if k[0] in kinds]:
             at = self.open.pop(key)
             self.problems.append(
