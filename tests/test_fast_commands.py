@@ -52,7 +52,7 @@ from multiversus_core.commands import (
 from multiversus_core.commitments import match_id
 from multiversus_core.decide import _RULES, decide, decider_seat
 from multiversus_core.errors import InvalidCommandError, MultiversusError
-from multiversus_core.legal import _LISTINGS, legal_commands
+from multiversus_core.legal import _LISTINGS, _selection_commands, legal_commands
 from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.sheets import installed_teams
@@ -437,3 +437,23 @@ def test_a_coin_kind_kept_per_id_is_its_unit_and_colour(
     ids += [f"coin{n}" for n in range(600)] + ids
     for coin in ids:
         assert coin_kind(coin) == (coin_unit(coin), coin_colour(coin))
+
+
+def test_selection_commands_kept_per_unit_are_built_from_the_selections_asked() -> None:
+    # given a unit asked for its commands with selections that change, come back, or are
+    # equal but another tuple, then each answer is the plain list of its selections
+    unit = Unit("militia", "Militia", "heroes", "mob", ("m1",), ())
+    asked = [
+        activation.ACTION_SELECTIONS,
+        activation.REACTIVE_SELECTIONS,
+        tuple(a for a in activation.REACTIVE_SELECTIONS),  # equal, not the same
+        ((),),
+        (),
+        activation.ACTION_SELECTIONS,
+    ]
+    for kind in (SelectCoins, SelectReaction):
+        for player in SEATS:
+            for colour in ("green", "grey"):
+                for options in asked:
+                    plain = tuple(kind(player, "militia", colour, actions) for actions in options)
+                    assert _selection_commands(unit, kind, player, colour, options) == plain

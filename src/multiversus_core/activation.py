@@ -258,10 +258,14 @@ def _active_selections(state: MatchState, unit: Unit) -> _Selections:
         return ()
     if unit.is_terrain:
         return _terrain_selections(unit)
-    recovery: tuple[tuple[ActionKind, ...], ...] = ((),) if needs_recovery(state, unit) else ()
+    recovery = needs_recovery(state, unit)
     if not able_figures(state, unit):
-        return recovery
-    return recovery + ACTION_SELECTIONS
+        return _RECOVERY if recovery else ()
+    return _RECOVERY_OR_ACTIONS if recovery else ACTION_SELECTIONS
+
+
+_RECOVERY: Final[_Selections] = ((),)
+_RECOVERY_OR_ACTIONS: Final[_Selections] = _RECOVERY + ACTION_SELECTIONS
 
 
 def reactive_selections(state: MatchState, unit: Unit) -> tuple[tuple[ActionKind, ...], ...]:

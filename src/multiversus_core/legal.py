@@ -140,18 +140,29 @@ def _selection_commands(
     options: tuple[tuple[ActionKind, ...], ...],
 ) -> tuple[Command, ...]:
     """Return the selection commands of a unit's coin, built once per unit (which lasts the
-    match) and kept on it: the same few lists come up at every selection."""
-    built: dict[object, tuple[Command, ...]] = derived(unit, "_selection_commands", _new_table)
-    key = (kind, player, colour, options)
+    match) and kept on it: the same few lists come up at every selection.
+
+    The lists are kept by kind, player and colour, each with the selections it was built
+    from: those are nearly always the very same tuple (a constant of
+    :mod:`~multiversus_core.activation`), which is quicker to check than to hash.
+    """
+    built: dict[object, tuple[_Selections, tuple[Command, ...]]]
+    built = derived(unit, "_selection_commands", _new_table)
+    key = (kind, player, colour)
     found = built.get(key)
-    if found is None:
-        found = built[key] = tuple(
-            kind(player=player, unit=unit.id, colour=colour, actions=actions) for actions in options
-        )
-    return found
+    if found is not None and (found[0] is options or found[0] == options):
+        return found[1]
+    commands = tuple(
+        kind(player=player, unit=unit.id, colour=colour, actions=actions) for actions in options
+    )
+    built[key] = (options, commands)
+    return commands
 
 
-def _new_table(unit: Unit) -> dict[object, tuple[Command, ...]]:
+_Selections = tuple[tuple[ActionKind, ...], ...]
+
+
+def _new_table(unit: Unit) -> dict[object, tuple[_Selections, tuple[Command, ...]]]:
     return {}
 
 
