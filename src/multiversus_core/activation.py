@@ -47,7 +47,7 @@ from multiversus_core.events import (
     UnitCoinRemoved,
     UnitCoinReturned,
 )
-from multiversus_core.geometry import are_adjacent, figure_squares, push_direction
+from multiversus_core.geometry import DIRECTIONS, are_adjacent, figure_squares, push_direction
 from multiversus_core.state import (
     Action,
     Activation,
@@ -57,7 +57,7 @@ from multiversus_core.state import (
     Trigger,
     derived,
 )
-from multiversus_core.terms import ActionKind, Colour, Direction, Side
+from multiversus_core.terms import ActionKind, Colour, Direction, Side, Square
 from multiversus_core.units import CoinId, Unit, coin_colour, coin_unit
 from multiversus_core.variants import is_on
 
@@ -498,6 +498,12 @@ _TRIGGER_ORDER: Final[tuple[Trigger, ...]] = (
 )
 
 
+_USUAL: Final[frozenset[ActionKind]] = frozenset(("attack", "move", "stunt"))
+"""The kinds of reaction the usual triggers concern (all but Defend)."""
+_LATE_USUAL: Final[frozenset[ActionKind]] = frozenset(("attack", "stunt"))
+"""The same under move-reaction-at-end, where a Move reaction has its own trigger."""
+
+
 def _raised(
     state: MatchState, held: Suspended, candidates: tuple[tuple[Unit, frozenset[ActionKind]], ...]
 ) -> tuple[Trigger, ...]:
@@ -510,7 +516,7 @@ def _raised(
         # Attack, Move and Stunt reactions share the five triggers; a Defend
         # reaction needs only to be attacked; under move-reaction-at-end a
         # Move reaction has its own trigger instead.
-        usual = kinds & {"attack", "move", "stunt"} - ({"move"} if late_move else set())
+        usual = kinds & (_LATE_USUAL if late_move else _USUAL)
         match held.step:
             case "step" | "follow_step":
                 assert figure is not None and held.to is not None
@@ -552,7 +558,33 @@ def _in_range(state: MatchState, unit: Unit, figure: Figure) -> bool:
 
 
 def _beside(state: MatchState, figure: Figure, unit: Unit) -> bool:
-    return any(are_adjacent(figure, r) for r in figures_of(state, unit) if not r.terrain)
+    """True if ``figure`` is adjacent to a character of ``unit`` (rulebook *Adjacency*)."""
+    squares = figure_squares(figure)
+    if not squares or figure.unit == unit.id:
+        return any(are_adjacent(figure, r) for r in figures_of(state, unit) if not r.terrain)
+    ring, covered = _spaces_beside(state, unit)
+    # One space from a character's space; or, for a terrain piece, sharing one (R21).
+    return not ring.isdisjoint(squares) or (figure.terrain and not covered.isdisjoint(squares))
+
+
+def _spaces_beside(state: MatchState, unit: Unit) -> tuple[frozenset[Square], frozenset[Square]]:
+    """Return the spaces one space from a space of a character of ``unit``, and the spaces
+    its characters cover: computed once per state and unit."""
+    known: dict[str, tuple[frozenset[Square], frozenset[Square]]]
+    known = derived(state, "_beside", _new_table)
+    found = known.get(unit.id)
+    if found is None:
+        ring: set[Square] = set()
+        covered: set[Square] = set()
+        for character in figures_of(state, unit):
+            if character.terrain:
+                continue
+            for c, r in figure_squares(character):
+                covered.add((c, r))
+                for dc, dr in DIRECTIONS:
+                    ring.add((c + dc, r + dr))
+        found = known[unit.id] = (frozenset(ring), frozenset(covered))
+    return found
 
 
 def _leaves(state: MatchState, figure: Figure, to: tuple[int, int], unit: Unit) -> bool:
@@ -718,20 +750,37 @@ def step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
     return options
 
 
+def can_step(state: MatchState, figure: Figure, direction: Direction) -> bool:
+    """True if ``direction`` is one of :func:`step_options`: ``figure`` may step that way now.
+
+    Deciding a step needs that one direction, not all of them (unless they
+    were listed already).
+    """
+    known: dict[str, tuple[Figure, tuple[Direction, ...]]]
+    known = derived(state, "_step_options", _new_table)
+    found = known.get(figure.id)
+    if found is not None and (found[0] is figure or found[0] == figure):
+        return direction in found[1]
+    asked: dict[tuple[str, Direction], tuple[Figure, bool]]
+    asked = derived(state, "_can_step", _new_index)
+    answer = asked.get((figure.id, direction))
+    if answer is not None and (answer[0] is figure or answer[0] == figure):
+        return answer[1]
+    allowed = _can_step(state, figure, direction)
+    asked[figure.id, direction] = (figure, allowed)
+    return allowed
+
+
+def _new_index(state: MatchState) -> dict[Any, Any]:
+    return {}
+
+
 def _step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
-    action = current(state)
-    assert action is not None and state.board is not None
-    if figure.id in action.done or figure.condition == "disabled" or figure.square is None:
+    rules = _step_rules(state, figure)
+    if rules is None:
         return ()
-    if action.mover == figure.id:
-        steps = action.steps_left
-    else:
-        if action.mover is not None and not can_end_move(state):
-            return ()  # the current mover stands on an ally and must move on
-        steps = move_allowance(state, figure, action.double)
-    if steps <= 0:
-        return ()
-    diagonal, corners = _diagonal_steps(state, action.double)
+    steps, diagonal, corners, into_terrain = rules
+    assert state.board is not None
     return movement.step_options(
         state.board,
         state.figures,
@@ -740,9 +789,48 @@ def _step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
         pass_through_allies=True,
         diagonal=diagonal,
         corners_block=corners,
-        into_terrain=enters_blocking_terrain(state, figure),
+        into_terrain=into_terrain,
         occupancy=occupancy(state),
     )
+
+
+def _can_step(state: MatchState, figure: Figure, direction: Direction) -> bool:
+    rules = _step_rules(state, figure)
+    if rules is None:
+        return False
+    steps, diagonal, corners, into_terrain = rules
+    assert state.board is not None
+    return movement.can_step(
+        state.board,
+        state.figures,
+        figure,
+        direction,
+        steps,
+        pass_through_allies=True,
+        diagonal=diagonal,
+        corners_block=corners,
+        into_terrain=into_terrain,
+        occupancy=occupancy(state),
+    )
+
+
+def _step_rules(state: MatchState, figure: Figure) -> tuple[int, bool, bool, bool] | None:
+    """Return how ``figure``'s next step may go: (steps left, diagonal steps allowed,
+    blocking terrain blocks corners, may enter blocking terrain); None if it may not step."""
+    action = current(state)
+    assert action is not None and state.board is not None
+    if figure.id in action.done or figure.condition == "disabled" or figure.square is None:
+        return None
+    if action.mover == figure.id:
+        steps = action.steps_left
+    else:
+        if action.mover is not None and not can_end_move(state):
+            return None  # the current mover stands on an ally and must move on
+        steps = move_allowance(state, figure, action.double)
+    if steps <= 0:
+        return None
+    diagonal, corners = _diagonal_steps(state, action.double)
+    return steps, diagonal, corners, enters_blocking_terrain(state, figure)
 
 
 def occupancy(state: MatchState) -> movement.Occupancy:
@@ -816,7 +904,7 @@ def step(b: Builder, figure: Figure, direction: Direction) -> None:
         )
     if action.mover == figure.id and action.steps_left <= 0:
         raise IllegalCommandError(f"{figure.name} has no movement left")
-    if direction not in step_options(state, figure):
+    if not can_step(state, figure, direction):
         raise IllegalCommandError(f"{figure.name} cannot step {compass(direction)} from here")
     held = Suspended(step="step", figure=figure.id, to=movement.step(figure, direction))
     if action.side == _activation(state).side and _offer(b, held):
@@ -834,7 +922,7 @@ def _finish_step(b: Builder, held: Suspended) -> None:
         _unstrand(b, figure)  # a Disabled character stops moving (R6)
         return
     direction = (held.to[0] - figure.square[0], held.to[1] - figure.square[1])
-    if direction in step_options(state, figure):
+    if can_step(state, figure, direction):
         action = current(state)
         assert action is not None
         steps = (
@@ -843,9 +931,32 @@ def _finish_step(b: Builder, held: Suspended) -> None:
             else move_allowance(state, figure, action.double)
         )
         b.emit(FigureStepped(figure=figure.id, to=held.to, steps_left=steps - 1))
+        _carry_step(state, b.state, figure)
     elif not step_options(state, figure):
         # The reaction blocked the way and the figure can go no further.
         _unstrand(b, figure)
+
+
+def _carry_step(old: MatchState, new: MatchState, before: Figure) -> None:
+    """Give ``new``, the state after ``before`` stepped in ``old``, what the step left alone.
+
+    A step changes one figure's square and the move under way: the trigger
+    candidates stay the same, so do the spaces beside every unit but the
+    stepping figure's, and the occupancy index changes only where the figure
+    was and is. Each value equals the one ``new`` would compute from scratch
+    (tests/test_step_paths.py checks it).
+    """
+    source = old.__dict__
+    target = new.__dict__
+    candidates = source.get("_candidates")
+    if candidates is not None:
+        target["_candidates"] = candidates
+    beside = source.get("_beside")
+    if beside:
+        target["_beside"] = {unit: found for unit, found in beside.items() if unit != before.unit}
+    index = source.get("_occupancy")
+    if index is not None:
+        target["_occupancy"] = index.moved(before, new.figure(before.id), new.figures)
 
 
 def _unstrand(b: Builder, figure: Figure) -> None:

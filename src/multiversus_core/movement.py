@@ -50,9 +50,33 @@ class Occupancy:
         self.board = board
         self.figures = figures
         self.at: dict[Square, list[Figure]] = at
-        """The on-board figures covering each space, in the figures' order."""
+        """The on-board figures covering each space (in no particular order)."""
         self.tiles: dict[Square, Tile] = _tile_map(board)
         """The special tile covering each space."""
+
+    def moved(self, before: Figure, after: Figure, figures: Sequence[Figure]) -> Occupancy:
+        """Return the index of ``figures``: these figures once ``before`` has become ``after``.
+
+        ``after`` is the same figure (same id) elsewhere or off the board, and
+        every other figure is as it was: only the spaces the two cover change,
+        which is far cheaper than indexing every figure again.
+        """
+        at = self.at.copy()
+        for square in figure_squares(before):
+            stays = [f for f in at[square] if f.id != before.id]
+            if stays:
+                at[square] = stays
+            else:
+                del at[square]
+        for square in figure_squares(after):
+            found = at.get(square)
+            at[square] = [after] if found is None else [*found, after]
+        index = Occupancy.__new__(Occupancy)
+        index.board = self.board
+        index.figures = figures
+        index.at = at
+        index.tiles = self.tiles
+        return index
 
 
 def _tile_map(board: Board) -> dict[Square, Tile]:
@@ -209,6 +233,25 @@ class _Spaces:
                     queue.append(new)
         return seen
 
+    def opens(
+        self,
+        origin: Square,
+        size: Size,
+        direction: Direction,
+        steps_left: int,
+        directions: tuple[Direction, ...],
+    ) -> bool:
+        """Return whether a step in direction is possible and still lets the move end legally.
+
+        steps_left counts this step; the move may go on in ``directions``.
+        """
+        new = self.advance(origin, size, direction)
+        if new is None:
+            return False
+        return self.rests(new, size) or any(
+            self.rests(end, size) for end in self.distances(new, size, steps_left - 1, directions)
+        )
+
     def walk(self, start: Square, size: Size, direction: Direction, distance: int) -> list[Square]:
         """Return the origins of a straight move, stopping before the first blocked step."""
         path: list[Square] = []
@@ -342,17 +385,38 @@ def step_options(
         board, figures, mover, pass_through_allies, corners_block, into_terrain, occupancy
     )
     directions = DIRECTIONS if diagonal else ORTHOGONAL
+    origin, size = mover.square, mover.size
     options: list[Direction] = []
     for direction in directions:
-        new = spaces.advance(mover.square, mover.size, direction)
-        if new is None:
-            continue
-        if spaces.rests(new, mover.size) or any(
-            spaces.rests(origin, mover.size)
-            for origin in spaces.distances(new, mover.size, steps_left - 1, directions)
-        ):
+        if spaces.opens(origin, size, direction, steps_left, directions):
             options.append(direction)
     return tuple(options)
+
+
+def can_step(
+    board: Board,
+    figures: Sequence[Figure],
+    mover: Figure,
+    direction: Direction,
+    steps_left: int,
+    *,
+    pass_through_allies: bool,
+    diagonal: bool = False,
+    corners_block: bool = False,
+    into_terrain: bool = False,
+    occupancy: Occupancy | None = None,
+) -> bool:
+    """Return whether ``direction`` is one of :func:`step_options` (same arguments).
+
+    Asks about that one direction only: what deciding a step needs.
+    """
+    directions = DIRECTIONS if diagonal else ORTHOGONAL
+    if mover.square is None or steps_left < 1 or direction not in directions:
+        return False
+    spaces = _regular_spaces(
+        board, figures, mover, pass_through_allies, corners_block, into_terrain, occupancy
+    )
+    return spaces.opens(mover.square, mover.size, direction, steps_left, directions)
 
 
 def can_stop_here(
