@@ -20,7 +20,7 @@ from multiversus_core.board import Board, Figure, Tile
 from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.commands import Step
 from multiversus_core.decide import decider_seat
-from multiversus_core.geometry import DIRECTIONS, are_adjacent
+from multiversus_core.geometry import DIRECTIONS, ORTHOGONAL, are_adjacent, figure_squares
 from multiversus_core.legal import legal_commands
 from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
@@ -78,12 +78,59 @@ def test_an_index_moved_by_one_figure_equals_the_index_built_afresh(
     )
     after = msgspec.structs.replace(mover, square=square)
     moved = tuple(after if f.id == mover.id else f for f in figures)
-    index = movement.Occupancy(board, figures).moved(mover, after, moved)
+    units = {f.unit for f in figures}
+    before = movement.Occupancy(board, figures)
+    for unit in data.draw(st.sets(st.sampled_from(sorted(units)))):
+        before.beside(unit)  # some computed before the move, some not
+    index = before.moved(mover, after, moved)
     fresh = movement.Occupancy(board, moved)
-    # then the updated index holds exactly the figures a new index holds, space by space
+    # then the updated index holds exactly the figures a new index holds, space by space,
+    # and the same spaces beside each unit
     assert _covering(index) == _covering(fresh)
     assert all(f in moved for found in index.at.values() for f in found)
     assert index.tiles == fresh.tiles and index.figures is moved and index.board is board
+    for unit in units:
+        assert index.beside(unit) == fresh.beside(unit)
+
+
+@settings(deadline=None)
+@given(_scenes())
+def test_the_spaces_beside_a_unit_give_adjacency_to_its_characters(
+    scene: tuple[Board, tuple[Figure, ...], Figure],
+) -> None:
+    # given any scene, then a figure of another unit is beside a unit's characters exactly
+    # when it is adjacent to one of them (pair by pair, rulebook Adjacency, R21)
+    board, figures, _ = scene
+    index = movement.Occupancy(board, figures)
+    for unit in {f.unit for f in figures}:
+        ring, covered = index.beside(unit)
+        for figure in figures:
+            if figure.unit == unit or figure.square is None:
+                continue
+            squares = set(figure_squares(figure))
+            near = bool(ring & squares) or (figure.terrain and bool(covered & squares))
+            assert near == any(
+                are_adjacent(figure, other)
+                for other in figures
+                if other.unit == unit and other.square is not None and not other.terrain
+            )
+
+
+@settings(deadline=None)
+@given(_scenes(), st.integers(0, 4), st.booleans(), st.booleans())
+def test_the_search_for_a_resting_origin_stops_early_and_agrees_with_the_full_search(
+    scene: tuple[Board, tuple[Figure, ...], Figure], limit: int, allies: bool, diagonal: bool
+) -> None:
+    # given any scene, then from every start some origin within the limit rests exactly
+    # when one of all the origins within the limit does
+    board, figures, mover = scene
+    spaces = movement._regular_spaces(board, figures, mover, allies)
+    directions = DIRECTIONS if diagonal else ORTHOGONAL
+    for c in range(board.width):
+        for r in range(board.height):
+            found = spaces.distances((c, r), mover.size, limit, directions)
+            everywhere = any(spaces.rests(o, mover.size) for o in found if o != (c, r))
+            assert spaces.escapes((c, r), mover.size, limit, directions) == everywhere
 
 
 @settings(deadline=None)
@@ -98,15 +145,28 @@ def test_asking_about_one_direction_agrees_with_listing_every_direction(
 ) -> None:
     # given any scene and movement rules, then a direction may be stepped exactly when listed
     board, figures, mover = scene
-    rules = {
-        "pass_through_allies": allies,
-        "diagonal": diagonal,
-        "corners_block": corners,
-        "into_terrain": into_terrain,
-    }
-    listed = movement.step_options(board, figures, mover, steps, **rules)
+    listed = movement.step_options(
+        board,
+        figures,
+        mover,
+        steps,
+        pass_through_allies=allies,
+        diagonal=diagonal,
+        corners_block=corners,
+        into_terrain=into_terrain,
+    )
     for direction in DIRECTIONS:
-        allowed = movement.can_step(board, figures, mover, direction, steps, **rules)
+        allowed = movement.can_step(
+            board,
+            figures,
+            mover,
+            direction,
+            steps,
+            pass_through_allies=allies,
+            diagonal=diagonal,
+            corners_block=corners,
+            into_terrain=into_terrain,
+        )
         assert allowed == (direction in listed)
 
 
@@ -133,6 +193,14 @@ def _check_step_values(state: MatchState) -> None:
                 if other.unit == unit.id and other.square is not None and not other.terrain
             )
             assert activation._beside(state, figure, unit) == near
+    if state.pending == "attack":
+        for attacker in activation.attackers(state):
+            targets = activation._attack_targets(plain, attacker)
+            assert activation.attack_targets(state, attacker) == targets
+    if state.pending == "stunt":
+        for figure in activation.stunters(state):
+            options = activation._stunt_options(plain, figure)
+            assert activation.stunt_options(state, figure) == options
     if state.pending == "move":
         for figure in activation.movers(state):
             listed = activation._step_options(plain, figure)
@@ -149,7 +217,7 @@ def test_values_carried_through_steps_agree_with_plain_computations(
     seed: int, listing: bool
 ) -> None:
     # given a random match, deciding each command with or without listing first,
-    # then after every step the carried values are those the new state computes afresh
+    # then after every command the cached and carried values are those computed afresh
     rng = random.Random(seed)
     state = start_match(MatchSettings(seed=seed))
     bots = {1: RandomBot(rng.getrandbits(32)), 2: RandomBot(rng.getrandbits(32))}
@@ -163,7 +231,6 @@ def test_values_carried_through_steps_agree_with_plain_computations(
         else:
             command = command_for(bots[seat], _fresh(state), seat)  # as when verifying
         state, _ = apply(state, command)
-        if isinstance(command, Step):
-            steps += 1
-            _check_step_values(state)
+        steps += isinstance(command, Step)
+        _check_step_values(state)
     assert steps > 0

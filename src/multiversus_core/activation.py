@@ -15,7 +15,7 @@ completely; then the held step goes ahead if it still can.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeVar
 
 from msgspec.structs import replace
 
@@ -47,7 +47,7 @@ from multiversus_core.events import (
     UnitCoinRemoved,
     UnitCoinReturned,
 )
-from multiversus_core.geometry import DIRECTIONS, are_adjacent, figure_squares, push_direction
+from multiversus_core.geometry import are_adjacent, figure_squares, push_direction
 from multiversus_core.state import (
     Action,
     Activation,
@@ -57,7 +57,7 @@ from multiversus_core.state import (
     Trigger,
     derived,
 )
-from multiversus_core.terms import ActionKind, Colour, Direction, Side, Square
+from multiversus_core.terms import ActionKind, Colour, Direction, Side
 from multiversus_core.units import CoinId, Unit, coin_colour, coin_unit
 from multiversus_core.variants import is_on
 
@@ -508,6 +508,8 @@ def _raised(
     state: MatchState, held: Suspended, candidates: tuple[tuple[Unit, frozenset[ActionKind]], ...]
 ) -> tuple[Trigger, ...]:
     """Return the triggers ``held`` raises for any of the candidate units and coins (R5, R7)."""
+    if not candidates:
+        return ()
     act = _activation(state)
     late_move = is_on(state, "move-reaction-at-end")
     figure = state.figure(held.figure) if held.step != "conclude" else None
@@ -547,6 +549,8 @@ def _raised(
                     and _concluded_near(state, unit)
                 ):
                     raised.add("concluded")
+    if not raised:
+        return ()
     return tuple(t for t in _TRIGGER_ORDER if t in raised)
 
 
@@ -554,7 +558,11 @@ def _in_range(state: MatchState, unit: Unit, figure: Figure) -> bool:
     """True if ``figure`` is in range of a character of ``unit`` (R7)."""
     if is_on(state, "adjacent-triggers") and OVERWATCH not in unit.abilities:
         return any(are_adjacent(figure, r) for r in able_figures(state, unit) if not r.terrain)
-    return any(combat.can_attack(state, r, figure) for r in able_figures(state, unit))
+    able = able_figures(state, unit)
+    if not able:
+        return False
+    ranged = combat.is_ranged(state, able[0])  # the unit's abilities: one answer for all
+    return any(combat.can_attack(state, r, figure, ranged=ranged) for r in able)
 
 
 def _beside(state: MatchState, figure: Figure, unit: Unit) -> bool:
@@ -562,29 +570,9 @@ def _beside(state: MatchState, figure: Figure, unit: Unit) -> bool:
     squares = figure_squares(figure)
     if not squares or figure.unit == unit.id:
         return any(are_adjacent(figure, r) for r in figures_of(state, unit) if not r.terrain)
-    ring, covered = _spaces_beside(state, unit)
+    ring, covered = occupancy(state).beside(unit.id)
     # One space from a character's space; or, for a terrain piece, sharing one (R21).
     return not ring.isdisjoint(squares) or (figure.terrain and not covered.isdisjoint(squares))
-
-
-def _spaces_beside(state: MatchState, unit: Unit) -> tuple[frozenset[Square], frozenset[Square]]:
-    """Return the spaces one space from a space of a character of ``unit``, and the spaces
-    its characters cover: computed once per state and unit."""
-    known: dict[str, tuple[frozenset[Square], frozenset[Square]]]
-    known = derived(state, "_beside", _new_table)
-    found = known.get(unit.id)
-    if found is None:
-        ring: set[Square] = set()
-        covered: set[Square] = set()
-        for character in figures_of(state, unit):
-            if character.terrain:
-                continue
-            for c, r in figure_squares(character):
-                covered.add((c, r))
-                for dc, dr in DIRECTIONS:
-                    ring.add((c + dc, r + dr))
-        found = known[unit.id] = (frozenset(ring), frozenset(covered))
-    return found
 
 
 def _leaves(state: MatchState, figure: Figure, to: tuple[int, int], unit: Unit) -> bool:
@@ -736,18 +724,31 @@ def move_allowance(state: MatchState, figure: Figure, double: bool) -> int:
     return spaces
 
 
+_V = TypeVar("_V")
+
+
+def _per_figure(
+    state: MatchState, key: str, figure: Figure, compute: Callable[[MatchState, Figure], _V]
+) -> _V:
+    """Return ``compute(state, figure)``, computed once per state and figure."""
+    known: dict[str, tuple[Figure, _V]] = derived(state, key, _new_index)
+    found = known.get(figure.id)
+    if found is not None and (found[0] is figure or found[0] == figure):
+        return found[1]
+    value = compute(state, figure)
+    known[figure.id] = (figure, value)
+    return value
+
+
+def _new_index(state: MatchState) -> dict[Any, Any]:
+    return {}
+
+
 def step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
     """Return the directions in which ``figure`` may take its next step of the move."""
     # Listing, deciding, finishing a step and checking the end of a move all
     # ask about the same figure in the same state: compute it once per state.
-    known: dict[str, tuple[Figure, tuple[Direction, ...]]]
-    known = derived(state, "_step_options", _new_table)
-    found = known.get(figure.id)
-    if found is not None and (found[0] is figure or found[0] == figure):
-        return found[1]
-    options = _step_options(state, figure)
-    known[figure.id] = (figure, options)
-    return options
+    return _per_figure(state, "_step_options", figure, _step_options)
 
 
 def can_step(state: MatchState, figure: Figure, direction: Direction) -> bool:
@@ -757,7 +758,7 @@ def can_step(state: MatchState, figure: Figure, direction: Direction) -> bool:
     were listed already).
     """
     known: dict[str, tuple[Figure, tuple[Direction, ...]]]
-    known = derived(state, "_step_options", _new_table)
+    known = derived(state, "_step_options", _new_index)
     found = known.get(figure.id)
     if found is not None and (found[0] is figure or found[0] == figure):
         return direction in found[1]
@@ -769,10 +770,6 @@ def can_step(state: MatchState, figure: Figure, direction: Direction) -> bool:
     allowed = _can_step(state, figure, direction)
     asked[figure.id, direction] = (figure, allowed)
     return allowed
-
-
-def _new_index(state: MatchState) -> dict[Any, Any]:
-    return {}
 
 
 def _step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
@@ -941,19 +938,16 @@ def _carry_step(old: MatchState, new: MatchState, before: Figure) -> None:
     """Give ``new``, the state after ``before`` stepped in ``old``, what the step left alone.
 
     A step changes one figure's square and the move under way: the trigger
-    candidates stay the same, so do the spaces beside every unit but the
-    stepping figure's, and the occupancy index changes only where the figure
-    was and is. Each value equals the one ``new`` would compute from scratch
-    (tests/test_step_paths.py checks it).
+    candidates stay the same, and the occupancy index (with the spaces beside
+    each unit) changes only where the figure was and is. Each value equals
+    the one ``new`` would compute from scratch (tests/test_step_paths.py
+    checks it).
     """
     source = old.__dict__
     target = new.__dict__
     candidates = source.get("_candidates")
     if candidates is not None:
         target["_candidates"] = candidates
-    beside = source.get("_beside")
-    if beside:
-        target["_beside"] = {unit: found for unit, found in beside.items() if unit != before.unit}
     index = source.get("_occupancy")
     if index is not None:
         target["_occupancy"] = index.moved(before, new.figure(before.id), new.figures)
@@ -992,6 +986,11 @@ def attackers(state: MatchState) -> tuple[Figure, ...]:
 
 def attack_targets(state: MatchState, attacker: Figure) -> tuple[Figure, ...]:
     """Return the characters ``attacker`` may attack now in the action under way."""
+    # Listing and deciding ask the same: compute it once per state and attacker.
+    return _per_figure(state, "_attack_targets", attacker, _attack_targets)
+
+
+def _attack_targets(state: MatchState, attacker: Figure) -> tuple[Figure, ...]:
     action = current(state)
     act = _activation(state)
     assert action is not None
@@ -1001,11 +1000,12 @@ def attack_targets(state: MatchState, attacker: Figure) -> tuple[Figure, ...]:
         allowed_unit: str | None = act.unit  # reactions attack the active unit only
     else:
         allowed_unit = action.target_unit
+    ranged = combat.is_ranged(state, attacker)
     return tuple(
         f
         for f in state.figures
         if (allowed_unit is None or f.unit == allowed_unit)
-        and combat.can_attack(state, attacker, f)
+        and combat.can_attack(state, attacker, f, ranged=ranged)
     )
 
 
@@ -1173,6 +1173,11 @@ def stunters(state: MatchState) -> tuple[Figure, ...]:
 def stunt_options(state: MatchState, figure: Figure) -> tuple[tuple[str | None, str | None], ...]:
     """Return (ability, target) pairs ``figure`` may use: its unit's (!)/(!!) abilities, or
     an adjacent figure (or one sharing its space) to interact with (rulebook: Abilities)."""
+    # Listing and deciding ask the same: compute it once per state and figure.
+    return _per_figure(state, "_stunt_options", figure, _stunt_options)
+
+
+def _stunt_options(state: MatchState, figure: Figure) -> tuple[tuple[str | None, str | None], ...]:
     action = current(state)
     assert action is not None
     if figure.id in action.done:
@@ -1182,14 +1187,12 @@ def stunt_options(state: MatchState, figure: Figure) -> tuple[tuple[str | None, 
         (a.name, None) for a in stunt_abilities(unit, action.double)
     ]
     if not action.double:
+        mine = frozenset(figure_squares(figure))
         for other in state.figures:
             if (
                 other.id != figure.id
                 and other.square is not None
-                and (
-                    are_adjacent(figure, other)
-                    or set(figure_squares(figure)) & set(figure_squares(other))
-                )
+                and (are_adjacent(figure, other) or not mine.isdisjoint(figure_squares(other)))
             ):
                 options.append((None, other.id))
     if action.stunt is not None:

@@ -32,10 +32,11 @@ class Occupancy:
     """Which figures and special tiles cover each space: one index for many movers.
 
     Build it once for a board and its figures (a state caches one) and pass it
-    to the movement functions, which otherwise build their own.
+    to the movement functions, which otherwise build their own. It also
+    answers which spaces lie beside a unit's characters (:meth:`beside`).
     """
 
-    __slots__ = ("at", "board", "figures", "tiles")
+    __slots__ = ("_beside", "at", "board", "figures", "tiles")
 
     def __init__(self, board: Board, figures: Sequence[Figure]) -> None:
         at: dict[Square, list[Figure]] = {}
@@ -53,6 +54,30 @@ class Occupancy:
         """The on-board figures covering each space (in no particular order)."""
         self.tiles: dict[Square, Tile] = _tile_map(board)
         """The special tile covering each space."""
+        self._beside: dict[str, tuple[frozenset[Square], frozenset[Square]]] = {}
+
+    def beside(self, unit: str) -> tuple[frozenset[Square], frozenset[Square]]:
+        """Return the spaces one space from a space of a character of ``unit`` on the board,
+        and the spaces those characters cover; computed once per index and unit.
+
+        A figure is adjacent to one of the unit's characters (rulebook
+        *Adjacency*, R21) exactly when it is not of the unit and one of its
+        spaces is in the first set, or it is a terrain piece and one of its
+        spaces is in the second.
+        """
+        found = self._beside.get(unit)
+        if found is None:
+            ring: set[Square] = set()
+            covered: set[Square] = set()
+            for figure in self.figures:
+                if figure.unit != unit or figure.terrain or figure.square is None:
+                    continue
+                for c, r in footprint(figure.square, figure.size):
+                    covered.add((c, r))
+                    for dc, dr in DIRECTIONS:
+                        ring.add((c + dc, r + dr))
+            found = self._beside[unit] = (frozenset(ring), frozenset(covered))
+        return found
 
     def moved(self, before: Figure, after: Figure, figures: Sequence[Figure]) -> Occupancy:
         """Return the index of ``figures``: these figures once ``before`` has become ``after``.
@@ -76,6 +101,8 @@ class Occupancy:
         index.figures = figures
         index.at = at
         index.tiles = self.tiles
+        # The spaces beside the other units' characters stay as they were.
+        index._beside = {u: found for u, found in self._beside.items() if u != before.unit}
         return index
 
 
@@ -248,9 +275,30 @@ class _Spaces:
         new = self.advance(origin, size, direction)
         if new is None:
             return False
-        return self.rests(new, size) or any(
-            self.rests(end, size) for end in self.distances(new, size, steps_left - 1, directions)
-        )
+        return self.rests(new, size) or self.escapes(new, size, steps_left - 1, directions)
+
+    def escapes(
+        self, start: Square, size: Size, limit: int, directions: tuple[Direction, ...]
+    ) -> bool:
+        """Return whether some origin within limit steps of start rests (see :meth:`rests`).
+
+        The search of :meth:`distances`, stopped at the first such origin.
+        """
+        seen = {start: 0}
+        queue = deque((start,))
+        while queue:
+            origin = queue.popleft()
+            steps = seen[origin]
+            if steps >= limit:
+                continue
+            for direction in directions:
+                new = self.advance(origin, size, direction)
+                if new is not None and new not in seen:
+                    if self.rests(new, size):
+                        return True
+                    seen[new] = steps + 1
+                    queue.append(new)
+        return False
 
     def walk(self, start: Square, size: Size, direction: Direction, distance: int) -> list[Square]:
         """Return the origins of a straight move, stopping before the first blocked step."""
