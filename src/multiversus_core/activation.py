@@ -460,10 +460,11 @@ def _find_candidates(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKin
     if act.reaction_revealed:
         return _selected(state)
     side: Side = "adversaries" if act.side == "heroes" else "heroes"
-    before = state.piles(side).stash_units | {coin_unit(act.reaction_coin)}
+    stash = state.piles(side).stash_units
+    selected = coin_unit(act.reaction_coin)
     candidates = []
-    for unit in units_of(state, side):
-        if unit.id not in before:
+    for unit in state.units:
+        if unit.side != side or (unit.id not in stash and unit.id != selected):
             continue
         kinds = _kinds(reactive_selections(state, unit))
         if kinds:
@@ -510,6 +511,8 @@ def _raised(
     """Return the triggers ``held`` raises for any of the candidate units and coins (R5, R7)."""
     if not candidates:
         return ()
+    if held.step == "step" or held.step == "follow_step":
+        return _left_adjacent(state, held, candidates)
     act = _activation(state)
     late_move = is_on(state, "move-reaction-at-end")
     figure = state.figure(held.figure) if held.step != "conclude" else None
@@ -520,10 +523,6 @@ def _raised(
         # Move reaction has its own trigger instead.
         usual = kinds & (_LATE_USUAL if late_move else _USUAL)
         match held.step:
-            case "step" | "follow_step":
-                assert figure is not None and held.to is not None
-                if usual and _leaves(state, figure, held.to, unit):
-                    raised.add("left_adjacent")
             case "attack":
                 assert held.target is not None and act.action is not None
                 target = state.figure(held.target)
@@ -552,6 +551,20 @@ def _raised(
     if not raised:
         return ()
     return tuple(t for t in _TRIGGER_ORDER if t in raised)
+
+
+def _left_adjacent(
+    state: MatchState, held: Suspended, candidates: tuple[tuple[Unit, frozenset[ActionKind]], ...]
+) -> tuple[Trigger, ...]:
+    """Return the one trigger a step can raise, if it does: leaving a space beside a
+    candidate unit that an Attack, Move or Stunt reaction could answer (trigger 1)."""
+    usual = _LATE_USUAL if is_on(state, "move-reaction-at-end") else _USUAL
+    figure = state.figure(held.figure)
+    assert held.to is not None
+    for unit, kinds in candidates:
+        if not usual.isdisjoint(kinds) and _leaves(state, figure, held.to, unit):
+            return ("left_adjacent",)
+    return ()
 
 
 def _in_range(state: MatchState, unit: Unit, figure: Figure) -> bool:

@@ -164,10 +164,17 @@ class _Spaces:
         """When True, a diagonal step may not cut across blocking terrain."""
 
     def kind(self, square: Square) -> int:
-        """Return the space's flags: _BLOCKED, _SOFT and _TERRAIN, for this mover."""
+        """Return the space's flags: _BLOCKED, _SOFT and _TERRAIN, for this mover.
+
+        A space off the board is _BLOCKED.
+        """
         kind = self.kinds.get(square)
         if kind is not None:
             return kind
+        c, r = square
+        if not (0 <= c < self.width and 0 <= r < self.height):
+            self.kinds[square] = _BLOCKED
+            return _BLOCKED
         mover = self.mover
         into_terrain = self.into_terrain
         kind = 0
@@ -208,8 +215,7 @@ class _Spaces:
 
     def free(self, square: Square) -> bool:
         """Return whether the mover may enter the space."""
-        c, r = square
-        return 0 <= c < self.width and 0 <= r < self.height and not self.kind(square) & _BLOCKED
+        return not self.kind(square) & _BLOCKED
 
     def rests(self, origin: Square, size: Size) -> bool:
         """Return whether the mover shares no space with a character it may only pass through."""
@@ -225,7 +231,7 @@ class _Spaces:
         """Return the origin one step in direction, or None if a newly entered space is not free."""
         new = (origin[0] + direction[0], origin[1] + direction[1])
         if size == "medium":
-            if not self.free(new):
+            if self.kind(new) & _BLOCKED:
                 return None
         else:
             old = footprint(origin, size)
@@ -272,10 +278,19 @@ class _Spaces:
 
         steps_left counts this step; the move may go on in ``directions``.
         """
-        new = self.advance(origin, size, direction)
-        if new is None:
+        if size == "medium" and not (self.corners and direction[0] and direction[1]):
+            # The usual step, written out: one space entered, no corner to cut.
+            new = (origin[0] + direction[0], origin[1] + direction[1])
+            kind = self.kind(new)
+            if kind & _BLOCKED:
+                return False
+            return not kind & _SOFT or self.escapes(new, size, steps_left - 1, directions)
+        advanced = self.advance(origin, size, direction)
+        if advanced is None:
             return False
-        return self.rests(new, size) or self.escapes(new, size, steps_left - 1, directions)
+        return self.rests(advanced, size) or self.escapes(
+            advanced, size, steps_left - 1, directions
+        )
 
     def escapes(
         self, start: Square, size: Size, limit: int, directions: tuple[Direction, ...]
