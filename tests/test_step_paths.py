@@ -117,6 +117,47 @@ def test_the_spaces_beside_a_unit_give_adjacency_to_its_characters(
 
 
 @settings(deadline=None)
+@given(_scenes())
+def test_the_figures_near_one_are_those_adjacent_to_it_or_sharing_a_space(
+    scene: tuple[Board, tuple[Figure, ...], Figure],
+) -> None:
+    # given any scene, then the index's figures near a figure are exactly the other
+    # on-board figures adjacent to it or sharing one of its spaces
+    board, figures, _ = scene
+    index = movement.Occupancy(board, figures)
+    for figure in figures:
+        mine = set(figure_squares(figure))
+        assert index.near(figure) == {
+            other.id
+            for other in figures
+            if other.id != figure.id
+            and other.square is not None
+            and (are_adjacent(figure, other) or bool(mine & set(figure_squares(other))))
+        }
+        alone = not any(
+            other.id != figure.id and mine & set(figure_squares(other)) for other in figures
+        )
+        assert index.alone(figure) == alone
+
+
+@settings(deadline=None)
+@given(_scenes(), st.booleans())
+def test_stopping_with_a_shared_index_agrees_with_stopping_without(
+    scene: tuple[Board, tuple[Figure, ...], Figure], allies: bool
+) -> None:
+    # given any scene, then the index's quick answer for a figure alone in its spaces is
+    # the answer of the full classification
+    board, figures, mover = scene
+    index = movement.Occupancy(board, figures)
+    spaces = movement._regular_spaces(board, figures, mover, allies)
+    expected = mover.square is not None and spaces.rests(mover.square, mover.size)
+    assert (
+        movement.can_stop_here(board, figures, mover, pass_through_allies=allies, occupancy=index)
+        == expected
+    )
+
+
+@settings(deadline=None)
 @given(_scenes(), st.integers(0, 4), st.booleans(), st.booleans())
 def test_the_search_for_a_resting_origin_stops_early_and_agrees_with_the_full_search(
     scene: tuple[Board, tuple[Figure, ...], Figure], limit: int, allies: bool, diagonal: bool

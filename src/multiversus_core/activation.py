@@ -557,12 +557,18 @@ def _left_adjacent(
     state: MatchState, held: Suspended, candidates: tuple[tuple[Unit, frozenset[ActionKind]], ...]
 ) -> tuple[Trigger, ...]:
     """Return the one trigger a step can raise, if it does: leaving a space beside a
-    candidate unit that an Attack, Move or Stunt reaction could answer (trigger 1)."""
+    candidate unit that an Attack, Move or Stunt reaction could answer (trigger 1).
+
+    Under the variant disengage-trigger, only a step that ends beside none of the unit.
+    """
     usual = _LATE_USUAL if is_on(state, "move-reaction-at-end") else _USUAL
     figure = state.figure(held.figure)
     assert held.to is not None
+    moved = replace(figure, square=held.to) if is_on(state, "disengage-trigger") else None
     for unit, kinds in candidates:
-        if not usual.isdisjoint(kinds) and _leaves(state, figure, held.to, unit):
+        if usual.isdisjoint(kinds) or not _beside(state, figure, unit):
+            continue
+        if moved is None or not _beside(state, moved, unit):
             return ("left_adjacent",)
     return ()
 
@@ -586,18 +592,6 @@ def _beside(state: MatchState, figure: Figure, unit: Unit) -> bool:
     ring, covered = occupancy(state).beside(unit.id)
     # One space from a character's space; or, for a terrain piece, sharing one (R21).
     return not ring.isdisjoint(squares) or (figure.terrain and not covered.isdisjoint(squares))
-
-
-def _leaves(state: MatchState, figure: Figure, to: tuple[int, int], unit: Unit) -> bool:
-    """True if the step leaves a square adjacent to ``unit`` (trigger 1).
-
-    Under the variant disengage-trigger, only if it ends adjacent to none of it.
-    """
-    if not _beside(state, figure, unit):
-        return False
-    if is_on(state, "disengage-trigger"):
-        return not _beside(state, replace(figure, square=to), unit)
-    return True
 
 
 def _concluded_near(state: MatchState, unit: Unit) -> bool:
@@ -770,18 +764,18 @@ def can_step(state: MatchState, figure: Figure, direction: Direction) -> bool:
     Deciding a step needs that one direction, not all of them (unless they
     were listed already).
     """
-    known: dict[str, tuple[Figure, tuple[Direction, ...]]]
+    # The table of step_options, which keeps single answers too, by figure and direction.
+    known: dict[str | tuple[str, Direction], tuple[Figure, Any]]
     known = derived(state, "_step_options", _new_index)
     found = known.get(figure.id)
     if found is not None and (found[0] is figure or found[0] == figure):
         return direction in found[1]
-    asked: dict[tuple[str, Direction], tuple[Figure, bool]]
-    asked = derived(state, "_can_step", _new_index)
-    answer = asked.get((figure.id, direction))
-    if answer is not None and (answer[0] is figure or answer[0] == figure):
-        return answer[1]
+    key = (figure.id, direction)
+    found = known.get(key)
+    if found is not None and (found[0] is figure or found[0] == figure):
+        return bool(found[1])
     allowed = _can_step(state, figure, direction)
-    asked[figure.id, direction] = (figure, allowed)
+    known[key] = (figure, allowed)
     return allowed
 
 
@@ -1200,13 +1194,9 @@ def _stunt_options(state: MatchState, figure: Figure) -> tuple[tuple[str | None,
         (a.name, None) for a in stunt_abilities(unit, action.double)
     ]
     if not action.double:
-        mine = frozenset(figure_squares(figure))
+        near = occupancy(state).near(figure)
         for other in state.figures:
-            if (
-                other.id != figure.id
-                and other.square is not None
-                and (are_adjacent(figure, other) or not mine.isdisjoint(figure_squares(other)))
-            ):
+            if other.id in near:
                 options.append((None, other.id))
     if action.stunt is not None:
         # Every figure of the unit performs the same stunt (rulebook: Units and characters).

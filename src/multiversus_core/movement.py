@@ -79,6 +79,32 @@ class Occupancy:
             found = self._beside[unit] = (frozenset(ring), frozenset(covered))
         return found
 
+    def alone(self, figure: Figure) -> bool:
+        """Return whether no other figure covers a space of ``figure``."""
+        at = self.at
+        for square in figure_squares(figure):
+            for other in at.get(square, ()):
+                if other.id != figure.id:
+                    return False
+        return True
+
+    def near(self, figure: Figure) -> set[str]:
+        """Return the ids of the other figures within one space of ``figure``: adjacent to
+        it (rulebook *Adjacency*) or sharing a space with it. Empty when it is off the board."""
+        found: set[str] = set()
+        if figure.square is None:
+            return found
+        c, r = figure.square
+        span = 2 if figure.size == "medium" else 3  # the figure's spaces, and one more around
+        at = self.at
+        for column in range(c - 1, c + span):
+            for row in range(r - 1, r + span):
+                others = at.get((column, row))
+                if others is not None:
+                    found.update(other.id for other in others)
+        found.discard(figure.id)
+        return found
+
     def moved(self, before: Figure, after: Figure, figures: Sequence[Figure]) -> Occupancy:
         """Return the index of ``figures``: these figures once ``before`` has become ``after``.
 
@@ -88,21 +114,22 @@ class Occupancy:
         """
         at = self.at.copy()
         for square in figure_squares(before):
-            stays = [f for f in at[square] if f.id != before.id]
-            if stays:
-                at[square] = stays
+            found = at[square]
+            if len(found) == 1:
+                del at[square]  # it was alone there, the usual case
             else:
-                del at[square]
+                at[square] = [f for f in found if f.id != before.id]
         for square in figure_squares(after):
-            found = at.get(square)
-            at[square] = [after] if found is None else [*found, after]
+            there = at.get(square)
+            at[square] = [after] if there is None else [*there, after]
         index = Occupancy.__new__(Occupancy)
         index.board = self.board
         index.figures = figures
         index.at = at
         index.tiles = self.tiles
         # The spaces beside the other units' characters stay as they were.
-        index._beside = {u: found for u, found in self._beside.items() if u != before.unit}
+        index._beside = self._beside.copy()
+        index._beside.pop(before.unit, None)
         return index
 
 
@@ -175,17 +202,21 @@ class _Spaces:
         if not (0 <= c < self.width and 0 <= r < self.height):
             self.kinds[square] = _BLOCKED
             return _BLOCKED
+        tile = self.occupancy.tiles.get(square)
+        others = self.occupancy.at.get(square)
+        if tile is None and others is None:
+            self.kinds[square] = 0  # an ordinary empty space, the usual case
+            return 0
         mover = self.mover
         into_terrain = self.into_terrain
         kind = 0
-        tile = self.occupancy.tiles.get(square)
         if tile is not None:
             # Terrain never shares a space with terrain, blocking or not.
             if (tile.blocking and not into_terrain) or mover.terrain:
                 kind |= _BLOCKED
             if tile.blocking:
                 kind |= _TERRAIN
-        for other in self.occupancy.at.get(square, ()):
+        for other in others or ():
             if other.id == mover.id:
                 continue
             if other.terrain:
@@ -497,6 +528,8 @@ def can_stop_here(
     """
     if mover.square is None:
         return False
+    if occupancy is not None and occupancy.alone(mover):
+        return True  # the usual case: it shares no space, so passes through nothing
     spaces = _regular_spaces(board, figures, mover, pass_through_allies, occupancy=occupancy)
     return spaces.rests(mover.square, mover.size)
 
