@@ -1008,10 +1008,13 @@ def _attack_targets(state: MatchState, attacker: Figure) -> tuple[Figure, ...]:
     else:
         allowed_unit = action.target_unit
     ranged = combat.is_ranged(state, attacker)
+    # Without Ranged only an adjacent character can be attacked: one within one space.
+    near = None if ranged else occupancy(state).near(attacker)
     return tuple(
         f
         for f in state.figures
         if (allowed_unit is None or f.unit == allowed_unit)
+        and (near is None or f.id in near)
         and combat.can_attack(state, attacker, f, ranged=ranged)
     )
 
