@@ -74,8 +74,7 @@ class Occupancy:
                     continue
                 for c, r in footprint(figure.square, figure.size):
                     covered.add((c, r))
-                    for dc, dr in DIRECTIONS:
-                        ring.add((c + dc, r + dr))
+                    ring.update(_around(c, r))
             found = self._beside[unit] = (frozenset(ring), frozenset(covered))
         return found
 
@@ -141,6 +140,20 @@ def _tile_map(board: Board) -> dict[Square, Tile]:
     except KeyError:
         tiles = cache["_tile_map"] = {s: tile for tile in board.tiles for s in tile_squares(tile)}
         return tiles
+
+
+def _around(c: int, r: int) -> tuple[Square, ...]:
+    """Return the eight spaces one space from (c, r), on the board or not."""
+    return (
+        (c - 1, r - 1),
+        (c, r - 1),
+        (c + 1, r - 1),
+        (c - 1, r),
+        (c + 1, r),
+        (c - 1, r + 1),
+        (c, r + 1),
+        (c + 1, r + 1),
+    )
 
 
 _BLOCKED: Final = 1
