@@ -12,10 +12,15 @@ no bot. That is the cost a search bot pays per node. Both timings run in
 CPU time, which a busy machine disturbs less than wall-clock time.
 
 With ``--against SRC`` (the ``src`` folder of another checkout, for example
-main), it runs itself in subprocesses alternately on that code and on this
-one, ``--rounds`` pairs in all, and prints the ratio of the engine's cost per
-command, the median of the pairs' ratios: paired rounds keep the ratio honest
-on a machine whose load drifts. Run::
+an older main), it compares the engine's cost per command of that code and
+this one on the same games. This code plays the games and writes their
+commands to a file; each code then re-plays them in a subprocess
+(``--games FILE``). A game counts only if both codes accept every one of its
+commands and list the same number of legal commands at every step, so a
+rule that changed between the two codes drops the games it touches (the
+report says how many). Then ``--rounds`` pairs of timings alternate between
+the two codes, and the ratio printed is the median of the pairs' ratios:
+paired rounds keep the ratio honest on a machine whose load drifts. Run::
 
     PYTHONPATH=src python benchmarks/selfplay.py --matches 100
     PYTHONPATH=src python benchmarks/selfplay.py --matches 60 --against /tmp/main/src
@@ -30,19 +35,26 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
 
+import msgspec
+
 from multiversus_core import MatchSettings, apply, decider_seat, start_match
-from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.commands import Command
 from multiversus_core.legal import legal_commands
 from multiversus_core.sheets import installed_teams
 
+# Only names that older codes also have are imported at the top: --games runs
+# this script on another checkout's code.
+
 
 def play(settings: MatchSettings) -> tuple[list[Command], int, str]:
     """Play one match; return its commands, its events and how it ended."""
+    from multiversus_core.bots import RandomBot, command_for
+
     state = start_match(settings)
     bots = {1: RandomBot(settings.seed), 2: RandomBot(settings.seed + 1)}
     commands: list[Command] = []
@@ -144,53 +156,125 @@ def report(figures: dict[str, object]) -> None:
         print(f"  {count:5,}  {result}")
 
 
+class Game(msgspec.Struct):
+    """One recorded game, as written for ``--games``: plain values any code can read."""
+
+    heroes: str
+    adversaries: str
+    seed: int
+    commands: list[msgspec.Raw]
+
+
+def write_games(path: Path, matches: int, seed: int) -> None:
+    """Play the benchmark's games with this code and write their commands to ``path``."""
+    with path.open("wb") as out:
+        for settings in settings_list(matches, seed):
+            commands, _, _ = play(settings)
+            assert settings.heroes is not None and settings.adversaries is not None
+            game = Game(
+                settings.heroes,
+                settings.adversaries,
+                settings.seed,
+                [msgspec.Raw(msgspec.json.encode(c)) for c in commands],
+            )
+            out.write(msgspec.json.encode(game) + b"\n")
+
+
+def read_games(path: Path) -> list[tuple[MatchSettings, list[Command]] | None]:
+    """Read ``--games``: each game with this code's types, or None if it cannot read one."""
+    games: list[tuple[MatchSettings, list[Command]] | None] = []
+    for line in path.read_bytes().splitlines():
+        game = msgspec.json.decode(line, type=Game)
+        try:
+            commands = [msgspec.json.decode(c, type=Command) for c in game.commands]
+        except msgspec.ValidationError:
+            games.append(None)
+            continue
+        settings = MatchSettings(heroes=game.heroes, adversaries=game.adversaries, seed=game.seed)
+        games.append((settings, commands))
+    return games
+
+
+def signature(settings: MatchSettings, commands: list[Command]) -> list[int] | None:
+    """The legal commands listed at every step, or None if this code refuses a command."""
+    state = start_match(settings)
+    listed = []
+    try:
+        for command in commands:
+            seat = decider_seat(state)
+            assert seat is not None
+            listed.append(len(legal_commands(state, seat)))
+            state, _ = apply(state, command)
+    except Exception:  # another code's rules may refuse it: the game is then left out
+        return None
+    return listed if state.is_over else None
+
+
+def replay_games(path: Path, only: list[int] | None) -> dict[str, object]:
+    """``--games``: the signatures of the games, or the engine's time on the chosen ones."""
+    games = read_games(path)
+    if only is None:
+        return {"signatures": [g and signature(*g) for g in games]}
+    chosen = [g for n, g in enumerate(games) if n in set(only) and g is not None]
+    start = time.process_time()
+    listed = sum(engine(s, c) for s, c in chosen)
+    elapsed = time.process_time() - start
+    commands = sum(len(c) for _, c in chosen)
+    return {
+        "commands": commands,
+        "listed": listed,
+        "engine_us_per_command": elapsed / commands * 1e6,
+    }
+
+
+def run_code(src: Path, *args: str) -> dict[str, object]:
+    """Run this script on the code in ``src``, in a subprocess; return its JSON output."""
+    env = dict(os.environ, PYTHONPATH=str(src))
+    done = subprocess.run(
+        [sys.executable, __file__, *args], env=env, capture_output=True, text=True, check=False
+    )
+    if done.returncode != 0:
+        sys.exit(f"the code in {src} failed:\n{done.stderr.strip()}")
+    result: dict[str, object] = json.loads(done.stdout)
+    return result
+
+
 def against(src: Path, matches: int, seed: int, rounds: int) -> int:
-    """Alternate subprocess rounds on ``src`` and on this code; print the paired ratios."""
+    """Compare the engine's cost per command of ``src`` and of this code on the same games."""
     here = Path(__file__).resolve().parent.parent / "src"
     codes = {"baseline": src.resolve(), "this": here}
-    figures: dict[str, list[dict[str, object]]] = {"baseline": [], "this": []}
-    for number in range(rounds):
-        for name, path in codes.items():
-            env = dict(os.environ, PYTHONPATH=str(path))
-            out = subprocess.run(
-                [
-                    sys.executable,
-                    __file__,
-                    "--matches",
-                    str(matches),
-                    "--seed",
-                    str(seed),
-                    "--rounds",
-                    "1",
-                    "--json",
-                ],
-                env=env,
-                check=True,
-                capture_output=True,
-                text=True,
-            ).stdout
-            figures[name].append(json.loads(out))
-        print(f"\rpair {number + 1} / {rounds}", end="", file=sys.stderr, flush=True)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "games.jsonl"
+        write_games(path, matches, seed)
+        signatures = {
+            name: run_code(code, "--games", str(path))["signatures"] for name, code in codes.items()
+        }
+        pairs = zip(signatures["baseline"], signatures["this"], strict=True)  # type: ignore[call-overload]
+        common = [n for n, (b, t) in enumerate(pairs) if b is not None and b == t]
+        if not common:
+            print("no game plays the same in both codes: not comparable", file=sys.stderr)
+            return 1
+        only = ",".join(map(str, common))
+        figures: dict[str, list[dict[str, object]]] = {"baseline": [], "this": []}
+        for number in range(rounds):
+            for name, code in codes.items():
+                figures[name].append(run_code(code, "--games", str(path), "--only", only))
+            print(f"\rpair {number + 1} / {rounds}", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     base, this = figures["baseline"], figures["this"]
-    if (base[0]["commands"], base[0]["listed"]) != (this[0]["commands"], this[0]["listed"]):
-        print("the two codes played different games: not comparable", file=sys.stderr)
-        return 1
-    for key, label in (
-        ("engine_us_per_command", "engine µs/command"),
-        ("us_per_command", "self-play µs/command"),
-    ):
-        ratios = [b[key] / t[key] for b, t in zip(base, this, strict=True)]  # type: ignore[operator]
-        b_med = statistics.median(b[key] for b in base)  # type: ignore[type-var]
-        t_med = statistics.median(t[key] for t in this)  # type: ignore[type-var]
-        print(
-            f"{label + ':':22} baseline {b_med:,.1f}, this {t_med:,.1f}: "
-            f"{statistics.median(ratios):.2f}x faster (median of {len(ratios)} pairs, "
-            f"{min(ratios):.2f} to {max(ratios):.2f})"
-        )
-    mps = statistics.median(t["matches_per_second"] for t in this)  # type: ignore[type-var]
-    print(f"matches/second:        this {mps:,.1f} (one core, bots included)")
-    print(f"games:                 identical ({this[0]['commands']:,} commands)")
+    key = "engine_us_per_command"
+    ratios = [b[key] / t[key] for b, t in zip(base, this, strict=True)]  # type: ignore[operator]
+    b_med = statistics.median(b[key] for b in base)  # type: ignore[type-var]
+    t_med = statistics.median(t[key] for t in this)  # type: ignore[type-var]
+    print(
+        f"engine µs/command:     baseline {b_med:,.1f}, this {t_med:,.1f}: "
+        f"{statistics.median(ratios):.2f}x faster (median of {len(ratios)} pairs, "
+        f"{min(ratios):.2f} to {max(ratios):.2f})"
+    )
+    print(
+        f"games:                 {len(common)} of {matches} play the same in both codes "
+        f"({this[0]['commands']:,} commands, {this[0]['listed']:,} legal commands listed)"
+    )
     return 0
 
 
@@ -203,7 +287,13 @@ def main(argv: list[str] | None = None) -> int:
         "--against", type=Path, default=None, help="the src folder of a baseline checkout"
     )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--games", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--only", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.games is not None:
+        only = None if args.only is None else [int(n) for n in args.only.split(",")]
+        print(json.dumps(replay_games(args.games, only)))
+        return 0
     if args.matches < 1 or args.rounds < 1:
         parser.error("--matches and --rounds must be at least 1")
     if args.against is not None:

@@ -10,7 +10,11 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
-from multiversus_core.log import read_log
+from multiversus_core import MatchSettings, apply, decider_seat, start_match
+from multiversus_core.bots import RandomBot, command_for
+from multiversus_core.commands import SelectCoins
+from multiversus_core.legal import legal_commands
+from multiversus_core.log import LogEntry, MatchLog, encode_log, new_header, read_log
 
 
 def run(*args: str) -> Result:
@@ -175,3 +179,34 @@ def test_a_log_and_its_prefix_tell_the_waiting_decision_in_words(tmp_path: Path)
     told = CliRunner().invoke(app, ["diff", str(full), str(short)]).output
     assert "pending: " in told
     assert "after_attack" not in told  # the field's value in words, not the code's name
+
+
+def test_a_differing_activation_is_told_part_by_part(tmp_path: Path) -> None:
+    # Two logs that part ways at a coin selection: the activations differ inside.
+    settings = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=3)
+    state, entries = start_match(settings), []
+    bots = {1: RandomBot(1), 2: RandomBot(2)}
+    while True:
+        seat = decider_seat(state)
+        assert seat is not None
+        selections = [c for c in legal_commands(state, seat) if isinstance(c, SelectCoins)]
+        if len(entries) > 40 and len(selections) >= 2:
+            break
+        command = command_for(bots[seat], state, seat)
+        state, events = apply(state, command)
+        entries.append(LogEntry(command=command, events=events))
+    first = next(c for c in selections if c.actions == ("attack",))
+    other = next(c for c in selections if c.unit == first.unit and c.actions == ("defend",))
+    paths = []
+    for name, command in (("a", first), ("b", other)):
+        _, events = apply(state, command)
+        log = MatchLog(new_header(settings), (*entries, LogEntry(command=command, events=events)))
+        paths.append(tmp_path / f"{name}.jsonl")
+        paths[-1].write_bytes(encode_log(log))
+    result = run("diff", *map(str, paths))
+    assert result.exit_code == 1
+    line = next(x for x in result.output.splitlines() if x.strip().startswith("activation:"))
+    assert "actions attack in A, defend in B" in line
+    assert "remaining attack in A, defend in B" in line
+    assert re.search(r"commitment [0-9a-f]{12}… in A, [0-9a-f]{12}… in B", line)
+    assert "differs" not in line

@@ -36,6 +36,7 @@ from multiversus_core.events import (
 )
 from multiversus_core.evolve import evolve, initial_state
 from multiversus_core.log import LogEntry, MatchLog, encode_log, new_header, read_log, replay
+from multiversus_core.scoring import WIN_CONDITIONS
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Side
 from multiversus_core.units import coin_colour, coin_unit
@@ -266,6 +267,15 @@ def test_the_panels_show_round_initiative_coins_activation_and_score(heroes_page
     last = "".join(heroes_page.pool[i] for i in heroes_page.frames[-1].panels)
     assert "The match is over" in last and "Result" in last
 
+
+
+def test_the_result_line_gives_the_win_condition_in_the_rules_words() -> None:
+    log = read_log(REPLAYS / "banner-knight--black-goblins--standard.jsonl")
+    page = referee_page(log)
+    last = "".join(page.pool[i] for i in page.frames[-1].panels)
+    text, _ = WIN_CONDITIONS["the-goblins-plunder"]
+    assert "after round 6: " + text[:1].lower() + text[1:].rstrip(".") in last
+    assert "the-goblins-plunder" not in last and "goblins plunder" not in last
 
 # --- perspective ------------------------------------------------------------------------
 

@@ -173,6 +173,19 @@ def test_no_view_shows_the_secret_chance_seed() -> None:
         assert str(chance.seed).encode() not in shown and chance.salt.encode() not in shown
 
 
+def test_no_view_shows_the_match_seed() -> None:
+    # The seed would tell the dice to come, and seeded salts open every commitment with it.
+    settings_ = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=987654321)
+    state, _ = play_until(settings_, lambda s: s.pending == "react", 3)
+    assert state.pending == "react" and state.settings.salts == "seed"
+    other = msgspec.structs.replace(state, settings=msgspec.structs.replace(settings_, seed=5))
+    for viewer in PLAYER_VIEWERS:
+        shown = view(state, viewer)
+        assert shown.settings == msgspec.structs.replace(settings_, seed=0)
+        assert b"987654321" not in msgspec.json.encode(shown)
+        assert view(other, viewer) == shown
+
+
 def test_viewer_of_a_seat_is_its_side_or_the_spectator() -> None:
     state = at_react()
     assert viewer_of(state, state.heroes_seat) == "heroes"

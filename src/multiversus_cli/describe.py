@@ -1071,15 +1071,15 @@ def result_words(state: MatchState, reason: str, winner: Side | None) -> str:
     if winner is None:
         if reason == "six_rounds_played":
             return "a draw (six rounds played, and nobody won)"
-        return f"a draw ({_reason_words(reason)})"
+        return f"a draw ({reason_words(reason)})"
     who = f"the {side_label(state, winner)} win"
     if reason == "elimination":
         loser = "Hero" if winner == "adversaries" else "Adversary"
         return f"{who} by elimination (no {loser} character is left)"
-    return f"{who}: {_reason_words(reason)}"
+    return f"{who}: {reason_words(reason)}"
 
 
-def _reason_words(reason: str) -> str:
+def reason_words(reason: str) -> str:
     """A win condition's rules text, or its name in words if it has none."""
     known = WIN_CONDITIONS.get(reason)
     if known is not None and known[0]:

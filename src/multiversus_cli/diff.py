@@ -10,6 +10,8 @@ which figures' squares or conditions. The records themselves, as JSON, are in
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Final
@@ -19,7 +21,7 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from multiversus_cli.describe import condition_name, figure_name, square
+from multiversus_cli.describe import coin_name, condition_name, figure_name, square, unit_name
 from multiversus_cli.printable import printable
 from multiversus_cli.replay import command_line, event_lines, load_log, steps
 from multiversus_core.board import Figure
@@ -190,6 +192,10 @@ def _entry_lines(label: str, log: MatchLog, index: int, out: list[Text]) -> None
         out.append(Text(f"     {line}"))
 
 
+_DIGEST: Final = re.compile(r"[0-9a-f]{64}")
+"""A commitment, salt or digest: 64 hex digits."""
+
+
 def _words(field: str, value: Any) -> str | None:
     """A state or settings value in words, or None if it is too large to tell in a line."""
     if value is None:
@@ -202,6 +208,8 @@ def _words(field: str, value: Any) -> str | None:
         return condition_name(value)
     if field == "pending" and isinstance(value, str):
         return value.replace("_", " ")  # "after_attack" is the step after an attack
+    if isinstance(value, str) and _DIGEST.fullmatch(value):
+        return value[:12] + "…"  # a commitment or salt: its start tells them apart
     if isinstance(value, (int, str)):
         return str(value)
     if isinstance(value, (list, tuple)) and all(isinstance(v, (int, str)) for v in value):
@@ -209,14 +217,78 @@ def _words(field: str, value: Any) -> str | None:
     return None
 
 
+_MOST_PARTS: Final = 4
+"""The most differences inside one field that a line tells; it counts the rest."""
+
+
+_NAMERS: Final[dict[str, Callable[[MatchState, str], str]]] = {
+    "mover": figure_name,
+    "figure": figure_name,
+    "done": figure_name,
+    "ally": figure_name,
+    "unit": unit_name,
+    "target_unit": unit_name,
+    "attacked_units": unit_name,
+    "coin": coin_name,
+    "reaction_coin": coin_name,
+}
+"""Keys whose values are figure, unit or coin ids, and how to name them."""
+
+
+def _named(state: MatchState | None, key: str, value: Any) -> Any:
+    """A value with its figure, unit or coin ids replaced by their names."""
+    namer = _NAMERS.get(key)
+    if state is None or namer is None:
+        return value
+    if isinstance(value, str):
+        return namer(state, value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return [namer(state, v) for v in value]
+    return value
+
+
+def _nested_differences(
+    a: dict[str, Any], b: dict[str, Any], state: MatchState | None
+) -> list[str]:
+    """The keys of two structs' values that differ, in words where a value is short.
+
+    Nested structs are followed (``action.steps_left``); figures, units and
+    coins are named from ``state``; at most four are told, and the rest counted.
+    """
+    parts: list[str] = []
+
+    def walk(a: dict[str, Any], b: dict[str, Any], prefix: str) -> None:
+        for key in dict.fromkeys([*a, *b]):
+            left, right = a.get(key), b.get(key)
+            if left == right:
+                continue
+            name = prefix + key
+            if isinstance(left, dict) and isinstance(right, dict):
+                walk(left, right, name + ".")
+                continue
+            wa = _words(key, _named(state, key, left))
+            wb = _words(key, _named(state, key, right))
+            label = name.replace("_", " ")
+            both = wa is not None and wb is not None
+            parts.append(f"{label} {wa} in A, {wb} in B" if both else f"{label} differs")
+
+    walk(a, b, "")
+    if len(parts) > _MOST_PARTS:
+        rest = len(parts) - _MOST_PARTS
+        parts = [*parts[:_MOST_PARTS], f"and {rest} more"]
+    return parts or ["differs"]
+
+
 def _difference_line(found: dict[str, Any], state: MatchState | None) -> str:
     field = found["field"]
     if field != "figures":
         a, b = _words(field, found["a"]), _words(field, found["b"])
         what = field.replace("_", " ")
-        if a is None or b is None:
-            return f"{what}: differs"
-        return f"{what}: {a} in A, {b} in B"
+        if a is not None and b is not None:
+            return f"{what}: {a} in A, {b} in B"
+        if isinstance(found["a"], dict) and isinstance(found["b"], dict):
+            return f"{what}: " + "; ".join(_nested_differences(found["a"], found["b"], state))
+        return f"{what}: differs"
     name = found["figure"]
     if state is not None:
         name = figure_name(state, name)

@@ -24,7 +24,13 @@ from typing import Final
 
 import msgspec
 
-from multiversus_cli.describe import action_name, actions_name, coins_by_unit, side_name
+from multiversus_cli.describe import (
+    action_name,
+    actions_name,
+    coins_by_unit,
+    reason_words,
+    side_name,
+)
 from multiversus_cli.render import figure_labels
 from multiversus_cli.replay import command_line, event_lines
 from multiversus_cli.svg import board_parts, changes
@@ -367,11 +373,11 @@ def _conditions(seen: MatchView) -> str:
 def _result(seen: MatchView) -> str:
     reason = seen.ended or ""
     if seen.winner is None:
-        return "a draw" + ("" if reason == "six_rounds_played" else f" ({reason})")
+        return "a draw" + ("" if reason == "six_rounds_played" else f" ({reason_words(reason)})")
     who = f"the {side_label(seen, seen.winner)} win"
     if reason == "elimination":
         return f"{who} by elimination"
-    return f"{who} after round {ROUNDS}, by the win condition {reason.replace('-', ' ')}"
+    return f"{who} after round {ROUNDS}: {reason_words(reason)}"
 
 
 def _secrets(seen: MatchView) -> list[str]:

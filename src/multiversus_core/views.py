@@ -7,6 +7,9 @@ Hidden from everyone but their own player, until a public event reveals them:
 - a set-up secret's choice (until :class:`SecretRevealed`);
 - the salt of each of those, which would open its commitment; the
   commitment itself is public, so a viewer can hold the other side to it;
+- the match seed (a view's settings say 0): with it, a player could work out
+  the dice and flips to come and, when salts come from the seed, open every
+  commitment;
 - which coins are in a stash. Every coin not face up is public knowledge
   (:attr:`PilesView.face_down`: the stash plus any unrevealed selection of
   that side), but the split between stash and selection is not, or the stash
@@ -160,6 +163,8 @@ class MatchView(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fals
 
     viewer: PlayerViewer
     settings: MatchSettings
+    """The match's settings with the seed set to 0: the seed would tell the dice to come,
+    and with seeded salts it opens every commitment."""
     pending: Pending
     draws: int
     set_up_player: Seat | None
@@ -189,6 +194,10 @@ class MatchView(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fals
         return self.heroes if side == "heroes" else self.adversaries
 
 
+def _without_seed(settings: MatchSettings) -> MatchSettings:
+    return msgspec.structs.replace(settings, seed=0) if settings.seed else settings
+
+
 @overload
 def view(state: MatchState, viewer: Literal["referee"]) -> MatchState: ...
 @overload
@@ -205,7 +214,7 @@ def view(state: MatchState, viewer: Viewer) -> MatchState | MatchView:
     act = state.activation
     return MatchView(
         viewer=viewer,
-        settings=state.settings,
+        settings=_without_seed(state.settings),
         pending=state.pending,
         draws=state.draws,
         set_up_player=state.set_up_player,
