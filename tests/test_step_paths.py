@@ -105,15 +105,17 @@ def test_the_spaces_beside_a_unit_give_adjacency_to_its_characters(
     for unit in {f.unit for f in figures}:
         ring, covered = index.beside(unit)
         for figure in figures:
-            if figure.unit == unit or figure.square is None:
-                continue
-            squares = set(figure_squares(figure))
-            near = bool(ring & squares) or (figure.terrain and bool(covered & squares))
-            assert near == any(
+            adjacent = any(
                 are_adjacent(figure, other)
                 for other in figures
                 if other.unit == unit and other.square is not None and not other.terrain
             )
+            assert index.is_beside(figure, unit) == adjacent
+            if figure.unit == unit or figure.square is None:
+                continue
+            squares = set(figure_squares(figure))
+            near = bool(ring & squares) or (figure.terrain and bool(covered & squares))
+            assert near == adjacent
 
 
 @settings(deadline=None)

@@ -565,10 +565,11 @@ def _left_adjacent(
     figure = state.figure(held.figure)
     assert held.to is not None
     moved = replace(figure, square=held.to) if is_on(state, "disengage-trigger") else None
+    index = occupancy(state)
     for unit, kinds in candidates:
-        if usual.isdisjoint(kinds) or not _beside(state, figure, unit):
+        if usual.isdisjoint(kinds) or not index.is_beside(figure, unit.id):
             continue
-        if moved is None or not _beside(state, moved, unit):
+        if moved is None or not index.is_beside(moved, unit.id):
             return ("left_adjacent",)
     return ()
 
@@ -586,12 +587,7 @@ def _in_range(state: MatchState, unit: Unit, figure: Figure) -> bool:
 
 def _beside(state: MatchState, figure: Figure, unit: Unit) -> bool:
     """True if ``figure`` is adjacent to a character of ``unit`` (rulebook *Adjacency*)."""
-    squares = figure_squares(figure)
-    if not squares or figure.unit == unit.id:
-        return any(are_adjacent(figure, r) for r in figures_of(state, unit) if not r.terrain)
-    ring, covered = occupancy(state).beside(unit.id)
-    # One space from a character's space; or, for a terrain piece, sharing one (R21).
-    return not ring.isdisjoint(squares) or (figure.terrain and not covered.isdisjoint(squares))
+    return occupancy(state).is_beside(figure, unit.id)
 
 
 def _concluded_near(state: MatchState, unit: Unit) -> bool:

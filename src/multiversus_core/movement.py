@@ -21,6 +21,7 @@ from multiversus_core.board import Board, Figure, Tile
 from multiversus_core.geometry import (
     DIRECTIONS,
     ORTHOGONAL,
+    are_adjacent,
     figure_squares,
     footprint,
     tile_squares,
@@ -77,6 +78,23 @@ class Occupancy:
                     ring.update(_around(c, r))
             found = self._beside[unit] = (frozenset(ring), frozenset(covered))
         return found
+
+    def is_beside(self, figure: Figure, unit: str) -> bool:
+        """Return whether ``figure`` is adjacent to a character of ``unit`` on the board
+        (rulebook *Adjacency*, R21): what :func:`~multiversus_core.geometry.are_adjacent`
+        says of it and each of them."""
+        if figure.square is None:
+            return False
+        if figure.unit == unit:
+            return any(
+                are_adjacent(figure, other)
+                for other in self.figures
+                if other.unit == unit and not other.terrain and other.square is not None
+            )
+        ring, covered = self.beside(unit)
+        squares = footprint(figure.square, figure.size)
+        # One space from a character's space; or, for a terrain piece, sharing one.
+        return not ring.isdisjoint(squares) or (figure.terrain and not covered.isdisjoint(squares))
 
     def alone(self, figure: Figure) -> bool:
         """Return whether no other figure covers a space of ``figure``."""
