@@ -770,7 +770,23 @@ def can_step(state: MatchState, figure: Figure, direction: Direction) -> bool:
     found = known.get(key)
     if found is not None and (found[0] is figure or found[0] == figure):
         return bool(found[1])
-    allowed = _can_step(state, figure, direction)
+    rules = _step_rules(state, figure)
+    allowed = False
+    if rules is not None:
+        steps, diagonal, corners, into_terrain = rules
+        assert state.board is not None
+        allowed = movement.can_step(
+            state.board,
+            state.figures,
+            figure,
+            direction,
+            steps,
+            pass_through_allies=True,
+            diagonal=diagonal,
+            corners_block=corners,
+            into_terrain=into_terrain,
+            occupancy=occupancy(state),
+        )
     known[key] = (figure, allowed)
     return allowed
 
@@ -785,26 +801,6 @@ def _step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
         state.board,
         state.figures,
         figure,
-        steps,
-        pass_through_allies=True,
-        diagonal=diagonal,
-        corners_block=corners,
-        into_terrain=into_terrain,
-        occupancy=occupancy(state),
-    )
-
-
-def _can_step(state: MatchState, figure: Figure, direction: Direction) -> bool:
-    rules = _step_rules(state, figure)
-    if rules is None:
-        return False
-    steps, diagonal, corners, into_terrain = rules
-    assert state.board is not None
-    return movement.can_step(
-        state.board,
-        state.figures,
-        figure,
-        direction,
         steps,
         pass_through_allies=True,
         diagonal=diagonal,

@@ -174,6 +174,8 @@ def _around(c: int, r: int) -> tuple[Square, ...]:
     )
 
 
+_NO_ONE: Final[frozenset[str]] = frozenset()
+
 _BLOCKED: Final = 1
 _SOFT: Final = 2
 _TERRAIN: Final = 4
@@ -212,7 +214,7 @@ class _Spaces:
         self.mover = mover
         # None: every allied character may be passed through (see _allies).
         self.allies = passable is None
-        self.passable = passable or frozenset()
+        self.passable = passable or _NO_ONE
         # An ability may let a character move into and through blocking terrain.
         self.into_terrain = into_terrain and not mover.terrain
         self.width = board.width
