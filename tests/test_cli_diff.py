@@ -164,6 +164,8 @@ def test_a_log_and_its_prefix_tell_the_waiting_decision_in_words(tmp_path: Path)
             "bot",
             "--seed",
             "3",
+            "--bot-seed",
+            "3",
             "--quiet",
             "--log",
             str(full),

@@ -15,7 +15,7 @@ completely; then the held step goes ahead if it still can.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
-from typing import Any, Final, Literal
+from typing import Any, Final, Literal, TypeVar
 
 from msgspec.structs import replace
 
@@ -544,10 +544,11 @@ def _find_candidates(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKin
     if act.reaction_revealed:
         return _selected(state)
     side: Side = "adversaries" if act.side == "heroes" else "heroes"
-    before = state.piles(side).stash_units | {coin_unit(act.reaction_coin)}
+    stash = state.piles(side).stash_units
+    selected = coin_unit(act.reaction_coin)
     candidates = []
-    for unit in units_of(state, side):
-        if unit.id not in before:
+    for unit in state.units:
+        if unit.side != side or (unit.id not in stash and unit.id != selected):
             continue
         kinds = _kinds(reactive_selections(state, unit))
         if kinds:
@@ -582,10 +583,20 @@ _TRIGGER_ORDER: Final[tuple[Trigger, ...]] = (
 )
 
 
+_USUAL: Final[frozenset[ActionKind]] = frozenset(("attack", "move", "stunt"))
+"""The kinds of reaction the usual triggers concern (all but Defend)."""
+_LATE_USUAL: Final[frozenset[ActionKind]] = frozenset(("attack", "stunt"))
+"""The same under move-reaction-at-end, where a Move reaction has its own trigger."""
+
+
 def _raised(
     state: MatchState, held: Suspended, candidates: tuple[tuple[Unit, frozenset[ActionKind]], ...]
 ) -> tuple[Trigger, ...]:
     """Return the triggers ``held`` raises for any of the candidate units and coins (R5, R7)."""
+    if not candidates:
+        return ()
+    if held.step == "step" or held.step == "follow_step":
+        return _left_adjacent(state, held, candidates)
     act = _activation(state)
     late_move = is_on(state, "move-reaction-at-end")
     figure = state.figure(held.figure) if held.step != "conclude" else None
@@ -594,12 +605,8 @@ def _raised(
         # Attack, Move and Stunt reactions share the five triggers; a Defend
         # reaction needs only to be attacked; under move-reaction-at-end a
         # Move reaction has its own trigger instead.
-        usual = kinds & {"attack", "move", "stunt"} - ({"move"} if late_move else set())
+        usual = kinds & (_LATE_USUAL if late_move else _USUAL)
         match held.step:
-            case "step" | "follow_step":
-                assert figure is not None and held.to is not None
-                if usual and _leaves(state, figure, held.to, unit):
-                    raised.add("left_adjacent")
             case "attack":
                 assert held.target is not None and act.action is not None
                 target = state.figure(held.target)
@@ -625,30 +632,46 @@ def _raised(
                     and _concluded_near(state, unit)
                 ):
                     raised.add("concluded")
+    if not raised:
+        return ()
     return tuple(t for t in _TRIGGER_ORDER if t in raised)
+
+
+def _left_adjacent(
+    state: MatchState, held: Suspended, candidates: tuple[tuple[Unit, frozenset[ActionKind]], ...]
+) -> tuple[Trigger, ...]:
+    """Return the one trigger a step can raise, if it does: leaving a space beside a
+    candidate unit that an Attack, Move or Stunt reaction could answer (trigger 1).
+
+    Under the variant disengage-trigger, only a step that ends beside none of the unit.
+    """
+    usual = _LATE_USUAL if is_on(state, "move-reaction-at-end") else _USUAL
+    figure = state.figure(held.figure)
+    assert held.to is not None
+    moved = replace(figure, square=held.to) if is_on(state, "disengage-trigger") else None
+    index = occupancy(state)
+    for unit, kinds in candidates:
+        if usual.isdisjoint(kinds) or not index.is_beside(figure, unit.id):
+            continue
+        if moved is None or not index.is_beside(moved, unit.id):
+            return ("left_adjacent",)
+    return ()
 
 
 def _in_range(state: MatchState, unit: Unit, figure: Figure) -> bool:
     """True if ``figure`` is in range of a character of ``unit`` (R7)."""
     if is_on(state, "adjacent-triggers") and OVERWATCH not in unit.abilities:
         return any(are_adjacent(figure, r) for r in able_figures(state, unit) if not r.terrain)
-    return any(combat.can_attack(state, r, figure) for r in able_figures(state, unit))
+    able = able_figures(state, unit)
+    if not able:
+        return False
+    ranged = combat.is_ranged(state, able[0])  # the unit's abilities: one answer for all
+    return any(combat.can_attack(state, r, figure, ranged=ranged) for r in able)
 
 
 def _beside(state: MatchState, figure: Figure, unit: Unit) -> bool:
-    return any(are_adjacent(figure, r) for r in figures_of(state, unit) if not r.terrain)
-
-
-def _leaves(state: MatchState, figure: Figure, to: tuple[int, int], unit: Unit) -> bool:
-    """True if the step leaves a square adjacent to ``unit`` (trigger 1).
-
-    Under the variant disengage-trigger, only if it ends adjacent to none of it.
-    """
-    if not _beside(state, figure, unit):
-        return False
-    if is_on(state, "disengage-trigger"):
-        return not _beside(state, replace(figure, square=to), unit)
-    return True
+    """True if ``figure`` is adjacent to a character of ``unit`` (rulebook *Adjacency*)."""
+    return occupancy(state).is_beside(figure, unit.id)
 
 
 def _concluded_near(state: MatchState, unit: Unit) -> bool:
@@ -788,34 +811,76 @@ def move_allowance(state: MatchState, figure: Figure, double: bool) -> int:
     return spaces
 
 
+_V = TypeVar("_V")
+
+
+def _per_figure(
+    state: MatchState, key: str, figure: Figure, compute: Callable[[MatchState, Figure], _V]
+) -> _V:
+    """Return ``compute(state, figure)``, computed once per state and figure."""
+    known: dict[str, tuple[Figure, _V]] = derived(state, key, _new_index)
+    found = known.get(figure.id)
+    if found is not None and (found[0] is figure or found[0] == figure):
+        return found[1]
+    value = compute(state, figure)
+    known[figure.id] = (figure, value)
+    return value
+
+
+def _new_index(state: MatchState) -> dict[Any, Any]:
+    return {}
+
+
 def step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
     """Return the directions in which ``figure`` may take its next step of the move."""
     # Listing, deciding, finishing a step and checking the end of a move all
     # ask about the same figure in the same state: compute it once per state.
-    known: dict[str, tuple[Figure, tuple[Direction, ...]]]
-    known = derived(state, "_step_options", _new_table)
+    return _per_figure(state, "_step_options", figure, _step_options)
+
+
+def can_step(state: MatchState, figure: Figure, direction: Direction) -> bool:
+    """True if ``direction`` is one of :func:`step_options`: ``figure`` may step that way now.
+
+    Deciding a step needs that one direction, not all of them (unless they
+    were listed already).
+    """
+    # The table of step_options, which keeps single answers too, by figure and direction.
+    known: dict[str | tuple[str, Direction], tuple[Figure, Any]]
+    known = derived(state, "_step_options", _new_index)
     found = known.get(figure.id)
     if found is not None and (found[0] is figure or found[0] == figure):
-        return found[1]
-    options = _step_options(state, figure)
-    known[figure.id] = (figure, options)
-    return options
+        return direction in found[1]
+    key = (figure.id, direction)
+    found = known.get(key)
+    if found is not None and (found[0] is figure or found[0] == figure):
+        return bool(found[1])
+    rules = _step_rules(state, figure)
+    allowed = False
+    if rules is not None:
+        steps, diagonal, corners, into_terrain = rules
+        assert state.board is not None
+        allowed = movement.can_step(
+            state.board,
+            state.figures,
+            figure,
+            direction,
+            steps,
+            pass_through_allies=True,
+            diagonal=diagonal,
+            corners_block=corners,
+            into_terrain=into_terrain,
+            occupancy=occupancy(state),
+        )
+    known[key] = (figure, allowed)
+    return allowed
 
 
 def _step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
-    action = current(state)
-    assert action is not None and state.board is not None
-    if figure.id in action.done or figure.condition == "disabled" or figure.square is None:
+    rules = _step_rules(state, figure)
+    if rules is None:
         return ()
-    if action.mover == figure.id:
-        steps = action.steps_left
-    else:
-        if action.mover is not None and not can_end_move(state):
-            return ()  # the current mover stands on an ally and must move on
-        steps = move_allowance(state, figure, action.double)
-    if steps <= 0:
-        return ()
-    diagonal, corners = _diagonal_steps(state, action.double)
+    steps, diagonal, corners, into_terrain = rules
+    assert state.board is not None
     return movement.step_options(
         state.board,
         state.figures,
@@ -824,9 +889,28 @@ def _step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
         pass_through_allies=True,
         diagonal=diagonal,
         corners_block=corners,
-        into_terrain=enters_blocking_terrain(state, figure),
+        into_terrain=into_terrain,
         occupancy=occupancy(state),
     )
+
+
+def _step_rules(state: MatchState, figure: Figure) -> tuple[int, bool, bool, bool] | None:
+    """Return how ``figure``'s next step may go: (steps left, diagonal steps allowed,
+    blocking terrain blocks corners, may enter blocking terrain); None if it may not step."""
+    action = current(state)
+    assert action is not None and state.board is not None
+    if figure.id in action.done or figure.condition == "disabled" or figure.square is None:
+        return None
+    if action.mover == figure.id:
+        steps = action.steps_left
+    else:
+        if action.mover is not None and not can_end_move(state):
+            return None  # the current mover stands on an ally and must move on
+        steps = move_allowance(state, figure, action.double)
+    if steps <= 0:
+        return None
+    diagonal, corners = _diagonal_steps(state, action.double)
+    return steps, diagonal, corners, enters_blocking_terrain(state, figure)
 
 
 def occupancy(state: MatchState) -> movement.Occupancy:
@@ -900,7 +984,7 @@ def step(b: Builder, figure: Figure, direction: Direction) -> None:
         )
     if action.mover == figure.id and action.steps_left <= 0:
         raise IllegalCommandError(f"{figure.name} has no movement left")
-    if direction not in step_options(state, figure):
+    if not can_step(state, figure, direction):
         raise IllegalCommandError(f"{figure.name} cannot step {compass(direction)} from here")
     held = Suspended(step="step", figure=figure.id, to=movement.step(figure, direction))
     if action.side == _activation(state).side and _offer(b, held):
@@ -918,7 +1002,7 @@ def _finish_step(b: Builder, held: Suspended) -> None:
         _unstrand(b, figure)  # a Disabled character stops moving (R6)
         return
     direction = (held.to[0] - figure.square[0], held.to[1] - figure.square[1])
-    if direction in step_options(state, figure):
+    if can_step(state, figure, direction):
         action = current(state)
         assert action is not None
         steps = (
@@ -928,9 +1012,29 @@ def _finish_step(b: Builder, held: Suspended) -> None:
         )
         b.emit(FigureStepped(figure=figure.id, to=held.to, steps_left=steps - 1))
         carry_figures(state, b.state, figure)
+        _carry_step(state, b.state, figure)
     elif not step_options(state, figure):
         # The reaction blocked the way and the figure can go no further.
         _unstrand(b, figure)
+
+
+def _carry_step(old: MatchState, new: MatchState, before: Figure) -> None:
+    """Give ``new``, the state after ``before`` stepped in ``old``, what the step left alone.
+
+    A step changes one figure's square and the move under way: the trigger
+    candidates stay the same, and the occupancy index (with the spaces beside
+    each unit) changes only where the figure was and is. Each value equals
+    the one ``new`` would compute from scratch (tests/test_step_paths.py
+    checks it).
+    """
+    source = old.__dict__
+    target = new.__dict__
+    candidates = source.get("_candidates")
+    if candidates is not None:
+        target["_candidates"] = candidates
+    index = source.get("_occupancy")
+    if index is not None:
+        target["_occupancy"] = index.moved(before, new.figure(before.id), new.figures)
 
 
 def _unstrand(b: Builder, figure: Figure) -> None:
@@ -966,6 +1070,11 @@ def attackers(state: MatchState) -> tuple[Figure, ...]:
 
 def attack_targets(state: MatchState, attacker: Figure) -> tuple[Figure, ...]:
     """Return the characters ``attacker`` may attack now in the action under way."""
+    # Listing and deciding ask the same: compute it once per state and attacker.
+    return _per_figure(state, "_attack_targets", attacker, _attack_targets)
+
+
+def _attack_targets(state: MatchState, attacker: Figure) -> tuple[Figure, ...]:
     action = current(state)
     act = _activation(state)
     assert action is not None
@@ -975,11 +1084,15 @@ def attack_targets(state: MatchState, attacker: Figure) -> tuple[Figure, ...]:
         allowed_unit: str | None = act.unit  # reactions attack the active unit only
     else:
         allowed_unit = action.target_unit
+    ranged = combat.is_ranged(state, attacker)
+    # Without Ranged only an adjacent character can be attacked: one within one space.
+    near = None if ranged else occupancy(state).near(attacker)
     return tuple(
         f
         for f in state.figures
         if (allowed_unit is None or f.unit == allowed_unit)
-        and combat.can_attack(state, attacker, f)
+        and (near is None or f.id in near)
+        and combat.can_attack(state, attacker, f, ranged=ranged)
     )
 
 
@@ -1147,6 +1260,11 @@ def stunters(state: MatchState) -> tuple[Figure, ...]:
 def stunt_options(state: MatchState, figure: Figure) -> tuple[tuple[str | None, str | None], ...]:
     """Return (ability, target) pairs ``figure`` may use: its unit's (!)/(!!) abilities, or
     an adjacent figure (or one sharing its space) to interact with (rulebook: Abilities)."""
+    # Listing and deciding ask the same: compute it once per state and figure.
+    return _per_figure(state, "_stunt_options", figure, _stunt_options)
+
+
+def _stunt_options(state: MatchState, figure: Figure) -> tuple[tuple[str | None, str | None], ...]:
     action = current(state)
     assert action is not None
     if figure.id in action.done:
@@ -1156,15 +1274,9 @@ def stunt_options(state: MatchState, figure: Figure) -> tuple[tuple[str | None, 
         (a.name, None) for a in stunt_abilities(unit, action.double)
     ]
     if not action.double:
+        near = occupancy(state).near(figure)
         for other in state.figures:
-            if (
-                other.id != figure.id
-                and other.square is not None
-                and (
-                    are_adjacent(figure, other)
-                    or set(figure_squares(figure)) & set(figure_squares(other))
-                )
-            ):
+            if other.id in near:
                 options.append((None, other.id))
     if action.stunt is not None:
         # Every figure of the unit performs the same stunt (rulebook: Units and characters).

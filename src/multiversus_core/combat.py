@@ -31,11 +31,14 @@ def is_ranged(state: MatchState, figure: Figure) -> bool:
     return any(a.is_ranged() for a in abilities_of(state.unit(figure.unit)))
 
 
-def can_attack(state: MatchState, attacker: Figure, target: Figure) -> bool:
+def can_attack(
+    state: MatchState, attacker: Figure, target: Figure, *, ranged: bool | None = None
+) -> bool:
     """True if ``attacker`` could attack ``target`` now: adjacent, or in sight when Ranged (R7).
 
     Only characters on the board attack and are attacked (R1); a Disabled
-    character takes no action.
+    character takes no action. ``ranged``, if given, is
+    ``is_ranged(state, attacker)``, for a caller asking about many targets.
     """
     if (
         attacker.terrain
@@ -48,10 +51,10 @@ def can_attack(state: MatchState, attacker: Figure, target: Figure) -> bool:
         return False
     if are_adjacent(attacker, target):
         return True
+    if ranged is None:
+        ranged = is_ranged(state, attacker)
     assert state.board is not None
-    return is_ranged(state, attacker) and has_line_of_sight(
-        state.board, state.figures, attacker, target
-    )
+    return ranged and has_line_of_sight(state.board, state.figures, attacker, target)
 
 
 def has_advantage(state: MatchState, target: Figure) -> bool:

@@ -186,10 +186,14 @@ def _attack_made(state: MatchState, event: AttackMade) -> MatchState:
     )
     # An attack made during a reaction subjects the active unit to it (R11, R12).
     attacked = act.attacked_units
-    if act.reaction is None and target_unit not in attacked:
-        attacked = (*attacked, target_unit)
-    act = replace(act, struck=act.struck or act.reaction is not None, attacked_units=attacked)
-    return _with_acting(state, act, acting)
+    if act.reaction is None:
+        if target_unit not in attacked:
+            attacked = (*attacked, target_unit)
+        act = replace(act, action=acting, attacked_units=attacked)
+    else:
+        act = replace(act, reaction=acting, struck=True)
+    # One new activation rather than two (_with_acting, inlined).
+    return replace(state, activation=act, pending="after_attack")
 
 
 def _follow_up_chosen(state: MatchState, event: FollowUpChosen) -> MatchState:
@@ -285,17 +289,23 @@ def _coins_selected(state: MatchState, event: CoinsSelected) -> MatchState:
         commitment=event.commitment,
         salt=event.salt,
     )
-    piles = _stash_without(state.piles(side), coin)
     # One new state rather than two (_with_piles): a hot path.
-    heroes, adversaries = (piles, state.adversaries) if side == "heroes" else (state.heroes, piles)
+    if side == "heroes":
+        return replace(
+            state,
+            pending="react",
+            activation=activation,
+            may_give_up=False,
+            activations=number,
+            heroes=_stash_without(state.heroes, coin),
+        )
     return replace(
         state,
         pending="react",
         activation=activation,
         may_give_up=False,
         activations=number,
-        heroes=heroes,
-        adversaries=adversaries,
+        adversaries=_stash_without(state.adversaries, coin),
     )
 
 
@@ -313,11 +323,10 @@ def _reaction_selected(state: MatchState, event: ReactionSelected) -> MatchState
     )
     if coin is None:
         return replace(state, activation=act)
-    piles = _stash_without(state.piles(event.side), coin)
     # One new state rather than two (_with_piles): a hot path.
     if event.side == "heroes":
-        return replace(state, activation=act, heroes=piles)
-    return replace(state, activation=act, adversaries=piles)
+        return replace(state, activation=act, heroes=_stash_without(state.heroes, coin))
+    return replace(state, activation=act, adversaries=_stash_without(state.adversaries, coin))
 
 
 def _coins_revealed(state: MatchState, event: CoinsRevealed) -> MatchState:

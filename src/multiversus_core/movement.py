@@ -21,6 +21,7 @@ from multiversus_core.board import Board, Figure, Tile
 from multiversus_core.geometry import (
     DIRECTIONS,
     ORTHOGONAL,
+    are_adjacent,
     figure_squares,
     footprint,
     tile_squares,
@@ -32,10 +33,11 @@ class Occupancy:
     """Which figures and special tiles cover each space: one index for many movers.
 
     Build it once for a board and its figures (a state caches one) and pass it
-    to the movement functions, which otherwise build their own.
+    to the movement functions, which otherwise build their own. It also
+    answers which spaces lie beside a unit's characters (:meth:`beside`).
     """
 
-    __slots__ = ("at", "board", "figures", "tiles")
+    __slots__ = ("_beside", "at", "board", "figures", "tiles")
 
     def __init__(self, board: Board, figures: Sequence[Figure]) -> None:
         at: dict[Square, list[Figure]] = {}
@@ -50,9 +52,102 @@ class Occupancy:
         self.board = board
         self.figures = figures
         self.at: dict[Square, list[Figure]] = at
-        """The on-board figures covering each space, in the figures' order."""
+        """The on-board figures covering each space (in no particular order)."""
         self.tiles: dict[Square, Tile] = _tile_map(board)
         """The special tile covering each space."""
+        self._beside: dict[str, tuple[frozenset[Square], frozenset[Square]]] = {}
+
+    def beside(self, unit: str) -> tuple[frozenset[Square], frozenset[Square]]:
+        """Return the spaces one space from a space of a character of ``unit`` on the board,
+        and the spaces those characters cover; computed once per index and unit.
+
+        A figure is adjacent to one of the unit's characters (rulebook
+        *Adjacency*, R21) exactly when it is not of the unit and one of its
+        spaces is in the first set, or it is a terrain piece and one of its
+        spaces is in the second.
+        """
+        found = self._beside.get(unit)
+        if found is None:
+            ring: set[Square] = set()
+            covered: set[Square] = set()
+            for figure in self.figures:
+                if figure.unit != unit or figure.terrain or figure.square is None:
+                    continue
+                for c, r in footprint(figure.square, figure.size):
+                    covered.add((c, r))
+                    ring.update(_around(c, r))
+            found = self._beside[unit] = (frozenset(ring), frozenset(covered))
+        return found
+
+    def is_beside(self, figure: Figure, unit: str) -> bool:
+        """Return whether ``figure`` is adjacent to a character of ``unit`` on the board
+        (rulebook *Adjacency*, R21): what :func:`~multiversus_core.geometry.are_adjacent`
+        says of it and each of them."""
+        if figure.square is None:
+            return False
+        if figure.unit == unit:
+            return any(
+                are_adjacent(figure, other)
+                for other in self.figures
+                if other.unit == unit and not other.terrain and other.square is not None
+            )
+        ring, covered = self.beside(unit)
+        squares = footprint(figure.square, figure.size)
+        # One space from a character's space; or, for a terrain piece, sharing one.
+        return not ring.isdisjoint(squares) or (figure.terrain and not covered.isdisjoint(squares))
+
+    def alone(self, figure: Figure) -> bool:
+        """Return whether no other figure covers a space of ``figure``."""
+        at = self.at
+        for square in figure_squares(figure):
+            for other in at.get(square, ()):
+                if other.id != figure.id:
+                    return False
+        return True
+
+    def near(self, figure: Figure) -> set[str]:
+        """Return the ids of the other figures within one space of ``figure``: adjacent to
+        it (rulebook *Adjacency*) or sharing a space with it. Empty when it is off the board."""
+        found: set[str] = set()
+        if figure.square is None:
+            return found
+        c, r = figure.square
+        span = 2 if figure.size == "medium" else 3  # the figure's spaces, and one more around
+        at = self.at
+        for column in range(c - 1, c + span):
+            for row in range(r - 1, r + span):
+                others = at.get((column, row))
+                if others is not None:
+                    found.update(other.id for other in others)
+        found.discard(figure.id)
+        return found
+
+    def moved(self, before: Figure, after: Figure, figures: Sequence[Figure]) -> Occupancy:
+        """Return the index of ``figures``: these figures once ``before`` has become ``after``.
+
+        ``after`` is the same figure (same id) elsewhere or off the board, and
+        every other figure is as it was: only the spaces the two cover change,
+        which is far cheaper than indexing every figure again.
+        """
+        at = self.at.copy()
+        for square in figure_squares(before):
+            found = at[square]
+            if len(found) == 1:
+                del at[square]  # it was alone there, the usual case
+            else:
+                at[square] = [f for f in found if f.id != before.id]
+        for square in figure_squares(after):
+            there = at.get(square)
+            at[square] = [after] if there is None else [*there, after]
+        index = Occupancy.__new__(Occupancy)
+        index.board = self.board
+        index.figures = figures
+        index.at = at
+        index.tiles = self.tiles
+        # The spaces beside the other units' characters stay as they were.
+        index._beside = self._beside.copy()
+        index._beside.pop(before.unit, None)
+        return index
 
 
 def _tile_map(board: Board) -> dict[Square, Tile]:
@@ -64,6 +159,22 @@ def _tile_map(board: Board) -> dict[Square, Tile]:
         tiles = cache["_tile_map"] = {s: tile for tile in board.tiles for s in tile_squares(tile)}
         return tiles
 
+
+def _around(c: int, r: int) -> tuple[Square, ...]:
+    """Return the eight spaces one space from (c, r), on the board or not."""
+    return (
+        (c - 1, r - 1),
+        (c, r - 1),
+        (c + 1, r - 1),
+        (c - 1, r),
+        (c + 1, r),
+        (c - 1, r + 1),
+        (c, r + 1),
+        (c + 1, r + 1),
+    )
+
+
+_NO_ONE: Final[frozenset[str]] = frozenset()
 
 _BLOCKED: Final = 1
 _SOFT: Final = 2
@@ -103,7 +214,7 @@ class _Spaces:
         self.mover = mover
         # None: every allied character may be passed through (see _allies).
         self.allies = passable is None
-        self.passable = passable or frozenset()
+        self.passable = passable or _NO_ONE
         # An ability may let a character move into and through blocking terrain.
         self.into_terrain = into_terrain and not mover.terrain
         self.width = board.width
@@ -113,21 +224,32 @@ class _Spaces:
         """When True, a diagonal step may not cut across blocking terrain."""
 
     def kind(self, square: Square) -> int:
-        """Return the space's flags: _BLOCKED, _SOFT and _TERRAIN, for this mover."""
+        """Return the space's flags: _BLOCKED, _SOFT and _TERRAIN, for this mover.
+
+        A space off the board is _BLOCKED.
+        """
         kind = self.kinds.get(square)
         if kind is not None:
             return kind
+        c, r = square
+        if not (0 <= c < self.width and 0 <= r < self.height):
+            self.kinds[square] = _BLOCKED
+            return _BLOCKED
+        tile = self.occupancy.tiles.get(square)
+        others = self.occupancy.at.get(square)
+        if tile is None and others is None:
+            self.kinds[square] = 0  # an ordinary empty space, the usual case
+            return 0
         mover = self.mover
         into_terrain = self.into_terrain
         kind = 0
-        tile = self.occupancy.tiles.get(square)
         if tile is not None:
             # Terrain never shares a space with terrain, blocking or not.
             if (tile.blocking and not into_terrain) or mover.terrain:
                 kind |= _BLOCKED
             if tile.blocking:
                 kind |= _TERRAIN
-        for other in self.occupancy.at.get(square, ()):
+        for other in others or ():
             if other.id == mover.id:
                 continue
             if other.terrain:
@@ -157,8 +279,7 @@ class _Spaces:
 
     def free(self, square: Square) -> bool:
         """Return whether the mover may enter the space."""
-        c, r = square
-        return 0 <= c < self.width and 0 <= r < self.height and not self.kind(square) & _BLOCKED
+        return not self.kind(square) & _BLOCKED
 
     def rests(self, origin: Square, size: Size) -> bool:
         """Return whether the mover shares no space with a character it may only pass through."""
@@ -174,7 +295,7 @@ class _Spaces:
         """Return the origin one step in direction, or None if a newly entered space is not free."""
         new = (origin[0] + direction[0], origin[1] + direction[1])
         if size == "medium":
-            if not self.free(new):
+            if self.kind(new) & _BLOCKED:
                 return None
         else:
             old = footprint(origin, size)
@@ -208,6 +329,55 @@ class _Spaces:
                     seen[new] = steps + 1
                     queue.append(new)
         return seen
+
+    def opens(
+        self,
+        origin: Square,
+        size: Size,
+        direction: Direction,
+        steps_left: int,
+        directions: tuple[Direction, ...],
+    ) -> bool:
+        """Return whether a step in direction is possible and still lets the move end legally.
+
+        steps_left counts this step; the move may go on in ``directions``.
+        """
+        if size == "medium" and not (self.corners and direction[0] and direction[1]):
+            # The usual step, written out: one space entered, no corner to cut.
+            new = (origin[0] + direction[0], origin[1] + direction[1])
+            kind = self.kind(new)
+            if kind & _BLOCKED:
+                return False
+            return not kind & _SOFT or self.escapes(new, size, steps_left - 1, directions)
+        advanced = self.advance(origin, size, direction)
+        if advanced is None:
+            return False
+        return self.rests(advanced, size) or self.escapes(
+            advanced, size, steps_left - 1, directions
+        )
+
+    def escapes(
+        self, start: Square, size: Size, limit: int, directions: tuple[Direction, ...]
+    ) -> bool:
+        """Return whether some origin within limit steps of start rests (see :meth:`rests`).
+
+        The search of :meth:`distances`, stopped at the first such origin.
+        """
+        seen = {start: 0}
+        queue = deque((start,))
+        while queue:
+            origin = queue.popleft()
+            steps = seen[origin]
+            if steps >= limit:
+                continue
+            for direction in directions:
+                new = self.advance(origin, size, direction)
+                if new is not None and new not in seen:
+                    if self.rests(new, size):
+                        return True
+                    seen[new] = steps + 1
+                    queue.append(new)
+        return False
 
     def walk(self, start: Square, size: Size, direction: Direction, distance: int) -> list[Square]:
         """Return the origins of a straight move, stopping before the first blocked step."""
@@ -342,17 +512,38 @@ def step_options(
         board, figures, mover, pass_through_allies, corners_block, into_terrain, occupancy
     )
     directions = DIRECTIONS if diagonal else ORTHOGONAL
+    origin, size = mover.square, mover.size
     options: list[Direction] = []
     for direction in directions:
-        new = spaces.advance(mover.square, mover.size, direction)
-        if new is None:
-            continue
-        if spaces.rests(new, mover.size) or any(
-            spaces.rests(origin, mover.size)
-            for origin in spaces.distances(new, mover.size, steps_left - 1, directions)
-        ):
+        if spaces.opens(origin, size, direction, steps_left, directions):
             options.append(direction)
     return tuple(options)
+
+
+def can_step(
+    board: Board,
+    figures: Sequence[Figure],
+    mover: Figure,
+    direction: Direction,
+    steps_left: int,
+    *,
+    pass_through_allies: bool,
+    diagonal: bool = False,
+    corners_block: bool = False,
+    into_terrain: bool = False,
+    occupancy: Occupancy | None = None,
+) -> bool:
+    """Return whether ``direction`` is one of :func:`step_options` (same arguments).
+
+    Asks about that one direction only: what deciding a step needs.
+    """
+    directions = DIRECTIONS if diagonal else ORTHOGONAL
+    if mover.square is None or steps_left < 1 or direction not in directions:
+        return False
+    spaces = _regular_spaces(
+        board, figures, mover, pass_through_allies, corners_block, into_terrain, occupancy
+    )
+    return spaces.opens(mover.square, mover.size, direction, steps_left, directions)
 
 
 def can_stop_here(
@@ -370,6 +561,8 @@ def can_stop_here(
     """
     if mover.square is None:
         return False
+    if occupancy is not None and occupancy.alone(mover):
+        return True  # the usual case: it shares no space, so passes through nothing
     spaces = _regular_spaces(board, figures, mover, pass_through_allies, occupancy=occupancy)
     return spaces.rests(mover.square, mover.size)
 

@@ -1,0 +1,279 @@
+"""The step path's fast paths agree with plain reference computations.
+
+Deciding a step asks about one direction only; a state after a step takes
+its occupancy index, trigger candidates and spaces beside the reactive units
+from the state before; whether a figure is beside a unit is read from the
+spaces around the unit's characters. Each is checked here against the plain
+computation it replaces, on random boards and through random matches.
+"""
+
+from __future__ import annotations
+
+import random
+
+import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from multiversus_core import activation, movement
+from multiversus_core.board import Board, Figure, Tile
+from multiversus_core.bots import RandomBot, command_for
+from multiversus_core.commands import Step
+from multiversus_core.decide import decider_seat
+from multiversus_core.geometry import DIRECTIONS, ORTHOGONAL, are_adjacent, figure_squares
+from multiversus_core.legal import legal_commands
+from multiversus_core.match import apply, start_match
+from multiversus_core.settings import MatchSettings
+from multiversus_core.state import MatchState
+from multiversus_core.terms import Square
+
+
+@st.composite
+def _scenes(draw: st.DrawFn) -> tuple[Board, tuple[Figure, ...], Figure]:
+    """A small board with special tiles, and characters and terrain pieces of every kind."""
+    width, height = 2 * draw(st.integers(1, 4)), 2 * draw(st.integers(1, 4))
+    tiles = tuple(
+        Tile((2 * c, 2 * r), "Tile", blocking=draw(st.booleans()))
+        for c, r in draw(
+            st.sets(st.tuples(st.integers(0, width // 2 - 1), st.integers(0, height // 2 - 1)))
+        )
+    )
+    figures: list[Figure] = []
+    for n in range(draw(st.integers(1, 8))):
+        large = draw(st.booleans())
+        square = draw(
+            st.none()
+            | st.tuples(st.integers(0, width - 1 - large), st.integers(0, height - 1 - large))
+        )
+        figures.append(
+            Figure(
+                id=f"f{n}",
+                name=f"F{n}",
+                unit=f"u{draw(st.integers(0, 2))}",
+                side=draw(st.sampled_from(["heroes", "adversaries"])),
+                square=square,
+                size="large" if large else "medium",
+                terrain=draw(st.booleans()),
+                blocking=draw(st.booleans()),
+            )
+        )
+    mover = draw(st.sampled_from(figures))
+    return Board(width, height, tiles), tuple(figures), mover
+
+
+def _covering(index: movement.Occupancy) -> dict[Square, set[str]]:
+    """The ids of the figures covering each space, as the index holds them."""
+    return {square: {f.id for f in found} for square, found in index.at.items()}
+
+
+@settings(deadline=None)
+@given(_scenes(), st.data())
+def test_an_index_moved_by_one_figure_equals_the_index_built_afresh(
+    scene: tuple[Board, tuple[Figure, ...], Figure], data: st.DataObject
+) -> None:
+    # given any scene, when one figure moves anywhere (or leaves the board)
+    board, figures, mover = scene
+    square = data.draw(
+        st.none() | st.tuples(st.integers(0, board.width - 1), st.integers(0, board.height - 1))
+    )
+    after = msgspec.structs.replace(mover, square=square)
+    moved = tuple(after if f.id == mover.id else f for f in figures)
+    units = {f.unit for f in figures}
+    before = movement.Occupancy(board, figures)
+    for unit in data.draw(st.sets(st.sampled_from(sorted(units)))):
+        before.beside(unit)  # some computed before the move, some not
+    index = before.moved(mover, after, moved)
+    fresh = movement.Occupancy(board, moved)
+    # then the updated index holds exactly the figures a new index holds, space by space,
+    # and the same spaces beside each unit
+    assert _covering(index) == _covering(fresh)
+    assert all(f in moved for found in index.at.values() for f in found)
+    assert index.tiles == fresh.tiles and index.figures is moved and index.board is board
+    for unit in units:
+        assert index.beside(unit) == fresh.beside(unit)
+
+
+@settings(deadline=None)
+@given(_scenes())
+def test_the_spaces_beside_a_unit_give_adjacency_to_its_characters(
+    scene: tuple[Board, tuple[Figure, ...], Figure],
+) -> None:
+    # given any scene, then a figure of another unit is beside a unit's characters exactly
+    # when it is adjacent to one of them (pair by pair, rulebook Adjacency, R21)
+    board, figures, _ = scene
+    index = movement.Occupancy(board, figures)
+    for unit in {f.unit for f in figures}:
+        ring, covered = index.beside(unit)
+        for figure in figures:
+            adjacent = any(
+                are_adjacent(figure, other)
+                for other in figures
+                if other.unit == unit and other.square is not None and not other.terrain
+            )
+            assert index.is_beside(figure, unit) == adjacent
+            if figure.unit == unit or figure.square is None:
+                continue
+            squares = set(figure_squares(figure))
+            near = bool(ring & squares) or (figure.terrain and bool(covered & squares))
+            assert near == adjacent
+
+
+@settings(deadline=None)
+@given(_scenes())
+def test_the_figures_near_one_are_those_adjacent_to_it_or_sharing_a_space(
+    scene: tuple[Board, tuple[Figure, ...], Figure],
+) -> None:
+    # given any scene, then the index's figures near a figure are exactly the other
+    # on-board figures adjacent to it or sharing one of its spaces
+    board, figures, _ = scene
+    index = movement.Occupancy(board, figures)
+    for figure in figures:
+        mine = set(figure_squares(figure))
+        assert index.near(figure) == {
+            other.id
+            for other in figures
+            if other.id != figure.id
+            and other.square is not None
+            and (are_adjacent(figure, other) or bool(mine & set(figure_squares(other))))
+        }
+        alone = not any(
+            other.id != figure.id and mine & set(figure_squares(other)) for other in figures
+        )
+        assert index.alone(figure) == alone
+
+
+@settings(deadline=None)
+@given(_scenes(), st.booleans())
+def test_stopping_with_a_shared_index_agrees_with_stopping_without(
+    scene: tuple[Board, tuple[Figure, ...], Figure], allies: bool
+) -> None:
+    # given any scene, then the index's quick answer for a figure alone in its spaces is
+    # the answer of the full classification
+    board, figures, mover = scene
+    index = movement.Occupancy(board, figures)
+    spaces = movement._regular_spaces(board, figures, mover, allies)
+    expected = mover.square is not None and spaces.rests(mover.square, mover.size)
+    assert (
+        movement.can_stop_here(board, figures, mover, pass_through_allies=allies, occupancy=index)
+        == expected
+    )
+
+
+@settings(deadline=None)
+@given(_scenes(), st.integers(0, 4), st.booleans(), st.booleans())
+def test_the_search_for_a_resting_origin_stops_early_and_agrees_with_the_full_search(
+    scene: tuple[Board, tuple[Figure, ...], Figure], limit: int, allies: bool, diagonal: bool
+) -> None:
+    # given any scene, then from every start some origin within the limit rests exactly
+    # when one of all the origins within the limit does
+    board, figures, mover = scene
+    spaces = movement._regular_spaces(board, figures, mover, allies)
+    directions = DIRECTIONS if diagonal else ORTHOGONAL
+    for c in range(board.width):
+        for r in range(board.height):
+            found = spaces.distances((c, r), mover.size, limit, directions)
+            everywhere = any(spaces.rests(o, mover.size) for o in found if o != (c, r))
+            assert spaces.escapes((c, r), mover.size, limit, directions) == everywhere
+
+
+@settings(deadline=None)
+@given(_scenes(), st.integers(0, 4), st.booleans(), st.booleans(), st.booleans(), st.booleans())
+def test_asking_about_one_direction_agrees_with_listing_every_direction(
+    scene: tuple[Board, tuple[Figure, ...], Figure],
+    steps: int,
+    allies: bool,
+    diagonal: bool,
+    corners: bool,
+    into_terrain: bool,
+) -> None:
+    # given any scene and movement rules, then a direction may be stepped exactly when listed
+    board, figures, mover = scene
+    listed = movement.step_options(
+        board,
+        figures,
+        mover,
+        steps,
+        pass_through_allies=allies,
+        diagonal=diagonal,
+        corners_block=corners,
+        into_terrain=into_terrain,
+    )
+    for direction in DIRECTIONS:
+        allowed = movement.can_step(
+            board,
+            figures,
+            mover,
+            direction,
+            steps,
+            pass_through_allies=allies,
+            diagonal=diagonal,
+            corners_block=corners,
+            into_terrain=into_terrain,
+        )
+        assert allowed == (direction in listed)
+
+
+def _fresh(state: MatchState) -> MatchState:
+    """The same state without anything cached on it."""
+    return msgspec.structs.replace(state)
+
+
+def _check_step_values(state: MatchState) -> None:
+    """Every value the step path caches or carries on ``state`` equals the plain computation."""
+    plain = _fresh(state)
+    cache = state.__dict__
+    if "_candidates" in cache:
+        assert cache["_candidates"] == activation._find_candidates(plain)
+    if "_occupancy" in cache:
+        assert _covering(cache["_occupancy"]) == _covering(activation._occupancy(plain))
+        assert cache["_occupancy"].figures is state.figures
+    for unit in state.units:
+        for figure in state.figures:
+            # the plain rule: adjacent to one of the unit's characters on the board
+            near = any(
+                are_adjacent(figure, other)
+                for other in state.figures
+                if other.unit == unit.id and other.square is not None and not other.terrain
+            )
+            assert activation._beside(state, figure, unit) == near
+    if state.pending == "attack":
+        for attacker in activation.attackers(state):
+            targets = activation._attack_targets(plain, attacker)
+            assert activation.attack_targets(state, attacker) == targets
+    if state.pending == "stunt":
+        for figure in activation.stunters(state):
+            options = activation._stunt_options(plain, figure)
+            assert activation.stunt_options(state, figure) == options
+    if state.pending == "move":
+        for figure in activation.movers(state):
+            listed = activation._step_options(plain, figure)
+            for direction in DIRECTIONS:
+                assert activation.can_step(state, figure, direction) == (direction in listed)
+                assert activation.can_step(_fresh(state), figure, direction) == (
+                    direction in listed
+                )
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32), listing=st.booleans())
+def test_values_carried_through_steps_agree_with_plain_computations(
+    seed: int, listing: bool
+) -> None:
+    # given a random match, deciding each command with or without listing first,
+    # then after every command the cached and carried values are those computed afresh
+    rng = random.Random(seed)
+    state = start_match(MatchSettings(seed=seed))
+    bots = {1: RandomBot(rng.getrandbits(32)), 2: RandomBot(rng.getrandbits(32))}
+    steps = 0
+    while not state.is_over:
+        seat = decider_seat(state)
+        assert seat is not None
+        if listing:
+            legal_commands(state, seat)  # as the engine does before deciding
+            command = command_for(bots[seat], state, seat)
+        else:
+            command = command_for(bots[seat], _fresh(state), seat)  # as when verifying
+        state, _ = apply(state, command)
+        steps += isinstance(command, Step)
+        _check_step_values(state)
+    assert steps > 0
