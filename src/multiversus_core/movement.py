@@ -37,7 +37,7 @@ class Occupancy:
     answers which spaces lie beside a unit's characters (:meth:`beside`).
     """
 
-    __slots__ = ("_beside", "at", "board", "figures", "tiles")
+    __slots__ = ("_beside", "at", "board", "figures", "height", "tiles", "width")
 
     def __init__(self, board: Board, figures: Sequence[Figure]) -> None:
         at: dict[Square, list[Figure]] = {}
@@ -50,6 +50,8 @@ class Occupancy:
                 for square in footprint(figure.square, figure.size):
                     at.setdefault(square, []).append(figure)
         self.board = board
+        self.width = board.width
+        self.height = board.height
         self.figures = figures
         self.at: dict[Square, list[Figure]] = at
         """The on-board figures covering each space (in no particular order)."""
@@ -96,6 +98,19 @@ class Occupancy:
         # One space from a character's space; or, for a terrain piece, sharing one.
         return not ring.isdisjoint(squares) or (figure.terrain and not covered.isdisjoint(squares))
 
+    def empty(self, square: Square) -> bool:
+        """Return whether the space is an ordinary one on the board: no special tile, no figure.
+
+        Every mover may enter such a space and stop there.
+        """
+        c, r = square
+        return (
+            0 <= c < self.width
+            and 0 <= r < self.height
+            and square not in self.at
+            and square not in self.tiles
+        )
+
     def alone(self, figure: Figure) -> bool:
         """Return whether no other figure covers a space of ``figure``."""
         at = self.at
@@ -141,6 +156,8 @@ class Occupancy:
             at[square] = [after] if there is None else [*there, after]
         index = Occupancy.__new__(Occupancy)
         index.board = self.board
+        index.width = self.width
+        index.height = self.height
         index.figures = figures
         index.at = at
         index.tiles = self.tiles
@@ -508,16 +525,35 @@ def step_options(
     """
     if mover.square is None or steps_left < 1:
         return ()
-    spaces = _regular_spaces(
-        board, figures, mover, pass_through_allies, corners_block, into_terrain, occupancy
-    )
+    index = occupancy if occupancy is not None else Occupancy(board, figures)
     directions = DIRECTIONS if diagonal else ORTHOGONAL
-    origin, size = mover.square, mover.size
+    origin = mover.square
+    spaces: _Spaces | None = None  # classified only when a step is not into an empty space
     options: list[Direction] = []
     for direction in directions:
-        if spaces.opens(origin, size, direction, steps_left, directions):
+        if _into_empty(index, mover, origin, direction, corners_block):
+            options.append(direction)
+            continue
+        if spaces is None:
+            spaces = _regular_spaces(
+                board, figures, mover, pass_through_allies, corners_block, into_terrain, index
+            )
+        if spaces.opens(origin, mover.size, direction, steps_left, directions):
             options.append(direction)
     return tuple(options)
+
+
+def _into_empty(
+    index: Occupancy, mover: Figure, origin: Square, direction: Direction, corners: bool
+) -> bool:
+    """Return whether a Medium mover's step enters an ordinary empty space (the usual step),
+    cutting no corner that ``corners`` would forbid: such a step is open, and the move may
+    end there, whatever the mover and the rules (what :meth:`_Spaces.opens` says of it)."""
+    return (
+        mover.size == "medium"
+        and not (corners and direction[0] and direction[1])
+        and index.empty((origin[0] + direction[0], origin[1] + direction[1]))
+    )
 
 
 def can_step(
@@ -540,8 +576,11 @@ def can_step(
     directions = DIRECTIONS if diagonal else ORTHOGONAL
     if mover.square is None or steps_left < 1 or direction not in directions:
         return False
+    index = occupancy if occupancy is not None else Occupancy(board, figures)
+    if _into_empty(index, mover, mover.square, direction, corners_block):
+        return True
     spaces = _regular_spaces(
-        board, figures, mover, pass_through_allies, corners_block, into_terrain, occupancy
+        board, figures, mover, pass_through_allies, corners_block, into_terrain, index
     )
     return spaces.opens(mover.square, mover.size, direction, steps_left, directions)
 
