@@ -9,13 +9,27 @@ from __future__ import annotations
 
 from collections import deque
 
-from hypothesis import given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core import movement
+from multiversus_core import activation, combat, movement
+from multiversus_core.abilities import abilities_of
 from multiversus_core.board import Board, Figure
-from multiversus_core.geometry import DIRECTIONS, ORTHOGONAL, figure_squares, tile_squares
+from multiversus_core.bots import RandomBot, command_for
+from multiversus_core.decide import decider_seat
+from multiversus_core.geometry import (
+    DIRECTIONS,
+    ORTHOGONAL,
+    figure_squares,
+    push_direction,
+    tile_squares,
+)
+from multiversus_core.match import apply, start_match
+from multiversus_core.settings import MatchSettings
+from multiversus_core.sheets import installed_teams
+from multiversus_core.state import MatchState
 from multiversus_core.terms import Direction, Square
+from multiversus_core.variants import VARIANTS, is_on
 from tests.test_fast_paths import _ReferenceSpaces, _scenes
 
 
@@ -105,3 +119,80 @@ def test_an_empty_space_is_on_the_board_with_no_tile_and_no_figure(
         for r in range(-2, board.height + 2):
             on_board = 0 <= c < board.width and 0 <= r < board.height
             assert index.empty((c, r)) == (on_board and (c, r) not in covered)
+
+
+def _plain_allowance(state: MatchState, figure: Figure, double: bool) -> int:
+    """A Move's allowance from every ability of the unit, one after the other."""
+    spaces = activation.DOUBLE_MOVE_SPACES if double else activation.MOVE_SPACES
+    if double and is_on(state, "diagonal-double-move"):
+        spaces = activation.DIAGONAL_DOUBLE_MOVE_SPACES
+    for ability in abilities_of(state.unit(figure.unit)):
+        spaces = ability.movement(state, figure, spaces)
+    return spaces
+
+
+def _plain_follow_ups(state: MatchState) -> tuple[tuple[str, Direction | None], ...]:
+    """The attacker's choices after an attack, from the plain step rule and a push path
+    found without the state's index."""
+    action = activation.current(state)
+    assert action is not None and action.follow_up is not None and state.board is not None
+    attacker = state.figure(action.follow_up[0])
+    target = state.figure(action.follow_up[1])
+    options: list[tuple[str, Direction | None]] = [("stay", None)]
+    if attacker.condition != "disabled":
+        steps = _reference_step_options(
+            state.board, state.figures, attacker, 1, False, False, False, False
+        )
+        options.extend(("step", d) for d in steps)
+    if (
+        target.square is not None
+        and attacker.square is not None
+        and target.condition != "eliminated"
+        and not set(figure_squares(attacker)) & set(figure_squares(target))
+    ):
+        path = movement.forced_path(
+            state.board, state.figures, target, push_direction(attacker, target), 1
+        )
+        if path:
+            options.append(("push", None))
+    return tuple(options)
+
+
+_ADVERSARIES = sorted(t.id for t in installed_teams() if t.side == "adversaries")
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32),
+    adversaries=st.sampled_from(_ADVERSARIES),
+    variants=st.sets(st.sampled_from(sorted(VARIANTS))),
+)
+@example(seed=3, adversaries="swartzblak", variants=set())  # Skulk: cats beside a Curtain
+def test_movement_and_attack_rules_kept_per_unit_and_state_are_the_plain_ones(
+    seed: int, adversaries: str, variants: set[str]
+) -> None:
+    # given a random match against any team under any variants, then at every state each
+    # figure's allowance, whether it enters blocking terrain and whether it is Ranged, and
+    # an attacker's choices after its attack, are what the plain rules give
+    state = start_match(
+        MatchSettings(seed=seed, adversaries=adversaries, variants=tuple(sorted(variants)))
+    )
+    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
+    while not state.is_over:
+        for figure in state.figures:
+            if figure.square is None:
+                continue
+            abilities = abilities_of(state.unit(figure.unit))
+            for double in (False, True):
+                assert activation.move_allowance(state, figure, double) == _plain_allowance(
+                    state, figure, double
+                )
+            assert activation.enters_blocking_terrain(state, figure) == any(
+                a.enters_blocking_terrain() for a in abilities
+            )
+            assert combat.is_ranged(state, figure) == any(a.is_ranged() for a in abilities)
+        if state.pending == "after_attack":
+            assert activation.follow_up_options(state) == _plain_follow_ups(state)
+        seat = decider_seat(state)
+        assert seat is not None
+        state, _ = apply(state, command_for(bots[seat], state, seat))

@@ -20,7 +20,7 @@ from typing import Any, Final, Literal, TypeVar
 from msgspec.structs import replace
 
 from multiversus_core import combat, forced, movement
-from multiversus_core.abilities import REGISTRY, abilities_of, stunt_abilities
+from multiversus_core.abilities import REGISTRY, Ability, abilities_of, stunt_abilities
 from multiversus_core.board import Figure
 from multiversus_core.builder import Builder
 from multiversus_core.commitments import reveal_reaction, seal, selection_value
@@ -806,9 +806,22 @@ def move_allowance(state: MatchState, figure: Figure, double: bool) -> int:
     spaces = DOUBLE_MOVE_SPACES if double else MOVE_SPACES
     if double and is_on(state, "diagonal-double-move"):
         spaces = DIAGONAL_DOUBLE_MOVE_SPACES
-    for ability in abilities_of(state.unit(figure.unit)):
+    for ability in _movement_abilities(state.unit(figure.unit))[0]:
         spaces = ability.movement(state, figure, spaces)
     return spaces
+
+
+def _movement_abilities(unit: Unit) -> tuple[tuple[Ability, ...], bool]:
+    """Return the unit's abilities that change how far its figures move, and whether one
+    lets them into blocking terrain: found once per unit, from its abilities alone."""
+    return derived(unit, "_movement_abilities", _find_movement_abilities)
+
+
+def _find_movement_abilities(unit: Unit) -> tuple[tuple[Ability, ...], bool]:
+    abilities = abilities_of(unit)
+    # An ability that keeps Ability.movement leaves every allowance as it is.
+    allowance = tuple(a for a in abilities if type(a).movement is not Ability.movement)
+    return allowance, any(a.enters_blocking_terrain() for a in abilities)
 
 
 _V = TypeVar("_V")
@@ -926,7 +939,7 @@ def _occupancy(state: MatchState) -> movement.Occupancy:
 def enters_blocking_terrain(state: MatchState, figure: Figure) -> bool:
     """True if an ability lets the figure's unit move into blocking terrain (rulebook:
     Blocking terrain and characters)."""
-    return any(a.enters_blocking_terrain() for a in abilities_of(state.unit(figure.unit)))
+    return _movement_abilities(state.unit(figure.unit))[1]
 
 
 def _diagonal_steps(state: MatchState, double: bool) -> tuple[bool, bool]:
@@ -1163,6 +1176,11 @@ FollowUp = Literal["step", "push", "stay"]
 
 def follow_up_options(state: MatchState) -> tuple[tuple[FollowUp, Direction | None], ...]:
     """Return the attacker's choices after an attack: stay, step in a direction, or push."""
+    # Listing and deciding ask the same: compute it once per state.
+    return derived(state, "_follow_up_options", _follow_up_options)
+
+
+def _follow_up_options(state: MatchState) -> tuple[tuple[FollowUp, Direction | None], ...]:
     action = current(state)
     assert action is not None and action.follow_up is not None and state.board is not None
     attacker = state.figure(action.follow_up[0])
@@ -1192,7 +1210,9 @@ def _push_destination(
     if set(figure_squares(attacker)) & set(figure_squares(target)):
         return None
     direction = push_direction(attacker, target)
-    path = movement.forced_path(state.board, state.figures, target, direction, 1)
+    path = movement.forced_path(
+        state.board, state.figures, target, direction, 1, occupancy=occupancy(state)
+    )
     return path[0] if path else None
 
 

@@ -14,8 +14,9 @@ from multiversus_core.builder import Builder
 from multiversus_core.events import AttackMade, ConditionChanged
 from multiversus_core.geometry import adjacent_figures, are_adjacent, has_line_of_sight
 from multiversus_core.scoring import check_elimination
-from multiversus_core.state import MatchState
+from multiversus_core.state import MatchState, derived
 from multiversus_core.terms import Condition
+from multiversus_core.units import Unit
 
 NEXT_CONDITION: Final[dict[Condition, Condition]] = {
     "unharmed": "wounded",
@@ -28,7 +29,12 @@ NEXT_CONDITION: Final[dict[Condition, Condition]] = {
 
 def is_ranged(state: MatchState, figure: Figure) -> bool:
     """True if the figure's unit has an ability that makes its attacks ranged."""
-    return any(a.is_ranged() for a in abilities_of(state.unit(figure.unit)))
+    return derived(state.unit(figure.unit), "_is_ranged", _unit_is_ranged)
+
+
+def _unit_is_ranged(unit: Unit) -> bool:
+    # Found once per unit: its abilities never change.
+    return any(a.is_ranged() for a in abilities_of(unit))
 
 
 def can_attack(

@@ -640,6 +640,7 @@ def forced_path(
     distance: int,
     *,
     passable: frozenset[str] = frozenset(),
+    occupancy: Occupancy | None = None,
 ) -> tuple[Square, ...]:
     """Return the successive origins of a push, pull or slide, excluding the start (R20).
 
@@ -648,10 +649,11 @@ def forced_path(
     blocked spaces do not matter. A path that would end sharing a space with
     a passable character is cut back to the last origin where it does not.
     Returns () for a figure off the board or a distance below one.
+    ``occupancy``, if given, is the :class:`Occupancy` of these board and figures.
     """
     if mover.square is None or distance < 1:
         return ()
-    spaces = _Spaces(board, figures, mover, passable)
+    spaces = _Spaces(board, figures, mover, passable, occupancy=occupancy)
     path = spaces.walk(mover.square, mover.size, direction, distance)
     return tuple(path[: spaces.settle(path, mover.size)])
 
