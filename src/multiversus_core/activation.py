@@ -645,10 +645,11 @@ def _left_adjacent(
 
     Under the variant disengage-trigger, only a step that ends beside none of the unit.
     """
-    usual = _LATE_USUAL if is_on(state, "move-reaction-at-end") else _USUAL
+    variants = state.settings.variants
+    usual = _LATE_USUAL if "move-reaction-at-end" in variants else _USUAL
     figure = state.figure(held.figure)
     assert held.to is not None
-    moved = replace(figure, square=held.to) if is_on(state, "disengage-trigger") else None
+    moved = replace(figure, square=held.to) if "disengage-trigger" in variants else None
     index = occupancy(state)
     for unit, kinds in candidates:
         if usual.isdisjoint(kinds) or not index.is_beside(figure, unit.id):

@@ -85,7 +85,8 @@ class Occupancy:
         """Return whether ``figure`` is adjacent to a character of ``unit`` on the board
         (rulebook *Adjacency*, R21): what :func:`~multiversus_core.geometry.are_adjacent`
         says of it and each of them."""
-        if figure.square is None:
+        square = figure.square
+        if square is None:
             return False
         if figure.unit == unit:
             return any(
@@ -93,9 +94,12 @@ class Occupancy:
                 for other in self.figures
                 if other.unit == unit and not other.terrain and other.square is not None
             )
-        ring, covered = self.beside(unit)
-        squares = footprint(figure.square, figure.size)
+        found = self._beside.get(unit)
+        ring, covered = found if found is not None else self.beside(unit)
         # One space from a character's space; or, for a terrain piece, sharing one.
+        if figure.size == "medium":
+            return square in ring or (figure.terrain and square in covered)
+        squares = footprint(square, figure.size)
         return not ring.isdisjoint(squares) or (figure.terrain and not covered.isdisjoint(squares))
 
     def empty(self, square: Square) -> bool:
@@ -114,7 +118,7 @@ class Occupancy:
     def alone(self, figure: Figure) -> bool:
         """Return whether no other figure covers a space of ``figure``."""
         at = self.at
-        for square in figure_squares(figure):
+        for square in _covers(figure):
             for other in at.get(square, ()):
                 if other.id != figure.id:
                     return False
@@ -145,13 +149,13 @@ class Occupancy:
         which is far cheaper than indexing every figure again.
         """
         at = self.at.copy()
-        for square in figure_squares(before):
+        for square in _covers(before):
             found = at[square]
             if len(found) == 1:
                 del at[square]  # it was alone there, the usual case
             else:
                 at[square] = [f for f in found if f.id != before.id]
-        for square in figure_squares(after):
+        for square in _covers(after):
             there = at.get(square)
             at[square] = [after] if there is None else [*there, after]
         index = Occupancy.__new__(Occupancy)
@@ -165,6 +169,14 @@ class Occupancy:
         index._beside = self._beside.copy()
         index._beside.pop(before.unit, None)
         return index
+
+
+def _covers(figure: Figure) -> tuple[Square, ...]:
+    """Return the spaces ``figure`` covers (:func:`figure_squares`), without a call if Medium."""
+    square = figure.square
+    if square is not None and figure.size == "medium":
+        return (square,)
+    return figure_squares(figure)
 
 
 def _tile_map(board: Board) -> dict[Square, Tile]:
@@ -528,11 +540,16 @@ def step_options(
     index = occupancy if occupancy is not None else Occupancy(board, figures)
     directions = DIRECTIONS if diagonal else ORTHOGONAL
     origin = mover.square
+    medium = mover.size == "medium"
     spaces: _Spaces | None = None  # classified only when a step is not into an empty space
     options: list[Direction] = []
     for direction in directions:
-        if _into_empty(index, mover, origin, direction, corners_block):
-            options.append(direction)
+        if (
+            medium
+            and index.empty((origin[0] + direction[0], origin[1] + direction[1]))
+            and not (corners_block and direction[0] and direction[1])
+        ):
+            options.append(direction)  # the usual step (see _into_empty)
             continue
         if spaces is None:
             spaces = _regular_spaces(
