@@ -58,7 +58,7 @@ from multiversus_core.state import (
     by_figures,
     derived,
 )
-from multiversus_core.terms import ActionKind, Colour, Direction, Side
+from multiversus_core.terms import ActionKind, Colour, Direction, Side, Square
 from multiversus_core.units import CoinId, Unit, coin_kind, coin_unit
 from multiversus_core.variants import is_on
 
@@ -1000,10 +1000,25 @@ def step(b: Builder, figure: Figure, direction: Direction) -> None:
         raise IllegalCommandError(f"{figure.name} has no movement left")
     if not can_step(state, figure, direction):
         raise IllegalCommandError(f"{figure.name} cannot step {compass(direction)} from here")
-    held = Suspended(step="step", figure=figure.id, to=movement.step(figure, direction))
-    if action.side == _activation(state).side and _offer(b, held):
+    to = movement.step(figure, direction)
+    if action.side == _activation(state).side and _offer(
+        b, Suspended(step="step", figure=figure.id, to=to)
+    ):
         return
-    _finish_step(b, held)
+    _take_step(b, action, figure, to)  # nothing happened since the checks above
+
+
+def _take_step(b: Builder, action: Action, figure: Figure, to: Square) -> None:
+    """Step ``figure`` of ``action``, the move under way, to ``to``: a step it may take now."""
+    state = b.state
+    steps = (
+        action.steps_left
+        if action.mover == figure.id
+        else move_allowance(state, figure, action.double)
+    )
+    b.emit(FigureStepped(figure=figure.id, to=to, steps_left=steps - 1))
+    carry_figures(state, b.state, figure)
+    _carry_step(state, b.state, figure)
 
 
 def _finish_step(b: Builder, held: Suspended) -> None:
@@ -1019,14 +1034,7 @@ def _finish_step(b: Builder, held: Suspended) -> None:
     if can_step(state, figure, direction):
         action = current(state)
         assert action is not None
-        steps = (
-            action.steps_left
-            if action.mover == figure.id
-            else move_allowance(state, figure, action.double)
-        )
-        b.emit(FigureStepped(figure=figure.id, to=held.to, steps_left=steps - 1))
-        carry_figures(state, b.state, figure)
-        _carry_step(state, b.state, figure)
+        _take_step(b, action, figure, held.to)
     elif not step_options(state, figure):
         # The reaction blocked the way and the figure can go no further.
         _unstrand(b, figure)
