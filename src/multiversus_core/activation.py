@@ -804,10 +804,17 @@ def movers(state: MatchState) -> tuple[Figure, ...]:
 def move_allowance(state: MatchState, figure: Figure, double: bool) -> int:
     """Return how many spaces a Move (or Double-Move) lets ``figure`` move, abilities and
     variants included."""
+    return _allowance(state, figure, double, _movement_abilities(state.unit(figure.unit))[0])
+
+
+def _allowance(
+    state: MatchState, figure: Figure, double: bool, abilities: tuple[Ability, ...]
+) -> int:
+    """Return :func:`move_allowance`, given the abilities of the unit that change it."""
     spaces = DOUBLE_MOVE_SPACES if double else MOVE_SPACES
     if double and is_on(state, "diagonal-double-move"):
         spaces = DIAGONAL_DOUBLE_MOVE_SPACES
-    for ability in _movement_abilities(state.unit(figure.unit))[0]:
+    for ability in abilities:
         spaces = ability.movement(state, figure, spaces)
     return spaces
 
@@ -915,16 +922,17 @@ def _step_rules(state: MatchState, figure: Figure) -> tuple[int, bool, bool, boo
     assert action is not None and state.board is not None
     if figure.id in action.done or figure.condition == "disabled" or figure.square is None:
         return None
+    abilities, into_terrain = _movement_abilities(state.unit(figure.unit))
     if action.mover == figure.id:
         steps = action.steps_left
     else:
         if action.mover is not None and not can_end_move(state):
             return None  # the current mover stands on an ally and must move on
-        steps = move_allowance(state, figure, action.double)
+        steps = _allowance(state, figure, action.double, abilities)
     if steps <= 0:
         return None
     diagonal, corners = _diagonal_steps(state, action.double)
-    return steps, diagonal, corners, enters_blocking_terrain(state, figure)
+    return steps, diagonal, corners, into_terrain
 
 
 def occupancy(state: MatchState) -> movement.Occupancy:
