@@ -1,8 +1,12 @@
-"""Movement's and triggers' fast paths agree with plain reference computations.
+"""Movement's fast paths agree with plain reference computations.
 
 A Medium figure's step into an ordinary empty space is answered from the
-occupancy index without classifying any space; each fast path here is
-checked against the plain computation it replaces, on random boards.
+occupancy index without classifying any space; the abilities that change a
+unit's allowance, let it into blocking terrain or make it Ranged are found
+once per unit; an attacker's choices after its attack are kept per state,
+its push path found from the state's index. Each is checked here against
+the plain computation it replaces, on random boards and through random
+matches.
 """
 
 from __future__ import annotations
