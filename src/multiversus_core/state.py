@@ -311,7 +311,13 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=T
 
         :raises KeyError: if no figure has this id.
         """
-        return by_figures(self, "_figure_index", _index_figures)[figure_id]
+        # by_figures(self, "_figure_index", _index_figures), its usual hit inlined: rules
+        # look figures up by id several times a command.
+        table = self.__dict__.get("_by_figures")
+        index = None if table is None else table.get("_figure_index")
+        if index is None:
+            index = by_figures(self, "_figure_index", _index_figures)
+        return cast(Figure, index[figure_id])
 
     @property
     def reactive(self) -> Side | None:
