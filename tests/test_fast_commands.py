@@ -303,7 +303,8 @@ def test_figures_and_selections_kept_while_the_figures_stay_are_the_plain_ones(
 ) -> None:
     # given a random match against any team under any variants, then at every state (those
     # after a step keep what the step left alone) each unit's figures and selections, and
-    # whether a side can act or react, are what a plain scan of the figures gives
+    # whether a side can act or react, are what a plain scan of the figures gives, and so
+    # are the selection commands listed
     state = start_match(
         MatchSettings(seed=seed, adversaries=adversaries, variants=tuple(sorted(variants)))
     )
@@ -327,7 +328,28 @@ def test_figures_and_selections_kept_while_the_figures_stay_are_the_plain_ones(
             assert activation.can_react(state, side) == any(r for _, r in plain)
         seat = decider_seat(state)
         assert seat is not None
+        if state.pending in ("select", "react"):
+            assert legal_commands(state, seat) == _plain_selection_listing(state, seat)
         state, _ = apply(state, command_for(bots[seat], state, seat))
+
+
+def _plain_selection_listing(state: MatchState, seat: Seat) -> tuple[Command, ...]:
+    """The selection commands of a player, built afresh from the stash and plain selections."""
+    side = state.side_of(seat)
+    assert side is not None
+    commands: list[Command] = []
+    for unit_id, colour in dict.fromkeys(map(coin_kind, state.piles(side).stash)):
+        unit = state.unit(unit_id)
+        active, reactive = _plain_selections(state, unit)
+        if state.pending == "select":
+            commands += [SelectCoins(seat, unit_id, colour, tuple(a)) for a in active]
+        else:
+            commands += [SelectReaction(seat, unit_id, colour, tuple(a)) for a in reactive]
+    if state.pending == "select" and state.may_give_up:
+        commands.append(GiveUpInitiative(seat))
+    if state.pending == "react" and not commands:
+        commands.append(SelectNoReaction(seat))
+    return tuple(commands)
 
 
 @pytest.mark.parametrize(

@@ -138,8 +138,9 @@ def carry_figures(old: MatchState, new: MatchState, before: Figure) -> None:
 
     A move leaves every other figure as it was, and the moved one on the
     board, in its unit and its condition: which units' figures are on the
-    board or able, and what each unit may select, stay the same. Anything
-    else (a figure off the board, another figure changed) carries nothing.
+    board or able, what each unit may select and the commands listed for it stay
+    the same. Anything else (a figure off the board, another figure changed)
+    carries nothing.
     """
     source = old.__dict__.get("_by_figures")
     figures = new.figures
@@ -182,7 +183,7 @@ def carry_figures(old: MatchState, new: MatchState, before: Figure) -> None:
             table = dict(table)
             table[after.unit] = (*mine[:j], after, *mine[j + 1 :])
         target[key] = table
-    for key in ("_active_selections", "_reactive_selections"):
+    for key in ("_active_selections", "_reactive_selections", "_listed_selections"):
         if key in source:
             target[key] = source[key]
 
