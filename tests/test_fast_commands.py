@@ -15,6 +15,7 @@ import inspect
 import itertools
 import textwrap
 import typing
+from functools import lru_cache
 from typing import Any
 
 import msgspec
@@ -25,7 +26,7 @@ from hypothesis import strategies as st
 from multiversus_core import activation, forced, setup
 from multiversus_core.abilities import abilities_of
 from multiversus_core.board import Figure
-from multiversus_core.bots import RandomBot, command_for
+from multiversus_core.bots import RandomBot, command_for, play_match
 from multiversus_core.commands import (
     AfterAttack,
     Attack,
@@ -52,7 +53,9 @@ from multiversus_core.commands import (
 from multiversus_core.commitments import match_id
 from multiversus_core.decide import _RULES, decide, decider_seat
 from multiversus_core.errors import InvalidCommandError, MultiversusError
+from multiversus_core.events import CoinsRevealed, CoinsSelected, ReactionRevealed, ReactionSelected
 from multiversus_core.legal import _LISTINGS, _selection_commands, legal_commands
+from multiversus_core.log import MatchLog
 from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.sheets import installed_teams
@@ -60,7 +63,7 @@ from multiversus_core.state import MatchState, Pending
 from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, Seat
 from multiversus_core.units import Unit, coin_colour, coin_kind, coin_unit
 from multiversus_core.variants import VARIANTS
-from multiversus_core.verify import _AUDITED, _Audit
+from multiversus_core.verify import _AUDITED, CommitmentProblem, _Audit, check_commitments
 
 # --- deciding: one rule per command class ------------------------------------
 
@@ -300,7 +303,8 @@ def test_figures_and_selections_kept_while_the_figures_stay_are_the_plain_ones(
 ) -> None:
     # given a random match against any team under any variants, then at every state (those
     # after a step keep what the step left alone) each unit's figures and selections, and
-    # whether a side can act or react, are what a plain scan of the figures gives
+    # whether a side can act or react, are what a plain scan of the figures gives, and so
+    # are the selection commands listed
     state = start_match(
         MatchSettings(seed=seed, adversaries=adversaries, variants=tuple(sorted(variants)))
     )
@@ -324,7 +328,28 @@ def test_figures_and_selections_kept_while_the_figures_stay_are_the_plain_ones(
             assert activation.can_react(state, side) == any(r for _, r in plain)
         seat = decider_seat(state)
         assert seat is not None
+        if state.pending in ("select", "react"):
+            assert legal_commands(state, seat) == _plain_selection_listing(state, seat)
         state, _ = apply(state, command_for(bots[seat], state, seat))
+
+
+def _plain_selection_listing(state: MatchState, seat: Seat) -> tuple[Command, ...]:
+    """The selection commands of a player, built afresh from the stash and plain selections."""
+    side = state.side_of(seat)
+    assert side is not None
+    commands: list[Command] = []
+    for unit_id, colour in dict.fromkeys(map(coin_kind, state.piles(side).stash)):
+        unit = state.unit(unit_id)
+        active, reactive = _plain_selections(state, unit)
+        if state.pending == "select":
+            commands += [SelectCoins(seat, unit_id, colour, tuple(a)) for a in active]
+        else:
+            commands += [SelectReaction(seat, unit_id, colour, tuple(a)) for a in reactive]
+    if state.pending == "select" and state.may_give_up:
+        commands.append(GiveUpInitiative(seat))
+    if state.pending == "react" and not commands:
+        commands.append(SelectNoReaction(seat))
+    return tuple(commands)
 
 
 @pytest.mark.parametrize(
@@ -457,3 +482,71 @@ def test_selection_commands_kept_per_unit_are_built_from_the_selections_asked() 
                 for options in asked:
                     plain = tuple(kind(player, "militia", colour, actions) for actions in options)
                     assert _selection_commands(unit, kind, player, colour, options) == plain
+
+
+# --- the audit: a selection's own opening taken at its reveal -----------------
+
+
+class _Forgetful(dict[Any, Any]):
+    """A table that keeps nothing."""
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        pass
+
+
+def _hashing_commitments(log: MatchLog) -> tuple[CommitmentProblem, ...]:
+    """check_commitments as it was: every event through the audit, every reveal hashed."""
+    audit = _Audit(log.header.settings)
+    audit.opened = _Forgetful()
+    for number, entry in enumerate(log.entries, start=1):
+        for event in entry.events:
+            audit.event(number, event)
+    return tuple(sorted(audit.problems, key=lambda problem: problem.entry))
+
+
+_SECRET_EVENTS = (CoinsSelected, ReactionSelected, CoinsRevealed, ReactionRevealed)
+
+
+@lru_cache(maxsize=4)
+def _audited_log(seed: int) -> MatchLog:
+    return play_match(MatchSettings(seed=seed), {1: RandomBot(seed), 2: RandomBot(seed + 1)})[0]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, 3),
+    st.lists(
+        st.tuples(st.integers(0, 10_000), st.sampled_from(["salt", "coin", "actions"])),
+        max_size=3,
+    ),
+)
+def test_reveals_of_a_selection_already_opened_are_judged_as_hashing_them_judges(
+    seed: int, edits: list[tuple[int, str]]
+) -> None:
+    # given a match log whose selections and reveals have their salt, coin or actions
+    # changed, then the audit finds exactly the problems it finds hashing every reveal
+    log = _audited_log(seed)
+    places = [
+        (i, j)
+        for i, entry in enumerate(log.entries)
+        for j, event in enumerate(entry.events)
+        if isinstance(event, _SECRET_EVENTS)
+    ]
+    entries = list(log.entries)
+    for pick, what in edits:
+        i, j = places[pick % len(places)]
+        events = list(entries[i].events)
+        event = events[j]
+        assert isinstance(event, _SECRET_EVENTS)
+        if what == "salt":
+            event = msgspec.structs.replace(
+                event, salt=hashlib.sha256(event.salt.encode()).hexdigest()
+            )
+        elif what == "coin" and event.coin is not None:
+            event = msgspec.structs.replace(event, coin=event.coin.replace("1", "2"))
+        elif what == "actions":
+            event = msgspec.structs.replace(event, actions=("move",))
+        events[j] = event
+        entries[i] = msgspec.structs.replace(entries[i], events=tuple(events))
+    tampered = msgspec.structs.replace(log, entries=tuple(entries))
+    assert check_commitments(tampered) == _hashing_commitments(tampered)

@@ -14,7 +14,7 @@ completely; then the held step goes ahead if it still can.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any, Final, Literal, TypeVar
 
 from msgspec.structs import replace
@@ -138,8 +138,9 @@ def carry_figures(old: MatchState, new: MatchState, before: Figure) -> None:
 
     A move leaves every other figure as it was, and the moved one on the
     board, in its unit and its condition: which units' figures are on the
-    board or able, and what each unit may select, stay the same. Anything
-    else (a figure off the board, another figure changed) carries nothing.
+    board or able, what each unit may select and the commands listed for it stay
+    the same. Anything else (a figure off the board, another figure changed)
+    carries nothing.
     """
     source = old.__dict__.get("_by_figures")
     figures = new.figures
@@ -182,7 +183,7 @@ def carry_figures(old: MatchState, new: MatchState, before: Figure) -> None:
             table = dict(table)
             table[after.unit] = (*mine[:j], after, *mine[j + 1 :])
         target[key] = table
-    for key in ("_active_selections", "_reactive_selections"):
+    for key in ("_active_selections", "_reactive_selections", "_listed_selections"):
         if key in source:
             target[key] = source[key]
 
@@ -297,20 +298,23 @@ def units_of(state: MatchState, side: Side) -> tuple[Unit, ...]:
 
 def has_legal_activation(state: MatchState, side: Side) -> bool:
     """True if the side has a unit coin in its stash for a unit that can act (R15)."""
-    return any(active_selections(state, unit) for unit in _stashed_units(state, side))
+    return _any_stashed(state, side, active_selections)
 
 
 def can_react(state: MatchState, side: Side) -> bool:
     """True if the side has a unit coin in its stash for a unit that can react (R3)."""
-    return any(reactive_selections(state, unit) for unit in _stashed_units(state, side))
+    return _any_stashed(state, side, reactive_selections)
 
 
-def _stashed_units(state: MatchState, side: Side) -> Iterator[Unit]:
-    """The side's units with a coin in its stash, in no particular order."""
+def _any_stashed(
+    state: MatchState, side: Side, selections: Callable[[MatchState, Unit], _Selections]
+) -> bool:
+    """True if a unit of the side with a coin in its stash has any of these selections."""
     for unit_id in state.piles(side).stash_units:
         unit = state.unit(unit_id)
-        if unit.side == side:
-            yield unit
+        if unit.side == side and selections(state, unit):
+            return True
+    return False
 
 
 def current(state: MatchState) -> Action | None:

@@ -8,7 +8,7 @@ so the next rule sees the up-to-date state.
 from __future__ import annotations
 
 from multiversus_core.events import Event
-from multiversus_core.evolve import evolve
+from multiversus_core.evolve import _HANDLERS
 from multiversus_core.state import ForcedMove, MatchState, carry_lookups
 
 
@@ -27,5 +27,7 @@ class Builder:
         """Record an event and apply it to the working state."""
         self.events.append(event)
         old = self.state
-        self.state = evolve(old, event)
-        carry_lookups(old, self.state)
+        # evolve(old, event) with its table lookup inlined: every event of every command
+        # decided comes through here.
+        new = self.state = _HANDLERS[type(event)](old, event)
+        carry_lookups(old, new)

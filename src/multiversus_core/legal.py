@@ -36,7 +36,7 @@ from multiversus_core.commands import (
     Stunt,
 )
 from multiversus_core.decide import decider_seat
-from multiversus_core.state import MatchState, Pending, derived
+from multiversus_core.state import MatchState, Pending, by_figures, derived
 from multiversus_core.terms import SIDES, ActionKind, Colour, Seat
 from multiversus_core.units import Unit
 
@@ -106,30 +106,46 @@ def _over(state: MatchState, player: Seat) -> tuple[Command, ...]:
     return ()
 
 
-def _coin_options(state: MatchState, player: Seat) -> tuple[tuple[str, Colour], ...]:
-    side = state.side_of(player)
-    assert side is not None
-    return state.piles(side).stash_kinds
-
-
 def _selections(state: MatchState, player: Seat) -> tuple[Command, ...]:
-    commands: list[Command] = []
-    for unit_id, colour in _coin_options(state, player):
-        unit = state.unit(unit_id)
-        options = activation.active_selections(state, unit)
-        commands.extend(_selection_commands(unit, SelectCoins, player, colour, options))
+    commands = _listed(state, player, SelectCoins)
     if state.may_give_up:
         commands.append(GiveUpInitiative(player=player))
     return tuple(commands)
 
 
 def _reactions(state: MatchState, player: Seat) -> tuple[Command, ...]:
+    return tuple(_listed(state, player, SelectReaction)) or (SelectNoReaction(player=player),)
+
+
+def _listed(
+    state: MatchState, player: Seat, kind: type[SelectCoins | SelectReaction]
+) -> list[Command]:
+    """Return the selection commands of every unit coin in the player's stash, in stash order.
+
+    A unit's commands depend only on the unit and the figures, so they are kept in the
+    table of :func:`~multiversus_core.state.by_figures` by kind, player, unit and colour.
+    """
+    side = state.side_of(player)
+    assert side is not None
+    listed: dict[tuple[object, ...], tuple[Command, ...]]
+    listed = by_figures(state, "_listed_selections", _new_listing)
     commands: list[Command] = []
-    for unit_id, colour in _coin_options(state, player):
-        unit = state.unit(unit_id)
-        options = activation.reactive_selections(state, unit)
-        commands.extend(_selection_commands(unit, SelectReaction, player, colour, options))
-    return tuple(commands) or (SelectNoReaction(player=player),)
+    for unit_id, colour in state.piles(side).stash_kinds:
+        key = (kind, player, unit_id, colour)
+        found = listed.get(key)
+        if found is None:
+            unit = state.unit(unit_id)
+            if kind is SelectCoins:
+                options = activation.active_selections(state, unit)
+            else:
+                options = activation.reactive_selections(state, unit)
+            found = listed[key] = _selection_commands(unit, kind, player, colour, options)
+        commands.extend(found)
+    return commands
+
+
+def _new_listing(state: MatchState) -> dict[tuple[object, ...], tuple[Command, ...]]:
+    return {}
 
 
 def _selection_commands(

@@ -8,7 +8,7 @@ with ``msgspec.structs.replace``.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final, Literal, TypeAlias, TypeVar, cast
+from typing import Any, Final, Literal, TypeAlias, TypeVar
 
 import msgspec
 
@@ -301,17 +301,23 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=T
 
         :raises KeyError: if no unit has this id.
         """
-        units = self.__dict__.get("_unit_index")
+        units: dict[str, Unit] | None = self.__dict__.get("_unit_index")
         if units is None:
             units = self.__dict__["_unit_index"] = {u.id: u for u in self.units}
-        return cast(Unit, units[unit_id])
+        return units[unit_id]
 
     def figure(self, figure_id: str) -> Figure:
         """Return a figure in play.
 
         :raises KeyError: if no figure has this id.
         """
-        return by_figures(self, "_figure_index", _index_figures)[figure_id]
+        # by_figures(self, "_figure_index", _index_figures), its usual hit inlined: rules
+        # look figures up by id several times a command.
+        table = self.__dict__.get("_by_figures")
+        index: dict[str, Figure] | None = None if table is None else table.get("_figure_index")
+        if index is None:
+            index = by_figures(self, "_figure_index", _index_figures)
+        return index[figure_id]
 
     @property
     def reactive(self) -> Side | None:

@@ -652,7 +652,8 @@ _AUDITED: Final = frozenset(
         MatchEnded,
     }
 )
-"""The events :meth:`_Audit.event` looks at: every other kind passes it by at once."""
+"""The events :meth:`_Audit.event` looks at: :func:`check_commitments` passes every other
+kind by without a call."""
 
 
 class _Audit:
@@ -666,11 +667,13 @@ class _Audit:
         self.activations = 0
         self.seats: dict[Side, Seat] = {}
         self.open: dict[tuple[SecretKind, Side, str], _Committed] = {}
+        self.opened: dict[tuple[SecretKind, Side, str], tuple[str, tuple[str, ...]]] = {}
+        """The salt and value each open commitment was found to open when it was made: its
+        reveal with the very same need not be hashed again."""
         self.problems: list[CommitmentProblem] = []
 
     def event(self, entry: int, event: ViewEvent) -> None:
-        if type(event) not in _AUDITED:
-            return  # most events neither commit, reveal nor make a reveal due
+        """Take one event of the kinds in :data:`_AUDITED` into account."""
         match event:  # the cases most frequent in a match first
             case CoinsSelected() | HiddenCoinsSelected():
                 self._due(entry, ("coins",), "before the next activation")
@@ -726,6 +729,7 @@ class _Audit:
 
     def _commit(self, entry: int, kind: SecretKind, side: Side, name: str, digest: str) -> None:
         secret = kind == "secret"
+        self.opened.pop((kind, side, name), None)
         self.open[(kind, side, name)] = _Committed(
             entry=entry,
             commitment=digest,
@@ -743,8 +747,11 @@ class _Audit:
         name: str = "",
     ) -> None:
         """A selection the viewer may see carries its salt: check it gives its commitment."""
-        at = self.open[(kind, event.side, name)]
-        if not opens(at.commitment, event.salt, self._opening(kind, event.side, name, value, at)):
+        key = (kind, event.side, name)
+        at = self.open[key]
+        if opens(at.commitment, event.salt, self._opening(kind, event.side, name, value, at)):
+            self.opened[key] = (event.salt, value)
+        else:
             what = self._what(kind, event.side, name)
             self.problems.append(
                 CommitmentProblem(
@@ -765,7 +772,8 @@ class _Audit:
         value: tuple[str, ...],
         event: CoinsRevealed | ReactionRevealed | SecretRevealed,
     ) -> None:
-        at = self.open.pop((kind, side, name), None)
+        key = (kind, side, name)
+        at = self.open.pop(key, None)
         if at is None:
             what = self._what(kind, side, name)
             self.problems.append(
@@ -775,6 +783,8 @@ class _Audit:
                     f"{what} is revealed, but no commitment to it is open",
                 )
             )
+        elif self.opened.pop(key, None) == (event.salt, value):
+            pass  # the selection's own salt and value, found to open it already
         elif not opens(at.commitment, event.salt, self._opening(kind, side, name, value, at)):
             what = self._what(kind, side, name)
             self.problems.append(
@@ -814,7 +824,9 @@ def check_commitments(log: MatchLog | RedactedLog) -> tuple[CommitmentProblem, .
     """
     audit = _Audit(log.header.settings)
     entries: tuple[LogEntry | RedactedEntry, ...] = log.entries
+    audited = _AUDITED
     for number, entry in enumerate(entries, start=1):
         for event in entry.events:
-            audit.event(number, event)
+            if type(event) in audited:  # most events neither commit, reveal nor make one due
+                audit.event(number, event)
     return tuple(sorted(audit.problems, key=lambda problem: problem.entry))
