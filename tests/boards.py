@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 import msgspec
+from hypothesis import strategies as st
 
 from multiversus_core.board import Board, Figure, Tile
 from multiversus_core.terms import Side, Size, Square
@@ -183,3 +184,36 @@ def build(text: str, legend: Mapping[str, Piece]) -> Scene:
         )
     board = Board(grid.width, grid.height, tuple(tiles))
     return Scene(grid, board, tuple(figures))
+
+
+@st.composite
+def random_scenes(draw: st.DrawFn) -> tuple[Board, tuple[Figure, ...], Figure]:
+    """A small board with special tiles, and characters and terrain pieces of every kind."""
+    width, height = 2 * draw(st.integers(1, 4)), 2 * draw(st.integers(1, 4))
+    tiles = tuple(
+        Tile((2 * c, 2 * r), "Tile", blocking=draw(st.booleans()))
+        for c, r in draw(
+            st.sets(st.tuples(st.integers(0, width // 2 - 1), st.integers(0, height // 2 - 1)))
+        )
+    )
+    figures: list[Figure] = []
+    for n in range(draw(st.integers(1, 8))):
+        large = draw(st.booleans())
+        square = draw(
+            st.none()
+            | st.tuples(st.integers(0, width - 1 - large), st.integers(0, height - 1 - large))
+        )
+        figures.append(
+            Figure(
+                id=f"f{n}",
+                name=f"F{n}",
+                unit=f"u{draw(st.integers(0, 2))}",
+                side=draw(st.sampled_from(["heroes", "adversaries"])),
+                square=square,
+                size="large" if large else "medium",
+                terrain=draw(st.booleans()),
+                blocking=draw(st.booleans()),
+            )
+        )
+    mover = draw(st.sampled_from(figures))
+    return Board(width, height, tiles), tuple(figures), mover

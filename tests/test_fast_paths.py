@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from multiversus_core import activation, movement
-from multiversus_core.board import Board, Figure, Tile
+from multiversus_core.board import Board, Figure
 from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.decide import _decider_seat, decider_seat
 from multiversus_core.geometry import (
@@ -30,6 +30,7 @@ from multiversus_core.settings import MatchSettings
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Direction, Size, Square
 from multiversus_core.units import coin_colour, coin_unit
+from tests.boards import random_scenes
 
 
 class _ReferenceSpaces:
@@ -99,41 +100,8 @@ class _ReferenceSpaces:
         return new
 
 
-@st.composite
-def _scenes(draw: st.DrawFn) -> tuple[Board, tuple[Figure, ...], Figure]:
-    """A small board with special tiles, and characters and terrain pieces of every kind."""
-    width, height = 2 * draw(st.integers(1, 4)), 2 * draw(st.integers(1, 4))
-    tiles = tuple(
-        Tile((2 * c, 2 * r), "Tile", blocking=draw(st.booleans()))
-        for c, r in draw(
-            st.sets(st.tuples(st.integers(0, width // 2 - 1), st.integers(0, height // 2 - 1)))
-        )
-    )
-    figures: list[Figure] = []
-    for n in range(draw(st.integers(1, 8))):
-        large = draw(st.booleans())
-        square = draw(
-            st.none()
-            | st.tuples(st.integers(0, width - 1 - large), st.integers(0, height - 1 - large))
-        )
-        figures.append(
-            Figure(
-                id=f"f{n}",
-                name=f"F{n}",
-                unit=f"u{draw(st.integers(0, 2))}",
-                side=draw(st.sampled_from(["heroes", "adversaries"])),
-                square=square,
-                size="large" if large else "medium",
-                terrain=draw(st.booleans()),
-                blocking=draw(st.booleans()),
-            )
-        )
-    mover = draw(st.sampled_from(figures))
-    return Board(width, height, tiles), tuple(figures), mover
-
-
 @settings(deadline=None)
-@given(_scenes(), st.data())
+@given(random_scenes(), st.data())
 def test_lazy_spaces_classify_every_space_as_the_eager_sets_do(
     scene: tuple[Board, tuple[Figure, ...], Figure], data: st.DataObject
 ) -> None:
@@ -163,7 +131,7 @@ def test_lazy_spaces_classify_every_space_as_the_eager_sets_do(
 
 
 @settings(deadline=None)
-@given(_scenes(), st.integers(0, 4), st.booleans(), st.booleans())
+@given(random_scenes(), st.integers(0, 4), st.booleans(), st.booleans())
 def test_movement_with_a_shared_index_equals_movement_without(
     scene: tuple[Board, tuple[Figure, ...], Figure],
     steps: int,

@@ -34,7 +34,8 @@ from multiversus_core.sheets import installed_teams
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Direction, Square
 from multiversus_core.variants import VARIANTS, is_on
-from tests.test_fast_paths import _ReferenceSpaces, _scenes
+from tests.boards import random_scenes
+from tests.test_fast_paths import _ReferenceSpaces
 
 
 def _reference_step_options(
@@ -80,7 +81,9 @@ def _reference_step_options(
 
 
 @settings(deadline=None)
-@given(_scenes(), st.integers(0, 4), st.booleans(), st.booleans(), st.booleans(), st.booleans())
+@given(
+    random_scenes(), st.integers(0, 4), st.booleans(), st.booleans(), st.booleans(), st.booleans()
+)
 def test_step_options_with_the_empty_space_shortcut_are_the_plain_ones(
     scene: tuple[Board, tuple[Figure, ...], Figure],
     steps: int,
@@ -110,7 +113,7 @@ def test_step_options_with_the_empty_space_shortcut_are_the_plain_ones(
 
 
 @settings(deadline=None)
-@given(_scenes())
+@given(random_scenes())
 def test_an_empty_space_is_on_the_board_with_no_tile_and_no_figure(
     scene: tuple[Board, tuple[Figure, ...], Figure],
 ) -> None:

@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from multiversus_core import activation, movement
-from multiversus_core.board import Board, Figure, Tile
+from multiversus_core.board import Board, Figure
 from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.commands import Step
 from multiversus_core.decide import decider_seat
@@ -26,39 +26,7 @@ from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Square
-
-
-@st.composite
-def _scenes(draw: st.DrawFn) -> tuple[Board, tuple[Figure, ...], Figure]:
-    """A small board with special tiles, and characters and terrain pieces of every kind."""
-    width, height = 2 * draw(st.integers(1, 4)), 2 * draw(st.integers(1, 4))
-    tiles = tuple(
-        Tile((2 * c, 2 * r), "Tile", blocking=draw(st.booleans()))
-        for c, r in draw(
-            st.sets(st.tuples(st.integers(0, width // 2 - 1), st.integers(0, height // 2 - 1)))
-        )
-    )
-    figures: list[Figure] = []
-    for n in range(draw(st.integers(1, 8))):
-        large = draw(st.booleans())
-        square = draw(
-            st.none()
-            | st.tuples(st.integers(0, width - 1 - large), st.integers(0, height - 1 - large))
-        )
-        figures.append(
-            Figure(
-                id=f"f{n}",
-                name=f"F{n}",
-                unit=f"u{draw(st.integers(0, 2))}",
-                side=draw(st.sampled_from(["heroes", "adversaries"])),
-                square=square,
-                size="large" if large else "medium",
-                terrain=draw(st.booleans()),
-                blocking=draw(st.booleans()),
-            )
-        )
-    mover = draw(st.sampled_from(figures))
-    return Board(width, height, tiles), tuple(figures), mover
+from tests.boards import random_scenes
 
 
 def _covering(index: movement.Occupancy) -> dict[Square, set[str]]:
@@ -67,7 +35,7 @@ def _covering(index: movement.Occupancy) -> dict[Square, set[str]]:
 
 
 @settings(deadline=None)
-@given(_scenes(), st.data())
+@given(random_scenes(), st.data())
 def test_an_index_moved_by_one_figure_equals_the_index_built_afresh(
     scene: tuple[Board, tuple[Figure, ...], Figure], data: st.DataObject
 ) -> None:
@@ -94,7 +62,7 @@ def test_an_index_moved_by_one_figure_equals_the_index_built_afresh(
 
 
 @settings(deadline=None)
-@given(_scenes())
+@given(random_scenes())
 def test_the_spaces_beside_a_unit_give_adjacency_to_its_characters(
     scene: tuple[Board, tuple[Figure, ...], Figure],
 ) -> None:
@@ -119,7 +87,7 @@ def test_the_spaces_beside_a_unit_give_adjacency_to_its_characters(
 
 
 @settings(deadline=None)
-@given(_scenes())
+@given(random_scenes())
 def test_the_figures_near_one_are_those_adjacent_to_it_or_sharing_a_space(
     scene: tuple[Board, tuple[Figure, ...], Figure],
 ) -> None:
@@ -143,7 +111,7 @@ def test_the_figures_near_one_are_those_adjacent_to_it_or_sharing_a_space(
 
 
 @settings(deadline=None)
-@given(_scenes(), st.booleans())
+@given(random_scenes(), st.booleans())
 def test_stopping_with_a_shared_index_agrees_with_stopping_without(
     scene: tuple[Board, tuple[Figure, ...], Figure], allies: bool
 ) -> None:
@@ -160,7 +128,7 @@ def test_stopping_with_a_shared_index_agrees_with_stopping_without(
 
 
 @settings(deadline=None)
-@given(_scenes(), st.integers(0, 4), st.booleans(), st.booleans())
+@given(random_scenes(), st.integers(0, 4), st.booleans(), st.booleans())
 def test_the_search_for_a_resting_origin_stops_early_and_agrees_with_the_full_search(
     scene: tuple[Board, tuple[Figure, ...], Figure], limit: int, allies: bool, diagonal: bool
 ) -> None:
@@ -177,7 +145,9 @@ def test_the_search_for_a_resting_origin_stops_early_and_agrees_with_the_full_se
 
 
 @settings(deadline=None)
-@given(_scenes(), st.integers(0, 4), st.booleans(), st.booleans(), st.booleans(), st.booleans())
+@given(
+    random_scenes(), st.integers(0, 4), st.booleans(), st.booleans(), st.booleans(), st.booleans()
+)
 def test_asking_about_one_direction_agrees_with_listing_every_direction(
     scene: tuple[Board, tuple[Figure, ...], Figure],
     steps: int,

@@ -200,15 +200,30 @@ def _per_unit(
     kept for the states that share them (:func:`~multiversus_core.state.by_figures`).
     """
     known: dict[str, tuple[Unit, _Selections]] = by_figures(state, key, _new_table)
-    found = known.get(unit.id)
-    if found is not None and (found[0] is unit or found[0] == unit):
+    return _kept(known, state, unit, compute)
+
+
+_K = TypeVar("_K", Unit, Figure)
+_V = TypeVar("_V")
+
+
+def _kept(
+    known: dict[str, tuple[_K, _V]],
+    state: MatchState,
+    item: _K,
+    compute: Callable[[MatchState, _K], _V],
+) -> _V:
+    """Return ``compute(state, item)`` from ``known`` (keyed by the unit's or figure's id,
+    holding the very unit or figure it was computed for), computing it if it is not there."""
+    found = known.get(item.id)
+    if found is not None and (found[0] is item or found[0] == item):
         return found[1]
-    value = compute(state, unit)
-    known[unit.id] = (unit, value)
+    value = compute(state, item)
+    known[item.id] = (item, value)
     return value
 
 
-def _new_table(state: MatchState) -> dict[str, Any]:
+def _new_table(state: MatchState) -> dict[Any, Any]:
     return {}
 
 
@@ -836,24 +851,12 @@ def _find_movement_abilities(unit: Unit) -> tuple[tuple[Ability, ...], bool]:
     return allowance, any(a.enters_blocking_terrain() for a in abilities)
 
 
-_V = TypeVar("_V")
-
-
 def _per_figure(
     state: MatchState, key: str, figure: Figure, compute: Callable[[MatchState, Figure], _V]
 ) -> _V:
     """Return ``compute(state, figure)``, computed once per state and figure."""
-    known: dict[str, tuple[Figure, _V]] = derived(state, key, _new_index)
-    found = known.get(figure.id)
-    if found is not None and (found[0] is figure or found[0] == figure):
-        return found[1]
-    value = compute(state, figure)
-    known[figure.id] = (figure, value)
-    return value
-
-
-def _new_index(state: MatchState) -> dict[Any, Any]:
-    return {}
+    known: dict[str, tuple[Figure, _V]] = derived(state, key, _new_table)
+    return _kept(known, state, figure, compute)
 
 
 def step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
@@ -871,7 +874,7 @@ def can_step(state: MatchState, figure: Figure, direction: Direction) -> bool:
     """
     # The table of step_options, which keeps single answers too, by figure and direction.
     known: dict[str | tuple[str, Direction], tuple[Figure, Any]]
-    known = derived(state, "_step_options", _new_index)
+    known = derived(state, "_step_options", _new_table)
     found = known.get(figure.id)
     if found is not None and (found[0] is figure or found[0] == figure):
         return direction in found[1]
