@@ -14,7 +14,7 @@ sharing a space with it.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Final, cast
 
 from multiversus_core.board import Board, Figure, Tile
@@ -345,19 +345,27 @@ class _Spaces:
         self, start: Square, size: Size, limit: int, directions: tuple[Direction, ...] = ORTHOGONAL
     ) -> dict[Square, int]:
         """Return the fewest steps to each origin reachable in at most limit steps."""
-        seen = {start: 0}
-        queue = deque((start,))
+        found = {start: 0}
+        found.update(self._search(start, size, limit, directions))
+        return found
+
+    def _search(
+        self, start: Square, size: Size, limit: int, directions: tuple[Direction, ...]
+    ) -> Iterator[tuple[Square, int]]:
+        """Yield each origin other than start reachable in at most limit steps, with its
+        fewest steps, nearest first (breadth first): lazily, so that a caller may stop."""
+        seen = {start}
+        queue = deque(((start, 0),))
         while queue:
-            origin = queue.popleft()
-            steps = seen[origin]
+            origin, steps = queue.popleft()
             if steps >= limit:
                 continue
             for direction in directions:
                 new = self.advance(origin, size, direction)
                 if new is not None and new not in seen:
-                    seen[new] = steps + 1
-                    queue.append(new)
-        return seen
+                    seen.add(new)
+                    yield new, steps + 1
+                    queue.append((new, steps + 1))
 
     def opens(
         self,
@@ -392,21 +400,7 @@ class _Spaces:
 
         The search of :meth:`distances`, stopped at the first such origin.
         """
-        seen = {start: 0}
-        queue = deque((start,))
-        while queue:
-            origin = queue.popleft()
-            steps = seen[origin]
-            if steps >= limit:
-                continue
-            for direction in directions:
-                new = self.advance(origin, size, direction)
-                if new is not None and new not in seen:
-                    if self.rests(new, size):
-                        return True
-                    seen[new] = steps + 1
-                    queue.append(new)
-        return False
+        return any(self.rests(new, size) for new, _ in self._search(start, size, limit, directions))
 
     def walk(self, start: Square, size: Size, direction: Direction, distance: int) -> list[Square]:
         """Return the origins of a straight move, stopping before the first blocked step."""
