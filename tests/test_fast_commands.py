@@ -51,7 +51,7 @@ from multiversus_core.commands import (
     Stunt,
 )
 from multiversus_core.commitments import match_id
-from multiversus_core.decide import _RULES, decide, decider_seat
+from multiversus_core.decide import _RULES, decide, decide_and_fold, decider_seat
 from multiversus_core.errors import InvalidCommandError, MultiversusError
 from multiversus_core.events import CoinsRevealed, CoinsSelected, ReactionRevealed, ReactionSelected
 from multiversus_core.legal import _LISTINGS, _selection_commands, legal_commands
@@ -63,7 +63,17 @@ from multiversus_core.state import MatchState, Pending
 from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, Seat
 from multiversus_core.units import Unit, coin_colour, coin_kind, coin_unit
 from multiversus_core.variants import VARIANTS
-from multiversus_core.verify import _AUDITED, CommitmentProblem, _Audit, check_commitments
+from multiversus_core.verify import (
+    _AUDITED,
+    CommitmentProblem,
+    Verification,
+    _Audit,
+    _difference,
+    _failed,
+    _when,
+    check_commitments,
+    verify,
+)
 
 # --- deciding: one rule per command class ------------------------------------
 
@@ -512,20 +522,12 @@ def _audited_log(seed: int) -> MatchLog:
     return play_match(MatchSettings(seed=seed), {1: RandomBot(seed), 2: RandomBot(seed + 1)})[0]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(
-    st.integers(0, 3),
-    st.lists(
-        st.tuples(st.integers(0, 10_000), st.sampled_from(["salt", "coin", "actions"])),
-        max_size=3,
-    ),
-)
-def test_reveals_of_a_selection_already_opened_are_judged_as_hashing_them_judges(
-    seed: int, edits: list[tuple[int, str]]
-) -> None:
-    # given a match log whose selections and reveals have their salt, coin or actions
-    # changed, then the audit finds exactly the problems it finds hashing every reveal
-    log = _audited_log(seed)
+_EDITS = ("salt", "coin", "actions", "commitment", "drop")
+
+
+def _tampered(log: MatchLog, edits: list[tuple[int, str]]) -> MatchLog:
+    """The log with some selections and reveals changed: salt, coin, actions or commitment
+    edited, or the event dropped."""
     places = [
         (i, j)
         for i, entry in enumerate(log.entries)
@@ -535,9 +537,10 @@ def test_reveals_of_a_selection_already_opened_are_judged_as_hashing_them_judges
     entries = list(log.entries)
     for pick, what in edits:
         i, j = places[pick % len(places)]
-        events = list(entries[i].events)
+        events: list[Any] = list(entries[i].events)
+        if j >= len(events) or not isinstance(events[j], _SECRET_EVENTS):
+            continue  # dropped by an earlier edit
         event = events[j]
-        assert isinstance(event, _SECRET_EVENTS)
         if what == "salt":
             event = msgspec.structs.replace(
                 event, salt=hashlib.sha256(event.salt.encode()).hexdigest()
@@ -546,7 +549,65 @@ def test_reveals_of_a_selection_already_opened_are_judged_as_hashing_them_judges
             event = msgspec.structs.replace(event, coin=event.coin.replace("1", "2"))
         elif what == "actions":
             event = msgspec.structs.replace(event, actions=("move",))
+        elif what == "commitment" and isinstance(event, CoinsSelected | ReactionSelected):
+            event = msgspec.structs.replace(event, commitment="0" * 64)
+        elif what == "drop":
+            event = None
         events[j] = event
-        entries[i] = msgspec.structs.replace(entries[i], events=tuple(events))
-    tampered = msgspec.structs.replace(log, entries=tuple(entries))
+        kept = tuple(e for e in events if e is not None)
+        entries[i] = msgspec.structs.replace(entries[i], events=kept)
+    return msgspec.structs.replace(log, entries=tuple(entries))
+
+
+_TAMPERINGS = st.lists(st.tuples(st.integers(0, 10_000), st.sampled_from(_EDITS)), max_size=3)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 3), _TAMPERINGS)
+def test_reveals_of_a_selection_already_opened_are_judged_as_hashing_them_judges(
+    seed: int, edits: list[tuple[int, str]]
+) -> None:
+    # given a match log whose selections and reveals have their salt, coin or actions
+    # changed, then the audit finds exactly the problems it finds hashing every reveal
+    tampered = _tampered(_audited_log(seed), edits)
     assert check_commitments(tampered) == _hashing_commitments(tampered)
+
+
+def _verify_auditing_first(log: MatchLog) -> Verification:
+    """verify as it was: every commitment audited before the first command is re-run."""
+    problems = check_commitments(log)
+    state = start_match(log.header.settings, log.chance)
+    for number, entry in enumerate(log.entries, start=1):
+        where = f"entry {number} (line {number + 1}), {_when(state)}"
+        try:
+            events, after = decide_and_fold(entry.command, state)
+        except MultiversusError as exc:
+            why = f"the rules refuse its command ({type(exc).__name__}: {exc})"
+            return _failed("<memory>", number, state, "command_refused", f"{where}: {why}")
+        if problems and problems[0].entry == number:
+            first = problems[0]
+            return _failed("<memory>", number, state, first.code, f"{where}: {first.message}")
+        if events != entry.events:
+            why = _difference(events, entry.events)
+            return _failed("<memory>", number, state, "rules_differ", f"{where}: {why}")
+        state = after
+    return Verification(
+        path="<memory>",
+        ok=True,
+        entries=len(log.entries),
+        finished=state.is_over,
+        salts=log.header.settings.salts,
+        chance="public",
+    )
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(0, 3), _TAMPERINGS)
+def test_verify_auditing_commitments_only_on_a_failure_reports_what_auditing_first_reports(
+    seed: int, edits: list[tuple[int, str]]
+) -> None:
+    # given a match log with selections and reveals tampered with (or none), then verify,
+    # which audits the commitments only once an entry fails, gives exactly the result of
+    # auditing them before re-running the first command
+    tampered = _tampered(_audited_log(seed), edits)
+    assert verify(tampered) == _verify_auditing_first(tampered)

@@ -151,7 +151,10 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
             salts=salts,
             chance=chance,
         )
-    commitments = check_commitments(log)
+    # The commitments are audited only once an entry fails. Until then every
+    # event the log records is one the rules gave again, commitments and reveals
+    # included, and the rules' own commitments are always opened by their
+    # reveals: the audit could only find, at an earlier entry, what it finds then.
     chance_unknown = bool(log.header.settings.chance) and log.chance is None
     for number, entry in enumerate(log.entries, start=1):
         command = entry.command
@@ -161,20 +164,16 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
             events, after = decide_and_fold(command, state)
         except MultiversusError as exc:
             where = f"entry {number} (line {number + 1}), {_when(state)}"
-            return _failed(
+            return _commitment_failed(log, path, number - 1) or _failed(
                 path,
                 number,
                 state,
                 "command_refused",
                 f"{where}: the rules refuse its command ({type(exc).__name__}: {exc})",
             )
-        if commitments and commitments[0].entry == number:
-            where = f"entry {number} (line {number + 1}), {_when(state)}"
-            first = commitments[0]
-            return _failed(path, number, state, first.code, f"{where}: {first.message}")
         if events != tuple(entry.events):
             where = f"entry {number} (line {number + 1}), {_when(state)}"
-            return _failed(
+            return _commitment_failed(log, path, number) or _failed(
                 path,
                 number,
                 state,
@@ -190,6 +189,28 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
         salts=salts,
         chance=chance,
     )
+
+
+def _commitment_failed(log: MatchLog, path: str, last: int) -> Verification | None:
+    """The failure for the log's first commitment problem at entry ``last`` or before, if any.
+
+    A commitment problem comes before a refused command or other events at a
+    later entry, and before other events at its own.
+    """
+    problems = check_commitments(log)
+    if not problems or problems[0].entry > last:
+        return None
+    first = problems[0]
+    number = first.entry
+    state = start_match(log.header.settings, log.chance)
+    chance_unknown = bool(log.header.settings.chance) and log.chance is None
+    for entry in log.entries[: number - 1]:  # every one of them passed
+        command = entry.command
+        if chance_unknown:
+            command = with_recorded_chance(command, entry.events)
+        state = decide_and_fold(command, state)[1]
+    where = f"entry {number} (line {number + 1}), {_when(state)}"
+    return _failed(path, number, state, first.code, f"{where}: {first.message}")
 
 
 def _chance_kind(settings: MatchSettings) -> Literal["secret", "public"]:
