@@ -283,6 +283,24 @@ def test_a_seeded_salt_is_the_hmac_of_the_seed_over_the_opening_without_its_valu
     assert seeded_salt(11, replace(what, value=("knight.grey1", "attack"))) == expected
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    round_=st.integers(0, 6),
+    activation=st.integers(0, 40),
+    name=st.text(max_size=12),
+)
+def test_a_seeded_salt_is_hmac_sha256_for_any_seed_and_opening(
+    seed: int, round_: int, activation: int, name: str
+) -> None:
+    # given any seed and any place a secret is chosen, then the seeded salt (from the seed's
+    # precomputed HMAC pads) is the library's HMAC-SHA256 of the seed over the blank opening
+    what = replace(KNIGHT_MOVE, round=round_, activation=activation, name=name)
+    blank = msgspec.json.encode(replace(what, value=()))
+    expected = hmac.new(seed.to_bytes(8, "big"), blank, hashlib.sha256).hexdigest()
+    assert seeded_salt(seed, what) == expected
+
+
 def test_a_secrets_match_needs_a_salt_on_every_secret_command() -> None:
     settings_ = replace(SETTINGS, salts="secrets")
     state = set_up(settings_)  # set-up secrets: none on these sheets

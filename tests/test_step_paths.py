@@ -194,9 +194,10 @@ def _check_step_values(state: MatchState) -> None:
     cache = state.__dict__
     if "_candidates" in cache:
         assert cache["_candidates"] == activation._find_candidates(plain)
-    if "_occupancy" in cache:
-        assert _covering(cache["_occupancy"]) == _covering(activation._occupancy(plain))
-        assert cache["_occupancy"].figures is state.figures
+    index = cache.get("_by_figures", {}).get("_occupancy")
+    if index is not None:
+        assert _covering(index) == _covering(activation._occupancy(plain))
+        assert index.figures is state.figures
     for unit in state.units:
         for figure in state.figures:
             # the plain rule: adjacent to one of the unit's characters on the board

@@ -183,7 +183,7 @@ def carry_figures(old: MatchState, new: MatchState, before: Figure) -> None:
             table = dict(table)
             table[after.unit] = (*mine[:j], after, *mine[j + 1 :])
         target[key] = table
-    for key in ("_active_selections", "_reactive_selections", "_listed_selections"):
+    for key in ("_unit_index", "_active_selections", "_reactive_selections", "_listed_selections"):
         if key in source:
             target[key] = source[key]
 
@@ -943,8 +943,9 @@ def _step_rules(state: MatchState, figure: Figure) -> tuple[int, bool, bool, boo
 
 
 def occupancy(state: MatchState) -> movement.Occupancy:
-    """Return the state's occupancy index (figures and tiles by space), built once per state."""
-    return derived(state, "_occupancy", _occupancy)
+    """Return the state's occupancy index (figures and tiles by space), built once for its
+    figures (:func:`~multiversus_core.state.by_figures`)."""
+    return by_figures(state, "_occupancy", _occupancy)
 
 
 def _occupancy(state: MatchState) -> movement.Occupancy:
@@ -1069,9 +1070,11 @@ def _carry_step(old: MatchState, new: MatchState, before: Figure) -> None:
     candidates = source.get("_candidates")
     if candidates is not None:
         target["_candidates"] = candidates
-    index = source.get("_occupancy")
+    table = source.get("_by_figures")
+    index = None if table is None else table.get("_occupancy")
     if index is not None:
-        target["_occupancy"] = index.moved(before, new.figure(before.id), new.figures)
+        moved = index.moved(before, new.figure(before.id), new.figures)
+        target.setdefault("_by_figures", {})["_occupancy"] = moved
 
 
 def _unstrand(b: Builder, figure: Figure) -> None:

@@ -152,8 +152,26 @@ def seeded_salt(seed: int, what: Opening) -> str:
     chosen, never of the secret itself.
     """
     where = msgspec.structs.replace(what, value=())
-    key = seed.to_bytes(8, "big")
-    return hmac.digest(key, _encoder.encode(where), "sha256").hex()  # one C call
+    inner, outer = _hmac_pads(seed)
+    inner = inner.copy()
+    inner.update(_encoder.encode(where))
+    outer = outer.copy()
+    outer.update(inner.digest())
+    return outer.hexdigest()
+
+
+@functools.lru_cache(maxsize=16)
+def _hmac_pads(seed: int) -> tuple[hashlib._Hash, hashlib._Hash]:
+    """HMAC-SHA256 (RFC 2104) keyed with the seed, up to the message: SHA-256 begun with the
+    key padded and masked for the inner and for the outer hash.
+
+    A secret is sealed at every selection of a match: copying these is much
+    quicker than :func:`hmac.digest`, which prepares the key every time.
+    """
+    key = seed.to_bytes(8, "big").ljust(hashlib.sha256().block_size, b"\0")
+    inner = hashlib.sha256(bytes(byte ^ 0x36 for byte in key))
+    outer = hashlib.sha256(bytes(byte ^ 0x5C for byte in key))
+    return inner, outer
 
 
 def fresh_salt() -> str:

@@ -301,9 +301,11 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=T
 
         :raises KeyError: if no unit has this id.
         """
-        units: dict[str, Unit] | None = self.__dict__.get("_unit_index")
+        # by_figures(self, "_unit_index", _index_units), its usual hit inlined.
+        table = self.__dict__.get("_by_figures")
+        units: dict[str, Unit] | None = None if table is None else table.get("_unit_index")
         if units is None:
-            units = self.__dict__["_unit_index"] = {u.id: u for u in self.units}
+            units = by_figures(self, "_unit_index", _index_units)
         return units[unit_id]
 
     def figure(self, figure_id: str) -> Figure:
@@ -378,23 +380,19 @@ def _index_figures(state: MatchState) -> dict[str, Figure]:
     return {f.id: f for f in state.figures}
 
 
-def carry_lookups(old: MatchState, new: MatchState) -> None:
-    """Give ``new`` the lookups of ``old`` that depend only on units, a board and figures
-    it shares: the table of :func:`by_figures`, and the occupancy index.
+def _index_units(state: MatchState) -> dict[str, Unit]:
+    return {u.id: u for u in state.units}
 
-    Most events leave the figures and units alone, and a state after them
-    keeps the very same tuples: its lookups by figure and unit need not be
-    built again.
+
+def carry_lookups(old: MatchState, new: MatchState) -> None:
+    """Give ``new`` the lookups of ``old`` that depend only on the units, the board and the
+    figures it shares: the table of :func:`by_figures`.
+
+    Most events leave the figures, units and board alone, and a state after
+    them keeps the very same tuples: its lookups by figure and unit, and its
+    occupancy index, need not be built again.
     """
-    source = old.__dict__
-    if new.units is old.units:
-        units = source.get("_unit_index")
-        if units is not None:
-            new.__dict__["_unit_index"] = units
-        if new.figures is old.figures and new.board is old.board:
-            table = source.get("_by_figures")
-            if table is not None:
-                new.__dict__["_by_figures"] = table
-            occupancy = source.get("_occupancy")
-            if occupancy is not None:
-                new.__dict__["_occupancy"] = occupancy
+    if new.figures is old.figures and new.units is old.units and new.board is old.board:
+        table = old.__dict__.get("_by_figures")
+        if table is not None:
+            new.__dict__["_by_figures"] = table
