@@ -263,6 +263,21 @@ def test_a_match_id_kept_per_settings_is_the_hash_of_its_encoding(
         assert match_id(one) == hashlib.sha256(encoded).hexdigest()
 
 
+def test_a_layout_kept_per_pairing_is_the_one_laid_out_afresh() -> None:
+    # given every pairing of the installed teams and scenarios, laid out twice (the second
+    # time from the kept layouts), then each is what laying it out afresh gives
+    teams = installed_teams()
+    heroes = [t for t in teams if t.side == "heroes"]
+    adversaries = [t for t in teams if t.side == "adversaries"]
+    pairings = [(h, a, s) for h in heroes for a in adversaries for s in a.scenarios]
+    setup.lay_out.cache_clear()
+    for _ in range(2):
+        for hero, adversary, scenario in pairings:
+            kept = setup.lay_out(hero, adversary, scenario)
+            assert kept == setup.lay_out.__wrapped__(hero, adversary, scenario)
+    assert setup.lay_out.cache_info().hits == len(pairings)
+
+
 # --- selections: kept per unit while the figures stay the same ----------------
 
 

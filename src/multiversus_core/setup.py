@@ -5,6 +5,8 @@ Rulebook: *Set up*, steps 1 to 4; rulings R1, R2, R17.
 
 from __future__ import annotations
 
+import functools
+
 from msgspec.structs import replace
 
 from multiversus_core import movement
@@ -102,10 +104,14 @@ def choose_teams(b: Builder, heroes_id: str, adversaries_id: str, scenario_id: s
     b.emit(BoardSetUp(board=board, figures=figures))
 
 
+@functools.lru_cache(maxsize=16)
 def lay_out(
     heroes: TeamSheet, adversaries: TeamSheet, scenario: ScenarioSheet
 ) -> tuple[tuple[Unit, ...], Board, tuple[Figure, ...]]:
     """Return the units, the board and the figures in their starting squares for a pairing.
+
+    A pure function of three immutable sheets: the last few pairings are kept
+    (a simulation or a verification of many logs lays out the same ones again).
 
     :raises IllegalCommandError: if two units or figures would share an id, or
         the scenario has no room for a figure.
