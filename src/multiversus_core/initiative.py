@@ -34,7 +34,7 @@ TurnEndReason = Literal["initiative_lost", "initiative_given_up", "no_activation
 
 def greys_in_discard(state: MatchState, side: Side) -> int:
     """Return how many grey unit coins a side has in its discard."""
-    return sum(1 for coin in state.piles(side).discard if is_grey(coin))
+    return sum(map(is_grey, state.piles(side).discard))
 
 
 def loses_initiative(die: int, greys: int, *, six_loses: bool = True) -> bool:
