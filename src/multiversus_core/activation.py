@@ -132,62 +132,6 @@ def _by_unit(figures: Iterable[Figure]) -> dict[str, tuple[Figure, ...]]:
     return {unit: tuple(found) for unit, found in table.items()}
 
 
-def carry_figures(old: MatchState, new: MatchState, before: Figure) -> None:
-    """Give ``new``, the state after ``before`` moved from one space to another in ``old``,
-    the lookups by figure and unit of ``old``, with the moved figure in its place.
-
-    A move leaves every other figure as it was, and the moved one on the
-    board, in its unit and its condition: which units' figures are on the
-    board or able, what each unit may select and the commands listed for it stay
-    the same. Anything else (a figure off the board, another figure changed)
-    carries nothing.
-    """
-    source = old.__dict__.get("_by_figures")
-    figures = new.figures
-    if (
-        source is None
-        or "_by_figures" in new.__dict__
-        or new.board is not old.board
-        or new.units is not old.units
-        or before.square is None
-        or len(figures) != len(old.figures)
-    ):
-        return
-    try:
-        i = old.figures.index(before)
-    except ValueError:
-        return
-    after = figures[i]
-    if (
-        after.id != before.id
-        or after.unit != before.unit
-        or after.condition != before.condition
-        or after.square is None
-        or figures[:i] != old.figures[:i]
-        or figures[i + 1 :] != old.figures[i + 1 :]
-    ):
-        return
-    target = new.__dict__["_by_figures"] = {}
-    index = source.get("_figure_index")
-    if index is not None:
-        index = dict(index)
-        index[after.id] = after
-        target["_figure_index"] = index
-    for key in ("_figures_of", "_able_figures"):
-        table = source.get(key)
-        if table is None:
-            continue
-        mine = table.get(after.unit, ())
-        if before in mine:
-            j = mine.index(before)
-            table = dict(table)
-            table[after.unit] = (*mine[:j], after, *mine[j + 1 :])
-        target[key] = table
-    for key in ("_unit_index", "_active_selections", "_reactive_selections", "_listed_selections"):
-        if key in source:
-            target[key] = source[key]
-
-
 _Selections = tuple[tuple[ActionKind, ...], ...]
 
 
@@ -1033,7 +977,6 @@ def _take_step(b: Builder, action: Action, figure: Figure, to: Square) -> None:
         else move_allowance(state, figure, action.double)
     )
     b.emit(FigureStepped(figure=figure.id, to=to, steps_left=steps - 1))
-    carry_figures(state, b.state, figure)
     _carry_step(state, b.state, figure)
 
 
@@ -1057,13 +1000,16 @@ def _finish_step(b: Builder, held: Suspended) -> None:
 
 
 def _carry_step(old: MatchState, new: MatchState, before: Figure) -> None:
-    """Give ``new``, the state after ``before`` stepped in ``old``, what the step left alone.
+    """Give ``new``, the state after ``before`` stepped in ``old`` (one FigureStepped), the
+    lookups of ``old`` that the step left alone, with the figure in its new place.
 
-    A step changes one figure's square and the move under way: the trigger
-    candidates stay the same, and the occupancy index (with the spaces beside
-    each unit) changes only where the figure was and is. Each value equals
-    the one ``new`` would compute from scratch (tests/test_step_paths.py
-    checks it).
+    A step changes one figure's square and the move under way. The trigger
+    candidates stay the same. Which units' figures are on the board or able,
+    what each unit may select and the commands listed for it stay the same;
+    the figures by id and by unit change in the stepped figure's place, and
+    the occupancy index (with the spaces beside each unit) only where the
+    figure was and is. Each value equals the one ``new`` would compute from
+    scratch (tests/test_step_paths.py checks it).
     """
     source = old.__dict__
     target = new.__dict__
@@ -1071,10 +1017,40 @@ def _carry_step(old: MatchState, new: MatchState, before: Figure) -> None:
     if candidates is not None:
         target["_candidates"] = candidates
     table = source.get("_by_figures")
-    index = None if table is None else table.get("_occupancy")
+    if table is None or "_by_figures" in target or new.units is not old.units:
+        return
+    if new.board is not old.board or before.square is None:
+        return
+    try:
+        after = new.figures[old.figures.index(before)]
+    except ValueError:
+        return
+    if after.id != before.id or after.square is None:
+        return
+    carried: dict[str, Any] = {}
+    target["_by_figures"] = carried
+    index = table.get("_figure_index")
     if index is not None:
-        moved = index.moved(before, new.figure(before.id), new.figures)
-        target.setdefault("_by_figures", {})["_occupancy"] = moved
+        index = dict(index)
+        index[after.id] = after
+        carried["_figure_index"] = index
+    for key in ("_figures_of", "_able_figures"):
+        by_unit = table.get(key)
+        if by_unit is None:
+            continue
+        mine = by_unit.get(after.unit, ())
+        if before in mine:
+            j = mine.index(before)
+            by_unit = dict(by_unit)
+            by_unit[after.unit] = (*mine[:j], after, *mine[j + 1 :])
+        carried[key] = by_unit
+    for key in ("_unit_index", "_active_selections", "_reactive_selections", "_listed_selections"):
+        value = table.get(key)
+        if value is not None:
+            carried[key] = value
+    occupancy = table.get("_occupancy")
+    if occupancy is not None:
+        carried["_occupancy"] = occupancy.moved(before, after, new.figures)
 
 
 def _unstrand(b: Builder, figure: Figure) -> None:
