@@ -1303,10 +1303,37 @@ def _stunt_options(state: MatchState, figure: Figure) -> tuple[tuple[str | None,
                 options.append((None, other.id))
     if action.stunt is not None:
         # Every figure of the unit performs the same stunt (rulebook: Units and characters).
-        options = [
-            o for o in options if (o[0] and "!" + o[0]) == action.stunt or o[1] == action.stunt
-        ]
+        options = [o for o in options if _same_stunt(o[0], o[1], action.stunt)]
     return tuple(options)
+
+
+def _same_stunt(ability: str | None, target: str | None, stunt: str) -> bool:
+    """True if the stunt (ability, target) is ``stunt``, the one the unit's figures perform
+    in this action: ``"!"`` and the ability's name, or the target's id."""
+    return (ability and "!" + ability) == stunt or target == stunt
+
+
+def can_stunt(state: MatchState, figure: Figure, ability: str | None, target: str | None) -> bool:
+    """True if (ability, target) is one of :func:`stunt_options`: ``figure`` may perform it now.
+
+    Deciding a stunt needs that one pair, not all of them (unless they were
+    listed already): no loop over every figure on the board.
+    """
+    known: dict[str, tuple[Figure, tuple[tuple[str | None, str | None], ...]]]
+    known = derived(state, "_stunt_options", _new_table)
+    found = known.get(figure.id)
+    if found is not None and (found[0] is figure or found[0] == figure):
+        return (ability, target) in found[1]
+    action = current(state)
+    assert action is not None
+    if figure.id in action.done or (ability is None) == (target is None):
+        return False
+    if action.stunt is not None and not _same_stunt(ability, target, action.stunt):
+        return False
+    if ability is not None:
+        unit = state.unit(figure.unit)
+        return any(a.name == ability for a in stunt_abilities(unit, action.double))
+    return not action.double and target in occupancy(state).near(figure)
 
 
 def stunt(b: Builder, figure: Figure, ability: str | None, target: str | None) -> None:
@@ -1331,7 +1358,7 @@ def stunt(b: Builder, figure: Figure, ability: str | None, target: str | None) -
         raise IllegalCommandError(f"{figure.name} is not in the acting unit")
     if figure.condition == "disabled" or figure.square is None:
         raise IllegalCommandError(f"{figure.name} cannot act")
-    if (ability, target) not in stunt_options(state, figure):
+    if not can_stunt(state, figure, ability, target):
         raise IllegalCommandError(f"{figure.name} cannot perform that stunt now")
     held = Suspended(step="stunt", figure=figure.id, target=target, ability=ability)
     act = _activation(state)

@@ -1,0 +1,158 @@
+"""Deciding a stunt checks the one option named.
+
+The listing builds every option of a figure; deciding one command needs only the option it names. Each check is
+compared here with membership in the plain listing, for every candidate
+option, valid or not, in states of random matches under random variants, as
+played and with the figures scattered over the board; and once the listing
+has been made, the checks read it rather than work anything out again.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from multiversus_core import activation
+from multiversus_core.abilities import REGISTRY
+from multiversus_core.board import Figure
+from multiversus_core.bots import RandomBot, command_for
+from multiversus_core.decide import decider_seat
+from multiversus_core.legal import legal_commands
+from multiversus_core.match import apply, start_match
+from multiversus_core.settings import MatchSettings
+from multiversus_core.state import MatchState, Pending
+from multiversus_core.variants import VARIANTS
+
+OPTIONS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PHASES: tuple[Pending, ...] = ("stunt", "attack", "after_attack")
+
+
+def _fresh(state: MatchState) -> MatchState:
+    """The same state without anything cached on it."""
+    return msgspec.structs.replace(state)
+
+
+def _phase_states(seed: int, variants: tuple[str, ...]) -> Iterator[MatchState]:
+    """The states of a random match that wait for a stunt, an attack or an after-attack
+    choice, as played: listed before each command, as the engine does."""
+    state = start_match(MatchSettings(seed=seed, variants=variants))
+    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
+    while not state.is_over:
+        seat = decider_seat(state)
+        assert seat is not None
+        if state.pending in PHASES:
+            yield state
+        state, _ = apply(state, command_for(bots[seat], _fresh(state), seat))
+
+
+def _scattered(state: MatchState, rng: random.Random) -> MatchState:
+    """``state`` with every figure somewhere else on the board (sharing spaces or not),
+    off it, or in another condition."""
+    assert state.board is not None
+    width, height = state.board.width, state.board.height
+    figures = []
+    for figure in state.figures:
+        large = figure.size == "large"
+        square = (
+            None
+            if rng.random() < 0.1
+            else (rng.randrange(width - large), rng.randrange(height - large))
+        )
+        condition = figure.condition
+        if not figure.terrain and rng.random() < 0.3:
+            condition = rng.choice(("unharmed", "wounded", "disabled"))
+        figures.append(msgspec.structs.replace(figure, square=square, condition=condition))
+    return msgspec.structs.replace(state, figures=tuple(figures))
+
+
+def _random_states(seed: int, variants: tuple[str, ...], scatter: bool) -> list[MatchState]:
+    rng = random.Random(seed)
+    found = list(_phase_states(seed, variants))
+    if scatter:
+        found = [_scattered(state, rng) for state in found]
+    return found
+
+
+MATCHES = st.tuples(
+    st.integers(0, 2**32),
+    st.sets(st.sampled_from(sorted(VARIANTS))).map(lambda v: tuple(sorted(v))),
+    st.booleans(),
+)
+
+
+def _stunts(state: MatchState) -> list[tuple[str | None, str | None]]:
+    """Every stunt worth asking about: each known ability, each figure, neither or both."""
+    names = sorted(REGISTRY)
+    ids = [f.id for f in state.figures]
+    return [
+        *((name, None) for name in names),
+        *((None, figure) for figure in ids),
+        (None, None),
+        (None, "nobody"),
+        (names[0], ids[0]),
+    ]
+
+
+def _check_stunts(state: MatchState) -> None:
+    listing = _fresh(state)  # listed figure by figure, as the engine lists before deciding
+    for figure in state.figures:
+        listed = activation._stunt_options(_fresh(state), figure)
+        assert activation.stunt_options(listing, figure) == listed
+        for ability, target in _stunts(state):
+            expected = (ability, target) in listed
+            assert activation.can_stunt(_fresh(state), figure, ability, target) == expected
+            assert activation.can_stunt(listing, figure, ability, target) == expected
+
+
+@OPTIONS
+@given(MATCHES)
+def test_checking_one_option_agrees_with_the_listing_for_every_candidate(
+    match: tuple[int, tuple[str, ...], bool],
+) -> None:
+    # given random states waiting for a stunt, an attack or an after-attack choice (as played
+    # under random variants, or with the figures scattered), then for every figure and every
+    # candidate option, valid or not, the one-option check says what the plain listing says
+    seen = set()
+    for state in _random_states(*match):
+        # Stunts are asked about in every state of an action.
+        _check_stunts(state)
+        seen.add(state.pending)
+    assert seen  # a random match always stunts or attacks at least once
+
+
+def _refuse(*args: object, **kwargs: object) -> None:
+    raise AssertionError("worked out again after the listing")
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(MATCHES)
+def test_checking_a_listed_option_reads_the_listing(
+    match: tuple[int, tuple[str, ...], bool],
+) -> None:
+    # given random states as above, listed as the engine lists before applying a command,
+    # then checking any option of a listed figure works nothing out again: it reads what
+    # the listing found
+    listed: list[tuple[MatchState, tuple[Figure, ...]]] = []
+    for state in _random_states(*match):
+        seat = decider_seat(state)
+        assert seat is not None
+        legal_commands(state, seat)
+        if state.pending == "stunt":
+            listed.append((state, activation.stunters(state)))
+        else:
+            listed.append((state, ()))
+    with pytest.MonkeyPatch.context() as patch:
+        for owner, name in (
+            (activation, "current"),
+            (activation, "occupancy"),
+        ):
+            patch.setattr(owner, name, _refuse)
+        for state, figures in listed:
+            for figure in figures:
+                for ability, target in _stunts(state):
+                    activation.can_stunt(state, figure, ability, target)
