@@ -1,4 +1,4 @@
-"""Deciding a stunt checks the one option named.
+"""Deciding a stunt or an attack checks the one option named.
 
 The listing builds every option of a figure; deciding one command needs only the option it names. Each check is
 compared here with membership in the plain listing, for every candidate
@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core import activation
+from multiversus_core import activation, combat
 from multiversus_core.abilities import REGISTRY
 from multiversus_core.board import Figure
 from multiversus_core.bots import RandomBot, command_for
@@ -85,6 +85,11 @@ MATCHES = st.tuples(
 )
 
 
+def _unlisted(figure: Figure) -> Figure:
+    """A figure with ``figure``'s id that is not the state's: never an option."""
+    return msgspec.structs.replace(figure, name=figure.name + "'")
+
+
 def _stunts(state: MatchState) -> list[tuple[str | None, str | None]]:
     """Every stunt worth asking about: each known ability, each figure, neither or both."""
     names = sorted(REGISTRY)
@@ -109,6 +114,17 @@ def _check_stunts(state: MatchState) -> None:
             assert activation.can_stunt(listing, figure, ability, target) == expected
 
 
+def _check_attacks(state: MatchState) -> None:
+    listing = _fresh(state)
+    for attacker in state.figures:
+        listed = activation._attack_targets(_fresh(state), attacker)
+        assert activation.attack_targets(listing, attacker) == listed
+        for target in (*state.figures, *map(_unlisted, state.figures[:2])):
+            expected = target in listed
+            assert activation.can_attack_target(_fresh(state), attacker, target) == expected
+            assert activation.can_attack_target(listing, attacker, target) == expected
+
+
 @OPTIONS
 @given(MATCHES)
 def test_checking_one_option_agrees_with_the_listing_for_every_candidate(
@@ -119,8 +135,10 @@ def test_checking_one_option_agrees_with_the_listing_for_every_candidate(
     # candidate option, valid or not, the one-option check says what the plain listing says
     seen = set()
     for state in _random_states(*match):
-        # Stunts are asked about in every state of an action.
+        # Stunts and attacks are asked about in every state of an action (none is listed
+        # while the attacker chooses what to do after its attack).
         _check_stunts(state)
+        _check_attacks(state)
         seen.add(state.pending)
     assert seen  # a random match always stunts or attacks at least once
 
@@ -144,15 +162,22 @@ def test_checking_a_listed_option_reads_the_listing(
         legal_commands(state, seat)
         if state.pending == "stunt":
             listed.append((state, activation.stunters(state)))
+        elif state.pending == "attack":
+            listed.append((state, activation.attackers(state)))
         else:
             listed.append((state, ()))
     with pytest.MonkeyPatch.context() as patch:
         for owner, name in (
             (activation, "current"),
             (activation, "occupancy"),
+            (combat, "can_attack"),
         ):
             patch.setattr(owner, name, _refuse)
         for state, figures in listed:
             for figure in figures:
-                for ability, target in _stunts(state):
-                    activation.can_stunt(state, figure, ability, target)
+                if state.pending == "stunt":
+                    for ability, target in _stunts(state):
+                        activation.can_stunt(state, figure, ability, target)
+                else:
+                    for other in state.figures:
+                        activation.can_attack_target(state, figure, other)

@@ -1112,6 +1112,34 @@ def _attack_targets(state: MatchState, attacker: Figure) -> tuple[Figure, ...]:
     )
 
 
+def can_attack_target(state: MatchState, attacker: Figure, target: Figure) -> bool:
+    """True if ``target`` is one of :func:`attack_targets`: ``attacker`` may attack it now.
+
+    Deciding an attack needs that one target, not all of them (unless they
+    were listed already).
+    """
+    known: dict[str, tuple[Figure, tuple[Figure, ...]]]
+    known = derived(state, "_attack_targets", _new_table)
+    found = known.get(attacker.id)
+    if found is not None and (found[0] is attacker or found[0] == attacker):
+        return target in found[1]
+    action = current(state)
+    assert action is not None
+    if attacker.id in action.done or action.follow_up is not None:
+        return False
+    act = _activation(state)
+    allowed_unit = act.unit if act.reaction is not None else action.target_unit
+    if allowed_unit is not None and target.unit != allowed_unit:
+        return False
+    try:
+        listed = state.figure(target.id)  # only the state's own figures are listed
+    except KeyError:
+        return False
+    # Without Ranged, can_attack asks for an adjacent target, which is near the attacker:
+    # the listing's filter by nearness changes nothing.
+    return (listed is target or listed == target) and combat.can_attack(state, attacker, target)
+
+
 def attack(b: Builder, attacker: Figure, target: Figure) -> None:
     """Declare one attack of the action or reaction under way (R8).
 
@@ -1128,7 +1156,7 @@ def attack(b: Builder, attacker: Figure, target: Figure) -> None:
         raise IllegalCommandError(f"{attacker.name} is Disabled and cannot attack")
     if attacker.id in action.done:
         raise IllegalCommandError(f"{attacker.name} has already attacked in this action")
-    if target not in attack_targets(state, attacker):
+    if not can_attack_target(state, attacker, target):
         if action.target_unit is not None and target.unit != action.target_unit:
             unit = state.unit(action.target_unit)
             raise IllegalCommandError(f"every attack of this action must target {unit.name}")
