@@ -1,6 +1,7 @@
-"""Deciding a stunt or an attack checks the one option named.
+"""Deciding a stunt, an attack or a choice after an attack checks the one option named.
 
-The listing builds every option of a figure; deciding one command needs only the option it names. Each check is
+The listing builds every option of a figure (or of the attacker after its
+attack); deciding one command needs only the option it names. Each check is
 compared here with membership in the plain listing, for every candidate
 option, valid or not, in states of random matches under random variants, as
 played and with the figures scattered over the board; and once the listing
@@ -17,15 +18,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core import activation, combat
+from multiversus_core import activation, combat, movement
 from multiversus_core.abilities import REGISTRY
 from multiversus_core.board import Figure
 from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.decide import decider_seat
+from multiversus_core.geometry import DIRECTIONS
 from multiversus_core.legal import legal_commands
 from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.state import MatchState, Pending
+from multiversus_core.terms import Direction
 from multiversus_core.variants import VARIANTS
 
 OPTIONS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -103,6 +106,13 @@ def _stunts(state: MatchState) -> list[tuple[str | None, str | None]]:
     ]
 
 
+def _follow_ups() -> list[tuple[activation.FollowUp, Direction | None]]:
+    """Every choice after an attack, with no direction, a step's and some that are not."""
+    directions: list[Direction | None] = [None, *DIRECTIONS, (0, 0), (2, 0)]
+    choices: tuple[activation.FollowUp, ...] = ("stay", "step", "push")
+    return [(choice, direction) for choice in choices for direction in directions]
+
+
 def _check_stunts(state: MatchState) -> None:
     listing = _fresh(state)  # listed figure by figure, as the engine lists before deciding
     for figure in state.figures:
@@ -125,6 +135,16 @@ def _check_attacks(state: MatchState) -> None:
             assert activation.can_attack_target(listing, attacker, target) == expected
 
 
+def _check_follow_ups(state: MatchState) -> None:
+    listed = activation._follow_up_options(_fresh(state))
+    listing = _fresh(state)
+    assert activation.follow_up_options(listing) == listed
+    for choice, direction in _follow_ups():
+        expected = (choice, direction) in listed
+        assert activation.can_follow_up(_fresh(state), choice, direction) == expected
+        assert activation.can_follow_up(listing, choice, direction) == expected
+
+
 @OPTIONS
 @given(MATCHES)
 def test_checking_one_option_agrees_with_the_listing_for_every_candidate(
@@ -139,6 +159,8 @@ def test_checking_one_option_agrees_with_the_listing_for_every_candidate(
         # while the attacker chooses what to do after its attack).
         _check_stunts(state)
         _check_attacks(state)
+        if state.pending == "after_attack":
+            _check_follow_ups(state)
         seen.add(state.pending)
     assert seen  # a random match always stunts or attacks at least once
 
@@ -170,7 +192,9 @@ def test_checking_a_listed_option_reads_the_listing(
         for owner, name in (
             (activation, "current"),
             (activation, "occupancy"),
+            (activation, "_push_destination"),
             (combat, "can_attack"),
+            (movement, "can_step"),
         ):
             patch.setattr(owner, name, _refuse)
         for state, figures in listed:
@@ -181,3 +205,6 @@ def test_checking_a_listed_option_reads_the_listing(
                 else:
                     for other in state.figures:
                         activation.can_attack_target(state, figure, other)
+            if state.pending == "after_attack":
+                for choice, direction in _follow_ups():
+                    activation.can_follow_up(state, choice, direction)

@@ -1232,6 +1232,38 @@ def _follow_up_options(state: MatchState) -> tuple[tuple[FollowUp, Direction | N
     return tuple(options)
 
 
+def can_follow_up(state: MatchState, choice: FollowUp, direction: Direction | None) -> bool:
+    """True if (choice, direction) is one of :func:`follow_up_options`: the attacker may do
+    that now.
+
+    Deciding asks about that one choice, not all of them (unless they were
+    listed already): a step asks about one direction, staying asks nothing.
+    """
+    listed: tuple[tuple[FollowUp, Direction | None], ...] | None
+    listed = state.__dict__.get("_follow_up_options")  # what follow_up_options keeps
+    if listed is not None:
+        return (choice, direction) in listed
+    if choice == "stay":
+        return direction is None
+    action = current(state)
+    assert action is not None and action.follow_up is not None and state.board is not None
+    attacker = state.figure(action.follow_up[0])
+    if choice == "push":
+        target = state.figure(action.follow_up[1])
+        return direction is None and _push_destination(state, attacker, target) is not None
+    if choice != "step" or direction is None or attacker.condition == "disabled":
+        return False
+    return movement.can_step(
+        state.board,
+        state.figures,
+        attacker,
+        direction,
+        1,
+        pass_through_allies=False,
+        occupancy=occupancy(state),
+    )
+
+
 def _push_destination(
     state: MatchState, attacker: Figure, target: Figure
 ) -> tuple[int, int] | None:
@@ -1257,7 +1289,7 @@ def after_attack(b: Builder, choice: FollowUp, direction: Direction | None) -> N
     assert action is not None and action.follow_up is not None
     attacker = state.figure(action.follow_up[0])
     target = state.figure(action.follow_up[1])
-    if (choice, direction) not in follow_up_options(state):
+    if not can_follow_up(state, choice, direction):
         if choice == "push":
             raise IllegalCommandError(
                 f"{target.name} cannot be pushed: the space behind is not free"
@@ -1290,10 +1322,15 @@ def _finish_follow_step(b: Builder, held: Suspended) -> None:
     if figure.square is None or figure.condition == "disabled":
         return
     direction = (held.to[0] - figure.square[0], held.to[1] - figure.square[1])
-    options = movement.step_options(
-        state.board, state.figures, figure, 1, pass_through_allies=False, occupancy=occupancy(state)
-    )
-    if direction in options:
+    if movement.can_step(
+        state.board,
+        state.figures,
+        figure,
+        direction,
+        1,
+        pass_through_allies=False,
+        occupancy=occupancy(state),
+    ):
         b.emit(FigureMoved(figure=figure.id, to=held.to, how="step"))
 
 
