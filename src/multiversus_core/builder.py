@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from multiversus_core.events import Event
 from multiversus_core.evolve import _HANDLERS
-from multiversus_core.state import ForcedMove, MatchState, carry_lookups
+from multiversus_core.state import ForcedMove, MatchState
 
 
 class Builder:
@@ -30,4 +30,9 @@ class Builder:
         # evolve(old, event) with its table lookup inlined: every event of every command
         # decided comes through here.
         new = self.state = _HANDLERS[type(event)](old, event)
-        carry_lookups(old, new)
+        # Most events leave the figures, units and board alone: the new state keeps the very
+        # same tuples, and their lookups (state.by_figures) need not be built again.
+        if new.figures is old.figures and new.units is old.units and new.board is old.board:
+            table = old.__dict__.get("_by_figures")
+            if table is not None:
+                new.__dict__["_by_figures"] = table

@@ -361,10 +361,11 @@ def by_figures(state: MatchState, key: str, compute: Callable[[MatchState], _T])
     """Return ``compute(state)`` for a value that depends only on the state's units, board
     and figures, computed once for them.
 
-    Such values are kept in one table, ``_by_figures``, that :func:`carry_lookups` passes
-    on to the next state while it keeps the very same units, board and figures: most
-    events leave them alone, so most states find these values computed already, by a
-    state before or after them.
+    Such values are kept in one table, ``_by_figures``, that deciding
+    (:meth:`~multiversus_core.builder.Builder.emit`) passes on to the next state while it
+    keeps the very same units, board and figures, and a step passes on with the stepped
+    figure in its place: most events leave them alone, so most states find these values
+    computed already, by a state before or after them.
     """
     cache = state.__dict__
     table = cache.get("_by_figures")
@@ -382,17 +383,3 @@ def _index_figures(state: MatchState) -> dict[str, Figure]:
 
 def _index_units(state: MatchState) -> dict[str, Unit]:
     return {u.id: u for u in state.units}
-
-
-def carry_lookups(old: MatchState, new: MatchState) -> None:
-    """Give ``new`` the lookups of ``old`` that depend only on the units, the board and the
-    figures it shares: the table of :func:`by_figures`.
-
-    Most events leave the figures, units and board alone, and a state after
-    them keeps the very same tuples: its lookups by figure and unit, and its
-    occupancy index, need not be built again.
-    """
-    if new.figures is old.figures and new.units is old.units and new.board is old.board:
-        table = old.__dict__.get("_by_figures")
-        if table is not None:
-            new.__dict__["_by_figures"] = table

@@ -1,10 +1,13 @@
 """Verification: re-run the rules on a log and check they give exactly its events.
 
-Reading a log checks its form and its hash chain; verifying it also checks
-that every commitment was opened by its reveal (:func:`check_commitments`)
-and replays every recorded command through :func:`decide` from the header's
-settings, so an edited outcome, or a rule that changed since the log was
-written, is caught at the first entry where the rules and the log differ.
+Reading a log checks its form and its hash chain; verifying it also replays
+every recorded command through :func:`decide` from the header's settings, so
+an edited outcome, or a rule that changed since the log was written, is
+caught at the first entry where the rules and the log differ. The rules give
+every commitment and every reveal again (from the seed or the recorded
+salts), so a log that agrees with them opens every commitment it makes; where
+it does not, the commitments are audited (:func:`check_commitments`) and a
+commitment that a reveal does not open is named as such.
 A match whose chance was secret is checked against the chance seed its end
 record reveals: every roll and flip drawn from chance must follow from it.
 Before the end (no seed yet), each roll is taken as the log records it, and
@@ -130,11 +133,13 @@ class Verification(msgspec.Struct, frozen=True):
 
 
 def verify(log: MatchLog, path: str = "<memory>") -> Verification:
-    """Check every commitment, re-run every recorded command and compare the events it gives
-    with the log's.
+    """Re-run every recorded command and compare the events it gives with the log's,
+    commitments and reveals included.
 
-    The first problem, by entry, is reported. Never raises for a bad log: the
-    problem is in the result.
+    The first problem, by entry, is reported: a commitment its reveal does
+    not open, or one never revealed (:func:`check_commitments`), before a
+    command the rules refuse or events they do not give. Never raises for a
+    bad log: the problem is in the result.
     """
     salts = log.header.settings.salts
     chance = _chance_kind(log.header.settings)
