@@ -1040,9 +1040,10 @@ def _carry_step(old: MatchState, new: MatchState, before: Figure) -> None:
             continue
         mine = by_unit.get(after.unit, ())
         if before in mine:
-            j = mine.index(before)
+            changed = list(mine)
+            changed[mine.index(before)] = after
             by_unit = dict(by_unit)
-            by_unit[after.unit] = (*mine[:j], after, *mine[j + 1 :])
+            by_unit[after.unit] = tuple(changed)
         carried[key] = by_unit
     for key in ("_unit_index", "_active_selections", "_reactive_selections", "_listed_selections"):
         value = table.get(key)
