@@ -269,8 +269,9 @@ def _any_stashed(
     state: MatchState, side: Side, selections: Callable[[MatchState, Unit], _Selections]
 ) -> bool:
     """True if a unit of the side with a coin in its stash has any of these selections."""
-    for unit_id in state.piles(side).stash_units:
-        unit = state.unit(unit_id)
+    # Coin by coin, so that the usual answer (the first unit can) needs no set of units.
+    for coin in state.piles(side).stash:
+        unit = state.unit(coin_kind(coin)[0])
         if unit.side == side and selections(state, unit):
             return True
     return False
