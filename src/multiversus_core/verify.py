@@ -208,12 +208,8 @@ def _commitment_failed(log: MatchLog, path: str, last: int) -> Verification | No
     first = problems[0]
     number = first.entry
     state = start_match(log.header.settings, log.chance)
-    chance_unknown = bool(log.header.settings.chance) and log.chance is None
-    for entry in log.entries[: number - 1]:  # every one of them passed
-        command = entry.command
-        if chance_unknown:
-            command = with_recorded_chance(command, entry.events)
-        state = decide_and_fold(command, state)[1]
+    for entry in log.entries[: number - 1]:  # each passed: its events are the rules'
+        state = fold(entry.events, state)
     where = f"entry {number} (line {number + 1}), {_when(state)}"
     return _failed(path, number, state, first.code, f"{where}: {first.message}")
 
