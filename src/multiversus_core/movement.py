@@ -543,7 +543,10 @@ def step_options(
             and index.empty((origin[0] + direction[0], origin[1] + direction[1]))
             and not (corners_block and direction[0] and direction[1])
         ):
-            options.append(direction)  # the usual step (see _into_empty)
+            # The usual step: a Medium mover into an ordinary empty space, cutting no corner
+            # that corners_block forbids, is open, and the move may end there, whatever the
+            # mover and the rules (what _Spaces.opens says of it).
+            options.append(direction)
             continue
         if spaces is None:
             spaces = _regular_spaces(
@@ -552,19 +555,6 @@ def step_options(
         if spaces.opens(origin, mover.size, direction, steps_left, directions):
             options.append(direction)
     return tuple(options)
-
-
-def _into_empty(
-    index: Occupancy, mover: Figure, origin: Square, direction: Direction, corners: bool
-) -> bool:
-    """Return whether a Medium mover's step enters an ordinary empty space (the usual step),
-    cutting no corner that ``corners`` would forbid: such a step is open, and the move may
-    end there, whatever the mover and the rules (what :meth:`_Spaces.opens` says of it)."""
-    return (
-        mover.size == "medium"
-        and not (corners and direction[0] and direction[1])
-        and index.empty((origin[0] + direction[0], origin[1] + direction[1]))
-    )
 
 
 def can_step(
@@ -588,8 +578,13 @@ def can_step(
     if mover.square is None or steps_left < 1 or direction not in directions:
         return False
     index = occupancy if occupancy is not None else Occupancy(board, figures)
-    if _into_empty(index, mover, mover.square, direction, corners_block):
-        return True
+    origin = mover.square
+    if (
+        mover.size == "medium"
+        and not (corners_block and direction[0] and direction[1])
+        and index.empty((origin[0] + direction[0], origin[1] + direction[1]))
+    ):
+        return True  # the usual step (see step_options)
     spaces = _regular_spaces(
         board, figures, mover, pass_through_allies, corners_block, into_terrain, index
     )
