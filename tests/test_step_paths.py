@@ -29,6 +29,7 @@ from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
 from multiversus_core.state import MatchState, Suspended
 from multiversus_core.terms import Square
+from multiversus_core.units import coin_unit
 from tests.boards import random_scenes
 
 
@@ -313,4 +314,34 @@ def test_a_step_offers_and_takes_what_the_plain_held_step_would(
                 assert offered == activation._offer(plain, held)
                 assert quick.events == plain.events
                 checked += 1
+    assert checked > 0
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32))
+def test_the_trigger_candidates_are_the_units_the_reactive_player_might_have_selected(
+    seed: int,
+) -> None:
+    # given the states of a random match with a reactive selection made and not revealed
+    checked = 0
+    state = start_match(MatchSettings(seed=seed))
+    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
+    while not state.is_over:
+        act = state.activation
+        if act is not None and act.reaction_coin is not None and not act.reaction_revealed:
+            # then the candidates are, plainly, the reactive side's units with a coin in the
+            # stash (or the one selected), each with every kind of coin it could select
+            side = "adversaries" if act.side == "heroes" else "heroes"
+            stash = state.piles(side).stash_units | {coin_unit(act.reaction_coin)}
+            plain = []
+            for unit in state.units:
+                selections = activation.reactive_selections(_fresh(state), unit)
+                kinds = frozenset(k for coins in selections for k in coins)
+                if unit.side == side and unit.id in stash and kinds:
+                    plain.append((unit, kinds))
+            assert activation._find_candidates(_fresh(state)) == tuple(plain)
+            checked += 1
+        seat = decider_seat(state)
+        assert seat is not None
+        state, _ = apply(state, command_for(bots[seat], _fresh(state), seat))
     assert checked > 0

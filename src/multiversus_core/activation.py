@@ -514,11 +514,15 @@ def _find_candidates(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKin
     side: Side = "adversaries" if act.side == "heroes" else "heroes"
     stash = state.piles(side).stash_units
     selected = coin_unit(act.reaction_coin)
+    # reactive_selections(state, unit) for each unit, from its table found once for them all
+    known: dict[str, tuple[Unit, _Selections]] = by_figures(
+        state, "_reactive_selections", _new_table
+    )
     candidates = []
     for unit in state.units:
         if unit.side != side or (unit.id not in stash and unit.id != selected):
             continue
-        kinds = _kinds(reactive_selections(state, unit))
+        kinds = _kinds(_kept(known, state, unit, _reactive_selections))
         if kinds:
             candidates.append((unit, kinds))
     return tuple(candidates)
@@ -568,13 +572,14 @@ def _raised(
         return _left_adjacent(state, state.figure(held.figure), held.to, candidates)
     act = _activation(state)
     late_move = is_on(state, "move-reaction-at-end")
+    usual_kinds = _LATE_USUAL if late_move else _USUAL
     figure = state.figure(held.figure) if held.step != "conclude" else None
     raised: set[Trigger] = set()
     for unit, kinds in candidates:
         # Attack, Move and Stunt reactions share the five triggers; a Defend
         # reaction needs only to be attacked; under move-reaction-at-end a
         # Move reaction has its own trigger instead.
-        usual = kinds & (_LATE_USUAL if late_move else _USUAL)
+        usual = not usual_kinds.isdisjoint(kinds)
         match held.step:
             case "attack":
                 assert held.target is not None and act.action is not None
@@ -979,7 +984,8 @@ def step(b: Builder, figure: Figure, direction: Direction) -> None:
     assert action is not None
     if figure.unit != action.unit:
         raise IllegalCommandError(f"{figure.name} is not in the acting unit")
-    if figure.square is None:
+    square = figure.square
+    if square is None:
         raise IllegalCommandError(f"{figure.name} is not on the board")
     if figure.condition == "disabled":
         raise IllegalCommandError(f"{figure.name} is Disabled and cannot move")
@@ -997,7 +1003,7 @@ def step(b: Builder, figure: Figure, direction: Direction) -> None:
     rules = _step_rules(state, figure)
     if rules is None or not _opens(state, figure, direction, rules):
         raise IllegalCommandError(f"{figure.name} cannot step {compass(direction)} from here")
-    to = movement.step(figure, direction)
+    to = (square[0] + direction[0], square[1] + direction[1])  # movement.step
     act = _activation(state)
     if action.side == act.side and _offer_step(b, act, figure, to):
         return

@@ -361,7 +361,9 @@ def _expect(state: MatchState, player: Seat, *pending: Pending) -> Side:
         raise IllegalCommandError(
             f"the match is not waiting for that: it waits for {waiting_for(state)}"
         )
-    return state.side_of(player) or "heroes"
+    # state.side_of(player) or "heroes", inlined: every command comes through here.
+    heroes = state.heroes_seat
+    return "adversaries" if heroes is not None and player != heroes else "heroes"
 
 
 def _figure(state: MatchState, figure_id: str) -> Figure:
