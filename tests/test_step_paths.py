@@ -291,9 +291,12 @@ def test_a_step_offers_and_takes_what_the_plain_held_step_would(
         action = activation.current(state)
         act = state.activation
         assert action is not None and act is not None
+        # then every figure is a terrain piece exactly when its unit is the Terrain unit (what
+        # the step's offer reads from the figure)
+        assert all(f.terrain == state.unit(f.unit).is_terrain for f in state.figures)
         for figure in activation.movers(state):
-            rules = activation._step_rules(state, figure)
-            # then the movement left that the step path reads from the step's rules is the
+            rules = activation._step_rules(state, figure, action)
+            # and the movement left that the step path reads from the step's rules is the
             # move's own: the mover's steps left, or a new mover's allowance
             if rules is not None:
                 left = (

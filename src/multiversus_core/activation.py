@@ -669,7 +669,7 @@ def _offer(b: Builder, held: Suspended) -> bool:
     """
     state = b.state
     act = _activation(state)
-    if not _may_offer(state, act):
+    if not _may_offer(act, state.unit(act.unit).is_terrain):
         return False
     return _hold(b, act, held, _raised(state, held, _candidates(state)))
 
@@ -678,7 +678,8 @@ def _offer_step(b: Builder, act: Activation, figure: Figure, to: Square) -> bool
     """Return ``_offer(b, Suspended(step="step", figure=figure.id, to=to))`` for a step of the
     active unit's ``figure`` in the activation ``act``, holding the step only for an offer."""
     state = b.state
-    if not _may_offer(state, act):
+    # The figure is a terrain piece exactly when its unit is the Terrain unit (setup._figure).
+    if not _may_offer(act, figure.terrain):
         return False
     triggers = _left_adjacent(state, figure, to, _candidates(state))
     if not triggers:
@@ -686,13 +687,14 @@ def _offer_step(b: Builder, act: Activation, figure: Figure, to: Square) -> bool
     return _hold(b, act, Suspended(step="step", figure=figure.id, to=to), triggers)
 
 
-def _may_offer(state: MatchState, act: Activation) -> bool:
-    """True if a step of the activation ``act`` may still be offered to the reactive player."""
+def _may_offer(act: Activation, terrain: bool) -> bool:
+    """True if a step of the activation ``act`` may still be offered to the reactive player;
+    ``terrain`` says whether the activation's unit is the Terrain unit."""
     if act.reaction is not None or act.offer is not None or act.reacted_to_action:
         return False  # one reaction per action (R5)
     # Terrain pieces never trigger reactions (R1): whatever the Terrain unit
     # does, stepping, stunting or ending its actions, raises nothing.
-    return not state.unit(act.unit).is_terrain
+    return not terrain
 
 
 def _hold(b: Builder, act: Activation, held: Suspended, triggers: tuple[Trigger, ...]) -> bool:
@@ -853,7 +855,7 @@ def can_step(state: MatchState, figure: Figure, direction: Direction) -> bool:
     Deciding a step needs that one direction, not all of them (unless they
     were listed already).
     """
-    rules = _step_rules(state, figure)
+    rules = _step_rules(state, figure, current(state))
     return rules is not None and _opens(state, figure, direction, rules)
 
 
@@ -884,7 +886,7 @@ def _opens(
 
 
 def _step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
-    rules = _step_rules(state, figure)
+    rules = _step_rules(state, figure, current(state))
     if rules is None:
         return ()
     steps, diagonal, corners, into_terrain = rules
@@ -902,10 +904,12 @@ def _step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
     )
 
 
-def _step_rules(state: MatchState, figure: Figure) -> tuple[int, bool, bool, bool] | None:
-    """Return how ``figure``'s next step may go: (steps left, diagonal steps allowed,
-    blocking terrain blocks corners, may enter blocking terrain); None if it may not step."""
-    action = current(state)
+def _step_rules(
+    state: MatchState, figure: Figure, action: Action | None
+) -> tuple[int, bool, bool, bool] | None:
+    """Return how ``figure``'s next step may go in ``action``, the move under way
+    (``current(state)``): (steps left, diagonal steps allowed, blocking terrain blocks
+    corners, may enter blocking terrain); None if it may not step."""
     assert action is not None and state.board is not None
     if figure.id in action.done or figure.condition == "disabled" or figure.square is None:
         return None
@@ -1000,7 +1004,7 @@ def step(b: Builder, figure: Figure, direction: Direction) -> None:
         )
     if action.mover == figure.id and action.steps_left <= 0:
         raise IllegalCommandError(f"{figure.name} has no movement left")
-    rules = _step_rules(state, figure)
+    rules = _step_rules(state, figure, action)
     if rules is None or not _opens(state, figure, direction, rules):
         raise IllegalCommandError(f"{figure.name} cannot step {compass(direction)} from here")
     to = (square[0] + direction[0], square[1] + direction[1])  # movement.step
@@ -1028,7 +1032,7 @@ def _finish_step(b: Builder, held: Suspended) -> None:
         _unstrand(b, figure)  # a Disabled character stops moving (R6)
         return
     direction = (held.to[0] - figure.square[0], held.to[1] - figure.square[1])
-    rules = _step_rules(state, figure)
+    rules = _step_rules(state, figure, current(state))
     if rules is not None and _opens(state, figure, direction, rules):
         _take_step(b, figure, held.to, rules[0])
     elif not step_options(state, figure):

@@ -357,7 +357,13 @@ def _expect(state: MatchState, player: Seat, *pending: Pending) -> Side:
     now = state.pending
     if now == "over":
         raise IllegalCommandError("the match is over")
-    if now not in pending or decider_seat(state) != player:
+    # decider_seat(state), inlined: every command comes through here, mostly in a state
+    # where nothing asked it yet.
+    cache = state.__dict__
+    seat: Seat | None = cache.get("_decider_seat", _UNKNOWN)
+    if seat is _UNKNOWN:
+        seat = cache["_decider_seat"] = _decider_seat(state)
+    if now not in pending or seat != player:
         raise IllegalCommandError(
             f"the match is not waiting for that: it waits for {waiting_for(state)}"
         )
