@@ -23,7 +23,7 @@ from multiversus_core.abilities import REGISTRY
 from multiversus_core.board import Figure
 from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.decide import decider_seat
-from multiversus_core.geometry import DIRECTIONS
+from multiversus_core.geometry import DIRECTIONS, are_adjacent
 from multiversus_core.legal import legal_commands
 from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
@@ -208,3 +208,34 @@ def test_checking_a_listed_option_reads_the_listing(
             if state.pending == "after_attack":
                 for choice, direction in _follow_ups():
                     activation.can_follow_up(state, choice, direction)
+
+
+def _plain_in_range(state: MatchState, unit_id: str, figure: Figure) -> bool:
+    """R7's range, pair by pair: a character of the unit could attack ``figure`` (under the
+    variant adjacent-triggers, without Overwatch: one is adjacent to it)."""
+    unit = state.unit(unit_id)
+    able = activation.able_figures(state, unit)
+    if (
+        "adjacent-triggers" in state.settings.variants
+        and activation.OVERWATCH not in unit.abilities
+    ):
+        return any(are_adjacent(figure, r) for r in able if not r.terrain)
+    return any(combat.can_attack(state, r, figure) for r in able)
+
+
+@OPTIONS
+@given(MATCHES)
+def test_the_range_of_a_trigger_agrees_with_asking_every_character_whether_it_could_attack(
+    match: tuple[int, tuple[str, ...], bool],
+) -> None:
+    # given random states of an action (as played under random variants, or scattered),
+    # then for every unit and every figure, the range a stunt, an attack or a recovery
+    # triggers in (R7) is what asking each of the unit's able characters says
+    checked = 0
+    for state in _random_states(*match):
+        for unit in state.units:
+            for figure in state.figures:
+                expected = _plain_in_range(state, unit.id, figure)
+                assert activation._in_range(_fresh(state), unit, figure) == expected
+                checked += 1
+    assert checked > 0

@@ -639,13 +639,19 @@ def _left_adjacent(
 
 def _in_range(state: MatchState, unit: Unit, figure: Figure) -> bool:
     """True if ``figure`` is in range of a character of ``unit`` (R7)."""
-    if is_on(state, "adjacent-triggers") and OVERWATCH not in unit.abilities:
-        return any(are_adjacent(figure, r) for r in able_figures(state, unit) if not r.terrain)
     able = able_figures(state, unit)
     if not able:
         return False
-    ranged = combat.is_ranged(state, able[0])  # the unit's abilities: one answer for all
-    return any(combat.can_attack(state, r, figure, ranged=ranged) for r in able)
+    if "adjacent-triggers" in state.settings.variants and OVERWATCH not in unit.abilities:
+        return any(are_adjacent(figure, r) for r in able if not r.terrain)
+    if combat.is_ranged(state, able[0]):  # the unit's abilities: one answer for all
+        return any(combat.can_attack(state, r, figure, ranged=True) for r in able)
+    # Without Ranged, combat.can_attack asks for adjacency only: its checks in place (an
+    # able figure is on the board and not Disabled; adjacency needs both on the board).
+    if figure.terrain:
+        return False
+    side = figure.side
+    return any(not r.terrain and r.side != side and are_adjacent(r, figure) for r in able)
 
 
 def _beside(state: MatchState, figure: Figure, unit: Unit) -> bool:
@@ -1080,11 +1086,13 @@ def _carry_step(old: MatchState, new: MatchState, before: Figure) -> None:
         if by_unit is None:
             continue
         mine = by_unit.get(after.unit, ())
-        if before in mine:
-            changed = list(mine)
-            changed[mine.index(before)] = after
-            by_unit = dict(by_unit)
-            by_unit[after.unit] = tuple(changed)
+        try:
+            i = mine.index(before)
+        except ValueError:
+            pass  # not among them (not able): they stay as they were
+        else:
+            by_unit = by_unit.copy()
+            by_unit[after.unit] = (*mine[:i], after, *mine[i + 1 :])
         carried[key] = by_unit
     for key in ("_unit_index", "_active_selections", "_reactive_selections", "_listed_selections"):
         value = table.get(key)
@@ -1160,9 +1168,10 @@ def can_attack_target(state: MatchState, attacker: Figure, target: Figure) -> bo
     Deciding an attack needs that one target, not all of them (unless they
     were listed already).
     """
-    known: dict[str, tuple[Figure, tuple[Figure, ...]]]
-    known = derived(state, "_attack_targets", _new_table)
-    found = known.get(attacker.id)
+    # The targets listed already, if they were (attack_targets), else that one target.
+    known: dict[str, tuple[Figure, tuple[Figure, ...]]] | None
+    known = state.__dict__.get("_attack_targets")
+    found = None if known is None else known.get(attacker.id)
     if found is not None and (found[0] is attacker or found[0] == attacker):
         return target in found[1]
     action = current(state)
@@ -1426,9 +1435,10 @@ def can_stunt(state: MatchState, figure: Figure, ability: str | None, target: st
     Deciding a stunt needs that one pair, not all of them (unless they were
     listed already): no loop over every figure on the board.
     """
-    known: dict[str, tuple[Figure, tuple[tuple[str | None, str | None], ...]]]
-    known = derived(state, "_stunt_options", _new_table)
-    found = known.get(figure.id)
+    # The options listed already, if they were (stunt_options), else that one option.
+    known: dict[str, tuple[Figure, tuple[tuple[str | None, str | None], ...]]] | None
+    known = state.__dict__.get("_stunt_options")
+    found = None if known is None else known.get(figure.id)
     if found is not None and (found[0] is figure or found[0] == figure):
         return (ability, target) in found[1]
     action = current(state)

@@ -148,22 +148,27 @@ class Occupancy:
         every other figure is as it was: only the spaces the two cover change,
         which is far cheaper than indexing every figure again.
         """
-        gone: tuple[Square, ...]
-        come: tuple[Square, ...]
-        if before.size == "medium" and before.square is not None and after.square is not None:
-            gone, come = (before.square,), (after.square,)  # the usual step: what _covers gives
-        else:
-            gone, come = _covers(before), _covers(after)
         at = self.at.copy()
-        for square in gone:
-            found = at[square]
+        old, new = before.square, after.square
+        if before.size == "medium" and old is not None and new is not None:
+            # The usual step: one space left, one entered (what _covers gives).
+            found = at[old]
             if len(found) == 1:
-                del at[square]  # it was alone there, the usual case
+                del at[old]  # it was alone there, the usual case
             else:
-                at[square] = [f for f in found if f.id != before.id]
-        for square in come:
-            there = at.get(square)
-            at[square] = [after] if there is None else [*there, after]
+                at[old] = [f for f in found if f.id != before.id]
+            there = at.get(new)
+            at[new] = [after] if there is None else [*there, after]
+        else:
+            for square in _covers(before):
+                found = at[square]
+                if len(found) == 1:
+                    del at[square]
+                else:
+                    at[square] = [f for f in found if f.id != before.id]
+            for square in _covers(after):
+                there = at.get(square)
+                at[square] = [after] if there is None else [*there, after]
         index = Occupancy.__new__(Occupancy)
         index.board = self.board
         index.width = self.width
