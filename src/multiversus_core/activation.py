@@ -522,7 +522,13 @@ def _find_candidates(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKin
     for unit in state.units:
         if unit.side != side or (unit.id not in stash and unit.id != selected):
             continue
-        kinds = _kinds(_kept(known, state, unit, _reactive_selections))
+        # _kinds(_kept(known, state, unit, _reactive_selections)), the usual hits inlined
+        found = known.get(unit.id)
+        if found is not None and found[0] is unit:
+            selections = found[1]
+        else:
+            selections = _kept(known, state, unit, _reactive_selections)
+        kinds = _REACTIVE_KINDS if selections is REACTIVE_SELECTIONS else _kinds(selections)
         if kinds:
             candidates.append((unit, kinds))
     return tuple(candidates)
@@ -574,6 +580,7 @@ def _raised(
     late_move = is_on(state, "move-reaction-at-end")
     usual_kinds = _LATE_USUAL if late_move else _USUAL
     figure = state.figure(held.figure) if held.step != "conclude" else None
+    target = state.figure(held.target) if held.step == "attack" and held.target else None
     raised: set[Trigger] = set()
     for unit, kinds in candidates:
         # Attack, Move and Stunt reactions share the five triggers; a Defend
@@ -582,8 +589,7 @@ def _raised(
         usual = not usual_kinds.isdisjoint(kinds)
         match held.step:
             case "attack":
-                assert held.target is not None and act.action is not None
-                target = state.figure(held.target)
+                assert target is not None and act.action is not None
                 mine = target.unit == unit.id
                 if mine and "defend" in kinds and not act.defending:
                     raised.add("targeted")
