@@ -129,7 +129,12 @@ def selection_value(coin: CoinId, actions: tuple[ActionKind, ...]) -> tuple[str,
 
 def commit(salt: str, what: Opening) -> str:
     """Return the commitment to ``what`` under ``salt`` (64 hex digits)."""
-    return hashlib.sha256(bytes.fromhex(salt) + _encoder.encode(what)).hexdigest()
+    return _commitment(bytes.fromhex(salt), _encoder.encode(what))
+
+
+def _commitment(salt: bytes, encoded: bytes) -> str:
+    """The commitment to the opening encoded as ``encoded`` under the salt's bytes."""
+    return hashlib.sha256(salt + encoded).hexdigest()
 
 
 def opens(commitment: str, salt: str, what: Opening) -> bool:
@@ -151,13 +156,17 @@ def seeded_salt(seed: int, what: Opening) -> str:
     encoding with an empty ``value``: a function of where the secret was
     chosen, never of the secret itself.
     """
-    where = msgspec.structs.replace(what, value=())
+    return _seeded_salt(seed, _encoder.encode(msgspec.structs.replace(what, value=()))).hex()
+
+
+def _seeded_salt(seed: int, blank: bytes) -> bytes:
+    """The bytes of :func:`seeded_salt`, from the encoding of the opening with an empty value."""
     inner, outer = _hmac_pads(seed)
     inner = inner.copy()
-    inner.update(_encoder.encode(where))
+    inner.update(blank)
     outer = outer.copy()
     outer.update(inner.digest())
-    return outer.hexdigest()
+    return outer.digest()
 
 
 @functools.lru_cache(maxsize=16)
@@ -261,19 +270,36 @@ def seal(
     else:
         assert act is not None
         round_, number = state.round, act.number
-    what = opening(
-        state.settings,
-        round=round_,
-        activation=number,
-        seat=seat,
-        side=side,
-        kind=kind,
-        value=value,
-        name=name,
+    # One encoding serves both the seeded salt (the opening without its value) and the
+    # commitment (the same with it): the same as seeded_salt and commit, encoding only once.
+    settings = state.settings
+    blank = _encoder.encode(
+        Opening(
+            match=match_id(settings),
+            round=round_,
+            activation=number,
+            seat=seat,
+            side=side,
+            kind=kind,
+            name=name,
+            value=(),
+        )
     )
     if salt is None:
-        salt = seeded_salt(state.settings.seed, what)
-    return commit(salt, what), salt
+        key = _seeded_salt(settings.seed, blank)
+        salt = key.hex()
+    else:
+        key = bytes.fromhex(salt)
+    return _commitment(key, with_value(blank, value)), salt
+
+
+def with_value(blank: bytes, value: tuple[str, ...]) -> bytes:
+    """Return the encoding of an opening, from that of the same opening with an empty value.
+
+    The value is the opening's last field: ``blank`` ends with ``[]}``, where the
+    encoding of ``value`` goes.
+    """
+    return blank[:-3] + _encoder.encode(value) + b"}"
 
 
 def reaction_reveal(state: MatchState) -> ReactionRevealed | None:
