@@ -308,34 +308,39 @@ _ACTING_DECIDES: Final[frozenset[Pending]] = frozenset({"move", "attack", "after
 
 
 def _decider_seat(state: MatchState) -> Seat | None:
-    pending = state.pending
-    if pending in _ACTING_DECIDES:
-        reaction = None if state.activation is None else state.activation.reaction
-        if reaction is not None:
-            return state.seat_of(reaction.side)
-    elif pending not in _ACTIVE_DECIDES:
-        return _other_decider_seat(state)
-    return None if state.active is None else state.seat_of(state.active)
-
-
-def _other_decider_seat(state: MatchState) -> Seat | None:
     match state.pending:
-        case "react" | "offer":
-            return None if state.reactive is None else state.seat_of(state.reactive)
         case "flip":
             return 1
         case "teams" | "starting_team":
             return state.set_up_player
         case "side":
             return None if state.set_up_player is None else (2 if state.set_up_player == 1 else 1)
+    side = _decider_side(state)
+    return None if side is None else state.seat_of(side)
+
+
+def _decider_side(state: MatchState) -> Side | None:
+    """The side whose decision the match is waiting for; None for a set-up decision made
+    by seat (before sides are chosen) and once the match is over."""
+    pending = state.pending
+    if pending in _ACTING_DECIDES:
+        act = state.activation
+        if act is not None and act.reaction is not None:
+            return act.reaction.side
+        return state.active
+    if pending in _ACTIVE_DECIDES:
+        return state.active
+    match pending:
+        case "react" | "offer":
+            return state.reactive
         case "forced":
             choice = forced.held(state)
-            return None if choice is None else state.seat_of(choice.side)
+            return None if choice is None else choice.side
         case "secret":
             offer = setup.next_secret(state)
-            return None if offer is None else state.seat_of(offer.side)
+            return None if offer is None else offer.side
         case _:
-            return None  # the match is over
+            return None  # a decision by seat, or the match is over
 
 
 def waiting_for(state: MatchState) -> str:
@@ -355,13 +360,21 @@ def _expect(state: MatchState, player: Seat, *pending: Pending) -> Side:
     Returns the player's side (a placeholder before sides are chosen).
     """
     now = state.pending
+    if now in pending:
+        side = state.side_of(player)
+        decider = _decider_side(state)
+        if decider is not None:
+            # The player's side against the deciding side: the same as their seats, without
+            # working the deciding seat out.
+            if side == decider:
+                return decider
+        elif decider_seat(state) == player:
+            return side or "heroes"
     if now == "over":
         raise IllegalCommandError("the match is over")
-    if now not in pending or decider_seat(state) != player:
-        raise IllegalCommandError(
-            f"the match is not waiting for that: it waits for {waiting_for(state)}"
-        )
-    return state.side_of(player) or "heroes"
+    raise IllegalCommandError(
+        f"the match is not waiting for that: it waits for {waiting_for(state)}"
+    )
 
 
 def _figure(state: MatchState, figure_id: str) -> Figure:
