@@ -26,11 +26,12 @@ from multiversus_core.geometry import (
     footprint,
     tile_squares,
 )
+from multiversus_core.initiative import greys_in_discard
 from multiversus_core.match import apply, fold, start_match
 from multiversus_core.settings import MatchSettings
-from multiversus_core.state import MatchState, Pending
+from multiversus_core.state import MatchState, Pending, Piles
 from multiversus_core.terms import Direction, Seat, Side, Size, Square
-from multiversus_core.units import coin_colour, coin_unit
+from multiversus_core.units import coin_colour, coin_unit, is_grey
 from tests.boards import random_scenes
 
 
@@ -284,6 +285,22 @@ def test_the_deciding_seat_and_side_agree_with_the_rules_through_random_matches(
         seat = decider_seat(state)
         assert seat is not None
         state, _ = apply(state, command_for(bots[seat], state, seat))
+
+
+_coins = st.builds(
+    lambda unit, colour, number: f"{unit}.{colour}{number}",
+    st.text(alphabet="ab.-_1", min_size=1, max_size=6),
+    st.sampled_from(("green", "grey")),
+    st.integers(1, 3),
+)
+
+
+@given(discard=st.lists(_coins | st.text(max_size=8), max_size=10).map(tuple))
+def test_greys_in_discard_counts_the_coins_is_grey_names(discard: tuple[str, ...]) -> None:
+    # given any discard, then the count by cached coin kinds is the count of is_grey coins
+    state = MatchState(settings=MatchSettings(), heroes=Piles(discard=discard))
+    assert greys_in_discard(state, "heroes") == sum(map(is_grey, discard))
+    assert greys_in_discard(state, "adversaries") == 0
 
 
 def test_a_step_keeps_nothing_cached_from_the_old_figures() -> None:
