@@ -361,15 +361,16 @@ def _expect(state: MatchState, player: Seat, *pending: Pending) -> Side:
     """
     now = state.pending
     if now in pending:
-        side = state.side_of(player)
         decider = _decider_side(state)
         if decider is not None:
-            # The player's side against the deciding side: the same as their seats, without
-            # working the deciding seat out.
-            if side == decider:
+            # The player's side against the deciding side, the same as their seats without
+            # working the deciding seat out: the player holds the Heroes' seat if and only
+            # if the Heroes decide (state.side_of(player) == decider).
+            heroes_seat = state.heroes_seat
+            if heroes_seat is not None and (player == heroes_seat) == (decider == "heroes"):
                 return decider
         elif decider_seat(state) == player:
-            return side or "heroes"
+            return state.side_of(player) or "heroes"
     if now == "over":
         raise IllegalCommandError("the match is over")
     raise IllegalCommandError(
