@@ -308,14 +308,29 @@ _ACTING_DECIDES: Final[frozenset[Pending]] = frozenset({"move", "attack", "after
 
 
 def _decider_seat(state: MatchState) -> Seat | None:
+    # The deciding side's seat, as _decider_side finds it, without a call for the usual
+    # decisions (the listing asks it of every state).
+    pending = state.pending
+    if pending in _ACTING_DECIDES:
+        reaction = None if state.activation is None else state.activation.reaction
+        if reaction is not None:
+            return state.seat_of(reaction.side)
+    elif pending not in _ACTIVE_DECIDES:
+        return _other_decider_seat(state)
+    return None if state.active is None else state.seat_of(state.active)
+
+
+def _other_decider_seat(state: MatchState) -> Seat | None:
     match state.pending:
+        case "react" | "offer":
+            return None if state.reactive is None else state.seat_of(state.reactive)
         case "flip":
             return 1
         case "teams" | "starting_team":
             return state.set_up_player
         case "side":
             return None if state.set_up_player is None else (2 if state.set_up_player == 1 else 1)
-    side = _decider_side(state)
+    side = _decider_side(state)  # a forced move's or a set-up secret's
     return None if side is None else state.seat_of(side)
 
 
