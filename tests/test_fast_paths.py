@@ -188,6 +188,15 @@ def _check_lookups(state: MatchState) -> None:
             assert activation.active_selections(state, unit) == activation._active_selections(
                 plain, unit
             )
+    for side in ("heroes", "adversaries"):
+        stashed = [state.unit(coin_unit(c)) for c in state.piles(side).stash]
+        ours = [unit for unit in stashed if unit.side == side]
+        assert activation.has_legal_activation(state, side) == any(
+            activation._active_selections(plain, unit) for unit in ours
+        )
+        assert activation.can_react(state, side) == any(
+            activation._reactive_selections(plain, unit) for unit in ours
+        )
     for piles in (state.heroes, state.adversaries):
         kinds = list(dict.fromkeys((coin_unit(c), coin_colour(c)) for c in piles.stash))
         assert list(piles.stash_kinds) == kinds

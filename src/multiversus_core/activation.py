@@ -250,22 +250,27 @@ def units_of(state: MatchState, side: Side) -> tuple[Unit, ...]:
 
 def has_legal_activation(state: MatchState, side: Side) -> bool:
     """True if the side has a unit coin in its stash for a unit that can act (R15)."""
-    return _any_stashed(state, side, active_selections)
+    return _any_stashed(state, side, "_active_selections", _active_selections)
 
 
 def can_react(state: MatchState, side: Side) -> bool:
     """True if the side has a unit coin in its stash for a unit that can react (R3)."""
-    return _any_stashed(state, side, reactive_selections)
+    return _any_stashed(state, side, "_reactive_selections", _reactive_selections)
 
 
 def _any_stashed(
-    state: MatchState, side: Side, selections: Callable[[MatchState, Unit], _Selections]
+    state: MatchState,
+    side: Side,
+    key: str,
+    selections: Callable[[MatchState, Unit], _Selections],
 ) -> bool:
-    """True if a unit of the side with a coin in its stash has any of these selections."""
+    """True if a unit of the side with a coin in its stash has any of these selections
+    (kept in the state's table ``key``, as active_selections and reactive_selections do)."""
+    known = by_figures(state, key, _new_table)
     # Coin by coin, so that the usual answer (the first unit can) needs no set of units.
     for coin in state.piles(side).stash:
         unit = state.unit(coin_kind(coin)[0])
-        if unit.side == side and selections(state, unit):
+        if unit.side == side and _kept(known, state, unit, selections):
             return True
     return False
 
