@@ -129,12 +129,7 @@ def selection_value(coin: CoinId, actions: tuple[ActionKind, ...]) -> tuple[str,
 
 def commit(salt: str, what: Opening) -> str:
     """Return the commitment to ``what`` under ``salt`` (64 hex digits)."""
-    return _commitment(bytes.fromhex(salt), _encoder.encode(what))
-
-
-def _commitment(salt: bytes, encoded: bytes) -> str:
-    """The commitment to the opening encoded as ``encoded`` under the salt's bytes."""
-    return hashlib.sha256(salt + encoded).hexdigest()
+    return hashlib.sha256(bytes.fromhex(salt) + _encoder.encode(what)).hexdigest()
 
 
 def opens(commitment: str, salt: str, what: Opening) -> bool:
@@ -271,7 +266,8 @@ def seal(
         assert act is not None
         round_, number = state.round, act.number
     # One encoding serves both the seeded salt (the opening without its value) and the
-    # commitment (the same with it): the same as seeded_salt and commit, encoding only once.
+    # commitment (the same with it): the same bytes as seeded_salt and commit, encoding
+    # the opening only once.
     settings = state.settings
     blank = _encoder.encode(
         Opening(
@@ -290,16 +286,10 @@ def seal(
         salt = key.hex()
     else:
         key = bytes.fromhex(salt)
-    return _commitment(key, with_value(blank, value)), salt
-
-
-def with_value(blank: bytes, value: tuple[str, ...]) -> bytes:
-    """Return the encoding of an opening, from that of the same opening with an empty value.
-
-    The value is the opening's last field: ``blank`` ends with ``[]}``, where the
-    encoding of ``value`` goes.
-    """
-    return blank[:-3] + _encoder.encode(value) + b"}"
+    # The value is the opening's last field: the blank encoding ends with `[]}`, where the
+    # value's encoding goes.
+    encoded = blank[:-3] + _encoder.encode(value) + b"}"
+    return hashlib.sha256(key + encoded).hexdigest(), salt
 
 
 def reaction_reveal(state: MatchState) -> ReactionRevealed | None:
