@@ -3,8 +3,10 @@
 Deciding a step asks about one direction only; a state after a step takes
 its occupancy index, trigger candidates and spaces beside the reactive units
 from the state before; whether a figure is beside a unit is read from the
-spaces around the unit's characters. Each is checked here against the plain
-computation it replaces, on random boards and through random matches.
+spaces around the unit's characters; a step reads the movement it has left from
+the rules that let it step, and builds its held step only when it triggers.
+Each is checked here against the plain computation it replaces, on random
+boards and through random matches.
 """
 
 from __future__ import annotations
@@ -18,14 +20,16 @@ from hypothesis import strategies as st
 from multiversus_core import activation, movement
 from multiversus_core.board import Board, Figure
 from multiversus_core.bots import RandomBot, command_for
+from multiversus_core.builder import Builder
 from multiversus_core.commands import Step
 from multiversus_core.decide import decider_seat
 from multiversus_core.geometry import DIRECTIONS, ORTHOGONAL, are_adjacent, figure_squares
 from multiversus_core.legal import legal_commands
 from multiversus_core.match import apply, start_match
 from multiversus_core.settings import MatchSettings
-from multiversus_core.state import MatchState
+from multiversus_core.state import MatchState, Suspended
 from multiversus_core.terms import Square
+from multiversus_core.units import coin_unit
 from tests.boards import random_scenes
 
 
@@ -248,3 +252,99 @@ def test_values_carried_through_steps_agree_with_plain_computations(
         steps += isinstance(command, Step)
         _check_step_values(state)
     assert steps > 0
+
+
+def _move_states(seed: int, variants: tuple[str, ...]) -> list[MatchState]:
+    """The states of a random match under ``variants`` that wait for a move, as verified:
+    each decided without listing first."""
+    state = start_match(MatchSettings(seed=seed, variants=variants))
+    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
+    found = []
+    while not state.is_over:
+        seat = decider_seat(state)
+        assert seat is not None
+        if state.pending == "move":
+            found.append(state)
+        state, _ = apply(state, command_for(bots[seat], _fresh(state), seat))
+    return found
+
+
+_STEP_VARIANTS = (
+    "diagonal-double-move",
+    "diagonal-movement",
+    "disengage-trigger",
+    "move-reaction-at-end",
+)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**32),
+    variants=st.sets(st.sampled_from(_STEP_VARIANTS)).map(lambda v: tuple(sorted(v))),
+)
+def test_a_step_offers_and_takes_what_the_plain_held_step_would(
+    seed: int, variants: tuple[str, ...]
+) -> None:
+    # given the states of a random match that wait for a move, for every step a mover may take
+    checked = 0
+    for state in _move_states(seed, variants):
+        action = activation.current(state)
+        act = state.activation
+        assert action is not None and act is not None
+        # then every figure is a terrain piece exactly when its unit is the Terrain unit (what
+        # the step's offer reads from the figure)
+        assert all(f.terrain == state.unit(f.unit).is_terrain for f in state.figures)
+        for figure in activation.movers(state):
+            rules = activation._step_rules(state, figure, action)
+            # and the movement left that the step path reads from the step's rules is the
+            # move's own: the mover's steps left, or a new mover's allowance
+            if rules is not None:
+                left = (
+                    action.steps_left
+                    if action.mover == figure.id
+                    else activation.move_allowance(state, figure, action.double)
+                )
+                assert rules[0] == left
+            if action.side != act.side:
+                continue  # a reaction's steps are never offered
+            for direction in activation.step_options(_fresh(state), figure):
+                to = movement.step(figure, direction)
+                # and the step's offer, its held step built only when it triggers, is the
+                # plain offer of the held step: the same answer and the same events
+                quick, plain = Builder(_fresh(state)), Builder(_fresh(state))
+                offered = activation._offer_step(quick, act, figure, to)
+                held = Suspended(step="step", figure=figure.id, to=to)
+                assert offered == activation._offer(plain, held)
+                assert quick.events == plain.events
+                checked += 1
+    assert checked > 0
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32))
+def test_the_trigger_candidates_are_the_units_the_reactive_player_might_have_selected(
+    seed: int,
+) -> None:
+    # given the states of a random match with a reactive selection made and not revealed
+    checked = 0
+    state = start_match(MatchSettings(seed=seed))
+    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
+    while not state.is_over:
+        act = state.activation
+        if act is not None and act.reaction_coin is not None and not act.reaction_revealed:
+            # then the candidates are, plainly, the reactive side's units with a coin in the
+            # stash (or the one selected), each with every kind of coin it could select
+            side = "adversaries" if act.side == "heroes" else "heroes"
+            stash = state.piles(side).stash_units | {coin_unit(act.reaction_coin)}
+            plain = []
+            for unit in state.units:
+                selections = activation.reactive_selections(_fresh(state), unit)
+                kinds = frozenset(k for coins in selections for k in coins)
+                if unit.side == side and unit.id in stash and kinds:
+                    plain.append((unit, kinds))
+            assert activation._find_candidates(_fresh(state)) == tuple(plain)
+            checked += 1
+        seat = decider_seat(state)
+        assert seat is not None
+        state, _ = apply(state, command_for(bots[seat], _fresh(state), seat))
+    assert checked > 0

@@ -502,7 +502,11 @@ def _candidates(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKind]], 
     Afterwards: the unit and coins really selected. Neither depends on what
     is still hidden, so when offers come, and what they say, leaks nothing.
     """
-    return derived(state, "_candidates", _find_candidates)
+    # derived(state, "_candidates", _find_candidates), its usual hit inlined: a step carries
+    # them to the next state (_carry_step).
+    found: tuple[tuple[Unit, frozenset[ActionKind]], ...] | None
+    found = state.__dict__.get("_candidates")
+    return found if found is not None else derived(state, "_candidates", _find_candidates)
 
 
 def _find_candidates(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKind]], ...]:
@@ -514,11 +518,15 @@ def _find_candidates(state: MatchState) -> tuple[tuple[Unit, frozenset[ActionKin
     side: Side = "adversaries" if act.side == "heroes" else "heroes"
     stash = state.piles(side).stash_units
     selected = coin_unit(act.reaction_coin)
+    # reactive_selections(state, unit) for each unit, from its table found once for them all
+    known: dict[str, tuple[Unit, _Selections]] = by_figures(
+        state, "_reactive_selections", _new_table
+    )
     candidates = []
     for unit in state.units:
         if unit.side != side or (unit.id not in stash and unit.id != selected):
             continue
-        kinds = _kinds(reactive_selections(state, unit))
+        kinds = _kinds(_kept(known, state, unit, _reactive_selections))
         if kinds:
             candidates.append((unit, kinds))
     return tuple(candidates)
@@ -564,16 +572,18 @@ def _raised(
     if not candidates:
         return ()
     if held.step == "step" or held.step == "follow_step":
-        return _left_adjacent(state, held, candidates)
+        assert held.to is not None
+        return _left_adjacent(state, state.figure(held.figure), held.to, candidates)
     act = _activation(state)
     late_move = is_on(state, "move-reaction-at-end")
+    usual_kinds = _LATE_USUAL if late_move else _USUAL
     figure = state.figure(held.figure) if held.step != "conclude" else None
     raised: set[Trigger] = set()
     for unit, kinds in candidates:
         # Attack, Move and Stunt reactions share the five triggers; a Defend
         # reaction needs only to be attacked; under move-reaction-at-end a
         # Move reaction has its own trigger instead.
-        usual = kinds & (_LATE_USUAL if late_move else _USUAL)
+        usual = not usual_kinds.isdisjoint(kinds)
         match held.step:
             case "attack":
                 assert held.target is not None and act.action is not None
@@ -606,18 +616,22 @@ def _raised(
 
 
 def _left_adjacent(
-    state: MatchState, held: Suspended, candidates: tuple[tuple[Unit, frozenset[ActionKind]], ...]
+    state: MatchState,
+    figure: Figure,
+    to: Square,
+    candidates: tuple[tuple[Unit, frozenset[ActionKind]], ...],
 ) -> tuple[Trigger, ...]:
-    """Return the one trigger a step can raise, if it does: leaving a space beside a
-    candidate unit that an Attack, Move or Stunt reaction could answer (trigger 1).
+    """Return the one trigger ``figure``'s step to ``to`` can raise, if it does: leaving a
+    space beside a candidate unit that an Attack, Move or Stunt reaction could answer
+    (trigger 1).
 
     Under the variant disengage-trigger, only a step that ends beside none of the unit.
     """
+    if not candidates:
+        return ()
     variants = state.settings.variants
     usual = _LATE_USUAL if "move-reaction-at-end" in variants else _USUAL
-    figure = state.figure(held.figure)
-    assert held.to is not None
-    moved = replace(figure, square=held.to) if "disengage-trigger" in variants else None
+    moved = replace(figure, square=to) if "disengage-trigger" in variants else None
     index = occupancy(state)
     for unit, kinds in candidates:
         if usual.isdisjoint(kinds) or not index.is_beside(figure, unit.id):
@@ -657,14 +671,38 @@ def _offer(b: Builder, held: Suspended) -> bool:
     active player learns nothing from them; whether the player may really
     react is :func:`can_react_now`. Returns True if an offer was made.
     """
-    act = _activation(b.state)
+    state = b.state
+    act = _activation(state)
+    if not _may_offer(act, state.unit(act.unit).is_terrain):
+        return False
+    return _hold(b, act, held, _raised(state, held, _candidates(state)))
+
+
+def _offer_step(b: Builder, act: Activation, figure: Figure, to: Square) -> bool:
+    """Return ``_offer(b, Suspended(step="step", figure=figure.id, to=to))`` for a step of the
+    active unit's ``figure`` in the activation ``act``, holding the step only for an offer."""
+    state = b.state
+    # The figure is a terrain piece exactly when its unit is the Terrain unit (setup._figure).
+    if not _may_offer(act, figure.terrain):
+        return False
+    triggers = _left_adjacent(state, figure, to, _candidates(state))
+    if not triggers:
+        return False  # the usual step, with no held step to build
+    return _hold(b, act, Suspended(step="step", figure=figure.id, to=to), triggers)
+
+
+def _may_offer(act: Activation, terrain: bool) -> bool:
+    """True if a step of the activation ``act`` may still be offered to the reactive player;
+    ``terrain`` says whether the activation's unit is the Terrain unit."""
     if act.reaction is not None or act.offer is not None or act.reacted_to_action:
         return False  # one reaction per action (R5)
-    if b.state.unit(act.unit).is_terrain:
-        # Terrain pieces never trigger reactions (R1): whatever the Terrain
-        # unit does, stepping, stunting or ending its actions, raises nothing.
-        return False
-    triggers = _raised(b.state, held, _candidates(b.state))
+    # Terrain pieces never trigger reactions (R1): whatever the Terrain unit
+    # does, stepping, stunting or ending its actions, raises nothing.
+    return not terrain
+
+
+def _hold(b: Builder, act: Activation, held: Suspended, triggers: tuple[Trigger, ...]) -> bool:
+    """Offer ``held``, which raises ``triggers``, to the reactive player; True if it raises any."""
     if not triggers:
         return False
     reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
@@ -821,39 +859,38 @@ def can_step(state: MatchState, figure: Figure, direction: Direction) -> bool:
     Deciding a step needs that one direction, not all of them (unless they
     were listed already).
     """
-    # The table of step_options, which keeps single answers too, by figure and direction.
-    known: dict[str | tuple[str, Direction], tuple[Figure, Any]]
-    known = derived(state, "_step_options", _new_table)
-    found = known.get(figure.id)
+    rules = _step_rules(state, figure, current(state))
+    return rules is not None and _opens(state, figure, direction, rules)
+
+
+def _opens(
+    state: MatchState, figure: Figure, direction: Direction, rules: tuple[int, bool, bool, bool]
+) -> bool:
+    """Return :func:`can_step`, given ``figure``'s :func:`_step_rules` (not None)."""
+    # The directions listed already, if they were (step_options), else that one direction.
+    listed: dict[str, tuple[Figure, tuple[Direction, ...]]] | None
+    listed = state.__dict__.get("_step_options")
+    found = None if listed is None else listed.get(figure.id)
     if found is not None and (found[0] is figure or found[0] == figure):
         return direction in found[1]
-    key = (figure.id, direction)
-    found = known.get(key)
-    if found is not None and (found[0] is figure or found[0] == figure):
-        return bool(found[1])
-    rules = _step_rules(state, figure)
-    allowed = False
-    if rules is not None:
-        steps, diagonal, corners, into_terrain = rules
-        assert state.board is not None
-        allowed = movement.can_step(
-            state.board,
-            state.figures,
-            figure,
-            direction,
-            steps,
-            pass_through_allies=True,
-            diagonal=diagonal,
-            corners_block=corners,
-            into_terrain=into_terrain,
-            occupancy=occupancy(state),
-        )
-    known[key] = (figure, allowed)
-    return allowed
+    steps, diagonal, corners, into_terrain = rules
+    assert state.board is not None
+    return movement.can_step(
+        state.board,
+        state.figures,
+        figure,
+        direction,
+        steps,
+        pass_through_allies=True,
+        diagonal=diagonal,
+        corners_block=corners,
+        into_terrain=into_terrain,
+        occupancy=occupancy(state),
+    )
 
 
 def _step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
-    rules = _step_rules(state, figure)
+    rules = _step_rules(state, figure, current(state))
     if rules is None:
         return ()
     steps, diagonal, corners, into_terrain = rules
@@ -871,10 +908,12 @@ def _step_options(state: MatchState, figure: Figure) -> tuple[Direction, ...]:
     )
 
 
-def _step_rules(state: MatchState, figure: Figure) -> tuple[int, bool, bool, bool] | None:
-    """Return how ``figure``'s next step may go: (steps left, diagonal steps allowed,
-    blocking terrain blocks corners, may enter blocking terrain); None if it may not step."""
-    action = current(state)
+def _step_rules(
+    state: MatchState, figure: Figure, action: Action | None
+) -> tuple[int, bool, bool, bool] | None:
+    """Return how ``figure``'s next step may go in ``action``, the move under way
+    (``current(state)``): (steps left, diagonal steps allowed, blocking terrain blocks
+    corners, may enter blocking terrain); None if it may not step."""
     assert action is not None and state.board is not None
     if figure.id in action.done or figure.condition == "disabled" or figure.square is None:
         return None
@@ -894,7 +933,11 @@ def _step_rules(state: MatchState, figure: Figure) -> tuple[int, bool, bool, boo
 def occupancy(state: MatchState) -> movement.Occupancy:
     """Return the state's occupancy index (figures and tiles by space), built once for its
     figures (:func:`~multiversus_core.state.by_figures`)."""
-    return by_figures(state, "_occupancy", _occupancy)
+    # by_figures(state, "_occupancy", _occupancy), its usual hit inlined: a step asks for it
+    # twice, and every other rule on the board too.
+    table = state.__dict__.get("_by_figures")
+    index: movement.Occupancy | None = None if table is None else table.get("_occupancy")
+    return index if index is not None else by_figures(state, "_occupancy", _occupancy)
 
 
 def _occupancy(state: MatchState) -> movement.Occupancy:
@@ -910,9 +953,10 @@ def enters_blocking_terrain(state: MatchState, figure: Figure) -> bool:
 
 def _diagonal_steps(state: MatchState, double: bool) -> tuple[bool, bool]:
     """Return (diagonal steps allowed, blocking terrain blocks cutting corners), by variant."""
-    if is_on(state, "diagonal-movement"):
+    variants = state.settings.variants  # is_on, for two variants
+    if "diagonal-movement" in variants:
         return True, True
-    return double and is_on(state, "diagonal-double-move"), False
+    return double and "diagonal-double-move" in variants, False
 
 
 def can_end_move(state: MatchState) -> bool:
@@ -948,7 +992,8 @@ def step(b: Builder, figure: Figure, direction: Direction) -> None:
     assert action is not None
     if figure.unit != action.unit:
         raise IllegalCommandError(f"{figure.name} is not in the acting unit")
-    if figure.square is None:
+    square = figure.square
+    if square is None:
         raise IllegalCommandError(f"{figure.name} is not on the board")
     if figure.condition == "disabled":
         raise IllegalCommandError(f"{figure.name} is Disabled and cannot move")
@@ -963,24 +1008,20 @@ def step(b: Builder, figure: Figure, direction: Direction) -> None:
         )
     if action.mover == figure.id and action.steps_left <= 0:
         raise IllegalCommandError(f"{figure.name} has no movement left")
-    if not can_step(state, figure, direction):
+    rules = _step_rules(state, figure, action)
+    if rules is None or not _opens(state, figure, direction, rules):
         raise IllegalCommandError(f"{figure.name} cannot step {compass(direction)} from here")
-    to = movement.step(figure, direction)
-    if action.side == _activation(state).side and _offer(
-        b, Suspended(step="step", figure=figure.id, to=to)
-    ):
+    to = (square[0] + direction[0], square[1] + direction[1])  # movement.step
+    act = _activation(state)
+    if action.side == act.side and _offer_step(b, act, figure, to):
         return
-    _take_step(b, action, figure, to)  # nothing happened since the checks above
+    _take_step(b, figure, to, rules[0])  # nothing happened since the checks above
 
 
-def _take_step(b: Builder, action: Action, figure: Figure, to: Square) -> None:
-    """Step ``figure`` of ``action``, the move under way, to ``to``: a step it may take now."""
+def _take_step(b: Builder, figure: Figure, to: Square, steps: int) -> None:
+    """Step ``figure`` of the move under way to ``to``: a step it may take now, with
+    ``steps`` spaces of movement left before it (its :func:`_step_rules`)."""
     state = b.state
-    steps = (
-        action.steps_left
-        if action.mover == figure.id
-        else move_allowance(state, figure, action.double)
-    )
     b.emit(FigureStepped(figure=figure.id, to=to, steps_left=steps - 1))
     _carry_step(state, b.state, figure)
 
@@ -995,10 +1036,9 @@ def _finish_step(b: Builder, held: Suspended) -> None:
         _unstrand(b, figure)  # a Disabled character stops moving (R6)
         return
     direction = (held.to[0] - figure.square[0], held.to[1] - figure.square[1])
-    if can_step(state, figure, direction):
-        action = current(state)
-        assert action is not None
-        _take_step(b, action, figure, held.to)
+    rules = _step_rules(state, figure, current(state))
+    if rules is not None and _opens(state, figure, direction, rules):
+        _take_step(b, figure, held.to, rules[0])
     elif not step_options(state, figure):
         # The reaction blocked the way and the figure can go no further.
         _unstrand(b, figure)

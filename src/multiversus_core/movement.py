@@ -148,14 +148,20 @@ class Occupancy:
         every other figure is as it was: only the spaces the two cover change,
         which is far cheaper than indexing every figure again.
         """
+        gone: tuple[Square, ...]
+        come: tuple[Square, ...]
+        if before.size == "medium" and before.square is not None and after.square is not None:
+            gone, come = (before.square,), (after.square,)  # the usual step: what _covers gives
+        else:
+            gone, come = _covers(before), _covers(after)
         at = self.at.copy()
-        for square in _covers(before):
+        for square in gone:
             found = at[square]
             if len(found) == 1:
                 del at[square]  # it was alone there, the usual case
             else:
                 at[square] = [f for f in found if f.id != before.id]
-        for square in _covers(after):
+        for square in come:
             there = at.get(square)
             at[square] = [after] if there is None else [*there, after]
         index = Occupancy.__new__(Occupancy)
@@ -543,7 +549,10 @@ def step_options(
             and index.empty((origin[0] + direction[0], origin[1] + direction[1]))
             and not (corners_block and direction[0] and direction[1])
         ):
-            options.append(direction)  # the usual step (see _into_empty)
+            # The usual step: a Medium mover into an ordinary empty space, cutting no corner
+            # that corners_block forbids, is open, and the move may end there, whatever the
+            # mover and the rules (what _Spaces.opens says of it).
+            options.append(direction)
             continue
         if spaces is None:
             spaces = _regular_spaces(
@@ -552,19 +561,6 @@ def step_options(
         if spaces.opens(origin, mover.size, direction, steps_left, directions):
             options.append(direction)
     return tuple(options)
-
-
-def _into_empty(
-    index: Occupancy, mover: Figure, origin: Square, direction: Direction, corners: bool
-) -> bool:
-    """Return whether a Medium mover's step enters an ordinary empty space (the usual step),
-    cutting no corner that ``corners`` would forbid: such a step is open, and the move may
-    end there, whatever the mover and the rules (what :meth:`_Spaces.opens` says of it)."""
-    return (
-        mover.size == "medium"
-        and not (corners and direction[0] and direction[1])
-        and index.empty((origin[0] + direction[0], origin[1] + direction[1]))
-    )
 
 
 def can_step(
@@ -588,8 +584,13 @@ def can_step(
     if mover.square is None or steps_left < 1 or direction not in directions:
         return False
     index = occupancy if occupancy is not None else Occupancy(board, figures)
-    if _into_empty(index, mover, mover.square, direction, corners_block):
-        return True
+    origin = mover.square
+    if (
+        mover.size == "medium"
+        and not (corners_block and direction[0] and direction[1])
+        and index.empty((origin[0] + direction[0], origin[1] + direction[1]))
+    ):
+        return True  # the usual step (see step_options)
     spaces = _regular_spaces(
         board, figures, mover, pass_through_allies, corners_block, into_terrain, index
     )
