@@ -39,12 +39,14 @@ from multiversus_core import (
 from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.commitments import (
     Opening,
+    SecretKind,
     commit,
     fresh_salt,
     is_salt,
     match_id,
     opening,
     opens,
+    seal,
     seeded_salt,
     selection_value,
 )
@@ -59,8 +61,8 @@ from multiversus_core.events import (
     SecretRevealed,
 )
 from multiversus_core.log import LOG_FORMAT, LOG_VERSION, LogEntry, LogHeader, MatchLog, read_log
-from multiversus_core.state import MatchState, Piles
-from multiversus_core.terms import ACTION_KINDS
+from multiversus_core.state import Activation, MatchState, Piles
+from multiversus_core.terms import ACTION_KINDS, Seat, Side
 from multiversus_core.verify import check_commitments, verify
 from multiversus_core.views import PLAYER_VIEWERS, redact_log
 from tests.support import SETTINGS, play, set_up, when
@@ -299,6 +301,62 @@ def test_a_seeded_salt_is_hmac_sha256_for_any_seed_and_opening(
     blank = msgspec.json.encode(replace(what, value=()))
     expected = hmac.new(seed.to_bytes(8, "big"), blank, hashlib.sha256).hexdigest()
     assert seeded_salt(seed, what) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    heroes_seat=st.sampled_from((1, 2)),
+    side=st.sampled_from(("heroes", "adversaries")),
+    kind=st.sampled_from(("coins", "reaction", "secret")),
+    round_=st.integers(0, 6),
+    activations=st.integers(0, 40),
+    value=st.lists(st.text(max_size=12), max_size=3).map(tuple),
+    name=st.text(max_size=12),
+    salt=st.none() | st.binary(min_size=32, max_size=32).map(bytes.hex),
+)
+def test_seal_gives_the_commitment_and_salt_of_the_plain_construction(
+    seed: int,
+    heroes_seat: Seat,
+    side: Side,
+    kind: SecretKind,
+    round_: int,
+    activations: int,
+    value: tuple[str, ...],
+    name: str,
+    salt: str | None,
+) -> None:
+    # given any state and secret (any text in its value and name), then seal (one encoding
+    # for salt and commitment, the value filled into the blank opening's encoding) gives
+    # commit(salt, opening) with the command's salt or seeded_salt(seed, opening)
+    settings_ = MatchSettings(seed=seed)
+    act = Activation(side="heroes", unit="knight", coin=None, actions=(), remaining=())
+    state = MatchState(
+        settings=settings_,
+        heroes_seat=heroes_seat,
+        round=round_,
+        activations=activations,
+        activation=replace(act, number=activations),
+    )
+    seat = state.seat_of(side)
+    assert seat is not None
+    where = {"coins": (round_, activations + 1), "reaction": (round_, activations)}
+    round_of, number = where.get(kind, (0, 0))
+    what = opening(
+        settings_,
+        round=round_of,
+        activation=number,
+        seat=seat,
+        side=side,
+        kind=kind,
+        value=value,
+        name=name,
+    )
+    expected_salt = salt if salt is not None else seeded_salt(seed, what)
+    assert seal(state, kind, side, value, salt, name=name) == (
+        commit(expected_salt, what),
+        expected_salt,
+    )
 
 
 def test_a_secrets_match_needs_a_salt_on_every_secret_command() -> None:

@@ -14,10 +14,11 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core import activation, movement
+from multiversus_core import activation, forced, movement, setup
 from multiversus_core.board import Board, Figure
 from multiversus_core.bots import RandomBot, command_for
-from multiversus_core.decide import _decider_seat, decider_seat
+from multiversus_core.decide import _decider_seat, _expect, decider_seat
+from multiversus_core.errors import IllegalCommandError
 from multiversus_core.geometry import (
     DIRECTIONS,
     are_adjacent,
@@ -25,11 +26,12 @@ from multiversus_core.geometry import (
     footprint,
     tile_squares,
 )
+from multiversus_core.initiative import greys_in_discard
 from multiversus_core.match import apply, fold, start_match
 from multiversus_core.settings import MatchSettings
-from multiversus_core.state import MatchState
-from multiversus_core.terms import Direction, Size, Square
-from multiversus_core.units import coin_colour, coin_unit
+from multiversus_core.state import MatchState, Pending, Piles
+from multiversus_core.terms import Direction, Seat, Side, Size, Square
+from multiversus_core.units import coin_colour, coin_unit, is_grey
 from tests.boards import random_scenes
 
 
@@ -186,6 +188,15 @@ def _check_lookups(state: MatchState) -> None:
             assert activation.active_selections(state, unit) == activation._active_selections(
                 plain, unit
             )
+    for side in ("heroes", "adversaries"):
+        stashed = [state.unit(coin_unit(c)) for c in state.piles(side).stash]
+        ours = [unit for unit in stashed if unit.side == side]
+        assert activation.has_legal_activation(state, side) == any(
+            activation._active_selections(plain, unit) for unit in ours
+        )
+        assert activation.can_react(state, side) == any(
+            activation._reactive_selections(plain, unit) for unit in ours
+        )
     for piles in (state.heroes, state.adversaries):
         kinds = list(dict.fromkeys((coin_unit(c), coin_colour(c)) for c in piles.stash))
         assert list(piles.stash_kinds) == kinds
@@ -214,6 +225,91 @@ def test_cached_lookups_agree_with_plain_scans_through_random_matches(seed: int)
         before = state
         state, events = apply(state, command_for(bots[seat], state, seat))
         assert state == fold(events, _fresh(before))
+
+
+def _reference_decider_seat(state: MatchState) -> Seat | None:
+    """The seat to decide, pending by pending, as the rules name it."""
+    act = state.activation
+    match state.pending:
+        case "flip":
+            return 1
+        case "teams" | "starting_team":
+            return state.set_up_player
+        case "side":
+            return None if state.set_up_player is None else (2 if state.set_up_player == 1 else 1)
+        case "move" | "attack" | "after_attack" | "stunt" if act and act.reaction:
+            return state.seat_of(act.reaction.side)
+        case "select" | "begin_action" | "roll" | "move" | "attack" | "after_attack" | "stunt":
+            return None if state.active is None else state.seat_of(state.active)
+        case "react" | "offer":
+            return None if state.reactive is None else state.seat_of(state.reactive)
+        case "forced":
+            choice = forced.held(state)
+            return None if choice is None else state.seat_of(choice.side)
+        case "secret":
+            offer = setup.next_secret(state)
+            return None if offer is None else state.seat_of(offer.side)
+        case _:
+            return None
+
+
+def _reference_expect(state: MatchState, player: Seat, *pending: Pending) -> Side | str:
+    """What _expect checks, by the deciding seat: the player's side, or the refusal."""
+    if state.pending == "over":
+        return "the match is over"
+    if state.pending not in pending or _reference_decider_seat(state) != player:
+        return "not waiting"
+    return state.side_of(player) or "heroes"
+
+
+_EXPECTED: tuple[tuple[Pending, ...], ...] = (
+    *[(p,) for p in ("flip", "teams", "starting_team", "side", "select", "react")],
+    *[(p,) for p in ("begin_action", "offer", "forced", "secret", "roll", "after_attack")],
+    ("move", "attack", "stunt"),
+)
+"""The decisions each command expects (EndAction expects any of three)."""
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 2**32))
+def test_the_deciding_seat_and_side_agree_with_the_rules_through_random_matches(
+    seed: int,
+) -> None:
+    # given a random match, then at every state the deciding seat is the one the rules name,
+    # and each command's check of who decides (by sides during play) accepts exactly that seat
+    rng = random.Random(seed)
+    state = start_match(MatchSettings(seed=seed, variants=("secret-schemes",)))
+    bots = {1: RandomBot(rng.getrandbits(32)), 2: RandomBot(rng.getrandbits(32))}
+    while True:
+        assert _decider_seat(_fresh(state)) == _reference_decider_seat(state)
+        for player in (1, 2):
+            for pending in _EXPECTED:
+                try:
+                    got: Side | str = _expect(_fresh(state), player, *pending)
+                except IllegalCommandError as refusal:
+                    got = "the match is over" if "over" in str(refusal) else "not waiting"
+                assert got == _reference_expect(state, player, *pending)
+        if state.is_over:
+            break
+        seat = decider_seat(state)
+        assert seat is not None
+        state, _ = apply(state, command_for(bots[seat], state, seat))
+
+
+_coins = st.builds(
+    lambda unit, colour, number: f"{unit}.{colour}{number}",
+    st.text(alphabet="ab.-_1", min_size=1, max_size=6),
+    st.sampled_from(("green", "grey")),
+    st.integers(1, 3),
+)
+
+
+@given(discard=st.lists(_coins | st.text(max_size=8), max_size=10).map(tuple))
+def test_greys_in_discard_counts_the_coins_is_grey_names(discard: tuple[str, ...]) -> None:
+    # given any discard, then the count by cached coin kinds is the count of is_grey coins
+    state = MatchState(settings=MatchSettings(), heroes=Piles(discard=discard))
+    assert greys_in_discard(state, "heroes") == sum(map(is_grey, discard))
+    assert greys_in_discard(state, "adversaries") == 0
 
 
 def test_a_step_keeps_nothing_cached_from_the_old_figures() -> None:

@@ -23,7 +23,7 @@ from multiversus_core import combat, forced, movement
 from multiversus_core.abilities import REGISTRY, Ability, abilities_of, stunt_abilities
 from multiversus_core.board import Figure
 from multiversus_core.builder import Builder
-from multiversus_core.commitments import reveal_reaction, seal, selection_value
+from multiversus_core.commitments import reaction_reveal, reveal_reaction, seal, selection_value
 from multiversus_core.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.events import (
     ActionEnded,
@@ -135,18 +135,6 @@ def _by_unit(figures: Iterable[Figure]) -> dict[str, tuple[Figure, ...]]:
 _Selections = tuple[tuple[ActionKind, ...], ...]
 
 
-def _per_unit(
-    state: MatchState, key: str, unit: Unit, compute: Callable[[MatchState, Unit], _Selections]
-) -> _Selections:
-    """Return ``compute(state, unit)``, computed once per unit and state.
-
-    ``compute`` reads only the unit and the state's figures, so the table is
-    kept for the states that share them (:func:`~multiversus_core.state.by_figures`).
-    """
-    known: dict[str, tuple[Unit, _Selections]] = by_figures(state, key, _new_table)
-    return _kept(known, state, unit, compute)
-
-
 _K = TypeVar("_K", Unit, Figure)
 _V = TypeVar("_V")
 
@@ -210,7 +198,10 @@ def active_selections(state: MatchState, unit: Unit) -> tuple[tuple[ActionKind, 
     ``()`` stands for a Recovery. A unit whose characters are all Disabled
     can only Recover.
     """
-    return _per_unit(state, "_active_selections", unit, _active_selections)
+    # Computed once per unit for the states that share the same figures (by_figures).
+    return _kept(
+        by_figures(state, "_active_selections", _new_table), state, unit, _active_selections
+    )
 
 
 def _active_selections(state: MatchState, unit: Unit) -> _Selections:
@@ -230,7 +221,9 @@ _RECOVERY_OR_ACTIONS: Final[_Selections] = _RECOVERY + ACTION_SELECTIONS
 
 def reactive_selections(state: MatchState, unit: Unit) -> tuple[tuple[ActionKind, ...], ...]:
     """Return the action-coin selections the unit may make as the reactive unit."""
-    return _per_unit(state, "_reactive_selections", unit, _reactive_selections)
+    return _kept(
+        by_figures(state, "_reactive_selections", _new_table), state, unit, _reactive_selections
+    )
 
 
 def _reactive_selections(state: MatchState, unit: Unit) -> _Selections:
@@ -257,22 +250,27 @@ def units_of(state: MatchState, side: Side) -> tuple[Unit, ...]:
 
 def has_legal_activation(state: MatchState, side: Side) -> bool:
     """True if the side has a unit coin in its stash for a unit that can act (R15)."""
-    return _any_stashed(state, side, active_selections)
+    return _any_stashed(state, side, "_active_selections", _active_selections)
 
 
 def can_react(state: MatchState, side: Side) -> bool:
     """True if the side has a unit coin in its stash for a unit that can react (R3)."""
-    return _any_stashed(state, side, reactive_selections)
+    return _any_stashed(state, side, "_reactive_selections", _reactive_selections)
 
 
 def _any_stashed(
-    state: MatchState, side: Side, selections: Callable[[MatchState, Unit], _Selections]
+    state: MatchState,
+    side: Side,
+    key: str,
+    selections: Callable[[MatchState, Unit], _Selections],
 ) -> bool:
-    """True if a unit of the side with a coin in its stash has any of these selections."""
+    """True if a unit of the side with a coin in its stash has any of these selections
+    (kept in the state's table ``key``, as active_selections and reactive_selections do)."""
+    known = by_figures(state, key, _new_table)
     # Coin by coin, so that the usual answer (the first unit can) needs no set of units.
     for coin in state.piles(side).stash:
         unit = state.unit(coin_kind(coin)[0])
-        if unit.side == side and selections(state, unit):
+        if unit.side == side and _kept(known, state, unit, selections):
             return True
     return False
 
@@ -378,8 +376,8 @@ def select_no_reaction(b: Builder, side: Side) -> None:
 
 
 def _reveal_and_begin(b: Builder) -> None:
-    act = _activation(b.state)
-    assert act.coin is not None
+    act = b.state.activation
+    assert act is not None and act.coin is not None
     b.emit(CoinsRevealed(side=act.side, coin=act.coin, actions=act.actions, salt=act.salt))
     if not act.actions:
         b.emit(ActionStarted(side=act.side, unit=act.unit, action="recovery", double=False))
@@ -390,12 +388,13 @@ def _reveal_and_begin(b: Builder) -> None:
 
 def _next_action(b: Builder) -> None:
     """Start the next action if only one can come next; finish the activation if none."""
-    act = _activation(b.state)
+    act = b.state.activation
+    assert act is not None
     remaining = act.remaining
     if not remaining:
-        _conclude(b)
+        _conclude(b, act)
     elif len(set(remaining)) == 1:
-        _start_action(b, remaining[0], double=len(remaining) == 2)
+        _start_action(b, act, remaining[0], double=len(remaining) == 2)
     # Otherwise two different actions remain: the player chooses (BeginAction).
 
 
@@ -404,14 +403,15 @@ def begin_action(b: Builder, kind: ActionKind) -> None:
 
     :raises IllegalCommandError: if that action was not selected.
     """
-    act = _activation(b.state)
+    act = b.state.activation
+    assert act is not None
     if kind not in act.remaining:
         raise IllegalCommandError(f"no {kind.capitalize()} action coin was selected")
-    _start_action(b, kind, double=False)
+    _start_action(b, act, kind, double=False)
 
 
-def _start_action(b: Builder, kind: ActionKind, *, double: bool) -> None:
-    act = _activation(b.state)
+def _start_action(b: Builder, act: Activation, kind: ActionKind, *, double: bool) -> None:
+    """Start an action of ``act``, the activation of the state now."""
     b.emit(ActionStarted(side=act.side, unit=act.unit, action=kind, double=double))
     if kind == "defend":
         # A Defend action protects the unit from attack reactions from now on (R10).
@@ -424,13 +424,14 @@ def end_action(b: Builder) -> None:
     :raises IllegalCommandError: if a figure stands on an ally, or an attacker
         must first choose its Step or Push.
     """
-    action = current(b.state)
+    act = b.state.activation
+    action = None if act is None else act.reaction or act.action  # current(b.state)
     if action is None or action.kind not in ("move", "attack", "stunt"):
         raise IllegalCommandError("there is no action under way to end")
     if not can_end_move(b.state):
         mover = b.state.figure(action.mover or "")
         raise IllegalCommandError(f"{mover.name} cannot end its move on an ally (R19)")
-    act = _activation(b.state)
+    assert act is not None
     if act.reaction is not None:
         _end_reaction(b)
     else:
@@ -438,17 +439,18 @@ def end_action(b: Builder) -> None:
 
 
 def _end_action(b: Builder) -> None:
-    action = _activation(b.state).action
-    assert action is not None
+    act = b.state.activation
+    assert act is not None and act.action is not None
+    action = act.action
     b.emit(ActionEnded(side=action.side, action=action.kind))
     if not b.state.is_over:
         _next_action(b)
 
 
-def _conclude(b: Builder) -> None:
-    """The actions are over: offer the variant's Move trigger if it applies, then finish."""
+def _conclude(b: Builder, act: Activation) -> None:
+    """The actions of ``act`` (the activation now) are over: offer the variant's Move trigger
+    if it applies, then finish."""
     state = b.state
-    act = _activation(state)
     if is_on(state, "move-reaction-at-end"):
         active = figures_of(state, state.unit(act.unit))
         held = Suspended(step="conclude", figure=active[0].id if active else act.unit)
@@ -459,10 +461,12 @@ def _conclude(b: Builder) -> None:
 
 def _end_activation(b: Builder) -> None:
     """Reveal, discard and return coins at the end of an activation (R3, R4)."""
-    act = _activation(b.state)
-    assert act.coin is not None
+    act = b.state.activation
+    assert act is not None and act.coin is not None
     reactive: Side = "adversaries" if act.side == "heroes" else "heroes"
-    reveal_reaction(b)
+    reveal = reaction_reveal(b.state)  # reveal_reaction(b)
+    if reveal is not None:
+        b.emit(reveal)
     b.emit(UnitCoinDiscarded(side=act.side, coin=act.coin))
     if act.reaction_coin is not None:
         if act.reacted:

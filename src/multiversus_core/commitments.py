@@ -151,13 +151,17 @@ def seeded_salt(seed: int, what: Opening) -> str:
     encoding with an empty ``value``: a function of where the secret was
     chosen, never of the secret itself.
     """
-    where = msgspec.structs.replace(what, value=())
+    return _seeded_salt(seed, _encoder.encode(msgspec.structs.replace(what, value=()))).hex()
+
+
+def _seeded_salt(seed: int, blank: bytes) -> bytes:
+    """The bytes of :func:`seeded_salt`, from the encoding of the opening with an empty value."""
     inner, outer = _hmac_pads(seed)
     inner = inner.copy()
-    inner.update(_encoder.encode(where))
+    inner.update(blank)
     outer = outer.copy()
     outer.update(inner.digest())
-    return outer.hexdigest()
+    return outer.digest()
 
 
 @functools.lru_cache(maxsize=16)
@@ -261,19 +265,31 @@ def seal(
     else:
         assert act is not None
         round_, number = state.round, act.number
-    what = opening(
-        state.settings,
-        round=round_,
-        activation=number,
-        seat=seat,
-        side=side,
-        kind=kind,
-        value=value,
-        name=name,
+    # One encoding serves both the seeded salt (the opening without its value) and the
+    # commitment (the same with it): the same bytes as seeded_salt and commit, encoding
+    # the opening only once.
+    settings = state.settings
+    blank = _encoder.encode(
+        Opening(
+            match=match_id(settings),
+            round=round_,
+            activation=number,
+            seat=seat,
+            side=side,
+            kind=kind,
+            name=name,
+            value=(),
+        )
     )
     if salt is None:
-        salt = seeded_salt(state.settings.seed, what)
-    return commit(salt, what), salt
+        key = _seeded_salt(settings.seed, blank)
+        salt = key.hex()
+    else:
+        key = bytes.fromhex(salt)
+    # The value is the opening's last field: the blank encoding ends with `[]}`, where the
+    # value's encoding goes.
+    encoded = blank[:-3] + _encoder.encode(value) + b"}"
+    return hashlib.sha256(key + encoded).hexdigest(), salt
 
 
 def reaction_reveal(state: MatchState) -> ReactionRevealed | None:

@@ -308,6 +308,8 @@ _ACTING_DECIDES: Final[frozenset[Pending]] = frozenset({"move", "attack", "after
 
 
 def _decider_seat(state: MatchState) -> Seat | None:
+    # The deciding side's seat, as _decider_side finds it, without a call for the usual
+    # decisions (the listing asks it of every state).
     pending = state.pending
     if pending in _ACTING_DECIDES:
         reaction = None if state.activation is None else state.activation.reaction
@@ -328,14 +330,32 @@ def _other_decider_seat(state: MatchState) -> Seat | None:
             return state.set_up_player
         case "side":
             return None if state.set_up_player is None else (2 if state.set_up_player == 1 else 1)
+    side = _decider_side(state)  # a forced move's or a set-up secret's
+    return None if side is None else state.seat_of(side)
+
+
+def _decider_side(state: MatchState) -> Side | None:
+    """The side whose decision the match is waiting for; None for a set-up decision made
+    by seat (before sides are chosen) and once the match is over."""
+    pending = state.pending
+    if pending in _ACTING_DECIDES:
+        act = state.activation
+        if act is not None and act.reaction is not None:
+            return act.reaction.side
+        return state.active
+    if pending in _ACTIVE_DECIDES:
+        return state.active
+    match pending:
+        case "react" | "offer":
+            return state.reactive
         case "forced":
             choice = forced.held(state)
-            return None if choice is None else state.seat_of(choice.side)
+            return None if choice is None else choice.side
         case "secret":
             offer = setup.next_secret(state)
-            return None if offer is None else state.seat_of(offer.side)
+            return None if offer is None else offer.side
         case _:
-            return None  # the match is over
+            return None  # a decision by seat, or the match is over
 
 
 def waiting_for(state: MatchState) -> str:
@@ -355,21 +375,22 @@ def _expect(state: MatchState, player: Seat, *pending: Pending) -> Side:
     Returns the player's side (a placeholder before sides are chosen).
     """
     now = state.pending
+    if now in pending:
+        decider = _decider_side(state)
+        if decider is not None:
+            # The player's side against the deciding side, the same as their seats without
+            # working the deciding seat out: the player holds the Heroes' seat if and only
+            # if the Heroes decide (state.side_of(player) == decider).
+            heroes_seat = state.heroes_seat
+            if heroes_seat is not None and (player == heroes_seat) == (decider == "heroes"):
+                return decider
+        elif decider_seat(state) == player:
+            return state.side_of(player) or "heroes"
     if now == "over":
         raise IllegalCommandError("the match is over")
-    # decider_seat(state), inlined: every command comes through here, mostly in a state
-    # where nothing asked it yet.
-    cache = state.__dict__
-    seat: Seat | None = cache.get("_decider_seat", _UNKNOWN)
-    if seat is _UNKNOWN:
-        seat = cache["_decider_seat"] = _decider_seat(state)
-    if now not in pending or seat != player:
-        raise IllegalCommandError(
-            f"the match is not waiting for that: it waits for {waiting_for(state)}"
-        )
-    # state.side_of(player) or "heroes", inlined: every command comes through here.
-    heroes = state.heroes_seat
-    return "adversaries" if heroes is not None and player != heroes else "heroes"
+    raise IllegalCommandError(
+        f"the match is not waiting for that: it waits for {waiting_for(state)}"
+    )
 
 
 def _figure(state: MatchState, figure_id: str) -> Figure:

@@ -23,7 +23,7 @@ from multiversus_core.scoring import end_match, final_result
 from multiversus_core.sheets import find_team
 from multiversus_core.state import MatchState
 from multiversus_core.terms import Side, other_side
-from multiversus_core.units import is_grey
+from multiversus_core.units import coin_kind, is_grey
 from multiversus_core.variants import is_on
 
 ROUNDS: Final = 6
@@ -34,7 +34,8 @@ TurnEndReason = Literal["initiative_lost", "initiative_given_up", "no_activation
 
 def greys_in_discard(state: MatchState, side: Side) -> int:
     """Return how many grey unit coins a side has in its discard."""
-    return sum(map(is_grey, state.piles(side).discard))
+    # By the coins' cached kinds (coin_kind): no call of is_grey coin by coin.
+    return [coin_kind(coin)[1] for coin in state.piles(side).discard].count("grey")
 
 
 def loses_initiative(die: int, greys: int, *, six_loses: bool = True) -> bool:

@@ -176,7 +176,8 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
                 "command_refused",
                 f"{where}: the rules refuse its command ({type(exc).__name__}: {exc})",
             )
-        if events != tuple(entry.events):
+        recorded = entry.events  # a tuple once decoded: compared as it is, without a copy
+        if events != recorded and events != tuple(recorded):
             where = f"entry {number} (line {number + 1}), {_when(state)}"
             return _commitment_failed(log, path, number) or _failed(
                 path,
