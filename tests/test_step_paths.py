@@ -198,6 +198,13 @@ def _check_step_values(state: MatchState) -> None:
     cache = state.__dict__
     if "_candidates" in cache:
         assert cache["_candidates"] == activation._find_candidates(plain)
+    # the able figures by unit, if kept or carried, and the figures on the board by unit
+    able = cache.get("_by_figures", {}).get("_able_figures")
+    if able is not None:
+        assert able == activation._able_by_unit(plain)
+    for unit in state.units:
+        on_board = tuple(f for f in state.figures if f.unit == unit.id and f.square is not None)
+        assert activation.figures_of(state, unit) == on_board
     index = cache.get("_by_figures", {}).get("_occupancy")
     if index is not None:
         assert _covering(index) == _covering(activation._occupancy(plain))

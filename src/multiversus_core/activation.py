@@ -1063,10 +1063,12 @@ def _carry_step(old: MatchState, new: MatchState, before: Figure) -> None:
     A step changes one figure's square and the move under way. The trigger
     candidates stay the same. Which units' figures are on the board or able,
     what each unit may select and the commands listed for it stay the same;
-    the figures by id and by unit change in the stepped figure's place, and
-    the occupancy index (with the spaces beside each unit) only where the
-    figure was and is. Each value equals the one ``new`` would compute from
-    scratch (tests/test_step_paths.py checks it).
+    the figures by id and the able figures by unit change in the stepped
+    figure's place, and the occupancy index (with the spaces beside each unit)
+    only where the figure was and is. Each value equals the one ``new`` would
+    compute from scratch (tests/test_step_paths.py checks it). The figures on
+    the board by unit are not carried: few states after a step ask for them
+    (listing asks for the able ones), and one pass finds them when one does.
     """
     source = old.__dict__
     target = new.__dict__
@@ -1091,19 +1093,17 @@ def _carry_step(old: MatchState, new: MatchState, before: Figure) -> None:
         index = dict(index)
         index[after.id] = after
         carried["_figure_index"] = index
-    for key in ("_figures_of", "_able_figures"):
-        by_unit = table.get(key)
-        if by_unit is None:
-            continue
-        mine = by_unit.get(after.unit, ())
+    able = table.get("_able_figures")
+    if able is not None:
+        mine = able.get(after.unit, ())
         try:
             i = mine.index(before)
         except ValueError:
             pass  # not among them (not able): they stay as they were
         else:
-            by_unit = by_unit.copy()
-            by_unit[after.unit] = (*mine[:i], after, *mine[i + 1 :])
-        carried[key] = by_unit
+            able = able.copy()
+            able[after.unit] = (*mine[:i], after, *mine[i + 1 :])
+        carried["_able_figures"] = able
     for key in ("_unit_index", "_active_selections", "_reactive_selections", "_listed_selections"):
         value = table.get(key)
         if value is not None:
