@@ -1489,9 +1489,37 @@ def stunt(b: Builder, figure: Figure, ability: str | None, target: str | None) -
         raise IllegalCommandError(f"{figure.name} cannot perform that stunt now")
     held = Suspended(step="stunt", figure=figure.id, target=target, ability=ability)
     act = _activation(state)
-    if act.reaction is None and _offer(b, held):
+    if act.reaction is None and _offer_stunt(b, act, figure, held):
         return
     _finish_stunt(b, held)
+
+
+def _offer_stunt(b: Builder, act: Activation, figure: Figure, held: Suspended) -> bool:
+    """Return ``_offer(b, held)`` for ``held``, a stunt by the active unit's ``figure`` in
+    the activation ``act``."""
+    # The figure is a terrain piece exactly when its unit is the Terrain unit (setup._figure).
+    if not _may_offer(act, figure.terrain):
+        return False
+    return _hold(b, act, held, _stunted(b.state, act, figure))
+
+
+def _stunted(state: MatchState, act: Activation, figure: Figure) -> tuple[Trigger, ...]:
+    """Return what ``_raised(state, held, _candidates(state))`` says of a stunt by the active
+    unit's ``figure``: trigger 5 if it is in range of a candidate unit that an Attack, Move
+    or Stunt reaction could answer (R5, R7).
+
+    Every candidate is a unit of the reactive side, and most stunts are in range of none
+    of them: the candidates are found only when the figure is in range of one.
+    """
+    side = act.side
+    near = [u.id for u in state.units if u.side != side and _in_range(state, u, figure)]
+    if not near:
+        return ()
+    usual = _LATE_USUAL if is_on(state, "move-reaction-at-end") else _USUAL
+    for unit, kinds in _candidates(state):
+        if unit.id in near and not usual.isdisjoint(kinds):
+            return ("stunted",)
+    return ()
 
 
 def _finish_stunt(b: Builder, held: Suspended) -> None:
