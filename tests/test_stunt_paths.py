@@ -1,19 +1,23 @@
 """Deciding a stunt agrees with the plain computations it replaces.
 
 A stunt's offer looks for the trigger candidates only when the stunting
-figure is in range of a unit of the reactive side. Checked here against the
-plain offer of the held stunt, in states of random matches under random
-variants, as played and with the figures scattered over the board.
+figure is in range of a unit of the reactive side; whether a figure is near
+enough to interact with is read from the two figures' spaces, without an
+occupancy index. Checked here against the plain offer of the held stunt, in
+states of random matches under random variants, as played and with the
+figures scattered over the board, and against the index on random boards.
 """
 
 from __future__ import annotations
 
 import msgspec
-from hypothesis import given
+from hypothesis import given, settings
 
-from multiversus_core import activation
+from multiversus_core import activation, movement
+from multiversus_core.board import Board, Figure
 from multiversus_core.builder import Builder
 from multiversus_core.state import MatchState, Suspended
+from tests.boards import random_scenes
 from tests.test_option_paths import MATCHES, OPTIONS, _random_states
 
 
@@ -87,3 +91,18 @@ def _revealed(state: MatchState) -> list[MatchState]:
             for actions in activation.REACTIVE_SELECTIONS
         ),
     ]
+
+
+@settings(deadline=None)
+@given(random_scenes())
+def test_a_figure_is_near_enough_to_interact_with_exactly_when_the_index_says_so(
+    scene: tuple[Board, tuple[Figure, ...], Figure],
+) -> None:
+    # given any scene, then for every pair of figures, one is near the other (adjacent or
+    # sharing a space, rulebook: Abilities) exactly when the occupancy index lists it
+    board, figures, _ = scene
+    index = movement.Occupancy(board, figures)
+    for figure in figures:
+        near = index.near(figure)
+        for other in figures:
+            assert activation._near(figure, other) == (other.id in near)

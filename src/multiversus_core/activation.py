@@ -1460,7 +1460,31 @@ def can_stunt(state: MatchState, figure: Figure, ability: str | None, target: st
     if ability is not None:
         unit = state.unit(figure.unit)
         return any(a.name == ability for a in stunt_abilities(unit, action.double))
-    return not action.double and target in occupancy(state).near(figure)
+    if action.double:
+        return False
+    other = _figure_named(state, target)
+    return other is not None and _near(figure, other)
+
+
+def _figure_named(state: MatchState, figure_id: str | None) -> Figure | None:
+    """Return the state's figure with that id, or None if it has none."""
+    try:
+        return state.figure(figure_id or "")
+    except KeyError:
+        return None
+
+
+def _near(figure: Figure, other: Figure) -> bool:
+    """True if ``other`` is another figure within one space of ``figure``: one
+    :meth:`~multiversus_core.movement.Occupancy.near` would list for it."""
+    if figure.square is None or other.square is None or other.id == figure.id:
+        return False
+    # Some space of ``other`` is at most one space from some space of ``figure``: their
+    # columns and rows, one more all round ``figure``'s, overlap.
+    (c, r), (oc, orow) = figure.square, other.square
+    span = 1 if figure.size == "medium" else 2
+    other_span = 1 if other.size == "medium" else 2
+    return c - other_span <= oc <= c + span and r - other_span <= orow <= r + span
 
 
 def stunt(b: Builder, figure: Figure, ability: str | None, target: str | None) -> None:
