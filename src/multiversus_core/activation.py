@@ -661,7 +661,10 @@ def _in_range(state: MatchState, unit: Unit, figure: Figure) -> bool:
     if figure.terrain:
         return False
     side = figure.side
-    return any(not r.terrain and r.side != side and are_adjacent(r, figure) for r in able)
+    for r in able:  # noqa: SIM110 - faster than any(): every stunt asks it of each reactive unit
+        if not r.terrain and r.side != side and are_adjacent(r, figure):
+            return True
+    return False
 
 
 def _beside(state: MatchState, figure: Figure, unit: Unit) -> bool:
