@@ -649,12 +649,17 @@ def _left_adjacent(
 
 def _in_range(state: MatchState, unit: Unit, figure: Figure) -> bool:
     """True if ``figure`` is in range of a character of ``unit`` (R7)."""
-    able = able_figures(state, unit)
+    # able_figures(state, unit), its usual hit inlined: every stunt asks of each reactive unit.
+    table = state.__dict__.get("_by_figures")
+    by_unit = None if table is None else table.get("_able_figures")
+    if by_unit is None:
+        by_unit = by_figures(state, "_able_figures", _able_by_unit)
+    able: tuple[Figure, ...] = by_unit.get(unit.id, ())
     if not able:
         return False
     if "adjacent-triggers" in state.settings.variants and OVERWATCH not in unit.abilities:
         return any(are_adjacent(figure, r) for r in able if not r.terrain)
-    if combat.is_ranged(state, able[0]):  # the unit's abilities: one answer for all
+    if combat.unit_is_ranged(unit):
         return any(combat.can_attack(state, r, figure, ranged=True) for r in able)
     # Without Ranged, combat.can_attack asks for adjacency only: its checks in place (an
     # able figure is on the board and not Disabled; adjacency needs both on the board).

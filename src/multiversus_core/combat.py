@@ -29,7 +29,12 @@ NEXT_CONDITION: Final[dict[Condition, Condition]] = {
 
 def is_ranged(state: MatchState, figure: Figure) -> bool:
     """True if the figure's unit has an ability that makes its attacks ranged."""
-    return derived(state.unit(figure.unit), "_is_ranged", _unit_is_ranged)
+    return unit_is_ranged(state.unit(figure.unit))
+
+
+def unit_is_ranged(unit: Unit) -> bool:
+    """True if the unit has an ability that makes its characters' attacks ranged."""
+    return derived(unit, "_is_ranged", _unit_is_ranged)
 
 
 def _unit_is_ranged(unit: Unit) -> bool:
