@@ -32,7 +32,9 @@ from multiversus_core import (
     decide,
     decider_seat,
     fold,
+    forced,
     legal_commands,
+    setup,
     start_match,
 )
 from multiversus_core.bots import RandomBot, play_match
@@ -251,3 +253,31 @@ def rechained(data: bytes) -> bytes:
             }
         out.append(json.dumps(record, separators=(",", ":"), ensure_ascii=False).encode())
     return b"\n".join(out) + b"\n"
+
+
+def plain_decider_seat(state: MatchState) -> Seat | None:
+    """The seat to decide, by one plain ``match`` over every decision: the reference the
+    fast paths of decide.decider_seat and decide._expect are checked against."""
+    match state.pending:
+        case "flip":
+            return 1
+        case "teams" | "starting_team":
+            return state.set_up_player
+        case "side":
+            return None if state.set_up_player is None else (2 if state.set_up_player == 1 else 1)
+        case "react" | "offer":
+            return None if state.reactive is None else state.seat_of(state.reactive)
+        case "forced":
+            choice = forced.held(state)
+            return None if choice is None else state.seat_of(choice.side)
+        case "secret":
+            offer = setup.next_secret(state)
+            return None if offer is None else state.seat_of(offer.side)
+        case "over":
+            return None
+        case "move" | "attack" | "after_attack" | "stunt" if (
+            state.activation is not None and state.activation.reaction is not None
+        ):
+            return state.seat_of(state.activation.reaction.side)
+        case _:
+            return None if state.active is None else state.seat_of(state.active)

@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core import activation, forced, setup
+from multiversus_core import activation, setup
 from multiversus_core.abilities import abilities_of
 from multiversus_core.board import Figure
 from multiversus_core.bots import RandomBot, command_for, play_match
@@ -74,6 +74,7 @@ from multiversus_core.verify import (
     check_commitments,
     verify,
 )
+from tests.support import plain_decider_seat
 
 # --- deciding: one rule per command class ------------------------------------
 
@@ -405,33 +406,6 @@ def test_terrain_selections_kept_per_unit_are_the_plain_ones(abilities: tuple[st
 # --- the decider and the listing: found by what the match waits for -----------
 
 
-def _reference_decider_seat(state: MatchState) -> Seat | None:
-    """The seat to decide, by one plain ``match`` over every decision."""
-    match state.pending:
-        case "flip":
-            return 1
-        case "teams" | "starting_team":
-            return state.set_up_player
-        case "side":
-            return None if state.set_up_player is None else (2 if state.set_up_player == 1 else 1)
-        case "react" | "offer":
-            return None if state.reactive is None else state.seat_of(state.reactive)
-        case "forced":
-            choice = forced.held(state)
-            return None if choice is None else state.seat_of(choice.side)
-        case "secret":
-            offer = setup.next_secret(state)
-            return None if offer is None else state.seat_of(offer.side)
-        case "over":
-            return None
-        case "move" | "attack" | "after_attack" | "stunt" if (
-            state.activation is not None and state.activation.reaction is not None
-        ):
-            return state.seat_of(state.activation.reaction.side)
-        case _:
-            return None if state.active is None else state.seat_of(state.active)
-
-
 def test_every_decision_has_its_listing() -> None:
     assert set(_LISTINGS) == set(typing.get_args(Pending))
 
@@ -453,7 +427,7 @@ def test_the_seat_to_decide_is_the_plain_one_at_every_decision(
     bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
     seen = set()
     while True:
-        seat = _reference_decider_seat(state)
+        seat = plain_decider_seat(state)
         assert decider_seat(msgspec.structs.replace(state)) == seat
         seen.add(state.pending)
         for other in SEATS:

@@ -14,7 +14,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core import activation, forced, movement, setup
+from multiversus_core import activation, movement
 from multiversus_core.board import Board, Figure
 from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.decide import _decider_seat, _expect, decider_seat
@@ -33,6 +33,7 @@ from multiversus_core.state import MatchState, Pending, Piles
 from multiversus_core.terms import Direction, Seat, Side, Size, Square
 from multiversus_core.units import coin_colour, coin_unit, is_grey
 from tests.boards import random_scenes
+from tests.support import plain_decider_seat
 
 
 class _ReferenceSpaces:
@@ -227,37 +228,11 @@ def test_cached_lookups_agree_with_plain_scans_through_random_matches(seed: int)
         assert state == fold(events, _fresh(before))
 
 
-def _reference_decider_seat(state: MatchState) -> Seat | None:
-    """The seat to decide, pending by pending, as the rules name it."""
-    act = state.activation
-    match state.pending:
-        case "flip":
-            return 1
-        case "teams" | "starting_team":
-            return state.set_up_player
-        case "side":
-            return None if state.set_up_player is None else (2 if state.set_up_player == 1 else 1)
-        case "move" | "attack" | "after_attack" | "stunt" if act and act.reaction:
-            return state.seat_of(act.reaction.side)
-        case "select" | "begin_action" | "roll" | "move" | "attack" | "after_attack" | "stunt":
-            return None if state.active is None else state.seat_of(state.active)
-        case "react" | "offer":
-            return None if state.reactive is None else state.seat_of(state.reactive)
-        case "forced":
-            choice = forced.held(state)
-            return None if choice is None else state.seat_of(choice.side)
-        case "secret":
-            offer = setup.next_secret(state)
-            return None if offer is None else state.seat_of(offer.side)
-        case _:
-            return None
-
-
 def _reference_expect(state: MatchState, player: Seat, *pending: Pending) -> Side | str:
     """What _expect checks, by the deciding seat: the player's side, or the refusal."""
     if state.pending == "over":
         return "the match is over"
-    if state.pending not in pending or _reference_decider_seat(state) != player:
+    if state.pending not in pending or plain_decider_seat(state) != player:
         return "not waiting"
     return state.side_of(player) or "heroes"
 
@@ -281,7 +256,7 @@ def test_the_deciding_seat_and_side_agree_with_the_rules_through_random_matches(
     state = start_match(MatchSettings(seed=seed, variants=("secret-schemes",)))
     bots = {1: RandomBot(rng.getrandbits(32)), 2: RandomBot(rng.getrandbits(32))}
     while True:
-        assert _decider_seat(_fresh(state)) == _reference_decider_seat(state)
+        assert _decider_seat(_fresh(state)) == plain_decider_seat(state)
         for player in (1, 2):
             for pending in _EXPECTED:
                 try:
