@@ -270,15 +270,15 @@ def seal(
     # the opening only once.
     settings = state.settings
     blank = _encoder.encode(
-        Opening(
-            match=match_id(settings),
+        opening(
+            settings,
             round=round_,
             activation=number,
             seat=seat,
             side=side,
             kind=kind,
-            name=name,
             value=(),
+            name=name,
         )
     )
     if salt is None:
