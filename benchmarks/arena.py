@@ -25,10 +25,10 @@ from collections.abc import Sequence
 
 from multiversus_core import MatchSettings
 from multiversus_core.bots import Bot, make_bot, play_match
-from multiversus_core.commands import ChooseSide, Command
-from multiversus_core.sheets import installed_teams
-from multiversus_core.terms import Seat, Side
-from multiversus_core.views import MatchView
+from multiversus_core.rulesets.multiversus.catalog import installed_teams
+from multiversus_core.rulesets.multiversus.commands import ChooseSide, Command
+from multiversus_core.rulesets.multiversus.terms import Seat, Side
+from multiversus_core.rulesets.multiversus.views import MatchView
 
 
 class _Sided:

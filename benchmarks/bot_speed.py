@@ -21,7 +21,7 @@ import time
 
 from multiversus_core import MatchSettings, apply, decider_seat, legal_commands, start_match
 from multiversus_core.bots import command_for, make_bot
-from multiversus_core.sheets import installed_teams
+from multiversus_core.rulesets.multiversus.catalog import installed_teams
 
 
 def main(argv: list[str] | None = None) -> int:

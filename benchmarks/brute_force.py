@@ -26,9 +26,9 @@ from multiversus_core import (
     salted,
     start_match,
 )
-from multiversus_core.commitments import Opening, fresh_salt, opening, opens
-from multiversus_core.events import CoinsSelected
-from multiversus_core.terms import ACTION_KINDS
+from multiversus_core.rulesets.multiversus.events import CoinsSelected
+from multiversus_core.rulesets.multiversus.secrets import Opening, fresh_salt, opening, opens
+from multiversus_core.rulesets.multiversus.terms import ACTION_KINDS
 
 
 def main() -> None:

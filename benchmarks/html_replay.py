@@ -26,7 +26,7 @@ from multiversus_cli.html import page_html, side_page
 from multiversus_core import MatchSettings, apply, decider_seat, start_match
 from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.log import LogEntry, MatchLog, new_header
-from multiversus_core.views import redact_log
+from multiversus_core.rulesets.multiversus.views import redact_log
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = [

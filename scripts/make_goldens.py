@@ -33,7 +33,9 @@ from multiversus_core import (
     SelectNoReaction,
 )
 from multiversus_core.bots import RandomBot, play_match
-from multiversus_core.events import (
+from multiversus_core.log import LogEntry, MatchLog, encode_log
+from multiversus_core.rulesets.multiversus.catalog import installed_teams
+from multiversus_core.rulesets.multiversus.events import (
     ActionStarted,
     CoinsSelected,
     InitiativeGivenUp,
@@ -44,12 +46,10 @@ from multiversus_core.events import (
     ReactionTriggered,
     RecoveryMade,
 )
-from multiversus_core.log import LogEntry, MatchLog, encode_log
-from multiversus_core.sheets import installed_teams
-from multiversus_core.state import Trigger
-from multiversus_core.terms import ACTION_KINDS
-from multiversus_core.variants import VARIANTS
-from multiversus_core.views import MatchView
+from multiversus_core.rulesets.multiversus.state import Trigger
+from multiversus_core.rulesets.multiversus.terms import ACTION_KINDS
+from multiversus_core.rulesets.multiversus.variants import VARIANTS
+from multiversus_core.rulesets.multiversus.views import MatchView
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 """Where the golden logs go."""

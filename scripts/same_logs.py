@@ -29,8 +29,8 @@ def digests(start: int, matches: int, bot: str) -> None:
     from multiversus_core import MatchSettings
     from multiversus_core.bots import make_bot, play_match
     from multiversus_core.log import encode_log
-    from multiversus_core.sheets import installed_teams
-    from multiversus_core.variants import VARIANTS
+    from multiversus_core.rulesets.multiversus.catalog import installed_teams
+    from multiversus_core.rulesets.multiversus.variants import VARIANTS
 
     teams = installed_teams()
     heroes = [t.id for t in teams if t.side == "heroes"]

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import msgspec
 from hypothesis import strategies as st
 
-from multiversus_core.board import Board, Figure, Tile
-from multiversus_core.terms import Side, Size, Square
+from multiversus_core.rulesets.multiversus.board import Board, Figure, Tile
+from multiversus_core.rulesets.multiversus.terms import Side, Size, Square
 
 _CELL = re.compile(r"\[(.?)\]")
 

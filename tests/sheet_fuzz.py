@@ -34,20 +34,18 @@ from multiversus_core import (
     start_match,
 )
 from multiversus_core.bots import RandomBot, command_for
-from multiversus_core.sheets import (
-    ENTRY_POINT_GROUP,
-    TeamSheet,
+from multiversus_core.rulesets.multiversus.catalog import (
     check_pairings,
-    decode_sheet,
     find_team,
     installed_teams,
     invalid_teams,
 )
+from multiversus_core.rulesets.multiversus.sheets import ENTRY_POINT_GROUP, TeamSheet, decode_sheet
 
 BUNDLED: tuple[bytes, ...] = tuple(
     entry.read_bytes()
     for entry in sorted(
-        resources.files("multiversus_core").joinpath("data", "teams").iterdir(),
+        resources.files("multiversus_core.rulesets.multiversus").joinpath("data", "teams").iterdir(),
         key=lambda e: e.name,
     )
     if entry.name.endswith(".toml")

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from multiversus_core.bots import Bot, make_bot
-from multiversus_core.commands import Command
+from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.simulation import MatchResult, MatchTask, play_task
 
 FAIL_AT = 40

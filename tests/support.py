@@ -32,15 +32,14 @@ from multiversus_core import (
     decide,
     decider_seat,
     fold,
-    forced,
     legal_commands,
-    setup,
     start_match,
 )
 from multiversus_core.bots import RandomBot, play_match
-from multiversus_core.events import ReactionDeclined, ReactionTriggered
 from multiversus_core.log import MatchLog
-from multiversus_core.terms import ActionKind, Colour, Condition, Seat, Side
+from multiversus_core.rulesets.multiversus import forced, setup
+from multiversus_core.rulesets.multiversus.events import ReactionDeclined, ReactionTriggered
+from multiversus_core.rulesets.multiversus.terms import ActionKind, Colour, Condition, Seat, Side
 
 SETTINGS = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=11)
 """The bundled default pairing, with a fixed seed."""

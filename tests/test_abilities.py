@@ -38,8 +38,9 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.abilities import REGISTRY
-from multiversus_core.events import (
+from multiversus_core.rulesets.multiversus.abilities import REGISTRY
+from multiversus_core.rulesets.multiversus.catalog import bundled_teams
+from multiversus_core.rulesets.multiversus.events import (
     AttackMade,
     BlockChosen,
     ConditionChanged,
@@ -55,12 +56,11 @@ from multiversus_core.events import (
     StuntFailed,
     StuntPerformed,
 )
-from multiversus_core.geometry import figure_squares
-from multiversus_core.scoring import WIN_CONDITIONS, final_result
-from multiversus_core.setup import next_secret
-from multiversus_core.sheets import bundled_teams
-from multiversus_core.state import ForcedMove
-from multiversus_core.terms import ActionKind, Condition, Side, Square
+from multiversus_core.rulesets.multiversus.geometry import figure_squares
+from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS, final_result
+from multiversus_core.rulesets.multiversus.setup import next_secret
+from multiversus_core.rulesets.multiversus.state import ForcedMove
+from multiversus_core.rulesets.multiversus.terms import ActionKind, Condition, Side, Square
 from tests.support import play, play_passing, seat, unsalted, when, when_passing
 
 N, E, S, W = (0, -1), (1, 0), (0, 1), (-1, 0)

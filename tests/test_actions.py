@@ -21,8 +21,8 @@ from multiversus_core import (
     Stunt,
     legal_commands,
 )
-from multiversus_core.abilities import Ability, register
-from multiversus_core.events import (
+from multiversus_core.rulesets.multiversus.abilities import Ability, register
+from multiversus_core.rulesets.multiversus.events import (
     ActionEnded,
     ActionStarted,
     AttackMade,
@@ -35,7 +35,7 @@ from multiversus_core.events import (
     StuntPerformed,
     TurnEnded,
 )
-from multiversus_core.scoring import final_result
+from multiversus_core.rulesets.multiversus.scoring import final_result
 from tests.support import conditioned, kinds, placed, play_passing, select, set_up, when_passing
 
 ARENA = {
@@ -370,8 +370,8 @@ def test_an_ability_lets_characters_move_into_blocking_terrain_and_they_can_stil
     assert inside.figure("knight").square == (2, 4)
     # In the Crag he can still be attacked in melee, but not seen for a ranged attack.
     inside = placed(inside, {"bruisers-1": (2, 3)})
-    from multiversus_core.combat import can_attack
-    from multiversus_core.geometry import has_line_of_sight
+    from multiversus_core.rulesets.multiversus.combat import can_attack
+    from multiversus_core.rulesets.multiversus.geometry import has_line_of_sight
 
     assert can_attack(inside, inside.figure("bruisers-1"), inside.figure("knight"))
     assert inside.board is not None

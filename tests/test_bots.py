@@ -13,7 +13,6 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from multiversus_core import MatchSettings, apply, decider_seat, legal_commands, start_match
-from multiversus_core.activation import active_selections, reactive_selections
 from multiversus_core.bots import (
     BOT_NAMES,
     Bot,
@@ -23,18 +22,23 @@ from multiversus_core.bots import (
     make_bot,
     play_match,
 )
-from multiversus_core.commands import Command
-from multiversus_core.determinize import determinize
-from multiversus_core.evaluation import evaluate, objective_squares
-from multiversus_core.game import DEFAULT_ITERATIONS, SearchBot
-from multiversus_core.heuristic import HeuristicBot, initiative_loss_odds, push_luck_risk
-from multiversus_core.ismcts import search
-from multiversus_core.sheets import installed_teams
-from multiversus_core.state import MatchState
-from multiversus_core.terms import Seat, other_side
-from multiversus_core.units import coin_unit
-from multiversus_core.variants import VARIANTS
-from multiversus_core.views import MatchView, view, viewer_of
+from multiversus_core.engine.ismcts import search
+from multiversus_core.rulesets.multiversus.bots.determinize import determinize
+from multiversus_core.rulesets.multiversus.bots.evaluation import evaluate, objective_squares
+from multiversus_core.rulesets.multiversus.bots.heuristic import (
+    HeuristicBot,
+    initiative_loss_odds,
+    push_luck_risk,
+)
+from multiversus_core.rulesets.multiversus.bots.search import DEFAULT_ITERATIONS, SearchBot
+from multiversus_core.rulesets.multiversus.catalog import installed_teams
+from multiversus_core.rulesets.multiversus.commands import Command
+from multiversus_core.rulesets.multiversus.selections import active_selections, reactive_selections
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import Seat, other_side
+from multiversus_core.rulesets.multiversus.units import coin_unit
+from multiversus_core.rulesets.multiversus.variants import VARIANTS
+from multiversus_core.rulesets.multiversus.views import MatchView, view, viewer_of
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
 PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -400,7 +404,7 @@ def test_a_bot_installed_through_the_entry_point_group_is_made_by_its_name(
 
 
 def test_command_for_refuses_a_bot_that_answers_out_of_turn() -> None:
-    from multiversus_core.errors import IllegalCommandError
+    from multiversus_core.engine.errors import IllegalCommandError
 
     state = start_match(match_settings(1))
     with pytest.raises(IllegalCommandError, match="not waiting for seat 2"):

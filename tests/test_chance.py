@@ -26,10 +26,7 @@ from multiversus_core import (
     start_match,
 )
 from multiversus_core.bots import RandomBot, command_for, play_match
-from multiversus_core.commitments import chance_commitment, opens_chance, salted
-from multiversus_core.decide import decide, decider_seat
-from multiversus_core.errors import LogError
-from multiversus_core.events import InitiativeRolled
+from multiversus_core.engine.errors import LogError
 from multiversus_core.log import (
     LogEntry,
     LogWriter,
@@ -39,10 +36,13 @@ from multiversus_core.log import (
     new_header,
     read_log,
 )
-from multiversus_core.match import apply
+from multiversus_core.rulesets.multiversus.decide import decide, decider_seat
+from multiversus_core.rulesets.multiversus.events import InitiativeRolled
+from multiversus_core.rulesets.multiversus.match import apply
+from multiversus_core.rulesets.multiversus.secrets import chance_commitment, opens_chance, salted
+from multiversus_core.rulesets.multiversus.views import redact_log
 from multiversus_core.verify import verify, verify_data
 from multiversus_core.viewlog import decode_view_log, encode_view_log
-from multiversus_core.views import redact_log
 from tests.support import rechained
 
 BASE = MatchSettings(heroes="banner-knight", adversaries="smogon", salts="secrets")

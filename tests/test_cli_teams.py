@@ -10,9 +10,12 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
-from multiversus_core.sheets import ENTRY_POINT_GROUP, installed_teams
+from multiversus_core.rulesets.multiversus.catalog import installed_teams
+from multiversus_core.rulesets.multiversus.sheets import ENTRY_POINT_GROUP
 
-BUNDLED = Path(__file__).parent.parent / "src" / "multiversus_core" / "data" / "teams"
+BUNDLED = (
+    Path(__file__).parent.parent / "src" / "multiversus_core" / "rulesets" / "multiversus" / "data" / "teams"
+)
 
 
 def teams(*args: str) -> Result:
@@ -123,9 +126,9 @@ def test_help_shows_an_example(args: tuple[str, ...], example: str) -> None:
 def test_docs_teams_md_gives_every_bundled_sheet_text_word_for_word_as_teams_show() -> None:
     # The sheet's text is the rule players read: docs/teams.md must say the same.
     from multiversus_cli.teams import NO_WINNER
-    from multiversus_core import abilities
-    from multiversus_core.scoring import WIN_CONDITIONS
-    from multiversus_core.sheets import bundled_teams
+    from multiversus_core.rulesets.multiversus import abilities
+    from multiversus_core.rulesets.multiversus.catalog import bundled_teams
+    from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS
 
     def words(text: str) -> str:
         return " ".join(text.split())

@@ -18,7 +18,7 @@ from multiversus_core import (
     SelectReaction,
     legal_commands,
 )
-from multiversus_core.events import (
+from multiversus_core.rulesets.multiversus.events import (
     ActionEnded,
     ActionStarted,
     ActivationEnded,
@@ -32,7 +32,7 @@ from multiversus_core.events import (
     UnitCoinDiscarded,
     UnitCoinReturned,
 )
-from multiversus_core.state import Piles
+from multiversus_core.rulesets.multiversus.state import Piles
 from tests.support import activate, play, roll, set_up, unsalted, when
 
 

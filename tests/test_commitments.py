@@ -37,7 +37,18 @@ from multiversus_core import (
     start_match,
 )
 from multiversus_core.bots import RandomBot, command_for
-from multiversus_core.commitments import (
+from multiversus_core.log import LOG_FORMAT, LOG_VERSION, LogEntry, LogHeader, MatchLog, read_log
+from multiversus_core.rulesets.multiversus.events import (
+    CoinsRevealed,
+    CoinsSelected,
+    Event,
+    MatchEnded,
+    ReactionRevealed,
+    ReactionSelected,
+    SecretChosen,
+    SecretRevealed,
+)
+from multiversus_core.rulesets.multiversus.secrets import (
     Opening,
     SecretKind,
     commit,
@@ -50,21 +61,10 @@ from multiversus_core.commitments import (
     seeded_salt,
     selection_value,
 )
-from multiversus_core.events import (
-    CoinsRevealed,
-    CoinsSelected,
-    Event,
-    MatchEnded,
-    ReactionRevealed,
-    ReactionSelected,
-    SecretChosen,
-    SecretRevealed,
-)
-from multiversus_core.log import LOG_FORMAT, LOG_VERSION, LogEntry, LogHeader, MatchLog, read_log
-from multiversus_core.state import Activation, MatchState, Piles
-from multiversus_core.terms import ACTION_KINDS, Seat, Side
+from multiversus_core.rulesets.multiversus.state import Activation, MatchState, Piles
+from multiversus_core.rulesets.multiversus.terms import ACTION_KINDS, Seat, Side
+from multiversus_core.rulesets.multiversus.views import PLAYER_VIEWERS, redact_log
 from multiversus_core.verify import check_commitments, verify
-from multiversus_core.views import PLAYER_VIEWERS, redact_log
 from tests.support import SETTINGS, play, set_up, when
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -17,8 +17,8 @@ from typer.testing import CliRunner
 from multiversus_cli.app import app
 from multiversus_core import MatchSettings, RollInitiative, SelectReaction
 from multiversus_core.bots import RandomBot, play_match
-from multiversus_core.commitments import chance_commitment, commit, opening, selection_value
-from multiversus_core.events import (
+from multiversus_core.log import LogEntry, MatchLog, encode_log
+from multiversus_core.rulesets.multiversus.events import (
     ActivationEnded,
     CoinsSelected,
     InitiativeRolled,
@@ -27,11 +27,16 @@ from multiversus_core.events import (
     ReactionTriggered,
     RoundStarted,
 )
-from multiversus_core.log import LogEntry, MatchLog, encode_log
-from multiversus_core.settings import Chance
+from multiversus_core.rulesets.multiversus.secrets import (
+    chance_commitment,
+    commit,
+    opening,
+    selection_value,
+)
+from multiversus_core.rulesets.multiversus.settings import Chance
+from multiversus_core.rulesets.multiversus.views import redact_log
 from multiversus_core.verify import verify, verify_against, verify_view
 from multiversus_core.viewlog import encode_view_log
-from multiversus_core.views import redact_log
 
 SETTINGS = MatchSettings(heroes="banner-knight", adversaries="smogon", salts="secrets")
 

@@ -7,9 +7,9 @@ import pytest
 
 from multiversus_core import EVENT_TYPES, Command, Event, MatchSettings
 from multiversus_core.bots import RandomBot, play_match
-from multiversus_core.events import AttackMade
-from multiversus_core.evolve import _HANDLERS, evolve, initial_state
-from multiversus_core.state import MatchState
+from multiversus_core.rulesets.multiversus.events import AttackMade
+from multiversus_core.rulesets.multiversus.evolve import _HANDLERS, evolve, initial_state
+from multiversus_core.rulesets.multiversus.state import MatchState
 
 
 def test_every_event_kind_has_exactly_one_evolve_handler() -> None:
@@ -30,7 +30,7 @@ def test_every_kind_is_frozen_with_an_explicit_snake_case_tag(union: object) -> 
 
 
 def test_events_encode_with_their_tag() -> None:
-    from multiversus_core.events import InitiativeRolled
+    from multiversus_core.rulesets.multiversus.events import InitiativeRolled
 
     event = InitiativeRolled(side="heroes", die=4, greys=1, lost=False)
     assert msgspec.json.encode(event) == (

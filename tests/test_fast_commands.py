@@ -23,11 +23,14 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core import activation, setup
-from multiversus_core.abilities import abilities_of
-from multiversus_core.board import Figure
 from multiversus_core.bots import RandomBot, command_for, play_match
-from multiversus_core.commands import (
+from multiversus_core.engine.errors import InvalidCommandError, MultiversusError
+from multiversus_core.log import MatchLog
+from multiversus_core.rulesets.multiversus import layout, selections
+from multiversus_core.rulesets.multiversus.abilities import abilities_of
+from multiversus_core.rulesets.multiversus.board import Figure
+from multiversus_core.rulesets.multiversus.catalog import installed_teams
+from multiversus_core.rulesets.multiversus.commands import (
     AfterAttack,
     Attack,
     BeginAction,
@@ -50,19 +53,30 @@ from multiversus_core.commands import (
     StopForcedMove,
     Stunt,
 )
-from multiversus_core.commitments import match_id
-from multiversus_core.decide import _RULES, decide, decide_and_fold, decider_seat
-from multiversus_core.errors import InvalidCommandError, MultiversusError
-from multiversus_core.events import CoinsRevealed, CoinsSelected, ReactionRevealed, ReactionSelected
-from multiversus_core.legal import _LISTINGS, _selection_commands, legal_commands
-from multiversus_core.log import MatchLog
-from multiversus_core.match import apply, start_match
-from multiversus_core.settings import MatchSettings
-from multiversus_core.sheets import installed_teams
-from multiversus_core.state import MatchState, Pending
-from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, Seat
-from multiversus_core.units import Unit, coin_colour, coin_kind, coin_unit
-from multiversus_core.variants import VARIANTS
+from multiversus_core.rulesets.multiversus.decide import (
+    _RULES,
+    decide,
+    decide_and_fold,
+    decider_seat,
+)
+from multiversus_core.rulesets.multiversus.events import (
+    CoinsRevealed,
+    CoinsSelected,
+    ReactionRevealed,
+    ReactionSelected,
+)
+from multiversus_core.rulesets.multiversus.legal import (
+    _LISTINGS,
+    _selection_commands,
+    legal_commands,
+)
+from multiversus_core.rulesets.multiversus.match import apply, start_match
+from multiversus_core.rulesets.multiversus.secrets import match_id
+from multiversus_core.rulesets.multiversus.settings import MatchSettings
+from multiversus_core.rulesets.multiversus.state import MatchState, Pending
+from multiversus_core.rulesets.multiversus.terms import ACTION_KINDS, SEATS, SIDES, Seat
+from multiversus_core.rulesets.multiversus.units import Unit, coin_colour, coin_kind, coin_unit
+from multiversus_core.rulesets.multiversus.variants import VARIANTS
 from multiversus_core.verify import (
     _AUDITED,
     CommitmentProblem,
@@ -271,12 +285,12 @@ def test_a_layout_kept_per_pairing_is_the_one_laid_out_afresh() -> None:
     heroes = [t for t in teams if t.side == "heroes"]
     adversaries = [t for t in teams if t.side == "adversaries"]
     pairings = [(h, a, s) for h in heroes for a in adversaries for s in a.scenarios]
-    setup.lay_out.cache_clear()
+    layout.lay_out.cache_clear()
     for _ in range(2):
         for hero, adversary, scenario in pairings:
-            kept = setup.lay_out(hero, adversary, scenario)
-            assert kept == setup.lay_out.__wrapped__(hero, adversary, scenario)
-    assert setup.lay_out.cache_info().hits == len(pairings)
+            kept = layout.lay_out(hero, adversary, scenario)
+            assert kept == layout.lay_out.__wrapped__(hero, adversary, scenario)
+    assert layout.lay_out.cache_info().hits == len(pairings)
 
 
 # --- selections: kept per unit while the figures stay the same ----------------
@@ -284,11 +298,11 @@ def test_a_layout_kept_per_pairing_is_the_one_laid_out_afresh() -> None:
 
 def _plain_terrain(unit: Unit) -> list[tuple[str, ...]]:
     kinds = set()
-    if not unit.is_terrain or activation.DRIFTING in unit.abilities:
+    if not unit.is_terrain or selections.DRIFTING in unit.abilities:
         kinds.add("move")
     if any(a.kind in ("stunt", "double_stunt") for a in abilities_of(unit)):
         kinds.add("stunt")
-    return [a for a in activation.ACTION_SELECTIONS if set(a) <= kinds]
+    return [a for a in selections.ACTION_SELECTIONS if set(a) <= kinds]
 
 
 def _plain_selections(state: MatchState, unit: Unit) -> tuple[list[tuple[str, ...]], ...]:
@@ -301,12 +315,12 @@ def _plain_selections(state: MatchState, unit: Unit) -> tuple[list[tuple[str, ..
         active = _plain_terrain(unit)
     else:
         hurt = any(f.condition in ("wounded", "disabled") for f in on_board)
-        active = ([()] if hurt else []) + (list(activation.ACTION_SELECTIONS) if able else [])
+        active = ([()] if hurt else []) + (list(selections.ACTION_SELECTIONS) if able else [])
     reactive = (
         [
             a
-            for a in (_plain_terrain(unit) if unit.is_terrain else activation.ACTION_SELECTIONS)
-            if a in activation.REACTIVE_SELECTIONS
+            for a in (_plain_terrain(unit) if unit.is_terrain else selections.ACTION_SELECTIONS)
+            if a in selections.REACTIVE_SELECTIONS
         ]
         if able
         else []
@@ -340,18 +354,18 @@ def test_figures_and_selections_kept_while_the_figures_stay_are_the_plain_ones(
             assert state.figure(figure.id) is figure
         for unit in state.units:
             on_board = tuple(f for f in state.figures if f.unit == unit.id and f.square is not None)
-            assert activation.figures_of(state, unit) == on_board
+            assert selections.figures_of(state, unit) == on_board
             able = tuple(f for f in on_board if f.condition != "disabled")
-            assert activation.able_figures(state, unit) == able
+            assert selections.able_figures(state, unit) == able
             active, reactive = _plain_selections(state, unit)
-            assert list(activation.active_selections(state, unit)) == active
-            assert list(activation.reactive_selections(state, unit)) == reactive
+            assert list(selections.active_selections(state, unit)) == active
+            assert list(selections.reactive_selections(state, unit)) == reactive
         for side in SIDES:
             stash = {coin_unit(c) for c in state.piles(side).stash}
             mine = [u for u in state.units if u.side == side and u.id in stash]
             plain = [_plain_selections(state, u) for u in mine]
-            assert activation.has_legal_activation(state, side) == any(a for a, _ in plain)
-            assert activation.can_react(state, side) == any(r for _, r in plain)
+            assert selections.has_legal_activation(state, side) == any(a for a, _ in plain)
+            assert selections.can_react(state, side) == any(r for _, r in plain)
         seat = decider_seat(state)
         assert seat is not None
         if state.pending in ("select", "react"):
@@ -399,8 +413,8 @@ def test_terrain_selections_kept_per_unit_are_the_plain_ones(abilities: tuple[st
     )
     for _ in range(2):
         active, reactive = _plain_selections(state, unit)
-        assert list(activation.active_selections(state, unit)) == active
-        assert list(activation.reactive_selections(state, unit)) == reactive
+        assert list(selections.active_selections(state, unit)) == active
+        assert list(selections.reactive_selections(state, unit)) == reactive
 
 
 # --- the decider and the listing: found by what the match waits for -----------
@@ -468,12 +482,12 @@ def test_selection_commands_kept_per_unit_are_built_from_the_selections_asked() 
     # equal but another tuple, then each answer is the plain list of its selections
     unit = Unit("militia", "Militia", "heroes", "mob", ("m1",), ())
     asked = [
-        activation.ACTION_SELECTIONS,
-        activation.REACTIVE_SELECTIONS,
-        tuple(a for a in activation.REACTIVE_SELECTIONS),  # equal, not the same
+        selections.ACTION_SELECTIONS,
+        selections.REACTIVE_SELECTIONS,
+        tuple(a for a in selections.REACTIVE_SELECTIONS),  # equal, not the same
         ((),),
         (),
-        activation.ACTION_SELECTIONS,
+        selections.ACTION_SELECTIONS,
     ]
     for kind in (SelectCoins, SelectReaction):
         for player in SEATS:

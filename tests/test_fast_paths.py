@@ -14,24 +14,24 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core import activation, movement
-from multiversus_core.board import Board, Figure
 from multiversus_core.bots import RandomBot, command_for
-from multiversus_core.decide import _decider_seat, _expect, decider_seat
-from multiversus_core.errors import IllegalCommandError
-from multiversus_core.geometry import (
+from multiversus_core.engine.errors import IllegalCommandError
+from multiversus_core.rulesets.multiversus import activation, movement, selections
+from multiversus_core.rulesets.multiversus.board import Board, Figure
+from multiversus_core.rulesets.multiversus.decide import _decider_seat, _expect, decider_seat
+from multiversus_core.rulesets.multiversus.geometry import (
     DIRECTIONS,
     are_adjacent,
     figure_squares,
     footprint,
     tile_squares,
 )
-from multiversus_core.initiative import greys_in_discard
-from multiversus_core.match import apply, fold, start_match
-from multiversus_core.settings import MatchSettings
-from multiversus_core.state import MatchState, Pending, Piles
-from multiversus_core.terms import Direction, Seat, Side, Size, Square
-from multiversus_core.units import coin_colour, coin_unit, is_grey
+from multiversus_core.rulesets.multiversus.initiative import greys_in_discard
+from multiversus_core.rulesets.multiversus.match import apply, fold, start_match
+from multiversus_core.rulesets.multiversus.settings import MatchSettings
+from multiversus_core.rulesets.multiversus.state import MatchState, Pending, Piles
+from multiversus_core.rulesets.multiversus.terms import Direction, Seat, Side, Size, Square
+from multiversus_core.rulesets.multiversus.units import coin_colour, coin_unit, is_grey
 from tests.boards import random_scenes
 from tests.support import plain_decider_seat
 
@@ -178,25 +178,25 @@ def _check_lookups(state: MatchState) -> None:
     for unit in state.units:
         assert state.unit(unit.id) is next(u for u in state.units if u.id == unit.id)
         on_board = tuple(f for f in state.figures if f.unit == unit.id and f.square is not None)
-        assert activation.figures_of(state, unit) == on_board
-        assert activation.able_figures(state, unit) == tuple(
+        assert selections.figures_of(state, unit) == on_board
+        assert selections.able_figures(state, unit) == tuple(
             f for f in on_board if f.condition != "disabled"
         )
         if state.activation is not None:
-            assert activation.reactive_selections(state, unit) == activation._reactive_selections(
+            assert selections.reactive_selections(state, unit) == selections._reactive_selections(
                 plain, unit
             )
-            assert activation.active_selections(state, unit) == activation._active_selections(
+            assert selections.active_selections(state, unit) == selections._active_selections(
                 plain, unit
             )
     for side in ("heroes", "adversaries"):
         stashed = [state.unit(coin_unit(c)) for c in state.piles(side).stash]
         ours = [unit for unit in stashed if unit.side == side]
-        assert activation.has_legal_activation(state, side) == any(
-            activation._active_selections(plain, unit) for unit in ours
+        assert selections.has_legal_activation(state, side) == any(
+            selections._active_selections(plain, unit) for unit in ours
         )
-        assert activation.can_react(state, side) == any(
-            activation._reactive_selections(plain, unit) for unit in ours
+        assert selections.can_react(state, side) == any(
+            selections._reactive_selections(plain, unit) for unit in ours
         )
     for piles in (state.heroes, state.adversaries):
         kinds = list(dict.fromkeys((coin_unit(c), coin_colour(c)) for c in piles.stash))

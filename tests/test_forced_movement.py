@@ -34,10 +34,14 @@ from multiversus_core import (
     view,
 )
 from multiversus_core.bots import RandomBot, command_for, play_match
-from multiversus_core.events import BlockChosen, ForcedMoveHeld, ForcedStopChosen
 from multiversus_core.log import LogWriter, read_log, replay
+from multiversus_core.rulesets.multiversus.events import (
+    BlockChosen,
+    ForcedMoveHeld,
+    ForcedStopChosen,
+)
+from multiversus_core.rulesets.multiversus.views import redact_event
 from multiversus_core.verify import verify
-from multiversus_core.views import redact_event
 from tests.support import play, play_passing, seat, when
 from tests.test_abilities import act, match, only
 from tests.test_properties import candidate_commands

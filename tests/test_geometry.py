@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from multiversus_core.board import Board, Figure, Tile
-from multiversus_core.geometry import (
+from multiversus_core.rulesets.multiversus.board import Board, Figure, Tile
+from multiversus_core.rulesets.multiversus.geometry import (
     DIAGONAL,
     DIRECTIONS,
     ORTHOGONAL,
@@ -24,7 +24,7 @@ from multiversus_core.geometry import (
     squares_in_sight,
     tile_at,
 )
-from multiversus_core.terms import Size, Square
+from multiversus_core.rulesets.multiversus.terms import Size, Square
 from tests.boards import ENEMY, HERO, LARGE_ENEMY, LARGE_HERO, build, terrain, tile
 
 OBSCURING_TERRAIN = terrain(obscuring=True)

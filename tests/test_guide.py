@@ -10,8 +10,8 @@ from msgspec.structs import replace
 
 from multiversus_cli.guide import explain_decision, how_to_win, odds
 from multiversus_core import MatchSettings, SelectCoins, apply, legal_commands, start_match
-from multiversus_core.scoring import WIN_CONDITIONS
-from multiversus_core.sheets import find_team
+from multiversus_core.rulesets.multiversus.catalog import find_team
+from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS
 from tests.support import SETTINGS, activate, conditioned, roll, set_up
 
 

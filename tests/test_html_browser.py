@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from multiversus_cli.html import page_html, side_page
-from multiversus_core.evolve import evolve, initial_state
 from multiversus_core.log import MatchLog, read_log
-from multiversus_core.state import MatchState
-from multiversus_core.views import redact_log
+from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.views import redact_log
 
 CHROMIUM = Path(os.environ.get("MULTIVERSUS_CHROMIUM", "/usr/bin/chromium"))
 """Debian's Chromium; MULTIVERSUS_CHROMIUM names another (the tests of the skip use it)."""
@@ -219,7 +219,7 @@ def test_play_advances_and_pause_stops(replay: Replay, positions: list[dict[str,
 
 
 def test_a_step_s_changes_are_highlighted(replay: Replay, golden: MatchLog) -> None:
-    from multiversus_core.events import FigureStepped
+    from multiversus_core.rulesets.multiversus.events import FigureStepped
 
     moved = next(
         k
@@ -274,7 +274,7 @@ def test_a_missing_browser_skips_outside_ci_and_fails_in_ci(ci: str, outcome: st
 def test_a_die_roll_is_told_whole_inside_the_board_picture(
     replay: Replay, golden: MatchLog
 ) -> None:
-    from multiversus_core.events import InitiativeRolled
+    from multiversus_core.rulesets.multiversus.events import InitiativeRolled
 
     rolled = next(
         k

@@ -24,7 +24,8 @@ from multiversus_cli.replay import command_line, event_lines, steps
 from multiversus_cli.svg import CELL, board_svg, changes
 from multiversus_core import MatchSettings, apply, decider_seat, salted, start_match
 from multiversus_core.bots import RandomBot, command_for
-from multiversus_core.events import (
+from multiversus_core.log import LogEntry, MatchLog, encode_log, new_header, read_log, replay
+from multiversus_core.rulesets.multiversus.events import (
     AttackMade,
     BoardSetUp,
     CoinsSelected,
@@ -34,14 +35,13 @@ from multiversus_core.events import (
     InitiativeRolled,
     TeamsChosen,
 )
-from multiversus_core.evolve import evolve, initial_state
-from multiversus_core.log import LogEntry, MatchLog, encode_log, new_header, read_log, replay
-from multiversus_core.scoring import WIN_CONDITIONS
-from multiversus_core.state import MatchState
-from multiversus_core.terms import Side
-from multiversus_core.units import coin_colour, coin_unit
+from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
+from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import Side
+from multiversus_core.rulesets.multiversus.units import coin_colour, coin_unit
+from multiversus_core.rulesets.multiversus.views import redact, redact_log, view
 from multiversus_core.viewlog import encode_view_log, read_view_log
-from multiversus_core.views import redact, redact_log, view
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 GOLDEN = REPLAYS / "witch-hunters--smogon--standard.jsonl"

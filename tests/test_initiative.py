@@ -18,8 +18,8 @@ from multiversus_core import (
     RollInitiative,
     legal_commands,
 )
-from multiversus_core.dice import flip_coin, roll_die
-from multiversus_core.events import (
+from multiversus_core.engine.chance import flip_coin, roll_die
+from multiversus_core.rulesets.multiversus.events import (
     BoardSetUp,
     DiscardReturned,
     InitiativeGivenUp,
@@ -33,12 +33,12 @@ from multiversus_core.events import (
     TurnEnded,
     TurnStarted,
 )
-from multiversus_core.initiative import (
+from multiversus_core.rulesets.multiversus.initiative import (
     chance_of_losing_initiative,
     loses_initiative,
     losing_rolls,
 )
-from multiversus_core.units import Unit
+from multiversus_core.rulesets.multiversus.units import Unit
 from tests.support import SETTINGS, activate, given, kinds, play, roll, set_up, when
 
 

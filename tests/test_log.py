@@ -18,10 +18,8 @@ from hypothesis import strategies as st
 
 import multiversus_core
 from multiversus_core import MatchSettings, MatchState
-from multiversus_core.commands import Command
-from multiversus_core.dice import draw, flip_coin, roll_die
-from multiversus_core.errors import LogError
-from multiversus_core.events import EVENT_TYPES, ActionStarted
+from multiversus_core.engine.chance import draw, flip_coin, roll_die
+from multiversus_core.engine.errors import LogError
 from multiversus_core.log import (
     LOG_ERROR_CODES,
     LOG_FORMAT,
@@ -38,6 +36,8 @@ from multiversus_core.log import (
     read_log,
     replay,
 )
+from multiversus_core.rulesets.multiversus.commands import Command
+from multiversus_core.rulesets.multiversus.events import EVENT_TYPES, ActionStarted
 from multiversus_core.verify import check_commitments
 from tests.support import MUTATION, bot_match, mutated
 

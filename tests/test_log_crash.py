@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from multiversus_core import MatchSettings
-from multiversus_core.errors import LogError
+from multiversus_core.engine.errors import LogError
 from multiversus_core.log import (
     LogWriter,
     MatchLog,

@@ -18,15 +18,15 @@ import pytest
 
 from multiversus_core import MatchSettings
 from multiversus_core.bots import RandomBot, play_match
-from multiversus_core.commitments import chance_commitment
-from multiversus_core.dice import flip_coin, roll_die
-from multiversus_core.errors import LogError
+from multiversus_core.engine.chance import flip_coin, roll_die
+from multiversus_core.engine.errors import LogError
 from multiversus_core.log import MAX_DEPTH, decode_log, encode_log, nesting_depth
-from multiversus_core.match import secret_chance_settings
-from multiversus_core.settings import Chance
+from multiversus_core.rulesets.multiversus.match import secret_chance_settings
+from multiversus_core.rulesets.multiversus.secrets import chance_commitment
+from multiversus_core.rulesets.multiversus.settings import Chance
+from multiversus_core.rulesets.multiversus.views import redact_log
 from multiversus_core.verify import verify, verify_data
 from multiversus_core.viewlog import decode_view_log, encode_view_log
-from multiversus_core.views import redact_log
 from tests.support import rechained
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -170,7 +170,7 @@ def test_bad_settings_is_checked_by_verify_before_any_entry(settings: MatchSetti
 
 
 def test_unsorted_or_repeated_variants_are_bad_settings() -> None:
-    from multiversus_core.variants import VARIANTS
+    from multiversus_core.rulesets.multiversus.variants import VARIANTS
 
     names = sorted(VARIANTS)[:2]
     for variants in ((names[1], names[0]), (names[0], names[0])):

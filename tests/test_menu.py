@@ -23,7 +23,7 @@ from multiversus_core import (
     start_match,
 )
 from multiversus_core.bots import RandomBot, command_for
-from multiversus_core.commands import Command
+from multiversus_core.rulesets.multiversus.commands import Command
 from tests.support import SETTINGS, placed, select, set_up
 
 

@@ -14,8 +14,8 @@ from multiversus_core import (
     Step,
     legal_commands,
 )
-from multiversus_core.events import FigureStepped
-from multiversus_core.terms import ActionKind
+from multiversus_core.rulesets.multiversus.events import FigureStepped
+from multiversus_core.rulesets.multiversus.terms import ActionKind
 from tests.support import play, react, set_up, when
 
 N, E, S, W = (0, -1), (1, 0), (0, 1), (-1, 0)

@@ -16,24 +16,24 @@ from collections import deque
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core import activation, combat, movement
-from multiversus_core.abilities import abilities_of
-from multiversus_core.board import Board, Figure
 from multiversus_core.bots import RandomBot, command_for
-from multiversus_core.decide import decider_seat
-from multiversus_core.geometry import (
+from multiversus_core.rulesets.multiversus import activation, combat, movement, selections
+from multiversus_core.rulesets.multiversus.abilities import abilities_of
+from multiversus_core.rulesets.multiversus.board import Board, Figure
+from multiversus_core.rulesets.multiversus.catalog import installed_teams
+from multiversus_core.rulesets.multiversus.decide import decider_seat
+from multiversus_core.rulesets.multiversus.geometry import (
     DIRECTIONS,
     ORTHOGONAL,
     figure_squares,
     push_direction,
     tile_squares,
 )
-from multiversus_core.match import apply, start_match
-from multiversus_core.settings import MatchSettings
-from multiversus_core.sheets import installed_teams
-from multiversus_core.state import MatchState
-from multiversus_core.terms import Direction, Square
-from multiversus_core.variants import VARIANTS, is_on
+from multiversus_core.rulesets.multiversus.match import apply, start_match
+from multiversus_core.rulesets.multiversus.settings import MatchSettings
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import Direction, Square
+from multiversus_core.rulesets.multiversus.variants import VARIANTS, is_on
 from tests.boards import random_scenes
 from tests.test_fast_paths import _ReferenceSpaces
 
@@ -130,9 +130,9 @@ def test_an_empty_space_is_on_the_board_with_no_tile_and_no_figure(
 
 def _plain_allowance(state: MatchState, figure: Figure, double: bool) -> int:
     """A Move's allowance from every ability of the unit, one after the other."""
-    spaces = activation.DOUBLE_MOVE_SPACES if double else activation.MOVE_SPACES
+    spaces = selections.DOUBLE_MOVE_SPACES if double else selections.MOVE_SPACES
     if double and is_on(state, "diagonal-double-move"):
-        spaces = activation.DIAGONAL_DOUBLE_MOVE_SPACES
+        spaces = selections.DIAGONAL_DOUBLE_MOVE_SPACES
     for ability in abilities_of(state.unit(figure.unit)):
         spaces = ability.movement(state, figure, spaces)
     return spaces

@@ -9,9 +9,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from multiversus_core.board import Board, Figure, Tile
-from multiversus_core.geometry import DIRECTIONS, ORTHOGONAL, figure_squares, footprint
-from multiversus_core.movement import (
+from multiversus_core.rulesets.multiversus.board import Board, Figure, Tile
+from multiversus_core.rulesets.multiversus.geometry import (
+    DIRECTIONS,
+    ORTHOGONAL,
+    figure_squares,
+    footprint,
+)
+from multiversus_core.rulesets.multiversus.movement import (
     can_stand,
     can_stop_here,
     forced_move_options,
@@ -21,7 +26,7 @@ from multiversus_core.movement import (
     step,
     step_options,
 )
-from multiversus_core.terms import Direction, Square
+from multiversus_core.rulesets.multiversus.terms import Direction, Square
 from tests.boards import ENEMY, HERO, LARGE_HERO, Piece, build, terrain, tile
 
 CURTAIN = terrain(blocking=False)

@@ -18,18 +18,18 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core import activation, combat, movement
-from multiversus_core.abilities import REGISTRY
-from multiversus_core.board import Figure
 from multiversus_core.bots import RandomBot, command_for
-from multiversus_core.decide import decider_seat
-from multiversus_core.geometry import DIRECTIONS, are_adjacent
-from multiversus_core.legal import legal_commands
-from multiversus_core.match import apply, start_match
-from multiversus_core.settings import MatchSettings
-from multiversus_core.state import MatchState, Pending
-from multiversus_core.terms import Direction
-from multiversus_core.variants import VARIANTS
+from multiversus_core.rulesets.multiversus import activation, combat, movement, selections
+from multiversus_core.rulesets.multiversus.abilities import REGISTRY
+from multiversus_core.rulesets.multiversus.board import Figure
+from multiversus_core.rulesets.multiversus.decide import decider_seat
+from multiversus_core.rulesets.multiversus.geometry import DIRECTIONS, are_adjacent
+from multiversus_core.rulesets.multiversus.legal import legal_commands
+from multiversus_core.rulesets.multiversus.match import apply, start_match
+from multiversus_core.rulesets.multiversus.settings import MatchSettings
+from multiversus_core.rulesets.multiversus.state import MatchState, Pending
+from multiversus_core.rulesets.multiversus.terms import Direction
+from multiversus_core.rulesets.multiversus.variants import VARIANTS
 
 OPTIONS = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 PHASES: tuple[Pending, ...] = ("stunt", "attack", "after_attack")
@@ -214,10 +214,10 @@ def _plain_in_range(state: MatchState, unit_id: str, figure: Figure) -> bool:
     """R7's range, pair by pair: a character of the unit could attack ``figure`` (under the
     variant adjacent-triggers, without Overwatch: one is adjacent to it)."""
     unit = state.unit(unit_id)
-    able = activation.able_figures(state, unit)
+    able = selections.able_figures(state, unit)
     if (
         "adjacent-triggers" in state.settings.variants
-        and activation.OVERWATCH not in unit.abilities
+        and selections.OVERWATCH not in unit.abilities
     ):
         return any(are_adjacent(figure, r) for r in able if not r.terrain)
     return any(combat.can_attack(state, r, figure) for r in able)

@@ -43,12 +43,18 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.abilities import REGISTRY
 from multiversus_core.bots import RandomBot, command_for, play_match
-from multiversus_core.geometry import DIRECTIONS, figure_squares, on_board
-from multiversus_core.sheets import installed_teams
-from multiversus_core.terms import ACTION_KINDS, SEATS, SIDES, ActionKind, Colour
-from multiversus_core.variants import VARIANTS
+from multiversus_core.rulesets.multiversus.abilities import REGISTRY
+from multiversus_core.rulesets.multiversus.catalog import installed_teams
+from multiversus_core.rulesets.multiversus.geometry import DIRECTIONS, figure_squares, on_board
+from multiversus_core.rulesets.multiversus.terms import (
+    ACTION_KINDS,
+    SEATS,
+    SIDES,
+    ActionKind,
+    Colour,
+)
+from multiversus_core.rulesets.multiversus.variants import VARIANTS
 
 SEEDS = st.integers(min_value=0, max_value=2**64 - 1)
 PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -21,10 +21,11 @@ from multiversus_core import (
     Stunt,
     legal_commands,
 )
-from multiversus_core.activation import triggered_units
-from multiversus_core.board import Figure
 from multiversus_core.bots import RandomBot, play_match
-from multiversus_core.events import (
+from multiversus_core.log import MatchLog
+from multiversus_core.rulesets.multiversus.activation import triggered_units
+from multiversus_core.rulesets.multiversus.board import Figure
+from multiversus_core.rulesets.multiversus.events import (
     AttackMade,
     BoardSetUp,
     ConditionChanged,
@@ -39,8 +40,7 @@ from multiversus_core.events import (
     StuntFailed,
     StuntPerformed,
 )
-from multiversus_core.log import MatchLog
-from multiversus_core.state import Suspended
+from multiversus_core.rulesets.multiversus.state import Suspended
 from tests.support import conditioned, kinds, placed, play, select, set_up, unsalted, when
 from tests.test_actions import ARENA
 

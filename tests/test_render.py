@@ -57,9 +57,9 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.activation import triggered_units
 from multiversus_core.bots import RandomBot, command_for
-from multiversus_core.events import (
+from multiversus_core.rulesets.multiversus.activation import triggered_units
+from multiversus_core.rulesets.multiversus.events import (
     AttackMade,
     ConditionChanged,
     MatchEnded,
@@ -68,9 +68,9 @@ from multiversus_core.events import (
     SecretChosen,
     SecretRevealed,
 )
-from multiversus_core.geometry import are_adjacent
-from multiversus_core.terms import Seat, other_seat
-from multiversus_core.views import HiddenSecretChosen, redact_event, viewer_of
+from multiversus_core.rulesets.multiversus.geometry import are_adjacent
+from multiversus_core.rulesets.multiversus.terms import Seat, other_seat
+from multiversus_core.rulesets.multiversus.views import HiddenSecretChosen, redact_event, viewer_of
 from tests.support import placed, play, play_passing, select, set_up
 from tests.test_actions import ARENA
 
@@ -205,7 +205,7 @@ def test_units_list_every_figure_and_its_space(first_turn: MatchState) -> None:
 
 
 def test_units_show_the_rules_of_each_unit(first_turn: MatchState) -> None:
-    from multiversus_core.abilities import abilities_of, title
+    from multiversus_core.rulesets.multiversus.abilities import abilities_of, title
 
     text = to_text(render_units(first_turn, 1), width=200)
     shown = 0

@@ -15,7 +15,7 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.events import (
+from multiversus_core.rulesets.multiversus.events import (
     BoardSetUp,
     RoundStarted,
     SetUpCoinFlipped,

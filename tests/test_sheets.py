@@ -7,13 +7,8 @@ from pathlib import Path
 import pytest
 
 from multiversus_core import MatchSettings, SettingsError, SheetError, start_match
-from multiversus_core.sheets import (
-    bundled_teams,
-    check_pairings,
-    decode_sheet,
-    find_team,
-    load_sheet,
-)
+from multiversus_core.rulesets.multiversus.catalog import bundled_teams, check_pairings, find_team
+from multiversus_core.rulesets.multiversus.sheets import decode_sheet, load_sheet
 
 GOOD = b"""
 id = "wardens"

@@ -17,19 +17,24 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core import activation, movement
-from multiversus_core.board import Board, Figure
 from multiversus_core.bots import RandomBot, command_for
-from multiversus_core.builder import Builder
-from multiversus_core.commands import Step
-from multiversus_core.decide import decider_seat
-from multiversus_core.geometry import DIRECTIONS, ORTHOGONAL, are_adjacent, figure_squares
-from multiversus_core.legal import legal_commands
-from multiversus_core.match import apply, start_match
-from multiversus_core.settings import MatchSettings
-from multiversus_core.state import MatchState, Suspended
-from multiversus_core.terms import Square
-from multiversus_core.units import coin_unit
+from multiversus_core.rulesets.multiversus import activation, movement, selections
+from multiversus_core.rulesets.multiversus.board import Board, Figure
+from multiversus_core.rulesets.multiversus.builder import Builder
+from multiversus_core.rulesets.multiversus.commands import Step
+from multiversus_core.rulesets.multiversus.decide import decider_seat
+from multiversus_core.rulesets.multiversus.geometry import (
+    DIRECTIONS,
+    ORTHOGONAL,
+    are_adjacent,
+    figure_squares,
+)
+from multiversus_core.rulesets.multiversus.legal import legal_commands
+from multiversus_core.rulesets.multiversus.match import apply, start_match
+from multiversus_core.rulesets.multiversus.settings import MatchSettings
+from multiversus_core.rulesets.multiversus.state import MatchState, Suspended
+from multiversus_core.rulesets.multiversus.terms import Square
+from multiversus_core.rulesets.multiversus.units import coin_unit
 from tests.boards import random_scenes
 
 
@@ -201,10 +206,10 @@ def _check_step_values(state: MatchState) -> None:
     # the able figures by unit, if kept or carried, and the figures on the board by unit
     able = cache.get("_by_figures", {}).get("_able_figures")
     if able is not None:
-        assert able == activation._able_by_unit(plain)
+        assert able == selections._able_by_unit(plain)
     for unit in state.units:
         on_board = tuple(f for f in state.figures if f.unit == unit.id and f.square is not None)
-        assert activation.figures_of(state, unit) == on_board
+        assert selections.figures_of(state, unit) == on_board
     index = cache.get("_by_figures", {}).get("_occupancy")
     if index is not None:
         assert _covering(index) == _covering(activation._occupancy(plain))
@@ -345,8 +350,8 @@ def test_the_trigger_candidates_are_the_units_the_reactive_player_might_have_sel
             stash = state.piles(side).stash_units | {coin_unit(act.reaction_coin)}
             plain = []
             for unit in state.units:
-                selections = activation.reactive_selections(_fresh(state), unit)
-                kinds = frozenset(k for coins in selections for k in coins)
+                options = selections.reactive_selections(_fresh(state), unit)
+                kinds = frozenset(k for coins in options for k in coins)
                 if unit.side == side and unit.id in stash and kinds:
                     plain.append((unit, kinds))
             assert activation._find_candidates(_fresh(state)) == tuple(plain)

@@ -13,10 +13,10 @@ from __future__ import annotations
 import msgspec
 from hypothesis import given, settings
 
-from multiversus_core import activation, movement
-from multiversus_core.board import Board, Figure
-from multiversus_core.builder import Builder
-from multiversus_core.state import MatchState, Suspended
+from multiversus_core.rulesets.multiversus import activation, movement, selections
+from multiversus_core.rulesets.multiversus.board import Board, Figure
+from multiversus_core.rulesets.multiversus.builder import Builder
+from multiversus_core.rulesets.multiversus.state import MatchState, Suspended
 from tests.boards import random_scenes
 from tests.test_option_paths import MATCHES, OPTIONS, _random_states
 
@@ -88,7 +88,7 @@ def _revealed(state: MatchState) -> list[MatchState]:
                     act, reaction_actions=actions, reaction_revealed=True
                 ),
             )
-            for actions in activation.REACTIVE_SELECTIONS
+            for actions in selections.REACTIVE_SELECTIONS
         ),
     ]
 

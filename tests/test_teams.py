@@ -29,24 +29,31 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.abilities import REGISTRY, Ability, hidden_identity, secret_figure
 from multiversus_core.bots import RandomBot, play_out
-from multiversus_core.scoring import WIN_CONDITIONS
-from multiversus_core.sheets import (
-    ENTRY_POINT_GROUP,
-    TeamSheet,
-    UnitSheet,
+from multiversus_core.rulesets.multiversus.abilities import (
+    REGISTRY,
+    Ability,
+    hidden_identity,
+    secret_figure,
+)
+from multiversus_core.rulesets.multiversus.catalog import (
     bundled_teams,
-    decode_sheet,
     find_team,
     installed_teams,
     invalid_teams,
-    load_sheet,
     missing_team,
+)
+from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS
+from multiversus_core.rulesets.multiversus.sheets import (
+    ENTRY_POINT_GROUP,
+    TeamSheet,
+    UnitSheet,
+    decode_sheet,
+    load_sheet,
 )
 from tests.support import play, seat
 
-TEAMS_FOLDER = resources.files("multiversus_core").joinpath("data").joinpath("teams")
+TEAMS_FOLDER = resources.files("multiversus_core.rulesets.multiversus").joinpath("data", "teams")
 SHEET_FILES = sorted(e.name for e in TEAMS_FOLDER.iterdir() if e.name.endswith(".toml"))
 
 HEROES = [t.id for t in bundled_teams() if t.side == "heroes"]
@@ -97,8 +104,8 @@ def test_bundled_adversaries_each_win_by_more_than_elimination() -> None:
 def test_importing_the_library_registers_the_bundled_abilities() -> None:
     code = (
         "from multiversus_core import start_match\n"
-        "from multiversus_core.abilities import REGISTRY\n"
-        "from multiversus_core.scoring import WIN_CONDITIONS\n"
+        "from multiversus_core.rulesets.multiversus.abilities import REGISTRY\n"
+        "from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS\n"
         "assert {'Rally', 'Smoke Breath', 'Shapeshifter', 'Troll Sweep'} <= set(REGISTRY)\n"
         "assert 'the-smoke-vent' in WIN_CONDITIONS\n"
     )
@@ -348,7 +355,7 @@ def test_entry_point_team_with_an_unregistered_ability_is_left_out_and_listed(
 @pytest.mark.parametrize(
     ("attribute", "message"),
     [
-        ("clashing_provider", "id: the team id 'smogon' is taken by multiversus_core/data/teams"),
+        ("clashing_provider", "id: the team id 'smogon' is taken by multiversus_core/rulesets/multiversus/data/teams"),
         ("junk_provider", "team 0 is a int, not a TeamSheet or a path"),
         ("NOT_CALLABLE", "loads to something that is not callable"),
         ("no_such_attribute", "cannot be loaded"),

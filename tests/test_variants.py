@@ -25,14 +25,14 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.events import (
+from multiversus_core.rulesets.multiversus.events import (
     FigureMoved,
     InitiativeRolled,
     ReactionTriggered,
     UnitCoinRemoved,
 )
-from multiversus_core.initiative import chance_of_losing_initiative
-from multiversus_core.variants import NOT_IMPLEMENTED, VARIANTS
+from multiversus_core.rulesets.multiversus.initiative import chance_of_losing_initiative
+from multiversus_core.rulesets.multiversus.variants import NOT_IMPLEMENTED, VARIANTS
 from tests.support import (
     SETTINGS,
     activate,
@@ -292,7 +292,7 @@ def _to_secrets(settings: MatchSettings) -> MatchState:
 
 
 def test_secret_schemes_the_adversary_secretly_picks_the_win_condition_that_counts() -> None:
-    from multiversus_core.sheets import find_team
+    from multiversus_core.rulesets.multiversus.catalog import find_team
 
     settings = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=5)
     sheet = find_team("smogon")

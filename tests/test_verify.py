@@ -9,12 +9,12 @@ import pytest
 from msgspec.structs import replace
 
 from multiversus_core import MatchSettings
-from multiversus_core.events import InitiativeRolled
 from multiversus_core.log import (
     MatchLog,
     decode_log,
     encode_log,
 )
+from multiversus_core.rulesets.multiversus.events import InitiativeRolled
 from multiversus_core.verify import verify, verify_file
 from tests.support import bot_match
 
@@ -59,7 +59,7 @@ def test_an_edited_die_is_caught_at_its_entry_round_and_turn_even_with_a_good_ch
 
 def test_a_changed_rule_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
     log = bot_log()
-    from multiversus_core import initiative
+    from multiversus_core.rulesets.multiversus import initiative
 
     # Suppose the Initiative were never lost on a six.
     monkeypatch.setattr(

@@ -16,13 +16,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from multiversus_core import MatchSettings
-from multiversus_core.errors import LogError
-from multiversus_core.events import CoinsRevealed, CoinsSelected, SecretChosen, TeamsChosen
-from multiversus_core.evolve import evolve, initial_state
+from multiversus_core.engine.errors import LogError
 from multiversus_core.log import LogEntry, MatchLog, read_log
-from multiversus_core.state import MatchState
-from multiversus_core.viewlog import decode_view_log, encode_view_log, replayable
-from multiversus_core.views import (
+from multiversus_core.rulesets.multiversus.events import (
+    CoinsRevealed,
+    CoinsSelected,
+    SecretChosen,
+    TeamsChosen,
+)
+from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.views import (
     HiddenChooseSecret,
     HiddenCoinsSelected,
     HiddenSecretChosen,
@@ -32,6 +36,7 @@ from multiversus_core.views import (
     redact_log,
     view,
 )
+from multiversus_core.viewlog import decode_view_log, encode_view_log, replayable
 from tests.support import bot_match
 from tests.test_viewlog import GOLDEN, ROOT
 

@@ -19,9 +19,10 @@ from hypothesis import strategies as st
 
 from multiversus_core import MatchSettings, secret_chance_settings
 from multiversus_core.bots import RandomBot, play_match
-from multiversus_core.errors import LogError
-from multiversus_core.events import ActionStarted, CoinsSelected, FigureStepped
+from multiversus_core.engine.errors import LogError
 from multiversus_core.log import MatchLog, decode_log, encode_log, read_log
+from multiversus_core.rulesets.multiversus.events import ActionStarted, CoinsSelected, FigureStepped
+from multiversus_core.rulesets.multiversus.views import HiddenCoinsSelected, RedactedLog, redact_log
 from multiversus_core.verify import Verification, verify_data, verify_file, verify_view
 from multiversus_core.viewlog import (
     decode_view_log,
@@ -30,7 +31,6 @@ from multiversus_core.viewlog import (
     read_view_log,
     view_log_schema,
 )
-from multiversus_core.views import HiddenCoinsSelected, RedactedLog, redact_log
 from tests.support import MUTATION, mutated, rechained
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -28,7 +28,8 @@ from multiversus_core import (
     start_match,
 )
 from multiversus_core.bots import RandomBot, command_for
-from multiversus_core.events import (
+from multiversus_core.log import LOG_FORMAT, LOG_VERSION, LogEntry, LogHeader, MatchLog
+from multiversus_core.rulesets.multiversus.events import (
     CoinsRevealed,
     CoinsSelected,
     ReactionRevealed,
@@ -36,12 +37,10 @@ from multiversus_core.events import (
     SecretChosen,
     SecretRevealed,
 )
-from multiversus_core.log import LOG_FORMAT, LOG_VERSION, LogEntry, LogHeader, MatchLog
-from multiversus_core.match import secret_chance_settings
-from multiversus_core.state import Activation, Piles, Secret
-from multiversus_core.terms import Seat, Side, other_side
-from multiversus_core.viewlog import encode_view_log
-from multiversus_core.views import (
+from multiversus_core.rulesets.multiversus.match import secret_chance_settings
+from multiversus_core.rulesets.multiversus.state import Activation, Piles, Secret
+from multiversus_core.rulesets.multiversus.terms import Seat, Side, other_side
+from multiversus_core.rulesets.multiversus.views import (
     PLAYER_VIEWERS,
     ActivationView,
     HiddenChooseSecret,
@@ -58,6 +57,7 @@ from multiversus_core.views import (
     view,
     viewer_of,
 )
+from multiversus_core.viewlog import encode_view_log
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PROPERTY = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -2,8 +2,8 @@
 
 Everything here is a pure function of a state and returns plain strings. What a
 seat may know is never decided here: it goes through the one door,
-:mod:`multiversus_core.views` (:func:`~multiversus_core.views.viewer_of`,
-:func:`~multiversus_core.views.redact_event`, :func:`~multiversus_core.views.view`).
+:mod:`~.views` (:func:`~.views.viewer_of`,
+:func:`~.views.redact_event`, :func:`~.views.view`).
 A hidden event arrives as a placeholder and is told as such; a hidden
 selection or secret choice is read from the redacted view, where it is None.
 """
@@ -15,11 +15,17 @@ from dataclasses import dataclass
 from typing import Final
 
 from multiversus_cli.printable import printable
-from multiversus_core import activation, forced
-from multiversus_core.abilities import REGISTRY, stunt_abilities
-from multiversus_core.activation import can_react_now, compass, current, triggered_units
-from multiversus_core.combat import harm, has_advantage
-from multiversus_core.commands import (
+from multiversus_core.rulesets.multiversus import activation, forced
+from multiversus_core.rulesets.multiversus.abilities import REGISTRY, stunt_abilities
+from multiversus_core.rulesets.multiversus.activation import (
+    can_react_now,
+    compass,
+    current,
+    triggered_units,
+)
+from multiversus_core.rulesets.multiversus.catalog import find_team
+from multiversus_core.rulesets.multiversus.combat import harm, has_advantage
+from multiversus_core.rulesets.multiversus.commands import (
     AfterAttack,
     Attack,
     BeginAction,
@@ -42,7 +48,7 @@ from multiversus_core.commands import (
     StopForcedMove,
     Stunt,
 )
-from multiversus_core.events import (
+from multiversus_core.rulesets.multiversus.events import (
     ActionEnded,
     ActionStarted,
     ActivationEnded,
@@ -85,15 +91,28 @@ from multiversus_core.events import (
     UnitCoinRemoved,
     UnitCoinReturned,
 )
-from multiversus_core.evolve import evolve
-from multiversus_core.geometry import are_adjacent, push_direction
-from multiversus_core.scoring import WIN_CONDITIONS
-from multiversus_core.setup import next_secret
-from multiversus_core.sheets import find_team
-from multiversus_core.state import Action, ActionName, MatchState, SecretOffer, Suspended, Trigger
-from multiversus_core.terms import ActionKind, Condition, Seat, Side, Square, other_side
-from multiversus_core.units import CoinId, coin_colour, coin_unit
-from multiversus_core.views import (
+from multiversus_core.rulesets.multiversus.evolve import evolve
+from multiversus_core.rulesets.multiversus.geometry import are_adjacent, push_direction
+from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS
+from multiversus_core.rulesets.multiversus.setup import next_secret
+from multiversus_core.rulesets.multiversus.state import (
+    Action,
+    ActionName,
+    MatchState,
+    SecretOffer,
+    Suspended,
+    Trigger,
+)
+from multiversus_core.rulesets.multiversus.terms import (
+    ActionKind,
+    Condition,
+    Seat,
+    Side,
+    Square,
+    other_side,
+)
+from multiversus_core.rulesets.multiversus.units import CoinId, coin_colour, coin_unit
+from multiversus_core.rulesets.multiversus.views import (
     HiddenCoinsSelected,
     HiddenReactionSelected,
     HiddenSecretChosen,
@@ -573,7 +592,7 @@ def trigger_words(state: MatchState, triggers: tuple[Trigger, ...], held: Suspen
     """Return what may let the reactive player react, naming the units each trigger concerns,
     for example "Dragonkith Bruisers 2 leaves a space next to Town Militia 1".
 
-    The units are those :func:`~multiversus_core.activation.triggered_units` gives, which
+    The units are those :func:`~.activation.triggered_units` gives, which
     depend on nothing hidden, so the words are the same for every viewer.
     """
     concerned = dict(triggered_units(state, held)) if state.activation is not None else {}
@@ -799,7 +818,7 @@ def describe_event(state: MatchState, event: ViewEvent, viewer: Seat | None) -> 
     """Return one event in words as ``viewer`` may know it, or None for an event not worth a line.
 
     ``state`` is the state just before the event. The event is first redacted
-    for ``viewer`` (:func:`multiversus_core.views.redact_event`): a secret
+    for ``viewer`` (:func:`multiversus_core.rulesets.multiversus.views.redact_event`): a secret
     selection or set-up secret is told only to its own player; everyone else
     learns that it was made. A placeholder may also be passed as it is.
     """

@@ -24,9 +24,9 @@ from rich.text import Text
 from multiversus_cli.describe import coin_name, condition_name, figure_name, square, unit_name
 from multiversus_cli.printable import printable
 from multiversus_cli.replay import command_line, event_lines, load_log, steps
-from multiversus_core.board import Figure
 from multiversus_core.log import MatchLog
-from multiversus_core.state import MatchState
+from multiversus_core.rulesets.multiversus.board import Figure
+from multiversus_core.rulesets.multiversus.state import MatchState
 
 EXIT_AGREE: Final = 0
 """The logs have the same settings and the same entries."""

@@ -3,9 +3,9 @@ them explained in the match's own terms.
 
 Everything here is a pure function of a state and returns plain text. An
 explanation is told to the deciding player only, and reads what that player
-may know from :func:`multiversus_core.views.view`, never the opponent's secrets.
+may know from :func:`~.views.view`, never the opponent's secrets.
 The Initiative odds come from the rules
-(:func:`multiversus_core.initiative.chance_of_losing_initiative`).
+(:func:`multiversus_core.rulesets.multiversus.initiative.chance_of_losing_initiative`).
 """
 
 from __future__ import annotations
@@ -19,21 +19,26 @@ from multiversus_cli.describe import (
     team_name,
     unit_name,
 )
-from multiversus_core.abilities import abilities_of, title
-from multiversus_core.commands import Command, GiveUpInitiative, SelectCoins, SelectReaction
-from multiversus_core.initiative import (
+from multiversus_core.rulesets.multiversus.abilities import abilities_of, title
+from multiversus_core.rulesets.multiversus.catalog import find_team
+from multiversus_core.rulesets.multiversus.commands import (
+    Command,
+    GiveUpInitiative,
+    SelectCoins,
+    SelectReaction,
+)
+from multiversus_core.rulesets.multiversus.initiative import (
     ROUNDS,
     chance_of_losing_initiative,
     greys_in_discard,
     losing_rolls,
 )
-from multiversus_core.scoring import WIN_CONDITIONS
-from multiversus_core.sheets import find_team
-from multiversus_core.state import MatchState
-from multiversus_core.terms import Seat, Side
-from multiversus_core.units import coin_unit
-from multiversus_core.variants import is_on
-from multiversus_core.views import view, viewer_of
+from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import Seat, Side
+from multiversus_core.rulesets.multiversus.units import coin_unit
+from multiversus_core.rulesets.multiversus.variants import is_on
+from multiversus_core.rulesets.multiversus.views import view, viewer_of
 
 # --- how to win -------------------------------------------------------------------
 

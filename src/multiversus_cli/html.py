@@ -1,15 +1,15 @@
 """A match replay as one self-contained HTML page, from a view log (or, asked, the match log).
 
 The page is built from what one viewer knew: :func:`side_page` takes a
-:class:`~multiversus_core.views.RedactedLog` (a side's or the public's view
+:class:`~multiversus_core.rulesets.multiversus.views.RedactedLog` (a side's or the public's view
 log), fills it in with :func:`~multiversus_core.viewlog.replayable` and shows
-every state only through :func:`~multiversus_core.views.view` as that viewer,
+every state only through :func:`~multiversus_core.rulesets.multiversus.views.view` as that viewer,
 so the page holds nothing the view log lacks. :func:`referee_page` shows a
 match log as the referee, and is only used when asked for.
 
 Everything on the page is drawn here, in Python, as text: the board by
 :mod:`multiversus_cli.svg`, the panels by the ``*_html`` functions from a
-:class:`~multiversus_core.views.MatchView`, and the event list in the words
+:class:`~multiversus_core.rulesets.multiversus.views.MatchView`, and the event list in the words
 of the terminal replay (:func:`multiversus_cli.replay.command_line` and
 :func:`~multiversus_cli.replay.event_lines`). The page's script only puts
 stored parts together: every distinct part (a figure on a space, a panel)
@@ -34,16 +34,15 @@ from multiversus_cli.describe import (
 from multiversus_cli.render import figure_labels
 from multiversus_cli.replay import command_line, event_lines
 from multiversus_cli.svg import board_parts, changes
-from multiversus_core.events import Event
-from multiversus_core.evolve import evolve, initial_state
 from multiversus_core.log import LogEntry, LogHeader, MatchLog
-from multiversus_core.scoring import WIN_CONDITIONS
-from multiversus_core.sheets import find_team
-from multiversus_core.state import MatchState
-from multiversus_core.terms import SIDES, Side, other_side
-from multiversus_core.units import CoinId, coin_colour, coin_unit
-from multiversus_core.viewlog import replayable
-from multiversus_core.views import (
+from multiversus_core.rulesets.multiversus.catalog import find_team
+from multiversus_core.rulesets.multiversus.events import Event
+from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
+from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import SIDES, Side, other_side
+from multiversus_core.rulesets.multiversus.units import CoinId, coin_colour, coin_unit
+from multiversus_core.rulesets.multiversus.views import (
     MatchView,
     PlayerViewer,
     RedactedLog,
@@ -51,6 +50,7 @@ from multiversus_core.views import (
     redact,
     view,
 )
+from multiversus_core.viewlog import replayable
 
 ROUNDS: Final = 6
 

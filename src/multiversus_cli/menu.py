@@ -1,6 +1,6 @@
 """Menus for ``multiversus play``: the legal commands as numbered choices, in steps.
 
-The engine lists one command per decision (:func:`multiversus_core.legal.legal_commands`);
+The engine lists one command per decision (:func:`~.legal.legal_commands`);
 grouping them is the screen's business. A coin selection is always made in two
 steps, the unit coin and then the action coins, with a way back before it is
 confirmed; any other list longer than :data:`MAX_CHOICES` is split by its
@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from multiversus_cli.describe import command_parts
-from multiversus_core.commands import Command
-from multiversus_core.state import MatchState
+from multiversus_core.rulesets.multiversus.commands import Command
+from multiversus_core.rulesets.multiversus.state import MatchState
 
 MAX_CHOICES: Final = 20
 """The most choices one menu lists, a way back included."""

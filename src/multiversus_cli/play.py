@@ -37,21 +37,26 @@ from multiversus_cli.guide import explain_decision, how_to_win
 from multiversus_cli.menu import Menu, build_menu
 from multiversus_cli.printable import printable, printable_lines
 from multiversus_cli.render import render_board, render_piles, render_units, status_line
-from multiversus_core.board import Figure
 from multiversus_core.bots import Bot, command_for, make_bot
-from multiversus_core.commands import Command, React
-from multiversus_core.commitments import salted
-from multiversus_core.decide import decider_seat, waiting_for
-from multiversus_core.errors import LogError, MultiversusError, SettingsError
-from multiversus_core.events import Event
-from multiversus_core.evolve import initial_state
-from multiversus_core.legal import legal_commands
+from multiversus_core.engine.errors import LogError, MultiversusError, SettingsError
 from multiversus_core.log import LogWriter, MatchLog, replay
-from multiversus_core.match import apply, secret_chance_settings, start_match
-from multiversus_core.settings import MatchSettings
-from multiversus_core.sheets import DEFAULT_ADVERSARIES, DEFAULT_HEROES, find_team, missing_team
-from multiversus_core.state import MatchState
-from multiversus_core.terms import SEATS, Seat
+from multiversus_core.rulesets.multiversus.board import Figure
+from multiversus_core.rulesets.multiversus.catalog import (
+    DEFAULT_ADVERSARIES,
+    DEFAULT_HEROES,
+    find_team,
+    missing_team,
+)
+from multiversus_core.rulesets.multiversus.commands import Command, React
+from multiversus_core.rulesets.multiversus.decide import decider_seat, waiting_for
+from multiversus_core.rulesets.multiversus.events import Event
+from multiversus_core.rulesets.multiversus.evolve import initial_state
+from multiversus_core.rulesets.multiversus.legal import legal_commands
+from multiversus_core.rulesets.multiversus.match import apply, secret_chance_settings, start_match
+from multiversus_core.rulesets.multiversus.secrets import salted
+from multiversus_core.rulesets.multiversus.settings import MatchSettings
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import SEATS, Seat
 from multiversus_core.verify import verify
 
 EXIT_OK: Final = 0

@@ -2,8 +2,8 @@
 
 Every view takes the state and the viewer's seat (None for the public view)
 and shows only what that viewer may know: whatever may be hidden (stashes,
-selections, set-up secrets) is drawn from :func:`multiversus_core.views.view`
-for :func:`~multiversus_core.views.viewer_of` that seat, never from the raw
+selections, set-up secrets) is drawn from :func:`multiversus_core.rulesets.multiversus.views.view`
+for :func:`~multiversus_core.rulesets.multiversus.views.viewer_of` that seat, never from the raw
 state. The board, the units and the discards are public.
 """
 
@@ -33,13 +33,26 @@ from multiversus_cli.describe import (
     unit_name,
 )
 from multiversus_cli.printable import printable
-from multiversus_core.abilities import abilities_of, title
-from multiversus_core.board import Board, Figure
-from multiversus_core.geometry import figure_squares, tile_at
-from multiversus_core.state import MatchState
-from multiversus_core.terms import SIDES, Condition, Seat, Side, Square, other_side
-from multiversus_core.units import coin_unit
-from multiversus_core.views import ActivationView, MatchView, can_see, view, viewer_of
+from multiversus_core.rulesets.multiversus.abilities import abilities_of, title
+from multiversus_core.rulesets.multiversus.board import Board, Figure
+from multiversus_core.rulesets.multiversus.geometry import figure_squares, tile_at
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import (
+    SIDES,
+    Condition,
+    Seat,
+    Side,
+    Square,
+    other_side,
+)
+from multiversus_core.rulesets.multiversus.units import coin_unit
+from multiversus_core.rulesets.multiversus.views import (
+    ActivationView,
+    MatchView,
+    can_see,
+    view,
+    viewer_of,
+)
 
 SIDE_STYLES: Final[dict[Side, str]] = {
     "heroes": "bold bright_blue",

@@ -1,8 +1,8 @@
 """``multiversus replay``: a recorded match, as one side (or the public) saw it.
 
-The log is folded entry by entry (:func:`multiversus_core.evolve.evolve`); the
-state shown goes through :func:`multiversus_core.views.view` and every event
-through :func:`multiversus_core.views.redact_event`, so a replay as the
+The log is folded entry by entry (:func:`multiversus_core.rulesets.multiversus.evolve.evolve`); the
+state shown goes through :func:`multiversus_core.rulesets.multiversus.views.view` and every event
+through :func:`multiversus_core.rulesets.multiversus.views.redact_event`, so a replay as the
 Heroes never tells what the Adversaries had not revealed at that moment.
 A view log replays the same way, as its viewer or the public, once
 :func:`multiversus_core.viewlog.replayable` has filled in what it hides.
@@ -31,17 +31,20 @@ from multiversus_cli.describe import (
 )
 from multiversus_cli.printable import printable
 from multiversus_cli.render import render_board
-from multiversus_core.commands import Command
-from multiversus_core.errors import LogError
-from multiversus_core.events import CoinsSelected, Event, ReactionSelected, SecretChosen
-from multiversus_core.evolve import evolve, initial_state
+from multiversus_core.engine.errors import LogError
 from multiversus_core.log import LogEntry, MatchLog, decode_log, read_bytes
 from multiversus_core.log import replay as replay_log
-from multiversus_core.state import MatchState
-from multiversus_core.terms import Seat, Side
-from multiversus_core.verify import Verification, verify, verify_view
-from multiversus_core.viewlog import decode_view_log, encode_view_log, is_view_log, replayable
-from multiversus_core.views import (
+from multiversus_core.rulesets.multiversus.commands import Command
+from multiversus_core.rulesets.multiversus.events import (
+    CoinsSelected,
+    Event,
+    ReactionSelected,
+    SecretChosen,
+)
+from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import Seat, Side
+from multiversus_core.rulesets.multiversus.views import (
     HiddenChooseSecret,
     HiddenSelectCoins,
     HiddenSelectReaction,
@@ -51,6 +54,8 @@ from multiversus_core.views import (
     redact_log,
     view,
 )
+from multiversus_core.verify import Verification, verify, verify_view
+from multiversus_core.viewlog import decode_view_log, encode_view_log, is_view_log, replayable
 
 EXIT_OK: Final = 0
 """The replay was printed."""

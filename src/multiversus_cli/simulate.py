@@ -36,8 +36,9 @@ from rich.text import Text
 
 from multiversus_cli.runners import Runner
 from multiversus_core.bots import make_bot
-from multiversus_core.errors import MultiversusError
-from multiversus_core.sheets import installed_teams
+from multiversus_core.engine.errors import MultiversusError
+from multiversus_core.rulesets.multiversus.catalog import installed_teams
+from multiversus_core.rulesets.multiversus.variants import VARIANTS
 from multiversus_core.simulation import (
     Grid,
     Interval,
@@ -52,7 +53,6 @@ from multiversus_core.simulation import (
     summarize,
     variants_label,
 )
-from multiversus_core.variants import VARIANTS
 
 EXIT_OK: Final = 0
 """Every match of the grid was played to its end."""

@@ -1,6 +1,6 @@
 """The board as SVG: a pure function from a view to text, as python-chess's ``chess/svg.py``.
 
-:func:`board_svg` draws a :class:`~multiversus_core.views.MatchView` (or the
+:func:`board_svg` draws a :class:`~multiversus_core.rulesets.multiversus.views.MatchView` (or the
 referee's state, which has the same public fields): the tiles and their
 terrain kinds, every figure labelled in its side's colour (Large figures
 across their four spaces), Wounded and Disabled figures marked, and figures
@@ -22,17 +22,17 @@ from typing import Final, Literal, Protocol, TypeAlias
 
 import msgspec
 
-from multiversus_core.board import Board, Figure
-from multiversus_core.events import (
+from multiversus_core.rulesets.multiversus.board import Board, Figure
+from multiversus_core.rulesets.multiversus.events import (
     AttackMade,
     FigureMoved,
     FigureStepped,
     InitiativeRolled,
     RecoveryMade,
 )
-from multiversus_core.terms import Side, Square
-from multiversus_core.units import Unit
-from multiversus_core.views import ViewEvent
+from multiversus_core.rulesets.multiversus.terms import Side, Square
+from multiversus_core.rulesets.multiversus.units import Unit
+from multiversus_core.rulesets.multiversus.views import ViewEvent
 
 CELL: Final = 48
 """The side of one space, in SVG units."""

@@ -17,18 +17,17 @@ from rich.table import Table
 from rich.text import Text
 
 from multiversus_cli.printable import printable
-from multiversus_core import abilities
-from multiversus_core.errors import SheetError
-from multiversus_core.scoring import WIN_CONDITIONS
-from multiversus_core.sheets import (
-    TeamSheet,
+from multiversus_core.engine.errors import SheetError
+from multiversus_core.rulesets.multiversus import abilities
+from multiversus_core.rulesets.multiversus.catalog import (
     check_id_free,
     check_pairings,
     installed_teams,
     invalid_teams,
-    load_sheet,
     missing_team,
 )
+from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS
+from multiversus_core.rulesets.multiversus.sheets import TeamSheet, load_sheet
 
 EXIT_OK: Final = 0
 """Done; for ``validate``, every file is a valid sheet."""

@@ -13,13 +13,25 @@ The public API in brief::
 Rules are pure functions: :func:`decide` turns a command into events and
 :func:`evolve` folds one event into a state. :func:`fold` replays a list of
 events; :mod:`multiversus_core.log` reads and writes match logs. Secrets are
-committed when chosen and revealed later (:mod:`multiversus_core.commitments`):
+committed when chosen and revealed later (:mod:`multiversus_core.rulesets.multiversus.secrets`):
 in a match with ``salts="secrets"``, pass each command through :func:`salted`
 before applying it.
 """
 
-from multiversus_core.board import Board, Figure, Tile
-from multiversus_core.commands import (
+from multiversus_core._moved import install as _install_moved
+from multiversus_core._version import __version__
+from multiversus_core.engine.errors import (
+    IllegalCommandError,
+    InvalidCommandError,
+    LogError,
+    MultiversusError,
+    SettingsError,
+    SheetError,
+)
+from multiversus_core.engine.registry import game_ids, load_ruleset
+from multiversus_core.engine.ruleset import Ruleset
+from multiversus_core.rulesets.multiversus.board import Board, Figure, Tile
+from multiversus_core.rulesets.multiversus.commands import (
     AfterAttack,
     Attack,
     BeginAction,
@@ -42,32 +54,31 @@ from multiversus_core.commands import (
     StopForcedMove,
     Stunt,
 )
-from multiversus_core.commitments import salted
-from multiversus_core.decide import decide, decider_seat, waiting_for
-from multiversus_core.errors import (
-    IllegalCommandError,
-    InvalidCommandError,
-    LogError,
-    MultiversusError,
-    SettingsError,
-    SheetError,
-)
-from multiversus_core.events import EVENT_TYPES, Event
-from multiversus_core.evolve import evolve, initial_state
-from multiversus_core.legal import legal_commands
-from multiversus_core.match import (
+from multiversus_core.rulesets.multiversus.decide import decide, decider_seat, waiting_for
+from multiversus_core.rulesets.multiversus.events import EVENT_TYPES, Event
+from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
+from multiversus_core.rulesets.multiversus.legal import legal_commands
+from multiversus_core.rulesets.multiversus.match import (
     apply,
     check_settings,
     fold,
     secret_chance_settings,
     start_match,
 )
-from multiversus_core.settings import Chance, MatchSettings
-from multiversus_core.state import MatchState
-from multiversus_core.terms import Seat, Side, Square
-from multiversus_core.views import MatchView, PlayerViewer, Viewer, redact, redact_log, view
+from multiversus_core.rulesets.multiversus.secrets import salted
+from multiversus_core.rulesets.multiversus.settings import Chance, MatchSettings
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import Seat, Side, Square
+from multiversus_core.rulesets.multiversus.views import (
+    MatchView,
+    PlayerViewer,
+    Viewer,
+    redact,
+    redact_log,
+    view,
+)
 
-__version__ = "0.1.0"
+_install_moved()
 
 __all__ = [
     "EVENT_TYPES",
@@ -98,6 +109,7 @@ __all__ = [
     "PlayerViewer",
     "React",
     "RollInitiative",
+    "Ruleset",
     "Seat",
     "SelectCoins",
     "SelectNoReaction",
@@ -118,8 +130,10 @@ __all__ = [
     "decider_seat",
     "evolve",
     "fold",
+    "game_ids",
     "initial_state",
     "legal_commands",
+    "load_ruleset",
     "redact",
     "redact_log",
     "salted",

@@ -1,6 +1,6 @@
 """Bots: players that decide from what their seat may know, and bot matches.
 
-A bot is given its side's :class:`~multiversus_core.views.MatchView` and the
+A bot is given its side's :class:`~multiversus_core.rulesets.multiversus.views.MatchView` and the
 legal commands, never the referee's state (R4, R23), so it cannot peek at
 the opponent's hidden coins or secrets by accident; its randomness is its
 own seed's, never the match's chance. :func:`command_for` computes both for
@@ -14,25 +14,39 @@ the ``multiversus.bots`` entry point group (``docs/bots.md``).
 from __future__ import annotations
 
 import importlib.metadata
-import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Final, Protocol, TypeAlias
 
-from multiversus_core.board import Figure
-from multiversus_core.commands import Command, DeclineReaction, EndAction, Step
-from multiversus_core.commitments import salted
-from multiversus_core.decide import decider_seat
-from multiversus_core.errors import IllegalCommandError
-from multiversus_core.legal import legal_commands
+from multiversus_core.engine.errors import IllegalCommandError
 from multiversus_core.log import LogEntry, MatchLog, new_header
-from multiversus_core.match import apply, start_match
-from multiversus_core.settings import Chance, MatchSettings
-from multiversus_core.state import MatchState
-from multiversus_core.terms import Seat
-from multiversus_core.views import MatchView, view, viewer_of
+from multiversus_core.rulesets.multiversus.bots.heuristic import HeuristicBot
+from multiversus_core.rulesets.multiversus.bots.random import RandomBot, random_choice
+from multiversus_core.rulesets.multiversus.bots.search import DEFAULT_ITERATIONS, SearchBot
+from multiversus_core.rulesets.multiversus.commands import Command
+from multiversus_core.rulesets.multiversus.decide import decider_seat
+from multiversus_core.rulesets.multiversus.legal import legal_commands
+from multiversus_core.rulesets.multiversus.match import apply, start_match
+from multiversus_core.rulesets.multiversus.secrets import salted
+from multiversus_core.rulesets.multiversus.settings import Chance, MatchSettings
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import Seat
+from multiversus_core.rulesets.multiversus.views import MatchView, view, viewer_of
 
-_HOLDING_BACK = (EndAction, DeclineReaction)
-
+__all__ = [
+    "BOT_NAMES",
+    "ENTRY_POINT_GROUP",
+    "Bot",
+    "BotFactory",
+    "HeuristicBot",
+    "RandomBot",
+    "SearchBot",
+    "bot_names",
+    "command_for",
+    "make_bot",
+    "play_match",
+    "play_out",
+    "random_choice",
+]
 
 class Bot(Protocol):
     """A player that chooses one of the legal commands from its side's view of the match."""
@@ -40,73 +54,6 @@ class Bot(Protocol):
     def choose(self, view: MatchView, legal: Sequence[Command]) -> Command:
         """Return one of ``legal`` (never empty), given the deciding side's ``view``."""
         ...
-
-
-class RandomBot:
-    """Plays any seat of any match by choosing a legal command at random.
-
-    When it could do something else, it ends an action or lets a trigger pass
-    only with probability ``hold_back``, and with probability ``advance`` a
-    step goes toward the nearest enemy, so its figures meet and fight rather
-    than wander. Two bots made with the same seed choose the same
-    commands in the same views, so bot games are reproducible.
-    """
-
-    def __init__(self, seed: int = 0, *, hold_back: float = 0.15, advance: float = 0.6) -> None:
-        self._random = random.Random(seed)
-        self._hold_back = hold_back
-        self._advance = advance
-
-    def choose(self, view: MatchView, legal: Sequence[Command]) -> Command:
-        """Return one of ``legal``.
-
-        :raises IllegalCommandError: if there is no legal command to choose.
-        """
-        return random_choice(view.figures, legal, self._random, self._hold_back, self._advance)
-
-    def __repr__(self) -> str:
-        return "RandomBot(...)"
-
-
-def random_choice(
-    figures: Sequence[Figure],
-    legal: Sequence[Command],
-    rng: random.Random,
-    hold_back: float = 0.15,
-    advance: float = 0.6,
-) -> Command:
-    """Choose as :class:`RandomBot` does among ``legal``, given the figures on the board.
-
-    Also the playout policy of the search bot, which has full states.
-
-    :raises IllegalCommandError: if ``legal`` is empty.
-    """
-    if not legal:
-        raise IllegalCommandError("there is no legal command to choose from")
-    commands = tuple(legal)
-    active = [c for c in commands if not isinstance(c, _HOLDING_BACK)]
-    if active and len(active) < len(commands) and rng.random() >= hold_back:
-        commands = tuple(active)
-    steps = [c for c in commands if isinstance(c, Step)]
-    if steps and len(steps) == len(commands) and rng.random() < advance:
-        # Most of the time, close in on the enemy.
-        distances = [_distance_after(figures, c) for c in steps]
-        best = min(distances)
-        commands = tuple(c for c, d in zip(steps, distances, strict=True) if d == best)
-    return rng.choice(commands)
-
-
-def _distance_after(figures: Sequence[Figure], command: Step) -> int:
-    figure = next(f for f in figures if f.id == command.figure)
-    assert figure.square is not None
-    column = figure.square[0] + command.direction[0]
-    row = figure.square[1] + command.direction[1]
-    enemies = [
-        f.square
-        for f in figures
-        if f.side != figure.side and not f.terrain and f.square is not None
-    ]
-    return min((abs(c - column) + abs(r - row) for c, r in enemies), default=0)
 
 
 BotFactory: TypeAlias = Callable[[str, int], Bot]
@@ -139,9 +86,6 @@ def make_bot(spec: str, seed: int) -> Bot:
     :raises ValueError: if the spec names no known bot (the message lists the
         known ones), or gives a bot an argument it does not take.
     """
-    from multiversus_core.game import DEFAULT_ITERATIONS, SearchBot
-    from multiversus_core.heuristic import HeuristicBot
-
     name, colon, argument = spec.partition(":")
     match name:
         case "random" | "heuristic" if colon:
@@ -203,7 +147,7 @@ def play_match(
     For example, ``play_match(MatchSettings(seed=7), {1: RandomBot(7), 2: RandomBot(8)})``.
     Secret commands get fresh salts when the settings ask for them; ``chance`` is
     the secret chance seed of settings that commit to one
-    (:func:`~multiversus_core.match.secret_chance_settings`).
+    (:func:`~multiversus_core.rulesets.multiversus.match.secret_chance_settings`).
     """
     state = start_match(settings, chance)
     entries = []

@@ -2,18 +2,18 @@
 
 A log is JSON Lines (``docs/log-format.md``, format version 4): a header
 record with the match settings, then one entry record per accepted command
-with the events :func:`~multiversus_core.decide` produced for it, each
+with the events :func:`~multiversus_core.rulesets.multiversus.decide` produced for it, each
 chained to the line before by its sequence number and the SHA-256 of that
 line, and, once the match is over, an end record sealing the chain (and
 revealing the chance seed of a match whose chance was secret). Records
 are storage; events know nothing of them. Encoding is canonical, so a log
 read and written again is the same bytes, and reading is strict: anything
 that is not a log this engine wrote raises
-:class:`~multiversus_core.errors.LogError` naming the file, the 1-based
+:class:`~multiversus_core.engine.errors.LogError` naming the file, the 1-based
 line, the byte offset and a reason code. Logs of versions 1 to 3 are upcast
 on read, one version at a time.
 
-:func:`replay` folds the recorded events with :func:`~multiversus_core.evolve`;
+:func:`replay` folds the recorded events with :func:`~multiversus_core.rulesets.multiversus.evolve`;
 it never decides again and never rolls.
 """
 
@@ -31,11 +31,10 @@ from typing import Annotated, Any, BinaryIO, Final, Literal, Self, TypeAlias
 
 import msgspec
 
-import multiversus_core
-from multiversus_core.commands import Command
-from multiversus_core.commitments import opens_chance, reaction_reveal, seal, selection_value
-from multiversus_core.errors import LogError, LogErrorCode
-from multiversus_core.events import (
+from multiversus_core._version import __version__
+from multiversus_core.engine.errors import LogError, LogErrorCode
+from multiversus_core.rulesets.multiversus.commands import Command
+from multiversus_core.rulesets.multiversus.events import (
     CoinsRevealed,
     CoinsSelected,
     Event,
@@ -45,9 +44,15 @@ from multiversus_core.events import (
     SecretChosen,
     SecretRevealed,
 )
-from multiversus_core.evolve import evolve, evolve_all, initial_state
-from multiversus_core.settings import Chance, MatchSettings
-from multiversus_core.state import MatchState
+from multiversus_core.rulesets.multiversus.evolve import evolve, evolve_all, initial_state
+from multiversus_core.rulesets.multiversus.secrets import (
+    opens_chance,
+    reaction_reveal,
+    seal,
+    selection_value,
+)
+from multiversus_core.rulesets.multiversus.settings import Chance, MatchSettings
+from multiversus_core.rulesets.multiversus.state import MatchState
 
 MAX_ENTRIES: Final = 10**9
 """The most entries a log may number (a match has a few hundred)."""
@@ -63,7 +68,7 @@ LOG_VERSION: Final = 4
 OLDEST_LOG_VERSION: Final = 1
 """The oldest log format version this engine reads (older versions are upcast on read)."""
 LOG_ERROR_CODES: Final[tuple[LogErrorCode, ...]] = typing.get_args(LogErrorCode)
-"""Every reason code a :class:`~multiversus_core.errors.LogError` may carry."""
+"""Every reason code a :class:`~multiversus_core.engine.errors.LogError` may carry."""
 
 # A torn write leaves a last line that stops early, without its newline: on
 # such a line, these codes are what reading reports as ``truncated``, which
@@ -113,7 +118,7 @@ class LogEntry(
     command: Command
     """The command, exactly as it was accepted."""
     events: tuple[Event, ...]
-    """The events :func:`~multiversus_core.decide` produced for it."""
+    """The events :func:`~multiversus_core.rulesets.multiversus.decide` produced for it."""
 
 
 class EntryRecord(
@@ -133,7 +138,7 @@ class EntryRecord(
     command: Command
     """The command, exactly as it was accepted."""
     events: tuple[Event, ...]
-    """The events :func:`~multiversus_core.decide` produced for it."""
+    """The events :func:`~multiversus_core.rulesets.multiversus.decide` produced for it."""
 
 
 class EndRecord(
@@ -223,7 +228,7 @@ def new_header(settings: MatchSettings) -> LogHeader:
     return LogHeader(
         format=LOG_FORMAT,
         version=LOG_VERSION,
-        engine=multiversus_core.__version__,
+        engine=__version__,
         settings=settings,
     )
 
@@ -1175,7 +1180,7 @@ def _os_reason(error: OSError) -> str:
 def replay(log: MatchLog, path: str = "<memory>") -> MatchState:
     """Return the state after every event in the log, from the header's settings.
 
-    Replay folds the recorded events with :func:`~multiversus_core.evolve`;
+    Replay folds the recorded events with :func:`~multiversus_core.rulesets.multiversus.evolve`;
     it never decides commands again and never rolls dice. ``path`` names the
     log in errors. The state holds the log's secret chance seed, if the log
     has it (:attr:`MatchLog.chance`), so that a resumed match can go on.

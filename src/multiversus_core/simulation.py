@@ -27,14 +27,14 @@ from typing import Final, Literal, TypeAlias
 import msgspec
 
 from multiversus_core.bots import Bot, RandomBot, make_bot, play_match
-from multiversus_core.commands import Command
-from multiversus_core.evolve import initial_state
 from multiversus_core.log import LogEntry, MatchLog, encode_log, new_header
-from multiversus_core.match import apply, start_match
-from multiversus_core.settings import MatchSettings
-from multiversus_core.state import MatchState
-from multiversus_core.terms import SIDES, Side
-from multiversus_core.views import MatchView
+from multiversus_core.rulesets.multiversus.commands import Command
+from multiversus_core.rulesets.multiversus.evolve import initial_state
+from multiversus_core.rulesets.multiversus.match import apply, start_match
+from multiversus_core.rulesets.multiversus.settings import MatchSettings
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import SIDES, Side
+from multiversus_core.rulesets.multiversus.views import MatchView
 
 SIMULATION_FORMAT: Final = "multiversus-simulation"
 """The ``format`` value of the first line of a simulation's JSON lines file."""

@@ -35,7 +35,9 @@ from typing import Final, Literal, TypeAlias
 
 import msgspec
 
-from multiversus_core.commands import (
+from multiversus_core.engine.errors import LogError, MultiversusError
+from multiversus_core.log import LogEntry, MatchLog, decode_log, read_bytes
+from multiversus_core.rulesets.multiversus.commands import (
     ChooseSecret,
     Command,
     FlipForSetUp,
@@ -43,10 +45,8 @@ from multiversus_core.commands import (
     SelectCoins,
     SelectReaction,
 )
-from multiversus_core.commitments import Opening, SecretKind, match_id, opens, selection_value
-from multiversus_core.decide import decide, decide_and_fold
-from multiversus_core.errors import LogError, MultiversusError
-from multiversus_core.events import (
+from multiversus_core.rulesets.multiversus.decide import decide, decide_and_fold
+from multiversus_core.rulesets.multiversus.events import (
     ActivationEnded,
     CoinsRevealed,
     CoinsSelected,
@@ -62,13 +62,18 @@ from multiversus_core.events import (
     SideChosen,
     TurnStarted,
 )
-from multiversus_core.log import LogEntry, MatchLog, decode_log, read_bytes
-from multiversus_core.match import fold, start_match
-from multiversus_core.settings import MatchSettings, SaltSource
-from multiversus_core.state import MatchState
-from multiversus_core.terms import Seat, Side
-from multiversus_core.viewlog import decode_view_log, is_view_log, replayable
-from multiversus_core.views import (
+from multiversus_core.rulesets.multiversus.match import fold, start_match
+from multiversus_core.rulesets.multiversus.secrets import (
+    Opening,
+    SecretKind,
+    match_id,
+    opens,
+    selection_value,
+)
+from multiversus_core.rulesets.multiversus.settings import MatchSettings, SaltSource
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import Seat, Side
+from multiversus_core.rulesets.multiversus.views import (
     HiddenCoinsSelected,
     HiddenReactionSelected,
     HiddenSecretChosen,
@@ -79,6 +84,7 @@ from multiversus_core.views import (
     redact,
     redact_log,
 )
+from multiversus_core.viewlog import decode_view_log, is_view_log, replayable
 
 CommitmentCode: TypeAlias = Literal[
     "unrevealed", "reveal_mismatch", "reveal_without_commitment", "bad_commitment"
@@ -224,7 +230,7 @@ def with_recorded_chance(command: Command, events: Sequence[ViewEvent]) -> Comma
 
     For a log whose chance is secret and not revealed yet: its rolls cannot be
     derived, only taken as recorded (and checked to be faces of the die by
-    :func:`~multiversus_core.decide`).
+    :func:`~multiversus_core.rulesets.multiversus.decide`).
     """
     match command:
         case FlipForSetUp(winner=None):
@@ -541,7 +547,7 @@ def verify_against_files(
     """Read a match log and view logs of the same match; return :func:`verify_against`'s results.
 
     A file that cannot be read (or a view log given as the match log, or the
-    other way round) fails with its :class:`~multiversus_core.errors.LogError`.
+    other way round) fails with its :class:`~multiversus_core.engine.errors.LogError`.
     """
     name = os.fspath(path)
     names = [os.fspath(view) for view in view_paths]

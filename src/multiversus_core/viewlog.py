@@ -2,7 +2,7 @@
 
 A view log is JSON Lines, like a match log (``docs/log-format.md``, *View
 logs*): a view header naming the viewer, then one entry per entry of the
-match log, redacted by :func:`~multiversus_core.views.redact_log`, each
+match log, redacted by :func:`~multiversus_core.rulesets.multiversus.views.redact_log`, each
 chained to the line before by its sequence number and SHA-256 as in a match
 log, and, once the match is over, an end record sealing the chain and
 revealing the chance seed of a match whose chance was secret. It holds
@@ -14,7 +14,7 @@ so a view log replays as its viewer saw the match. View logs of version 3
 had no chain; they are read as they are.
 
 Encoding is canonical and reading is strict, with the match log's reason
-codes: anything else raises :class:`~multiversus_core.errors.LogError`
+codes: anything else raises :class:`~multiversus_core.engine.errors.LogError`
 naming the file, the 1-based line and the byte offset.
 """
 
@@ -27,19 +27,7 @@ from typing import Any, Final, Literal, TypeAlias
 
 import msgspec
 
-from multiversus_core.commands import ChooseSecret, Command, SelectCoins, SelectReaction
-from multiversus_core.errors import LogError, LogErrorCode
-from multiversus_core.events import (
-    CoinsRevealed,
-    CoinsSelected,
-    Event,
-    MatchEnded,
-    ReactionRevealed,
-    ReactionSelected,
-    SecretChosen,
-    SecretRevealed,
-)
-from multiversus_core.evolve import evolve, initial_state
+from multiversus_core.engine.errors import LogError, LogErrorCode
 from multiversus_core.log import (
     LOG_FORMAT,
     LOG_VERSION,
@@ -55,11 +43,28 @@ from multiversus_core.log import (
     decode_record,
     read_bytes,
 )
-from multiversus_core.settings import Chance, MatchSettings
-from multiversus_core.state import MatchState
-from multiversus_core.terms import Side
-from multiversus_core.units import CoinId, coin_colour, coin_unit
-from multiversus_core.views import (
+from multiversus_core.rulesets.multiversus.commands import (
+    ChooseSecret,
+    Command,
+    SelectCoins,
+    SelectReaction,
+)
+from multiversus_core.rulesets.multiversus.events import (
+    CoinsRevealed,
+    CoinsSelected,
+    Event,
+    MatchEnded,
+    ReactionRevealed,
+    ReactionSelected,
+    SecretChosen,
+    SecretRevealed,
+)
+from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
+from multiversus_core.rulesets.multiversus.settings import Chance, MatchSettings
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import Side
+from multiversus_core.rulesets.multiversus.units import CoinId, coin_colour, coin_unit
+from multiversus_core.rulesets.multiversus.views import (
     HiddenChooseSecret,
     HiddenCoinsSelected,
     HiddenEvent,
@@ -328,7 +333,7 @@ class ViewReplay(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     selection made after the last entry's reveal) gets a stand-in its viewer
     cannot tell from the truth: the first coin of the stash, no action coins,
     the first option of a secret. So the state after any entry, seen with
-    :func:`~multiversus_core.views.view` as ``viewer`` or as the spectator, is
+    :func:`~multiversus_core.rulesets.multiversus.views.view` as ``viewer`` or as the spectator, is
     what that viewer knew then. It is not the match log: never show these
     states as the referee or as the other side, and never write them as a log.
     """

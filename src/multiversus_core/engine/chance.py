@@ -1,0 +1,102 @@
+"""Seeded chance, for every game: dice, coin flips and the secret chance seed.
+
+Chance is counter-based: the n-th draw of a match is a pure function of the
+match seed and n, so a state needs to remember only how many draws were
+taken. The generator is SplitMix64, simple enough to reimplement from
+``docs/log-format.md`` in any language. Outcomes are recorded in events;
+replaying a log never draws again.
+
+In real play the seed is secret (:class:`Chance`): the settings hold only
+:func:`chance_commitment` of it, and the end of the match reveals it, so that
+anyone can check every draw afterwards. Only :func:`fresh_chance` reads
+randomness; rules draw through :func:`draw`, :func:`roll` and friends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from typing import Annotated, Final, TypeAlias
+
+import msgspec
+
+from multiversus_core.engine.commit import fresh_salt, is_salt
+
+Seed: TypeAlias = Annotated[int, msgspec.Meta(ge=0)]
+"""A chance seed: 0 to 2**64 - 1 (8 bytes). The schema bounds it below; reading a log
+refuses one above (``out_of_range``), as msgspec bounds only 64-bit signed integers."""
+
+
+class Chance(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """A secret chance seed and the salt of its commitment: the referee's until the match ends."""
+
+    seed: Seed
+    """The seed of every die roll and coin flip not supplied by a command (0 <= seed < 2**64)."""
+    salt: str
+    """64 lower-case hex digits: the salt of :func:`chance_commitment`."""
+
+
+def chance_commitment(chance: Chance) -> str:
+    """Return the commitment to a chance seed: SHA-256 of the salt's 32 bytes, then the seed
+    as 8 bytes big-endian (64 hex digits)."""
+    return hashlib.sha256(bytes.fromhex(chance.salt) + chance.seed.to_bytes(8, "big")).hexdigest()
+
+
+def opens_chance(commitment: str, chance: Chance) -> bool:
+    """True if ``chance`` opens ``commitment``; compares in constant time."""
+    if not is_salt(chance.salt) or not 0 <= chance.seed < 2**64:
+        return False
+    return hmac.compare_digest(commitment.encode(), chance_commitment(chance).encode())
+
+
+def fresh_chance() -> Chance:
+    """Return a fresh secret chance seed and salt, from :mod:`secrets`."""
+    return Chance(seed=secrets.randbits(64), salt=fresh_salt())
+
+_MASK: Final = (1 << 64) - 1
+_GAMMA: Final = 0x9E3779B97F4A7C15
+# Largest multiple of 6 below 2**64: values at or above it are redrawn, so
+# every face is exactly equally likely.
+_DIE_LIMIT: Final = (1 << 64) - (1 << 64) % 6
+
+
+def _splitmix64(x: int) -> int:
+    z = (x + _GAMMA) & _MASK
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK
+    return z ^ (z >> 31)
+
+
+def draw(seed: int, counter: int) -> int:
+    """Return the 64-bit value of draw number ``counter`` (from 0) for ``seed``."""
+    return _splitmix64((seed + counter * _GAMMA) & _MASK)
+
+
+def roll_die(seed: int, counter: int) -> int:
+    """Return a six-sided die result (1..6) for draw number ``counter``."""
+    value = draw(seed, counter)
+    while value >= _DIE_LIMIT:  # practically never (odds 2**-62)
+        value = _splitmix64(value)
+    return value % 6 + 1
+
+
+def roll(seed: int, counter: int, sides: int) -> int:
+    """Return a die of ``sides`` faces (1..sides) for draw number ``counter``.
+
+    A d6 gives exactly :func:`roll_die`'s result.
+
+    :raises ValueError: if ``sides`` is less than 1.
+    """
+    if sides < 1:
+        raise ValueError(f"a die has at least one face, not {sides}")
+    limit = (1 << 64) - (1 << 64) % sides
+    value = draw(seed, counter)
+    while value >= limit:  # practically never
+        value = _splitmix64(value)
+    return value % sides + 1
+
+
+def flip_coin(seed: int, counter: int) -> bool:
+    """Return a fair coin flip (True for heads) for draw number ``counter``."""
+    return draw(seed, counter) >> 63 == 1

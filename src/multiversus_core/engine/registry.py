@@ -1,0 +1,60 @@
+"""Which games are installed: bundled rulesets by id, others through an entry point group.
+
+A bundled ruleset is imported only when asked for, so naming one costs only
+its own import. Third-party rulesets are offered by packages through the
+``multiversus.rulesets`` entry point group (the name is the game's id, the
+value ``"module:attribute"`` of its :class:`~multiversus_core.engine.ruleset.Ruleset`);
+entry points are scanned only for an id that is not bundled, or to list every game.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import importlib.metadata
+from typing import Any, Final, TypeAlias
+
+from multiversus_core.engine.errors import UnknownGameError
+from multiversus_core.engine.ruleset import Ruleset
+
+AnyRuleset: TypeAlias = Ruleset[Any, Any, Any, Any, Any]
+"""A ruleset of any game."""
+
+ENTRY_POINT_GROUP: Final = "multiversus.rulesets"
+"""The entry point group through which other packages offer games."""
+
+DEFAULT_GAME: Final = "multiversus"
+"""The game a log without a game id plays, and the commands' default."""
+
+BUNDLED: Final[dict[str, str]] = {
+    "multiversus": "multiversus_core.rulesets.multiversus.ruleset:RULESET",
+}
+"""The games this library brings: id to ``"module:attribute"``."""
+
+
+def _load(target: str, game: str) -> AnyRuleset:
+    module, _, attribute = target.partition(":")
+    ruleset: AnyRuleset = getattr(importlib.import_module(module), attribute)
+    if getattr(ruleset, "id", None) != game:
+        raise UnknownGameError(f"{target} is not the ruleset of the game {game!r}")
+    return ruleset
+
+
+@functools.cache
+def load_ruleset(game: str = DEFAULT_GAME) -> AnyRuleset:
+    """Return the ruleset of the game ``game``.
+
+    :raises UnknownGameError: if no bundled or installed ruleset has that id.
+    """
+    target = BUNDLED.get(game)
+    if target is not None:
+        return _load(target, game)
+    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name=game):
+        return _load(point.value, game)
+    raise UnknownGameError(f"unknown game {game!r}: the games are {', '.join(game_ids())}")
+
+
+def game_ids() -> tuple[str, ...]:
+    """Return the id of every game: the bundled ones, then the installed ones, sorted."""
+    installed = {p.name for p in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    return (*BUNDLED, *sorted(installed - set(BUNDLED)))

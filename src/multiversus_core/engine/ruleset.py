@@ -1,0 +1,270 @@
+"""The one door between the engine and a game: the :class:`Ruleset` protocol.
+
+A game is one object that answers the few questions the engine asks: how a
+match starts, who is to act, which commands are legal, what a command
+causes (``decide``) and how a fact changes the state (``evolve``, ``fold``),
+how it ends, what each viewer may see, which secrets its events commit to
+and reveal, and how to tell it in words. The engine keeps every other
+promise itself, the same way for every game: logs and their chain,
+commitments and their audit, secret chance, views and view logs, verify,
+replay, bots and search, simulation.
+
+Nothing here assumes a turn order or two players: :meth:`Ruleset.to_act`
+names every seat whose decision the match waits for, and several seats at
+once are simultaneous decisions (each commits its choice; a later event
+reveals them). Seats are numbered from 1.
+
+A game's commands and events are frozen msgspec structs with explicit tags;
+its settings are a frozen struct too. The engine never looks inside them
+except through this protocol.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Protocol, TypeAlias, TypeVar
+
+import msgspec
+
+from multiversus_core.engine.bots import BotMaker
+from multiversus_core.engine.chance import Chance
+from multiversus_core.engine.commit import SaltSource
+from multiversus_core.engine.ismcts import Game
+
+Seat: TypeAlias = int
+"""A seat at the table, from 1."""
+
+Viewer: TypeAlias = str
+"""Whoever a view is for: a name the ruleset lists in :attr:`Ruleset.viewers`, or
+:data:`REFEREE`, who sees everything."""
+
+REFEREE: Viewer = "referee"
+"""The viewer who sees the whole state: a view for the referee is the state itself."""
+
+SettingsT = TypeVar("SettingsT", bound=msgspec.Struct)
+StateT = TypeVar("StateT")
+CommandT = TypeVar("CommandT", bound=msgspec.Struct)
+EventT = TypeVar("EventT", bound=msgspec.Struct)
+ViewT = TypeVar("ViewT")
+
+
+class Table(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """What the engine reads of a game's settings: its chance, salts and players."""
+
+    seed: int
+    """The public chance seed (0 when chance is secret)."""
+    chance: str
+    """The commitment to a secret chance seed, or empty when ``seed`` is public."""
+    salts: SaltSource
+    """Where commitment salts come from."""
+    players: tuple[str, ...]
+    """The players' names, by seat (seat 1 first)."""
+
+
+class Outcome(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """How a match ended."""
+
+    winners: tuple[Seat, ...]
+    """The seats that won; empty for a draw."""
+    returns: tuple[float, ...]
+    """Each seat's result from -1 (lost) to 1 (won), seat 1 first: what a search maximises."""
+    reason: str
+    """Why, in the game's words."""
+
+
+class Committed(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """An event committed to a secret: ``digest`` will be opened by a reveal with the same
+    ``key``."""
+
+    key: str
+    """Names the secret uniquely within the match (for example ``"pick:2:1"``)."""
+    digest: str
+    """The commitment: 64 lower-case hex digits."""
+    what: str
+    """The secret in words, for a problem report ("seat 2's pick in round 1")."""
+
+
+class Revealed(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """An event revealed a secret: ``salt`` and ``opening`` must open the commitment of
+    ``key``."""
+
+    key: str
+    salt: str
+    opening: msgspec.Struct
+    """The opening as the game builds it (its last field is the secret, ``value``)."""
+
+
+class Due(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """An event by which every secret still committed under these keys must be revealed."""
+
+    keys: tuple[str, ...]
+    when: str
+    """The moment in words, for a problem report ("the end of round 2")."""
+
+
+SecretFact: TypeAlias = Committed | Revealed | Due
+"""What an event says about the match's secrets: the engine's audit checks them all."""
+
+
+class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
+    """A game, as the engine sees it. One instance per game, registered by :attr:`id`."""
+
+    @property
+    def id(self) -> str:
+        """The game's id, as logs name it: lower-case letters, digits and hyphens."""
+        ...
+
+    @property
+    def title(self) -> str:
+        """The game's name, for people."""
+        ...
+
+    @property
+    def rules_version(self) -> int:
+        """The version of the game's payload (commands, events, settings) that logs record."""
+        ...
+
+    @property
+    def settings_type(self) -> type[SettingsT]:
+        """The game's settings struct: what the players agree before the match."""
+        ...
+
+    @property
+    def command_type(self) -> Any:
+        """The union of the game's command structs (tagged), for decoding."""
+        ...
+
+    @property
+    def event_type(self) -> Any:
+        """The union of the game's event structs (tagged), for decoding."""
+        ...
+
+    @property
+    def viewers(self) -> tuple[Viewer, ...]:
+        """Every viewer who may not see everything (each side or seat, and the public)."""
+        ...
+
+    # --- a match ----------------------------------------------------------------------
+
+    def check_settings(self, settings: SettingsT) -> None:
+        """Check the settings can start a match.
+
+        :raises SettingsError: naming the first thing wrong.
+        """
+        ...
+
+    def table(self, settings: SettingsT) -> Table:
+        """Return what the engine needs of the settings: chance, salts, players."""
+        ...
+
+    def with_chance(self, settings: SettingsT, commitment: str) -> SettingsT:
+        """Return ``settings`` with a secret chance seed: seed 0 and this commitment."""
+        ...
+
+    def initial_state(self, settings: SettingsT, chance: Chance | None) -> StateT:
+        """Return the state of a new match (settings already checked).
+
+        ``chance`` is the secret chance seed the settings commit to, when known.
+        """
+        ...
+
+    def to_act(self, state: StateT) -> tuple[Seat, ...]:
+        """Return the seats whose decisions the match waits for, in seat order.
+
+        Empty once the match is over; several for simultaneous decisions, which
+        the seats may give in any order.
+        """
+        ...
+
+    def legal_commands(self, state: StateT, seat: Seat) -> Sequence[CommandT]:
+        """Return every command ``seat`` may give now (empty if it is not to act)."""
+        ...
+
+    def decide(self, command: CommandT, state: StateT) -> tuple[tuple[EventT, ...], StateT]:
+        """Return the events ``command`` causes and the state they fold into.
+
+        Chance is drawn from the state's seed, or taken from the command when
+        it supplies the outcome (a die rolled at the table).
+
+        :raises InvalidCommandError: if the command is not well formed.
+        :raises IllegalCommandError: if the rules do not allow it now.
+        """
+        ...
+
+    def evolve(self, state: StateT, event: EventT) -> StateT:
+        """Return the state after one event. Never fails, never draws, never checks."""
+        ...
+
+    def fold(self, state: StateT, events: Iterable[EventT]) -> StateT:
+        """Return the state after these events in order (the ruleset owns the hot loop)."""
+        ...
+
+    def outcome(self, state: StateT) -> Outcome | None:
+        """Return how the match ended, or None while it goes on."""
+        ...
+
+    def where(self, state: StateT) -> str:
+        """Say where the match stands, for messages ("round 3, seat 2 to pick")."""
+        ...
+
+    # --- hidden information: the one door ---------------------------------------------
+
+    def viewer_of(self, state: StateT, seat: Seat | None) -> Viewer:
+        """Return the viewer ``seat`` is now (None: the public)."""
+        ...
+
+    def view(self, state: StateT, viewer: Viewer) -> ViewT:
+        """Return what ``viewer`` may know of ``state``: nothing they may not see.
+
+        A view never carries the chance seed nor an unrevealed secret of another viewer.
+        """
+        ...
+
+    def redact_event(self, event: EventT, viewer: Viewer) -> msgspec.Struct:
+        """Return the event as ``viewer`` may see it: itself, or a placeholder of its place."""
+        ...
+
+    def redact_command(self, command: CommandT, state: StateT, viewer: Viewer) -> msgspec.Struct:
+        """Return the command (given in ``state``) as ``viewer`` may see it."""
+        ...
+
+    def determinize(self, view: ViewT, rng: random.Random) -> StateT:
+        """Return a full state consistent with ``view``: hidden parts and chance from ``rng``."""
+        ...
+
+    # --- secrets and chance -------------------------------------------------------------
+
+    def salted(self, command: CommandT, settings: SettingsT) -> CommandT:
+        """Return ``command`` with a fresh salt if it carries a secret of a ``"secrets"`` match."""
+        ...
+
+    def secret_facts(self, event: msgspec.Struct, settings: SettingsT) -> Iterable[SecretFact]:
+        """Return what an event (or its redacted placeholder) commits, reveals or makes due."""
+        ...
+
+    def with_recorded_chance(
+        self, command: CommandT, events: Sequence[msgspec.Struct]
+    ) -> CommandT:
+        """Return ``command`` supplying the chance its recorded ``events`` drew.
+
+        Verify re-runs a log whose chance seed is not revealed yet this way.
+        """
+        ...
+
+    # --- bots ---------------------------------------------------------------------------
+
+    @property
+    def bots(self) -> Mapping[str, BotMaker]:
+        """The game's bots by name (``"random"`` at least): each is given a seat's view only."""
+        ...
+
+    def search_game(self) -> Game[StateT, ViewT, CommandT, Seat]:
+        """Return the game as information-set MCTS sees it (:mod:`.ismcts`)."""
+        ...
+
+    # --- words ------------------------------------------------------------------------
+
+    def narrate(self, event: msgspec.Struct, state: StateT) -> str:
+        """Tell one event (or a redacted placeholder), as it happened in ``state``, in words."""
+        ...

@@ -1,0 +1,271 @@
+"""Evaluation: how good a match position is for one side, as a number from -1 to 1.
+
+A plain function of a full state (:func:`evaluate`), shared by the
+heuristic bot and the search bot's cut-short playouts. It values, from one
+side's point of view:
+
+- the result, once the match is over (1 won, -1 lost, 0 drawn);
+- the characters' conditions on both sides (harm dealt and suffered),
+  weighted by role, and how many are left (elimination wins);
+- the scenario's win conditions as they would decide the match now, the
+  more as round 6 nears, and nearness to the tiles they name (objectives);
+- threatened and exposed figures: characters an enemy could attack now,
+  with Advantage counting double;
+- the coin economy: grey coins in a discard make the Initiative die harder
+  to keep (R13).
+
+Secrets the evaluating side cannot see are passed as ``unknown``: the win
+conditions are then averaged over the secret's options rather than read
+from the state.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Iterable
+from functools import cache
+from typing import Final
+
+from msgspec.structs import replace
+
+from multiversus_core.rulesets.multiversus.abilities import abilities_of
+from multiversus_core.rulesets.multiversus.board import Board, Figure
+from multiversus_core.rulesets.multiversus.catalog import find_team
+from multiversus_core.rulesets.multiversus.combat import can_attack, has_advantage
+from multiversus_core.rulesets.multiversus.geometry import figure_squares, tile_squares
+from multiversus_core.rulesets.multiversus.initiative import greys_in_discard
+from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS, final_result
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import Condition, Side, Square, other_side
+from multiversus_core.rulesets.multiversus.units import Unit
+from multiversus_core.rulesets.multiversus.variants import is_on
+
+CONDITION_VALUE: Final[dict[Condition, float]] = {
+    "unharmed": 1.0,
+    "wounded": 0.6,
+    "disabled": 0.3,
+    "eliminated": 0.0,
+}
+"""What a character is worth in each condition, as a share of an Unharmed one."""
+
+ROLE_WEIGHT: Final[dict[str, float]] = {
+    "champion": 1.5,
+    "beast": 1.8,
+    "lieutenant": 1.3,
+    "mob": 0.8,
+    "minions": 0.8,
+}
+"""How much a character of each role counts; roles not named count 1."""
+
+WEIGHTS: Final[dict[str, float]] = {
+    "material": 2.0,
+    "left": 1.0,
+    "objective": 1.2,
+    "approach": 0.4,
+    "threat": 0.12,
+    "coins": 0.05,
+}
+"""The weight of each part of the evaluation before it is squashed into (-1, 1)."""
+
+
+def evaluate(state: MatchState, side: Side, unknown: Collection[tuple[Side, str]] = ()) -> float:
+    """Return how good ``state`` is for ``side``: 1 won, -1 lost, between them otherwise.
+
+    ``unknown`` lists secrets, as (side, name), whose choice ``side`` cannot
+    see: win conditions are averaged over their options.
+    """
+    if state.is_over:
+        if state.winner is None:
+            return 0.0
+        return 1.0 if state.winner == side else -1.0
+    return math.tanh(score(state, side, unknown))
+
+
+def score(state: MatchState, side: Side, unknown: Collection[tuple[Side, str]] = ()) -> float:
+    """The unsquashed evaluation of a match under way: a weighted sum of its parts."""
+    enemy = other_side(side)
+    mine = [f for f in state.figures if f.side == side and not f.terrain]
+    theirs = [f for f in state.figures if f.side == enemy and not f.terrain]
+    total = WEIGHTS["material"] * (_material(state, mine) - _material(state, theirs))
+    total += WEIGHTS["left"] * (_left(mine) - _left(theirs))
+    progress = min(max(state.round, 1), 6) / 6
+    total += WEIGHTS["objective"] * (0.25 + 0.75 * progress) * objective(state, side, unknown)
+    total += WEIGHTS["approach"] * _approach(state, side, mine, theirs)
+    total += WEIGHTS["threat"] * (_threat(state, mine, theirs) - _threat(state, theirs, mine))
+    total += WEIGHTS["coins"] * _coins(state, side)
+    return total
+
+
+def figure_value(state: MatchState, figure: Figure) -> float:
+    """What a character is worth in its condition, weighted by its role."""
+    role = state.unit(figure.unit).role
+    return ROLE_WEIGHT.get(role, 1.0) * CONDITION_VALUE[figure.condition]
+
+
+def _material(state: MatchState, figures: list[Figure]) -> float:
+    whole = sum(ROLE_WEIGHT.get(state.unit(f.unit).role, 1.0) for f in figures)
+    return sum(figure_value(state, f) for f in figures) / whole if whole else 0.0
+
+
+def _left(figures: list[Figure]) -> float:
+    if not figures:
+        return 0.0
+    left = sum(1 for f in figures if f.condition != "eliminated")
+    # The last characters matter most: losing them all loses the match.
+    return math.sqrt(left / len(figures))
+
+
+def conditions_in_play(state: MatchState) -> tuple[str, ...]:
+    """Return the win conditions checked after round 6 (the scheme under secret-schemes)."""
+    sheet = find_team(state.adversaries_team or "")
+    conditions = sheet.win_conditions if sheet else ()
+    scheme = [s.choice for s in state.secrets if s.name == "scheme"]
+    if is_on(state, "secret-schemes") and scheme and scheme[0] in WIN_CONDITIONS:
+        conditions = (scheme[0],)
+    return conditions
+
+
+def objective(state: MatchState, side: Side, unknown: Collection[tuple[Side, str]] = ()) -> float:
+    """How the win conditions would decide the match now: 1 for ``side``, -1 against, 0 neither.
+
+    Averaged over the options of every ``unknown`` secret.
+    """
+    results = [_result(s, side) for s in _possible(state, unknown)]
+    return sum(results) / len(results) if results else 0.0
+
+
+def _result(state: MatchState, side: Side) -> float:
+    winner, _ = final_result(state, conditions_in_play(state))
+    return 0.0 if winner is None else (1.0 if winner == side else -1.0)
+
+
+def _possible(state: MatchState, unknown: Collection[tuple[Side, str]]) -> Iterable[MatchState]:
+    """The state with each unknown secret set to each of its options in turn."""
+    states = [state]
+    for secret_side, name in unknown:
+        options: tuple[str, ...] = ()
+        for offer in state.secret_offers:
+            if (offer.side, offer.name) == (secret_side, name):
+                options = offer.options
+        if not options:
+            continue
+        states = [
+            replace(
+                s,
+                secrets=tuple(
+                    replace(x, choice=o) if (x.side, x.name) == (secret_side, name) else x
+                    for x in s.secrets
+                ),
+            )
+            for s in states
+            for o in options
+        ]
+    return states
+
+
+def objective_squares(state: MatchState) -> frozenset[Square]:
+    """The spaces of special tiles that the win conditions in play name (to hold or to reach).
+
+    A tile counts when its terrain is named by a win condition's rules text
+    or is the choice of a set-up secret (a tile to plunder).
+    """
+    if state.board is None:
+        return frozenset()
+    texts = tuple(WIN_CONDITIONS[c][0] for c in conditions_in_play(state) if c in WIN_CONDITIONS)
+    choices = tuple(s.choice for s in state.secrets)
+    return _named_tiles(state.board, texts, choices)
+
+
+@cache
+def _named_tiles(
+    board: Board, texts: tuple[str, ...], choices: tuple[str, ...]
+) -> frozenset[Square]:
+    squares: set[Square] = set()
+    for tile in board.tiles:
+        if tile.terrain in choices or any(tile.terrain in text for text in texts):
+            squares.update(tile_squares(tile))
+    return frozenset(squares)
+
+
+def _approach(state: MatchState, side: Side, mine: list[Figure], theirs: list[Figure]) -> float:
+    """Nearness to the objective tiles, ours against theirs; without them, nearness to enemies."""
+    squares = objective_squares(state)
+    if squares:
+        return (_nearness(theirs, squares) - _nearness(mine, squares)) / 4
+    targets = frozenset(s for f in theirs if f.square is not None for s in figure_squares(f))
+    return -_nearness(mine, targets) / 20 if targets else 0.0
+
+
+def _nearness(figures: list[Figure], squares: frozenset[Square]) -> float:
+    """The smallest distance from an able character to the squares (0 standing on one)."""
+    best = 12.0
+    for f in figures:
+        if f.square is None or f.condition in ("disabled", "eliminated"):
+            continue
+        for c, r in figure_squares(f):
+            for sc, sr in squares:
+                best = min(best, abs(c - sc) + abs(r - sr))
+    return min(best, 12.0)
+
+
+def ranged_units(state: MatchState) -> frozenset[str]:
+    """The ids of the units whose characters may make ranged attacks."""
+    return _ranged(state.units)
+
+
+@cache
+def _ranged(units: tuple[Unit, ...]) -> frozenset[str]:
+    return frozenset(u.id for u in units if any(a.is_ranged() for a in abilities_of(u)))
+
+
+def could_attack(
+    state: MatchState, attacker: Figure, target: Figure, ranged: frozenset[str]
+) -> bool:
+    """:func:`~.combat.can_attack`, answered quickly when the two are far apart
+    and not in line (``ranged`` as :func:`ranged_units` gives it)."""
+    if attacker.square is None or target.square is None or attacker.side == target.side:
+        return False
+    a, b = figure_squares(attacker), figure_squares(target)
+    gap = min(max(abs(p[0] - q[0]), abs(p[1] - q[1])) for p in a for q in b)
+    if gap > 1 and (
+        attacker.unit not in ranged
+        or not any(
+            p[0] == q[0] or p[1] == q[1] or abs(p[0] - q[0]) == abs(p[1] - q[1])
+            for p in a
+            for q in b
+        )
+    ):
+        return False
+    return can_attack(state, attacker, target)
+
+
+def _threat(state: MatchState, attackers: list[Figure], targets: list[Figure]) -> float:
+    """How many attacks ``attackers`` could make on ``targets`` now, weighted by what they harm."""
+    total = 0.0
+    ranged = ranged_units(state)
+    for target in targets:
+        if target.square is None or target.condition == "eliminated":
+            continue
+        if any(could_attack(state, a, target, ranged) for a in attackers):
+            weight = 2.0 if has_advantage(state, target) else 1.0
+            total += weight * ROLE_WEIGHT.get(state.unit(target.unit).role, 1.0)
+    return total
+
+
+def _coins(state: MatchState, side: Side) -> float:
+    """Grey coins in the other side's discard are good for ``side``; in its own, bad."""
+    return float(greys_in_discard(state, other_side(side)) - greys_in_discard(state, side))
+
+
+__all__ = [
+    "CONDITION_VALUE",
+    "ROLE_WEIGHT",
+    "WEIGHTS",
+    "could_attack",
+    "evaluate",
+    "figure_value",
+    "objective",
+    "objective_squares",
+    "ranged_units",
+    "score",
+]

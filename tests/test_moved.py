@@ -1,0 +1,43 @@
+"""The modules that moved when the engine was split keep importing by their old names."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+
+import pytest
+
+from multiversus_core._moved import MOVED, new_name
+
+
+@pytest.mark.parametrize(("old", "new"), sorted(MOVED.items()))
+def test_an_old_module_name_is_the_module_at_its_new_place_and_warns(old: str, new: str) -> None:
+    sys.modules.pop(old, None)
+    with pytest.warns(DeprecationWarning, match=f"{old} moved to {new}"):
+        module = importlib.import_module(old)
+    assert module is importlib.import_module(new)
+
+
+def test_a_module_below_a_moved_package_moves_with_it() -> None:
+    assert new_name("multiversus_core.teams.smogon") == (
+        "multiversus_core.rulesets.multiversus.teams.smogon"
+    )
+    sys.modules.pop("multiversus_core.teams.smogon", None)
+    with pytest.warns(DeprecationWarning):
+        module = importlib.import_module("multiversus_core.teams.smogon")
+    assert module is importlib.import_module("multiversus_core.rulesets.multiversus.teams.smogon")
+
+
+def test_a_module_that_did_not_move_has_no_new_name() -> None:
+    assert new_name("multiversus_core.log") is None
+    assert new_name("multiversus_core.rulesets.multiversus.state") is None
+
+
+def test_the_old_plugin_api_still_registers_abilities() -> None:
+    sys.modules.pop("multiversus_core.abilities", None)
+    with pytest.warns(DeprecationWarning):
+        from multiversus_core.abilities import REGISTRY, Ability
+    from multiversus_core.rulesets.multiversus.ability import REGISTRY as registry
+
+    assert REGISTRY is registry
+    assert issubclass(type(REGISTRY["Ranged"]), Ability)
