@@ -24,10 +24,13 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from multiversus_core.bots import RandomBot, command_for, play_match
+from multiversus_core.engine.audit import Committed, Due
+from multiversus_core.engine.commit import opens
 from multiversus_core.engine.errors import InvalidCommandError, MultiversusError
 from multiversus_core.log import MatchLog
 from multiversus_core.rulesets.multiversus import layout, selections
 from multiversus_core.rulesets.multiversus.abilities import abilities_of
+from multiversus_core.rulesets.multiversus.audit import AUDITED, Auditor
 from multiversus_core.rulesets.multiversus.board import Figure
 from multiversus_core.rulesets.multiversus.catalog import installed_teams
 from multiversus_core.rulesets.multiversus.commands import (
@@ -78,10 +81,8 @@ from multiversus_core.rulesets.multiversus.terms import ACTION_KINDS, SEATS, SID
 from multiversus_core.rulesets.multiversus.units import Unit, coin_colour, coin_kind, coin_unit
 from multiversus_core.rulesets.multiversus.variants import VARIANTS
 from multiversus_core.verify import (
-    _AUDITED,
     CommitmentProblem,
     Verification,
-    _Audit,
     _difference,
     _failed,
     _when,
@@ -249,8 +250,8 @@ def _class_patterns(node: ast.AST) -> set[str]:
 def test_the_audit_passes_by_only_events_it_has_no_case_for() -> None:
     # given the audit's match over events, then the events it lets in are exactly those
     # its cases name: no case is ever skipped
-    tree = ast.parse(textwrap.dedent(inspect.getsource(_Audit.event)))
-    assert _class_patterns(tree) == {kind.__name__ for kind in _AUDITED}
+    tree = ast.parse(textwrap.dedent(inspect.getsource(Auditor.read)))
+    assert _class_patterns(tree) == {kind.__name__ for kind in AUDITED}
 
 
 @given(
@@ -500,21 +501,60 @@ def test_selection_commands_kept_per_unit_are_built_from_the_selections_asked() 
 # --- the audit: a selection's own opening taken at its reveal -----------------
 
 
-class _Forgetful(dict[Any, Any]):
-    """A table that keeps nothing."""
-
-    def __setitem__(self, key: Any, value: Any) -> None:
-        pass
-
-
 def _hashing_commitments(log: MatchLog) -> tuple[CommitmentProblem, ...]:
-    """check_commitments as it was: every event through the audit, every reveal hashed."""
-    audit = _Audit(log.header.settings)
-    audit.opened = _Forgetful()
+    """check_commitments done plainly: every event read, every reveal hashed, each commitment
+    kept with the entry that made it."""
+    auditor = Auditor(log.header.settings)
+    committed: dict[str, tuple[int, Committed]] = {}
+    problems = []
     for number, entry in enumerate(log.entries, start=1):
         for event in entry.events:
-            audit.event(number, event)
-    return tuple(sorted(audit.problems, key=lambda problem: problem.entry))
+            for fact in auditor.read(event):
+                if isinstance(fact, Committed):
+                    committed[fact.key] = (number, fact)
+                elif isinstance(fact, Due):
+                    for key in [k for k in committed if k.split(":")[0] + ":" in fact.prefixes]:
+                        made, at = committed.pop(key)
+                        problems.append(
+                            CommitmentProblem(
+                                number,
+                                "unrevealed",
+                                f"{at.what}, committed in entry {made}, was never revealed "
+                                f"({fact.when})",
+                                made,
+                            )
+                        )
+                elif fact.own or fact.key in committed:
+                    made, at = committed[fact.key] if fact.own else committed.pop(fact.key)
+                    opening = msgspec.structs.replace(at.blank, value=fact.value)
+                    if not opens(at.digest, fact.salt, opening):
+                        problems.append(
+                            CommitmentProblem(
+                                number,
+                                "bad_commitment",
+                                f"{fact.what} does not give its own commitment: the choice, "
+                                "the salt or the commitment was changed",
+                                number,
+                            )
+                            if fact.own
+                            else CommitmentProblem(
+                                number,
+                                "reveal_mismatch",
+                                f"the reveal of {fact.what} does not open its commitment of "
+                                f"entry {made}: the secret or the salt differs from what was "
+                                "committed",
+                                made,
+                            )
+                        )
+                else:
+                    problems.append(
+                        CommitmentProblem(
+                            number,
+                            "reveal_without_commitment",
+                            f"{fact.what} is revealed, but no commitment to it is open",
+                        )
+                    )
+    return tuple(sorted(problems, key=lambda problem: problem.entry))
 
 
 _SECRET_EVENTS = (CoinsSelected, ReactionSelected, CoinsRevealed, ReactionRevealed)

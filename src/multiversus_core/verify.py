@@ -35,8 +35,11 @@ from typing import Final, Literal, TypeAlias
 
 import msgspec
 
+from multiversus_core.engine import audit
+from multiversus_core.engine.audit import CommitmentCode, CommitmentProblem
 from multiversus_core.engine.errors import LogError, MultiversusError
-from multiversus_core.log import LogEntry, MatchLog, decode_log, read_bytes
+from multiversus_core.log import MatchLog, decode_log, read_bytes
+from multiversus_core.rulesets.multiversus.audit import Auditor
 from multiversus_core.rulesets.multiversus.commands import (
     ChooseSecret,
     Command,
@@ -47,32 +50,18 @@ from multiversus_core.rulesets.multiversus.commands import (
 )
 from multiversus_core.rulesets.multiversus.decide import decide, decide_and_fold
 from multiversus_core.rulesets.multiversus.events import (
-    ActivationEnded,
-    CoinsRevealed,
     CoinsSelected,
     Event,
     InitiativeRolled,
-    MatchEnded,
-    ReactionRevealed,
     ReactionSelected,
     RoundStarted,
     SecretChosen,
-    SecretRevealed,
     SetUpCoinFlipped,
-    SideChosen,
     TurnStarted,
 )
 from multiversus_core.rulesets.multiversus.match import fold, start_match
-from multiversus_core.rulesets.multiversus.secrets import (
-    Opening,
-    SecretKind,
-    match_id,
-    opens,
-    selection_value,
-)
 from multiversus_core.rulesets.multiversus.settings import MatchSettings, SaltSource
 from multiversus_core.rulesets.multiversus.state import MatchState
-from multiversus_core.rulesets.multiversus.terms import Seat, Side
 from multiversus_core.rulesets.multiversus.views import (
     HiddenCoinsSelected,
     HiddenReactionSelected,
@@ -85,13 +74,6 @@ from multiversus_core.rulesets.multiversus.views import (
     redact_log,
 )
 from multiversus_core.viewlog import decode_view_log, is_view_log, replayable
-
-CommitmentCode: TypeAlias = Literal[
-    "unrevealed", "reveal_mismatch", "reveal_without_commitment", "bad_commitment"
-]
-"""What is wrong with a commitment: never revealed when it had to be, revealed with a
-secret or salt that does not open it, a reveal of nothing committed, or a selection whose
-own secret and salt do not give its commitment."""
 
 ProblemCode: TypeAlias = (
     Literal[
@@ -636,212 +618,6 @@ def _show(record: ViewEvent | Command | object) -> str:
 # --- commitments -------------------------------------------------------------
 
 
-class CommitmentProblem(msgspec.Struct, frozen=True):
-    """A commitment that a log does not honour."""
-
-    entry: int
-    """The 1-based entry where the problem shows (the reveal, or where the reveal was due)."""
-    code: CommitmentCode
-    message: str
-    """What is wrong, naming the secret and the entry that committed to it."""
-    committed: int | None = None
-    """The 1-based entry of the commitment, if there is one."""
-
-
-_SIDE_NAMES: Final[dict[Side, str]] = {"heroes": "the Heroes'", "adversaries": "the Adversaries'"}
-_KIND_NAMES: Final[dict[SecretKind, str]] = {
-    "coins": "coin selection",
-    "reaction": "reactive selection",
-    "secret": "secret",
-}
-
-
-class _Committed(msgspec.Struct, frozen=True):
-    entry: int
-    commitment: str
-    round: int
-    activation: int
-    seat: Seat
-
-
-_AUDITED: Final = frozenset(
-    {
-        SideChosen,
-        RoundStarted,
-        CoinsSelected,
-        HiddenCoinsSelected,
-        ReactionSelected,
-        HiddenReactionSelected,
-        SecretChosen,
-        HiddenSecretChosen,
-        CoinsRevealed,
-        ReactionRevealed,
-        SecretRevealed,
-        ActivationEnded,
-        MatchEnded,
-    }
-)
-"""The events :meth:`_Audit.event` looks at: :func:`check_commitments` passes every other
-kind by without a call."""
-
-
-class _Audit:
-    """Walks a log's events (a whole log or one side's redacted log) pairing commitments
-    with reveals."""
-
-    def __init__(self, settings: MatchSettings) -> None:
-        self.settings = settings
-        self.match = match_id(settings)
-        self.round = 0
-        self.activations = 0
-        self.seats: dict[Side, Seat] = {}
-        self.open: dict[tuple[SecretKind, Side, str], _Committed] = {}
-        self.opened: dict[tuple[SecretKind, Side, str], tuple[str, tuple[str, ...]]] = {}
-        """The salt and value each open commitment was found to open when it was made: its
-        reveal with the very same need not be hashed again."""
-        self.problems: list[CommitmentProblem] = []
-
-    def event(self, entry: int, event: ViewEvent) -> None:
-        """Take one event of the kinds in :data:`_AUDITED` into account."""
-        match event:  # the cases most frequent in a match first
-            case CoinsSelected() | HiddenCoinsSelected():
-                self._due(entry, ("coins",), "before the next activation")
-                self.activations += 1
-                self._commit(entry, "coins", event.side, "", event.commitment)
-                if isinstance(event, CoinsSelected):
-                    self._own(entry, "coins", event, selection_value(event.coin, event.actions))
-            case ReactionSelected(coin=coin) if coin is not None:
-                self._commit(entry, "reaction", event.side, "", event.commitment)
-                self._own(entry, "reaction", event, selection_value(coin, event.actions))
-            case HiddenReactionSelected():
-                self._commit(entry, "reaction", event.side, "", event.commitment)
-            case SecretChosen() | HiddenSecretChosen():
-                self._commit(entry, "secret", event.side, event.name, event.commitment)
-                if isinstance(event, SecretChosen):
-                    self._own(entry, "secret", event, (event.choice,), event.name)
-            case CoinsRevealed(coin=coin, actions=actions):
-                self._reveal(entry, "coins", event.side, "", selection_value(coin, actions), event)
-            case ReactionRevealed(coin=coin, actions=actions):
-                value = selection_value(coin, actions)
-                self._reveal(entry, "reaction", event.side, "", value, event)
-            case SecretRevealed(name=name, choice=choice):
-                self._reveal(entry, "secret", event.side, name, (choice,), event)
-            case ActivationEnded():
-                self._due(entry, ("coins", "reaction"), "by the end of its activation")
-            case RoundStarted(round=number):
-                self.round = number
-            case SideChosen(seat=seat, side=side):
-                other: Side = "adversaries" if side == "heroes" else "heroes"
-                self.seats = {side: seat, other: 2 if seat == 1 else 1}
-            case MatchEnded():
-                self._due(entry, ("coins", "reaction", "secret"), "by the end of the match")
-            case _:
-                pass
-
-    def _what(self, kind: SecretKind, side: Side, name: str) -> str:
-        secret = f"secret {name!r}" if kind == "secret" else _KIND_NAMES[kind]
-        return f"{_SIDE_NAMES[side]} {secret}"
-
-    def _opening(
-        self, kind: SecretKind, side: Side, name: str, value: tuple[str, ...], at: _Committed
-    ) -> Opening:
-        return Opening(
-            match=self.match,
-            round=at.round,
-            activation=at.activation,
-            seat=at.seat,
-            side=side,
-            kind=kind,
-            name=name,
-            value=value,
-        )
-
-    def _commit(self, entry: int, kind: SecretKind, side: Side, name: str, digest: str) -> None:
-        secret = kind == "secret"
-        self.opened.pop((kind, side, name), None)
-        self.open[(kind, side, name)] = _Committed(
-            entry=entry,
-            commitment=digest,
-            round=0 if secret else self.round,
-            activation=0 if secret else self.activations,
-            seat=self.seats.get(side, 1),
-        )
-
-    def _own(
-        self,
-        entry: int,
-        kind: SecretKind,
-        event: CoinsSelected | ReactionSelected | SecretChosen,
-        value: tuple[str, ...],
-        name: str = "",
-    ) -> None:
-        """A selection the viewer may see carries its salt: check it gives its commitment."""
-        key = (kind, event.side, name)
-        at = self.open[key]
-        if opens(at.commitment, event.salt, self._opening(kind, event.side, name, value, at)):
-            self.opened[key] = (event.salt, value)
-        else:
-            what = self._what(kind, event.side, name)
-            self.problems.append(
-                CommitmentProblem(
-                    entry,
-                    "bad_commitment",
-                    f"{what} does not give its own commitment: the choice, the salt or the "
-                    "commitment was changed",
-                    entry,
-                )
-            )
-
-    def _reveal(
-        self,
-        entry: int,
-        kind: SecretKind,
-        side: Side,
-        name: str,
-        value: tuple[str, ...],
-        event: CoinsRevealed | ReactionRevealed | SecretRevealed,
-    ) -> None:
-        key = (kind, side, name)
-        at = self.open.pop(key, None)
-        if at is None:
-            what = self._what(kind, side, name)
-            self.problems.append(
-                CommitmentProblem(
-                    entry,
-                    "reveal_without_commitment",
-                    f"{what} is revealed, but no commitment to it is open",
-                )
-            )
-        elif self.opened.pop(key, None) == (event.salt, value):
-            pass  # the selection's own salt and value, found to open it already
-        elif not opens(at.commitment, event.salt, self._opening(kind, side, name, value, at)):
-            what = self._what(kind, side, name)
-            self.problems.append(
-                CommitmentProblem(
-                    entry,
-                    "reveal_mismatch",
-                    f"the reveal of {what} does not open its commitment of entry {at.entry}: "
-                    "the secret or the salt differs from what was committed",
-                    at.entry,
-                )
-            )
-
-    def _due(self, entry: int, kinds: tuple[SecretKind, ...], when: str) -> None:
-        if not self.open:
-            return  # the usual case: everything committed was revealed already
-        for key in [k for k in self.open if k[0] in kinds]:
-            at = self.open.pop(key)
-            self.problems.append(
-                CommitmentProblem(
-                    entry,
-                    "unrevealed",
-                    f"{self._what(*key)}, committed in entry {at.entry}, was never revealed "
-                    f"({when})",
-                    at.entry,
-                )
-            )
-
-
 def check_commitments(log: MatchLog | RedactedLog) -> tuple[CommitmentProblem, ...]:
     """Return every commitment problem of a log, in entry order (empty if there is none).
 
@@ -851,11 +627,5 @@ def check_commitments(log: MatchLog | RedactedLog) -> tuple[CommitmentProblem, .
     selection by the end of its activation, everything by the end of the
     match). A log that stops before then is not faulted for what is still due.
     """
-    audit = _Audit(log.header.settings)
-    entries: tuple[LogEntry | RedactedEntry, ...] = log.entries
-    audited = _AUDITED
-    for number, entry in enumerate(entries, start=1):
-        for event in entry.events:
-            if type(event) in audited:  # most events neither commit, reveal nor make one due
-                audit.event(number, event)
-    return tuple(sorted(audit.problems, key=lambda problem: problem.entry))
+    auditor = Auditor(log.header.settings)
+    return audit.check_commitments(auditor, [entry.events for entry in log.entries])

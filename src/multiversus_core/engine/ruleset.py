@@ -27,6 +27,7 @@ from typing import Any, Protocol, TypeAlias, TypeVar
 
 import msgspec
 
+from multiversus_core.engine.audit import Auditor
 from multiversus_core.engine.bots import BotMaker
 from multiversus_core.engine.chance import Chance
 from multiversus_core.engine.commit import SaltSource
@@ -71,40 +72,6 @@ class Outcome(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False)
     """Each seat's result from -1 (lost) to 1 (won), seat 1 first: what a search maximises."""
     reason: str
     """Why, in the game's words."""
-
-
-class Committed(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
-    """An event committed to a secret: ``digest`` will be opened by a reveal with the same
-    ``key``."""
-
-    key: str
-    """Names the secret uniquely within the match (for example ``"pick:2:1"``)."""
-    digest: str
-    """The commitment: 64 lower-case hex digits."""
-    what: str
-    """The secret in words, for a problem report ("seat 2's pick in round 1")."""
-
-
-class Revealed(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
-    """An event revealed a secret: ``salt`` and ``opening`` must open the commitment of
-    ``key``."""
-
-    key: str
-    salt: str
-    opening: msgspec.Struct
-    """The opening as the game builds it (its last field is the secret, ``value``)."""
-
-
-class Due(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
-    """An event by which every secret still committed under these keys must be revealed."""
-
-    keys: tuple[str, ...]
-    when: str
-    """The moment in words, for a problem report ("the end of round 2")."""
-
-
-SecretFact: TypeAlias = Committed | Revealed | Due
-"""What an event says about the match's secrets: the engine's audit checks them all."""
 
 
 class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
@@ -239,8 +206,9 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
         """Return ``command`` with a fresh salt if it carries a secret of a ``"secrets"`` match."""
         ...
 
-    def secret_facts(self, event: msgspec.Struct, settings: SettingsT) -> Iterable[SecretFact]:
-        """Return what an event (or its redacted placeholder) commits, reveals or makes due."""
+    def auditor(self, settings: SettingsT) -> Auditor:
+        """Return a reader of one log's events for what they commit, reveal and make due
+        (:mod:`.audit`): the engine checks every reveal opens its commitment."""
         ...
 
     def with_recorded_chance(
