@@ -3,7 +3,7 @@
 A player name in a log's header, a team, unit or figure name, a file name:
 any may hold terminal escape sequences, carriage returns, newlines, bidi
 overrides or rich markup. Every command prints them through
-:func:`multiversus_cli.printable.printable`: each unprintable character as its
+:func:`multiversus_core.engine.text.printable`: each unprintable character as its
 visible escape, and never read as markup.
 """
 
@@ -17,9 +17,9 @@ from rich.console import Console
 from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
-from multiversus_cli.printable import printable
 from multiversus_cli.render import render_units
 from multiversus_core import MatchSettings, start_match
+from multiversus_core.engine.text import printable
 from multiversus_core.log import read_log
 from tests.support import SETTINGS, set_up
 

@@ -11,10 +11,10 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
-from multiversus_cli.describe import result_text
 from multiversus_core.log import MatchLog, read_log
 from multiversus_core.log import replay as replay_log
 from multiversus_core.rulesets.multiversus.events import CoinsSelected
+from multiversus_core.rulesets.multiversus.narrate import result_text
 from multiversus_core.rulesets.multiversus.views import redact_log
 from multiversus_core.viewlog import decode_view_log, encode_view_log
 from tests.support import rechained

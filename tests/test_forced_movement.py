@@ -202,8 +202,12 @@ def test_r9_r20_a_push_after_an_attack_into_an_ally_is_never_offered() -> None:
 
 
 def test_r20_the_choice_is_narrated_and_offered_in_the_terminal() -> None:
-    from multiversus_cli.describe import decision_help, describe_command, describe_events
     from multiversus_cli.menu import build_menu
+    from multiversus_core.rulesets.multiversus.narrate import (
+        decision_help,
+        describe_command,
+        describe_events,
+    )
 
     state = _swept()
     help_text = decision_help(state, 1)

@@ -23,7 +23,7 @@ def test_a_module_below_a_moved_package_moves_with_it() -> None:
         "multiversus_core.rulesets.multiversus.teams.smogon"
     )
     sys.modules.pop("multiversus_core.teams.smogon", None)
-    with pytest.warns(DeprecationWarning):
+    with pytest.warns(DeprecationWarning, match="teams.* moved to"):
         module = importlib.import_module("multiversus_core.teams.smogon")
     assert module is importlib.import_module("multiversus_core.rulesets.multiversus.teams.smogon")
 
@@ -35,7 +35,7 @@ def test_a_module_that_did_not_move_has_no_new_name() -> None:
 
 def test_the_old_plugin_api_still_registers_abilities() -> None:
     sys.modules.pop("multiversus_core.abilities", None)
-    with pytest.warns(DeprecationWarning):
+    with pytest.warns(DeprecationWarning, match="abilities moved"):
         from multiversus_core.abilities import REGISTRY, Ability
     from multiversus_core.rulesets.multiversus.ability import REGISTRY as registry
 

@@ -14,16 +14,6 @@ from itertools import pairwise
 
 import pytest
 
-from multiversus_cli.describe import (
-    Narrator,
-    command_parts,
-    decision_help,
-    describe_command,
-    describe_event,
-    describe_events,
-    secret_option_name,
-    secret_text,
-)
 from multiversus_cli.render import (
     board_grid,
     board_legend,
@@ -69,6 +59,16 @@ from multiversus_core.rulesets.multiversus.events import (
     SecretRevealed,
 )
 from multiversus_core.rulesets.multiversus.geometry import are_adjacent
+from multiversus_core.rulesets.multiversus.narrate import (
+    Narrator,
+    command_parts,
+    decision_help,
+    describe_command,
+    describe_event,
+    describe_events,
+    secret_option_name,
+    secret_text,
+)
 from multiversus_core.rulesets.multiversus.terms import Seat, other_seat
 from multiversus_core.rulesets.multiversus.views import HiddenSecretChosen, redact_event, viewer_of
 from tests.support import placed, play, play_passing, select, set_up

@@ -21,11 +21,17 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from multiversus_cli.describe import coin_name, condition_name, figure_name, square, unit_name
-from multiversus_cli.printable import printable
 from multiversus_cli.replay import command_line, event_lines, load_log, steps
+from multiversus_core.engine.text import printable
 from multiversus_core.log import MatchLog
 from multiversus_core.rulesets.multiversus.board import Figure
+from multiversus_core.rulesets.multiversus.narrate import (
+    coin_name,
+    condition_name,
+    figure_name,
+    square,
+    unit_name,
+)
 from multiversus_core.rulesets.multiversus.state import MatchState
 
 EXIT_AGREE: Final = 0

@@ -13,12 +13,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from multiversus_cli.describe import (
-    coin_name,
-    decision_help,
-    team_name,
-    unit_name,
-)
 from multiversus_core.rulesets.multiversus.abilities import abilities_of, title
 from multiversus_core.rulesets.multiversus.catalog import find_team
 from multiversus_core.rulesets.multiversus.commands import (
@@ -32,6 +26,12 @@ from multiversus_core.rulesets.multiversus.initiative import (
     chance_of_losing_initiative,
     greys_in_discard,
     losing_rolls,
+)
+from multiversus_core.rulesets.multiversus.narrate import (
+    coin_name,
+    decision_help,
+    team_name,
+    unit_name,
 )
 from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS
 from multiversus_core.rulesets.multiversus.state import MatchState

@@ -24,13 +24,6 @@ from typing import Final
 
 import msgspec
 
-from multiversus_cli.describe import (
-    action_name,
-    actions_name,
-    coins_by_unit,
-    reason_words,
-    side_name,
-)
 from multiversus_cli.render import figure_labels
 from multiversus_cli.replay import command_line, event_lines
 from multiversus_cli.svg import board_parts, changes
@@ -38,6 +31,13 @@ from multiversus_core.log import LogEntry, LogHeader, MatchLog
 from multiversus_core.rulesets.multiversus.catalog import find_team
 from multiversus_core.rulesets.multiversus.events import Event
 from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
+from multiversus_core.rulesets.multiversus.narrate import (
+    action_name,
+    actions_name,
+    coins_by_unit,
+    reason_words,
+    side_name,
+)
 from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import SIDES, Side, other_side

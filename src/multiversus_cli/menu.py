@@ -14,8 +14,8 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from multiversus_cli.describe import command_parts
 from multiversus_core.rulesets.multiversus.commands import Command
+from multiversus_core.rulesets.multiversus.narrate import command_parts
 from multiversus_core.rulesets.multiversus.state import MatchState
 
 MAX_CHOICES: Final = 20

@@ -26,19 +26,12 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from multiversus_cli.describe import (
-    Narrator,
-    decision_help,
-    result_text,
-    secrets_summary,
-    side_name,
-)
 from multiversus_cli.guide import explain_decision, how_to_win
 from multiversus_cli.menu import Menu, build_menu
-from multiversus_cli.printable import printable, printable_lines
 from multiversus_cli.render import render_board, render_piles, render_units, status_line
 from multiversus_core.bots import Bot, command_for, make_bot
 from multiversus_core.engine.errors import LogError, MultiversusError, SettingsError
+from multiversus_core.engine.text import printable, printable_lines
 from multiversus_core.log import LogWriter, MatchLog, replay
 from multiversus_core.rulesets.multiversus.board import Figure
 from multiversus_core.rulesets.multiversus.catalog import (
@@ -53,6 +46,13 @@ from multiversus_core.rulesets.multiversus.events import Event
 from multiversus_core.rulesets.multiversus.evolve import initial_state
 from multiversus_core.rulesets.multiversus.legal import legal_commands
 from multiversus_core.rulesets.multiversus.match import apply, secret_chance_settings, start_match
+from multiversus_core.rulesets.multiversus.narrate import (
+    Narrator,
+    decision_help,
+    result_text,
+    secrets_summary,
+    side_name,
+)
 from multiversus_core.rulesets.multiversus.secrets import salted
 from multiversus_core.rulesets.multiversus.settings import MatchSettings
 from multiversus_core.rulesets.multiversus.state import MatchState

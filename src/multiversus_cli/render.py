@@ -17,7 +17,11 @@ from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from multiversus_cli.describe import (
+from multiversus_core.engine.text import printable
+from multiversus_core.rulesets.multiversus.abilities import abilities_of, title
+from multiversus_core.rulesets.multiversus.board import Board, Figure
+from multiversus_core.rulesets.multiversus.geometry import figure_squares, tile_at
+from multiversus_core.rulesets.multiversus.narrate import (
     action_name,
     actions_name,
     coin_name,
@@ -32,10 +36,6 @@ from multiversus_cli.describe import (
     trigger_words,
     unit_name,
 )
-from multiversus_cli.printable import printable
-from multiversus_core.rulesets.multiversus.abilities import abilities_of, title
-from multiversus_core.rulesets.multiversus.board import Board, Figure
-from multiversus_core.rulesets.multiversus.geometry import figure_squares, tile_at
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import (
     SIDES,

@@ -22,16 +22,9 @@ import typer
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from multiversus_cli.describe import (
-    Narrator,
-    coin_summary,
-    describe_command,
-    player_name,
-    side_name,
-)
-from multiversus_cli.printable import printable
 from multiversus_cli.render import render_board
 from multiversus_core.engine.errors import LogError
+from multiversus_core.engine.text import printable
 from multiversus_core.log import LogEntry, MatchLog, decode_log, read_bytes
 from multiversus_core.log import replay as replay_log
 from multiversus_core.rulesets.multiversus.commands import Command
@@ -42,6 +35,13 @@ from multiversus_core.rulesets.multiversus.events import (
     SecretChosen,
 )
 from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
+from multiversus_core.rulesets.multiversus.narrate import (
+    Narrator,
+    coin_summary,
+    describe_command,
+    player_name,
+    side_name,
+)
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import Seat, Side
 from multiversus_core.rulesets.multiversus.views import (

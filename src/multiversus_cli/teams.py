@@ -16,8 +16,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from multiversus_cli.printable import printable
 from multiversus_core.engine.errors import SheetError
+from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.multiversus import abilities
 from multiversus_core.rulesets.multiversus.catalog import (
     check_id_free,

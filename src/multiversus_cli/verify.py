@@ -31,7 +31,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
-from multiversus_cli.printable import printable
+from multiversus_core.engine.text import printable
 
 if TYPE_CHECKING:
     from multiversus_core.verify import Verification

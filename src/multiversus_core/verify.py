@@ -40,11 +40,10 @@ from multiversus_core.engine.audit import CommitmentCode, CommitmentProblem
 from multiversus_core.engine.errors import LogError, MultiversusError
 from multiversus_core.log import MatchLog, decode_log, read_bytes
 from multiversus_core.rulesets.multiversus.audit import Auditor
+from multiversus_core.rulesets.multiversus.chance import with_recorded_chance
 from multiversus_core.rulesets.multiversus.commands import (
     ChooseSecret,
     Command,
-    FlipForSetUp,
-    RollInitiative,
     SelectCoins,
     SelectReaction,
 )
@@ -52,11 +51,9 @@ from multiversus_core.rulesets.multiversus.decide import decide, decide_and_fold
 from multiversus_core.rulesets.multiversus.events import (
     CoinsSelected,
     Event,
-    InitiativeRolled,
     ReactionSelected,
     RoundStarted,
     SecretChosen,
-    SetUpCoinFlipped,
     TurnStarted,
 )
 from multiversus_core.rulesets.multiversus.match import fold, start_match
@@ -205,27 +202,6 @@ def _commitment_failed(log: MatchLog, path: str, last: int) -> Verification | No
 
 def _chance_kind(settings: MatchSettings) -> Literal["secret", "public"]:
     return "secret" if settings.chance else "public"
-
-
-def with_recorded_chance(command: Command, events: Sequence[ViewEvent]) -> Command:
-    """Return a command that drew chance with the outcome its events record, as if supplied.
-
-    For a log whose chance is secret and not revealed yet: its rolls cannot be
-    derived, only taken as recorded (and checked to be faces of the die by
-    :func:`~multiversus_core.rulesets.multiversus.decide`).
-    """
-    match command:
-        case FlipForSetUp(winner=None):
-            for event in events:
-                if isinstance(event, SetUpCoinFlipped):
-                    return msgspec.structs.replace(command, winner=event.set_up_player)
-        case RollInitiative(die=None):
-            for event in events:
-                if isinstance(event, InitiativeRolled):
-                    return msgspec.structs.replace(command, die=event.die)
-        case _:
-            pass
-    return command
 
 
 def verify_view(log: RedactedLog, path: str = "<memory>") -> Verification:

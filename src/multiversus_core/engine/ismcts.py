@@ -152,7 +152,9 @@ def _iterate(
     node = root
     path: list[_Node[C, P]] = []
     while True:  # selection and expansion
-        player = game.to_move(state)
+        # The root's commands are the observer's, even where several seats decide at once
+        # and another seat comes first.
+        player = observer if node is root else game.to_move(state)
         if player is None or (node is not root and game.is_horizon(start, state)):
             break
         moves = legal if node is root else game.legal(state, player)

@@ -28,6 +28,7 @@ DEFAULT_GAME: Final = "multiversus"
 
 BUNDLED: Final[dict[str, str]] = {
     "multiversus": "multiversus_core.rulesets.multiversus.ruleset:RULESET",
+    "sealed-bids": "multiversus_core.rulesets.sealed_bids:RULESET",
 }
 """The games this library brings: id to ``"module:attribute"``."""
 

@@ -108,6 +108,17 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
         ...
 
     @property
+    def view_event_type(self) -> Any:
+        """The union of the event structs and their redacted placeholders, for decoding a
+        viewer's log."""
+        ...
+
+    @property
+    def view_command_type(self) -> Any:
+        """The union of the command structs and their redacted placeholders."""
+        ...
+
+    @property
     def viewers(self) -> tuple[Viewer, ...]:
         """Every viewer who may not see everything (each side or seat, and the public)."""
         ...
@@ -133,6 +144,8 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
         """Return the state of a new match (settings already checked).
 
         ``chance`` is the secret chance seed the settings commit to, when known.
+
+        :raises SettingsError: if ``chance`` does not open the settings' commitment.
         """
         ...
 
@@ -182,9 +195,10 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
         ...
 
     def view(self, state: StateT, viewer: Viewer) -> ViewT:
-        """Return what ``viewer`` may know of ``state``: nothing they may not see.
+        """Return what ``viewer`` (one of :attr:`viewers`) may know of ``state``.
 
-        A view never carries the chance seed nor an unrevealed secret of another viewer.
+        A view never carries the chance seed nor an unrevealed secret of another
+        viewer. The engine never asks it for the :data:`REFEREE`, who sees the state.
         """
         ...
 
@@ -233,6 +247,7 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
 
     # --- words ------------------------------------------------------------------------
 
-    def narrate(self, event: msgspec.Struct, state: StateT) -> str:
-        """Tell one event (or a redacted placeholder), as it happened in ``state``, in words."""
+    def narrate(self, event: msgspec.Struct, state: StateT, seat: Seat | None) -> str | None:
+        """Tell one event (or a redacted placeholder) that happened in ``state``, in words, as
+        the player in ``seat`` (None: the public) may know it; None for one not worth a line."""
         ...

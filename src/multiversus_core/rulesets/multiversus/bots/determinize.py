@@ -12,7 +12,8 @@ the bot's own random source:
 - the opponent's unrevealed set-up secrets: one of the sheet's options (R23);
 - the chance to come: a fresh seed, so dice and flips are new draws. The
   match's own seed is never used: with seeded salts it would open every
-  commitment.
+  commitment;
+- the salts of secrets chosen in the sample: a stand-in (:func:`apply_sampled`).
 
 Like :func:`~multiversus_core.viewlog.replayable`, which fills hidden
 selections with stand-ins, the result is never a match log and never shown
@@ -22,9 +23,19 @@ to anyone: it is a sample to search on.
 from __future__ import annotations
 
 import random
+from typing import Final
 
 from msgspec.structs import replace
 
+from multiversus_core.engine.chance import Chance
+from multiversus_core.rulesets.multiversus.commands import (
+    ChooseSecret,
+    Command,
+    SelectCoins,
+    SelectReaction,
+)
+from multiversus_core.rulesets.multiversus.events import Event
+from multiversus_core.rulesets.multiversus.match import apply
 from multiversus_core.rulesets.multiversus.selections import active_selections, reactive_selections
 from multiversus_core.rulesets.multiversus.state import Activation, MatchState, Piles, Secret
 from multiversus_core.rulesets.multiversus.terms import ActionKind, Side, other_side
@@ -40,14 +51,19 @@ from multiversus_core.rulesets.multiversus.views import (
 def determinize(view: MatchView, rng: random.Random) -> MatchState:
     """Return a full state consistent with ``view``, its hidden parts drawn from ``rng``.
 
-    The state's settings keep everything but the chance, which is public and
-    drawn from a fresh seed, and the salt source, which becomes the seed (so
-    commands need no salts).
+    The state's settings are the view's, so that its view is ``view`` again;
+    the chance to come is drawn from a fresh seed: in the settings when the
+    match's chance is public, or as the state's secret chance when the
+    settings commit to one. Apply commands to it with :func:`apply_sampled`.
     """
-    # Public chance from a fresh seed, whether the match's chance is public or secret.
-    settings = replace(view.settings, seed=rng.getrandbits(64), salts="seed", chance="")
+    seed = rng.getrandbits(64)
+    if view.settings.chance:
+        settings, chance = view.settings, Chance(seed=seed, salt=STAND_IN_SALT)
+    else:
+        settings, chance = replace(view.settings, seed=seed), None
     state = MatchState(
         settings=settings,
+        chance=chance,
         pending=view.pending,
         draws=view.draws,
         set_up_player=view.set_up_player,
@@ -75,6 +91,26 @@ def determinize(view: MatchView, rng: random.Random) -> MatchState:
     if view.activation is not None:
         state = _with_activation(state, view.activation, rng)
     return state
+
+
+STAND_IN_SALT: Final = "0" * 64
+"""The salt of every secret chosen in a sample: its commitments are never checked or shown."""
+
+
+def apply_sampled(state: MatchState, command: Command) -> tuple[MatchState, tuple[Event, ...]]:
+    """Apply a command to a sampled state (:func:`determinize`): a secret command of a match
+    that salts its secrets gets the stand-in salt.
+
+    :raises InvalidCommandError: if the command is not well formed.
+    :raises IllegalCommandError: if the rules do not allow it now.
+    """
+    if state.settings.salts == "secrets":
+        match command:
+            case SelectCoins(salt=None) | SelectReaction(salt=None) | ChooseSecret(salt=None):
+                command = replace(command, salt=STAND_IN_SALT)
+            case _:
+                pass
+    return apply(state, command)
 
 
 def hidden_secrets(view: MatchView) -> tuple[tuple[Side, str], ...]:

@@ -31,7 +31,11 @@ from msgspec.structs import replace
 from multiversus_core.rulesets.multiversus.abilities import distance, stunt_abilities
 from multiversus_core.rulesets.multiversus.activation import move_allowance
 from multiversus_core.rulesets.multiversus.board import Figure
-from multiversus_core.rulesets.multiversus.bots.determinize import determinize, hidden_secrets
+from multiversus_core.rulesets.multiversus.bots.determinize import (
+    apply_sampled,
+    determinize,
+    hidden_secrets,
+)
 from multiversus_core.rulesets.multiversus.bots.evaluation import (
     could_attack,
     figure_value,
@@ -56,7 +60,6 @@ from multiversus_core.rulesets.multiversus.commands import (
 from multiversus_core.rulesets.multiversus.decide import decider_seat
 from multiversus_core.rulesets.multiversus.geometry import figure_squares
 from multiversus_core.rulesets.multiversus.initiative import greys_in_discard
-from multiversus_core.rulesets.multiversus.match import apply
 from multiversus_core.rulesets.multiversus.selections import able_figures, figures_of
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import ActionKind, Side, Square, other_side
@@ -273,11 +276,11 @@ def _stepped(state: MatchState, command: Step) -> MatchState:
 
 def resolved(state: MatchState, command: Command) -> MatchState:
     """The state after ``command``, every reaction it triggers let pass."""
-    state, _ = apply(state, command)
+    state, _ = apply_sampled(state, command)
     while state.pending == "offer":
         seat = decider_seat(state)
         assert seat is not None
-        state, _ = apply(state, DeclineReaction(player=seat))
+        state, _ = apply_sampled(state, DeclineReaction(player=seat))
     return state
 
 

@@ -22,14 +22,13 @@ from collections.abc import Sequence
 from typing import Final
 
 from multiversus_core.engine.ismcts import search
-from multiversus_core.rulesets.multiversus.bots.determinize import determinize
+from multiversus_core.rulesets.multiversus.bots.determinize import apply_sampled, determinize
 from multiversus_core.rulesets.multiversus.bots.evaluation import evaluate
 from multiversus_core.rulesets.multiversus.bots.heuristic import HeuristicBot
 from multiversus_core.rulesets.multiversus.bots.random import random_choice
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.decide import decider_seat
 from multiversus_core.rulesets.multiversus.legal import legal_commands
-from multiversus_core.rulesets.multiversus.match import apply
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import Seat
 from multiversus_core.rulesets.multiversus.views import MatchView
@@ -54,7 +53,7 @@ class MultiversusGame:
 
     def apply(self, state: MatchState, command: Command) -> MatchState:
         """The state after ``command``."""
-        return apply(state, command)[0]
+        return apply_sampled(state, command)[0]
 
     def determinize(self, view: MatchView, rng: random.Random) -> MatchState:
         """A full state consistent with ``view`` (:func:`determinize`)."""

@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from multiversus_cli.printable import printable
+from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.multiversus import activation, forced
 from multiversus_core.rulesets.multiversus.abilities import REGISTRY, stunt_abilities
 from multiversus_core.rulesets.multiversus.activation import (

@@ -1,0 +1,160 @@
+"""Multiversus behind the engine's :class:`~multiversus_core.engine.ruleset.Ruleset` protocol.
+
+Each member hands over to the module that holds the rule: the engine asks
+through here, and the game's own API (:mod:`multiversus_core`) stays as it is.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Final
+
+import msgspec
+
+from multiversus_core.engine.audit import Auditor as AnyAuditor
+from multiversus_core.engine.bots import BotMaker
+from multiversus_core.engine.chance import Chance
+from multiversus_core.engine.ismcts import Game
+from multiversus_core.engine.ruleset import Outcome, Ruleset, Seat, Table, Viewer
+from multiversus_core.rulesets.multiversus import chance, decide, legal, match, narrate, views
+from multiversus_core.rulesets.multiversus.audit import Auditor
+from multiversus_core.rulesets.multiversus.bots.determinize import determinize
+from multiversus_core.rulesets.multiversus.bots.heuristic import HeuristicBot
+from multiversus_core.rulesets.multiversus.bots.random import RandomBot
+from multiversus_core.rulesets.multiversus.bots.search import GAME, SearchBot
+from multiversus_core.rulesets.multiversus.commands import Command
+from multiversus_core.rulesets.multiversus.events import Event
+from multiversus_core.rulesets.multiversus.evolve import evolve, evolve_all
+from multiversus_core.rulesets.multiversus.secrets import salted
+from multiversus_core.rulesets.multiversus.settings import MatchSettings
+from multiversus_core.rulesets.multiversus.state import MatchState
+
+_NOBODY: Final[tuple[Seat, ...]] = ()
+_SEATS: Final[dict[int, tuple[Seat, ...]]] = {1: (1,), 2: (2,)}
+"""The one seat to act, interned: the engine asks every state."""
+
+
+class MultiversusRuleset:
+    """Multiversus, as the engine sees it."""
+
+    id: Final = "multiversus"
+    title: Final = "Multiversus"
+    rules_version: Final = 0
+    """Logs of Multiversus carry no rules version: the format version is the payload's."""
+    settings_type: Final = MatchSettings
+    command_type: Final[Any] = Command
+    event_type: Final[Any] = Event
+    view_event_type: Final[Any] = views.ViewEvent
+    view_command_type: Final[Any] = views.ViewCommand
+    viewers: Final[tuple[Viewer, ...]] = views.PLAYER_VIEWERS
+
+    def check_settings(self, settings: MatchSettings) -> None:
+        """The teams, scenario and variants exist; the seed, chance and players are sound."""
+        match.check_settings(settings)
+
+    def table(self, settings: MatchSettings) -> Table:
+        """The settings' seed, chance commitment, salt source and players."""
+        return Table(settings.seed, settings.chance, settings.salts, settings.players)
+
+    def with_chance(self, settings: MatchSettings, commitment: str) -> MatchSettings:
+        """The settings with a secret chance seed: seed 0, and the commitment to it."""
+        return msgspec.structs.replace(settings, seed=0, chance=commitment)
+
+    def initial_state(self, settings: MatchSettings, chance: Chance | None) -> MatchState:
+        """The match before the set-up coin flip (:func:`~.match.start_match`)."""
+        return match.start_match(settings, chance)
+
+    def to_act(self, state: MatchState) -> tuple[Seat, ...]:
+        """The one seat whose decision the match waits for; none once it is over."""
+        seat = decide.decider_seat(state)
+        return _NOBODY if seat is None else _SEATS[seat]
+
+    def legal_commands(self, state: MatchState, seat: Seat) -> Sequence[Command]:
+        """Every command ``seat`` may give now."""
+        return legal.legal_commands(state, seat)  # type: ignore[arg-type]
+
+    def decide(self, command: Command, state: MatchState) -> tuple[tuple[Event, ...], MatchState]:
+        """The events of ``command`` and the state they fold into."""
+        return decide.decide_and_fold(command, state)
+
+    def evolve(self, state: MatchState, event: Event) -> MatchState:
+        """The state after one event."""
+        return evolve(state, event)
+
+    def fold(self, state: MatchState, events: Iterable[Event]) -> MatchState:
+        """The state after these events."""
+        return evolve_all(state, events)
+
+    def outcome(self, state: MatchState) -> Outcome | None:
+        """Who won and why, once the match is over."""
+        if not state.is_over:
+            return None
+        winner = None if state.winner is None else state.seat_of(state.winner)
+        winners: tuple[Seat, ...] = () if winner is None else (winner,)
+        returns = tuple(0.0 if not winners else 1.0 if s in winners else -1.0 for s in (1, 2))
+        return Outcome(winners, returns, narrate.result_text(state))
+
+    def where(self, state: MatchState) -> str:
+        """Set-up, or the round and turn, and who is to decide what."""
+        when = "set-up" if state.round == 0 else f"round {state.round}, turn {state.turns_in_round}"
+        return f"{when}: {decide.waiting_for(state)}"
+
+    def viewer_of(self, state: MatchState, seat: Seat | None) -> Viewer:
+        """The side ``seat`` plays, or the spectator (before sides are chosen, or the public)."""
+        return views.viewer_of(state, seat)  # type: ignore[arg-type]
+
+    def view(self, state: MatchState, viewer: Viewer) -> views.MatchView:
+        """What a side, or the spectator, may know of the match."""
+        if viewer not in self.viewers:
+            raise ValueError(f"no viewer {viewer!r} in Multiversus: {', '.join(self.viewers)}")
+        return views.view(state, viewer)  # type: ignore[call-overload,no-any-return]
+
+    def redact_event(self, event: Event, viewer: Viewer) -> msgspec.Struct:
+        """The event, or the placeholder of a secret the viewer may not see."""
+        return views.redact_event(event, viewer)  # type: ignore[arg-type]
+
+    def redact_command(self, command: Command, state: MatchState, viewer: Viewer) -> msgspec.Struct:
+        """The command, or the placeholder of a secret choice the viewer may not see."""
+        return views.redact_command(command, state.side_of(command.player), viewer)  # type: ignore[arg-type]
+
+    def determinize(self, view: views.MatchView, rng: random.Random) -> MatchState:
+        """A full state consistent with a side's view, hidden parts drawn from ``rng``."""
+        return determinize(view, rng)
+
+    def salted(self, command: Command, settings: MatchSettings) -> Command:
+        """The command with a fresh salt, if it carries a secret of a ``"secrets"`` match."""
+        return salted(command, settings)
+
+    def auditor(self, settings: MatchSettings) -> AnyAuditor:
+        """What Multiversus' selections, secrets and reveals commit and open."""
+        return Auditor(settings)
+
+    def with_recorded_chance(self, command: Command, events: Sequence[msgspec.Struct]) -> Command:
+        """A coin flip or Initiative roll supplying what its events recorded."""
+        return chance.with_recorded_chance(command, events)
+
+    @property
+    def bots(self) -> Mapping[str, BotMaker]:
+        """The random, heuristic and search (``mcts``) bots."""
+        return _BOTS
+
+    def search_game(self) -> Game[MatchState, views.MatchView, Command, Seat]:
+        """Multiversus as the search sees it."""
+        return GAME  # type: ignore[return-value]
+
+    def narrate(self, event: msgspec.Struct, state: MatchState, seat: Seat | None) -> str | None:
+        """One event told as the player in ``seat`` (None: the public) may know it."""
+        return narrate.describe_event(state, event, seat)  # type: ignore[arg-type]
+
+
+_BOTS: Final[Mapping[str, BotMaker]] = {
+    "random": RandomBot,
+    "heuristic": HeuristicBot,
+    "mcts": SearchBot,
+}
+
+RULESET: Final = MultiversusRuleset()
+"""The one Multiversus ruleset, as the registry names it."""
+
+_CONFORMS: Ruleset[MatchSettings, MatchState, Command, Event, views.MatchView] = RULESET

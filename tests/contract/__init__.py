@@ -1,0 +1,1 @@
+"""The contract kit: the promises every ruleset keeps, checked through the protocol alone."""

@@ -1,0 +1,359 @@
+"""The contract every ruleset keeps, checked through the protocol alone over random play.
+
+Each test is named for a promise and runs over every ruleset of
+``conftest.RULESETS``, in a seeded match, a match with secret salts and one
+with secret chance (:func:`tests.contract.kit.examples`). The tests at the end
+show that each check can fail: they break one member of a ruleset and expect
+the check to say so.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from multiversus_core.engine.audit import Revealed, SecretFact
+from multiversus_core.engine.registry import game_ids, load_ruleset
+from tests.contract.kit import (
+    REFUSED,
+    Match,
+    check_bots,
+    check_commitments_kept,
+    check_determinize,
+    check_encoding,
+    check_ending,
+    check_fold,
+    check_indistinguishable,
+    check_legal,
+    check_no_leaked_secrets,
+    check_recorded_chance,
+    check_search,
+    codes_of,
+    dropped,
+    entries_of,
+    examples,
+    patched,
+    play,
+    seats,
+    tampered,
+)
+
+SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
+KIT = settings(
+    max_examples=10,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+
+
+def matches(ruleset: Any, base: Any, seed: int) -> list[Match]:
+    """A random match of each kind of settings."""
+    rng = random.Random(seed)
+    return [play(ruleset, example, rng) for example in examples(ruleset, base, seed)]
+
+
+def one_match(ruleset: Any, base: Any, kind: str, seed: int = 3) -> Match:
+    (example,) = [e for e in examples(ruleset, base, seed) if e.name == kind]
+    return play(ruleset, example, random.Random(seed))
+
+
+# --- the promises ------------------------------------------------------------------------
+
+
+def test_the_ruleset_is_registered_under_its_id(ruleset: Any) -> None:
+    assert ruleset.id in game_ids()
+    assert load_ruleset(ruleset.id) is ruleset
+
+
+def test_the_settings_examples_start_a_match_with_the_chance_and_salts_they_say(
+    ruleset: Any, base_settings: Any
+) -> None:
+    for example in examples(ruleset, base_settings, 12345):
+        ruleset.check_settings(example.settings)
+        table = ruleset.table(example.settings)
+        assert (table.salts == "seed") == (example.name == "seeded")
+        assert bool(table.chance) == (example.chance is not None)
+        assert table.seed == (0 if example.chance else 12345)
+        assert ruleset.to_act(ruleset.initial_state(example.settings, example.chance))
+
+
+@KIT
+@given(seed=SEEDS)
+def test_legal_commands_are_exactly_what_decide_accepts(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        assert check_legal(ruleset, match, random.Random(seed)) == []
+
+
+@KIT
+@given(seed=SEEDS)
+def test_decide_gives_the_state_its_events_fold_into(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        assert check_fold(ruleset, match) == []
+
+
+@KIT
+@given(seed=SEEDS)
+def test_a_match_has_an_outcome_exactly_when_nobody_is_to_act(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        assert check_ending(ruleset, match) == []
+
+
+@settings(KIT, max_examples=4)
+@given(seed=SEEDS)
+def test_bots_choose_legal_commands_from_a_view_and_finish_a_match(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for example in examples(ruleset, base_settings, seed):
+        assert check_bots(ruleset, example, seed) == []
+
+
+@KIT
+@given(seed=SEEDS)
+def test_no_viewer_sees_the_chance_seed_or_an_unrevealed_salt_of_another(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        assert check_no_leaked_secrets(ruleset, match) == []
+
+
+@KIT
+@given(seed=SEEDS)
+def test_another_secret_choice_looks_the_same_to_everyone_else_until_revealed(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        assert check_indistinguishable(ruleset, match, random.Random(seed)) == []
+
+
+@KIT
+@given(seed=SEEDS)
+def test_a_determinized_view_is_seen_as_the_same_view(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        assert check_determinize(ruleset, match, random.Random(seed)) == []
+
+
+@KIT
+@given(seed=SEEDS)
+def test_every_reveal_opens_its_commitment_in_the_log_and_in_every_viewer_s_log(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        assert check_commitments_kept(ruleset, match) == []
+
+
+@KIT
+@given(seed=SEEDS)
+def test_a_reveal_with_another_salt_does_not_open_its_commitment(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        entries = tampered(ruleset, match)
+        assert entries is not None and entries != entries_of(match)
+        assert codes_of(ruleset, match.example.settings, entries) == {"reveal_mismatch"}
+
+
+@KIT
+@given(seed=SEEDS)
+def test_a_chooser_s_own_copy_with_another_salt_does_not_give_its_commitment(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        entries = tampered(ruleset, match, own=True)
+        assert entries is not None and entries != entries_of(match)
+        assert codes_of(ruleset, match.example.settings, entries) == {"bad_commitment"}
+
+
+@KIT
+@given(seed=SEEDS)
+def test_a_secret_whose_reveal_is_dropped_is_found_unrevealed(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        entries = dropped(ruleset, match)
+        assert entries is not None
+        assert "unrevealed" in codes_of(ruleset, match.example.settings, entries)
+
+
+@KIT
+@given(seed=SEEDS)
+def test_every_command_and_event_redacted_or_not_decodes_as_its_union_says(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        assert check_encoding(ruleset, match) == []
+
+
+@KIT
+@given(seed=SEEDS)
+def test_a_secret_chance_match_replays_without_its_seed_from_the_recorded_chance(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    (match,) = [m for m in matches(ruleset, base_settings, seed) if m.example.chance]
+    assert check_recorded_chance(ruleset, match) == []
+
+
+@settings(KIT, max_examples=3)
+@given(seed=SEEDS)
+def test_search_returns_a_legal_command(ruleset: Any, base_settings: Any, seed: int) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        assert check_search(ruleset, match, random.Random(seed)) == []
+
+
+# --- every check can fail ------------------------------------------------------------------
+
+
+def test_the_leak_checks_catch_a_view_that_shows_everything(
+    ruleset: Any, base_settings: Any
+) -> None:
+    leaky = patched(ruleset, view=lambda state, viewer: state)
+    for kind in ("seeded", "secret-salts", "secret-chance"):
+        match = one_match(ruleset, base_settings, kind)
+        assert check_no_leaked_secrets(leaky, match) != []
+        assert check_indistinguishable(leaky, match, random.Random(1)) != []
+
+
+def test_the_leak_checks_catch_events_left_unredacted(ruleset: Any, base_settings: Any) -> None:
+    leaky = patched(ruleset, redact_event=lambda event, viewer: event)
+    match = one_match(ruleset, base_settings, "secret-salts")
+    assert check_no_leaked_secrets(leaky, match) != []
+    assert check_indistinguishable(leaky, match, random.Random(1)) != []
+
+
+def test_the_leak_checks_catch_commands_left_unredacted(ruleset: Any, base_settings: Any) -> None:
+    leaky = patched(ruleset, redact_command=lambda command, state, viewer: command)
+    match = one_match(ruleset, base_settings, "secret-salts")
+    assert check_no_leaked_secrets(leaky, match) != []
+    assert check_indistinguishable(leaky, match, random.Random(1)) != []
+
+
+def test_the_legal_check_catches_a_decide_that_accepts_what_is_not_listed(
+    ruleset: Any, base_settings: Any
+) -> None:
+    def lax(command: Any, state: Any) -> Any:
+        try:
+            return ruleset.decide(command, state)
+        except REFUSED:
+            return (), state
+
+    match = one_match(ruleset, base_settings, "seeded")
+    assert check_legal(patched(ruleset, decide=lax), match, random.Random(1)) != []
+
+
+def test_the_legal_check_catches_commands_listed_for_a_seat_not_to_act(
+    ruleset: Any, base_settings: Any
+) -> None:
+    def everyone(state: Any, seat: int) -> Sequence[Any]:
+        waiting = ruleset.to_act(state)
+        return ruleset.legal_commands(state, waiting[0]) if waiting else ()
+
+    match = one_match(ruleset, base_settings, "seeded")
+    assert check_legal(patched(ruleset, legal_commands=everyone), match, random.Random(1)) != []
+
+
+def test_the_fold_check_catches_a_decide_that_forgets_its_events(
+    ruleset: Any, base_settings: Any
+) -> None:
+    match = one_match(ruleset, base_settings, "seeded")
+    forgetful = patched(ruleset, decide=lambda c, s: (ruleset.decide(c, s)[0], s))
+    assert check_fold(forgetful, match) != []
+
+
+def test_the_ending_check_catches_a_match_without_an_outcome(
+    ruleset: Any, base_settings: Any
+) -> None:
+    match = one_match(ruleset, base_settings, "seeded")
+    assert check_ending(patched(ruleset, outcome=lambda state: None), match) != []
+
+
+def test_the_determinize_check_catches_a_determinization_that_ignores_the_view(
+    ruleset: Any, base_settings: Any
+) -> None:
+    match = one_match(ruleset, base_settings, "secret-salts")
+    lazy = patched(ruleset, determinize=lambda view, rng: match.start)
+    assert check_determinize(lazy, match, random.Random(1)) != []
+
+
+class Unrevealing:
+    """An auditor that reads no reveal but a chooser's own copy."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+        self.audited = inner.audited
+
+    def read(self, event: Any) -> Sequence[SecretFact]:
+        facts = self.inner.read(event)
+        return [f for f in facts if not isinstance(f, Revealed) or f.own]
+
+
+def test_the_commitments_check_catches_a_secret_never_revealed(
+    ruleset: Any, base_settings: Any
+) -> None:
+    unrevealing = patched(ruleset, auditor=lambda settings: Unrevealing(ruleset.auditor(settings)))
+    match = one_match(ruleset, base_settings, "seeded")
+    assert any("unrevealed" in problem for problem in check_commitments_kept(unrevealing, match))
+
+
+def test_the_commitments_check_catches_a_placeholder_that_commits_nothing(
+    ruleset: Any, base_settings: Any
+) -> None:
+    class Placeholder(msgspec.Struct, frozen=True, tag="placeholder"):
+        pass
+
+    def blank(event: Any, viewer: Any) -> Any:
+        seen = ruleset.redact_event(event, viewer)
+        return seen if seen is event else Placeholder()
+
+    match = one_match(ruleset, base_settings, "secret-salts")
+    assert check_commitments_kept(patched(ruleset, redact_event=blank), match) != []
+
+
+def test_the_encoding_check_catches_placeholders_the_view_unions_leave_out(
+    ruleset: Any, base_settings: Any
+) -> None:
+    match = one_match(ruleset, base_settings, "secret-salts")
+    events_only = patched(ruleset, view_event_type=ruleset.event_type)
+    commands_only = patched(ruleset, view_command_type=ruleset.command_type)
+    assert check_encoding(events_only, match) != []
+    assert check_encoding(commands_only, match) != []
+
+
+def test_the_chance_check_catches_chance_not_taken_from_the_record(
+    ruleset: Any, base_settings: Any
+) -> None:
+    match = one_match(ruleset, base_settings, "secret-chance")
+    forgetful = patched(ruleset, with_recorded_chance=lambda command, events: command)
+    assert check_recorded_chance(forgetful, match) != []
+
+
+def test_the_bot_check_catches_a_bot_that_chooses_an_illegal_command(
+    ruleset: Any, base_settings: Any
+) -> None:
+    class Cheat:
+        def __init__(self, seed: int) -> None:
+            self.seed = seed
+
+        def choose(self, view: Any, legal: Sequence[Any]) -> Any:
+            return None
+
+    example = examples(ruleset, base_settings, 5)[0]
+    cheats = patched(ruleset, bots={"random": Cheat})
+    assert check_bots(cheats, example, 5) != []
+
+
+def test_the_kit_plays_every_seat(ruleset: Any, base_settings: Any) -> None:
+    match = one_match(ruleset, base_settings, "seeded")
+    assert {step.seat for step in match.steps} == set(seats(ruleset, match.example.settings))
