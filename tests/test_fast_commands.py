@@ -74,6 +74,7 @@ from multiversus_core.rulesets.multiversus.legal import (
     legal_commands,
 )
 from multiversus_core.rulesets.multiversus.match import apply, start_match
+from multiversus_core.rulesets.multiversus.ruleset import RULESET
 from multiversus_core.rulesets.multiversus.secrets import match_id
 from multiversus_core.rulesets.multiversus.settings import MatchSettings
 from multiversus_core.rulesets.multiversus.state import MatchState, Pending
@@ -85,7 +86,6 @@ from multiversus_core.verify import (
     Verification,
     _difference,
     _failed,
-    _when,
     check_commitments,
     verify,
 )
@@ -621,7 +621,7 @@ def _verify_auditing_first(log: MatchLog) -> Verification:
     problems = check_commitments(log)
     state = start_match(log.header.settings, log.chance)
     for number, entry in enumerate(log.entries, start=1):
-        where = f"entry {number} (line {number + 1}), {_when(state)}"
+        where = f"entry {number} (line {number + 1}), {RULESET.where(state)}"
         try:
             events, after = decide_and_fold(entry.command, state)
         except MultiversusError as exc:

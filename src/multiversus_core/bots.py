@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import importlib.metadata
 from collections.abc import Callable, Mapping, Sequence
-from typing import Final, Protocol, TypeAlias
+from typing import Any, Final, Protocol, TypeAlias, overload
 
+from multiversus_core.engine.bots import Bot as AnyBot
 from multiversus_core.engine.errors import IllegalCommandError
+from multiversus_core.engine.registry import ruleset_of
 from multiversus_core.log import LogEntry, MatchLog, new_header
 from multiversus_core.rulesets.multiversus.bots.heuristic import HeuristicBot
 from multiversus_core.rulesets.multiversus.bots.random import RandomBot, random_choice
@@ -25,8 +27,7 @@ from multiversus_core.rulesets.multiversus.bots.search import DEFAULT_ITERATIONS
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.decide import decider_seat
 from multiversus_core.rulesets.multiversus.legal import legal_commands
-from multiversus_core.rulesets.multiversus.match import apply, start_match
-from multiversus_core.rulesets.multiversus.secrets import salted
+from multiversus_core.rulesets.multiversus.match import apply
 from multiversus_core.rulesets.multiversus.settings import Chance, MatchSettings
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import Seat
@@ -139,23 +140,40 @@ def play_out(state: MatchState, bots: Mapping[Seat, Bot]) -> MatchState:
     return state
 
 
+@overload
 def play_match(
     settings: MatchSettings, bots: Mapping[Seat, Bot], chance: Chance | None = None
-) -> tuple[MatchLog, MatchState]:
-    """Play a whole match with one bot per seat; return its log and its final state.
+) -> tuple[MatchLog, MatchState]: ...
+@overload
+def play_match(
+    settings: Any, bots: Mapping[int, AnyBot], chance: Chance | None = None
+) -> tuple[MatchLog, Any]: ...
+def play_match(
+    settings: Any, bots: Mapping[Any, Any], chance: Chance | None = None
+) -> tuple[MatchLog, Any]:
+    """Play a whole match of any game with one bot per seat; return its log and final state.
 
     For example, ``play_match(MatchSettings(seed=7), {1: RandomBot(7), 2: RandomBot(8)})``.
-    Secret commands get fresh salts when the settings ask for them; ``chance`` is
-    the secret chance seed of settings that commit to one
+    The game is the one whose settings these are. Each bot gets its seat's view
+    and legal commands only; where several seats decide at once, the first
+    decides first. Secret commands get fresh salts when the settings ask for
+    them; ``chance`` is the secret chance seed of settings that commit to one
     (:func:`~multiversus_core.rulesets.multiversus.match.secret_chance_settings`).
+
+    :raises UnknownGameError: if no installed game has settings of this type.
+    :raises IllegalCommandError: if a bot chooses a command that is not legal.
     """
-    state = start_match(settings, chance)
+    ruleset = ruleset_of(settings)
+    state = ruleset.initial_state(settings, chance)
     entries = []
-    while not state.is_over:
-        seat = decider_seat(state)
-        assert seat is not None
-        command = salted(command_for(bots[seat], state, seat), settings)
-        state, events = apply(state, command)
+    while seats := ruleset.to_act(state):
+        seat = seats[0]
+        legal = ruleset.legal_commands(state, seat)
+        command = bots[seat].choose(ruleset.view(state, ruleset.viewer_of(state, seat)), legal)
+        if command not in legal:
+            raise IllegalCommandError(f"the bot chose a command that is not legal: {command!r}")
+        command = ruleset.salted(command, settings)
+        events, state = ruleset.decide(command, state)
         entries.append(LogEntry(command=command, events=events))
     log = MatchLog(header=new_header(settings), entries=tuple(entries), chance=chance)
     return log, state

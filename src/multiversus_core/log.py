@@ -32,7 +32,8 @@ from typing import Annotated, Any, BinaryIO, Final, Literal, Self, TypeAlias
 import msgspec
 
 from multiversus_core._version import __version__
-from multiversus_core.engine.errors import LogError, LogErrorCode
+from multiversus_core.engine.errors import LogError, LogErrorCode, UnknownGameError
+from multiversus_core.engine.registry import DEFAULT_GAME, game_ids, load_ruleset, ruleset_of
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.events import (
     CoinsRevealed,
@@ -88,8 +89,9 @@ class LogHeader(
     gc=False,
     tag_field="record",
     tag="header",
+    omit_defaults=True,
 ):
-    """The first record of a log: what it is and how the match was set up."""
+    """The first record of a log: what it is, which game, and how the match was set up."""
 
     format: Literal["multiversus-log"]
     """Always ``"multiversus-log"``."""
@@ -99,6 +101,18 @@ class LogHeader(
     """The version of the engine that wrote the log (``multiversus_core.__version__``)."""
     settings: MatchSettings
     """The settings the match was started with."""
+    game: str = DEFAULT_GAME
+    """The game's id (:mod:`multiversus_core.engine.registry`); left out for Multiversus."""
+    rules: int = 0
+    """The version of the game's commands, events and settings; left out (0) for
+    Multiversus, whose payload version is the format version."""
+
+    def __post_init__(self) -> None:
+        # The encoder leaves a default out only when it is the very default object: a
+        # header read from a line that names the game is given it, so that such a line
+        # is found not canonical (a Multiversus header leaves the game out).
+        if self.game == DEFAULT_GAME:
+            msgspec.structs.force_setattr(self, "game", DEFAULT_GAME)
 
 
 class LogEntry(
@@ -166,8 +180,8 @@ _RecordV1: TypeAlias = LogHeader | LogEntry
 """One line of a version 1 log."""
 
 
-def _ends_match(events: Iterable[Event]) -> bool:
-    return any(isinstance(event, MatchEnded) for event in events)
+def _ends_match(events: Iterable[Event], end_event: type = MatchEnded) -> bool:
+    return any(type(event) is end_event for event in events)
 
 
 class MatchLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -190,9 +204,18 @@ class MatchLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False
         return self.header.settings
 
     @property
+    def game(self) -> str:
+        """The id of the game the log is a match of."""
+        return self.header.game
+
+    @property
     def finished(self) -> bool:
-        """True if the match ended: its last entry holds ``match_ended`` (and the log is sealed)."""
-        return bool(self.entries) and _ends_match(self.entries[-1].events)
+        """True if the match ended: its last entry holds the game's end event (``match_ended``
+        for Multiversus), and the log is sealed."""
+        if not self.entries:
+            return False
+        end = MatchEnded if self.header.game == DEFAULT_GAME else records_for(self.game).end_event
+        return _ends_match(self.entries[-1].events, end)
 
     @property
     def head(self) -> str:
@@ -208,12 +231,116 @@ class MatchLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False
 
 # Built once: encoders and decoders are reusable and much faster that way.
 _encoder: Final = msgspec.json.Encoder()
-_header_decoder: Final = msgspec.json.Decoder(LogHeader)
-_body_decoder: Final[msgspec.json.Decoder[EntryRecord | EndRecord]] = msgspec.json.Decoder(
-    EntryRecord | EndRecord
-)
-_record_decoder: Final[msgspec.json.Decoder[LogRecord]] = msgspec.json.Decoder(LogRecord)
 _record_v1_decoder: Final[msgspec.json.Decoder[_RecordV1]] = msgspec.json.Decoder(_RecordV1)
+
+
+class Records:
+    """One game's log records, built once: the header and entry record types (the end
+    record is every game's), their decoders, and what the log reader asks of the game."""
+
+    def __init__(
+        self,
+        game: str,
+        rules: int,
+        header: type[Any],
+        entry: type[Any],
+        end_event: type[Any],
+        commitment: Callable[[Any], str],
+        settings: type[Any],
+    ) -> None:
+        self.game = game
+        self.rules = rules
+        """The version of the game's payload that logs carry (0 for Multiversus)."""
+        self.header = header
+        self.entry = entry
+        self.end_event = end_event
+        """The event that ends a match."""
+        self.commitment = commitment
+        """The settings' commitment to a secret chance seed, or "" when chance is public."""
+        self.settings = settings
+        self.header_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(header)
+        self.body_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
+            typing.Union[entry, EndRecord]  # noqa: UP007 (types made at run time)
+        )
+        self.record_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
+            typing.Union[header, entry, EndRecord]  # noqa: UP007
+        )
+
+
+_MULTIVERSUS: Final = Records(
+    DEFAULT_GAME, 0, LogHeader, EntryRecord, MatchEnded, attrgetter("chance"), MatchSettings
+)
+_RECORDS: Final[dict[str, Records]] = {DEFAULT_GAME: _MULTIVERSUS}
+_BY_SETTINGS: Final[dict[type[Any], Records]] = {MatchSettings: _MULTIVERSUS}
+
+
+def records_for(game: str) -> Records:
+    """Return the log records of the game ``game`` (built at its first use).
+
+    :raises UnknownGameError: if no bundled or installed ruleset has that id.
+    """
+    found = _RECORDS.get(game)
+    if found is None:
+        found = _RECORDS[game] = _records(load_ruleset(game))
+        _BY_SETTINGS[found.settings] = found
+    return found
+
+
+def records_of(settings: Any) -> Records:
+    """Return the log records of the game whose settings these are.
+
+    :raises UnknownGameError: if no installed ruleset has settings of that type.
+    """
+    found = _BY_SETTINGS.get(type(settings))
+    return records_for(ruleset_of(settings).id) if found is None else found
+
+
+def _records(ruleset: Any) -> Records:
+    """Build a game's records: Multiversus' own, with the game's settings, commands and
+    events in place of Multiversus'."""
+    config: dict[str, Any] = {
+        "frozen": True,
+        "forbid_unknown_fields": True,
+        "gc": False,
+        "tag_field": "record",
+    }
+    header = msgspec.defstruct(
+        "LogHeader",
+        [
+            ("format", Literal["multiversus-log"]),
+            ("version", int),
+            ("engine", str),
+            ("settings", ruleset.settings_type),
+            ("game", str, DEFAULT_GAME),
+            ("rules", int, 0),
+        ],
+        tag="header",
+        omit_defaults=True,
+        module=__name__,
+        **config,
+    )
+    entry = msgspec.defstruct(
+        "EntryRecord",
+        [
+            ("seq", EntryNumber),
+            ("prev", str),
+            ("command", ruleset.command_type),
+            ("events", tuple[ruleset.event_type, ...]),
+        ],
+        tag="entry",
+        module=__name__,
+        **config,
+    )
+    table = ruleset.table
+    return Records(
+        ruleset.id,
+        ruleset.rules_version,
+        header,
+        entry,
+        ruleset.end_event,
+        lambda settings: table(settings).chance,
+        ruleset.settings_type,
+    )
 
 
 def _sha256(line: bytes | memoryview) -> str:
@@ -225,12 +352,16 @@ def _sha256(line: bytes | memoryview) -> str:
 
 def new_header(settings: MatchSettings) -> LogHeader:
     """Return the header this engine writes for a match with these settings."""
-    return LogHeader(
+    records = records_of(settings)
+    header: LogHeader = records.header(
         format=LOG_FORMAT,
         version=LOG_VERSION,
         engine=__version__,
         settings=settings,
+        game=records.game,
+        rules=records.rules,
     )
+    return header
 
 
 def encode_header(settings: MatchSettings) -> bytes:
@@ -264,6 +395,7 @@ def _chain_lines(
 
     :raises ValueError: if the match ended with its chance secret and ``chance`` is unknown.
     """
+    records = records_of(settings)
     lines = [encode_header(settings)]
     seq = 0
     finished = False
@@ -272,11 +404,12 @@ def _chain_lines(
         lines.append(
             encode_entry(entry.command, entry.events, seq=seq, prev=_sha256(lines[-1][:-1]))
         )
-        finished = _ends_match(entry.events)
+        finished = _ends_match(entry.events, records.end_event)
     if finished:
-        if settings.chance and chance is None:
+        secret = records.commitment(settings)
+        if secret and chance is None:
             raise ValueError("the match's chance was secret: its end record needs the seed")
-        lines.append(encode_end(seq, _sha256(lines[-1][:-1]), chance if settings.chance else None))
+        lines.append(encode_end(seq, _sha256(lines[-1][:-1]), chance if secret else None))
     return lines
 
 
@@ -339,6 +472,7 @@ class LogWriter:
         self._file = file
         self._head = head
         self._ended = ended
+        self._end_event: type[Any] = MatchEnded
 
     @classmethod
     def create(
@@ -356,9 +490,11 @@ class LogWriter:
             or is missing or given when it should not be.
         """
         name = os.fspath(path)
-        if bool(settings.chance) != (chance is not None):
+        records = records_of(settings)
+        commitment = records.commitment(settings)
+        if bool(commitment) != (chance is not None):
             raise ValueError("give the chance seed exactly when the settings commit to one")
-        if chance is not None and not opens_chance(settings.chance, chance):
+        if chance is not None and not opens_chance(commitment, chance):
             raise ValueError("the chance seed does not open the settings' chance commitment")
         if chance is not None:
             _write_chance(name, chance)
@@ -368,6 +504,7 @@ class LogWriter:
             raise LogError(name, 0, _os_reason(error)) from error
         header = encode_header(settings)
         writer = cls(name, file, 0, _sha256(header[:-1]), chance=chance)
+        writer._end_event = records.end_event
         try:
             writer._write(header, 1)
         except LogError:
@@ -419,8 +556,10 @@ class LogWriter:
                 0,
                 "not_appendable",
             )
-        if log.header.settings.chance and log.chance is None:
-            log = msgspec.structs.replace(log, chance=_read_chance(name, log.header.settings))
+        records = records_for(log.game)
+        commitment = records.commitment(log.header.settings)
+        if commitment and log.chance is None:
+            log = msgspec.structs.replace(log, chance=_read_chance(name, commitment))
         if check is not None:
             check(log)
         lines = _chain_lines(log.header.settings, log.entries, log.chance)
@@ -433,6 +572,7 @@ class LogWriter:
         writer = cls(name, file, len(lines) - (0 if sealed else 1), _sha256(head_line[:-1]))
         writer.torn = torn
         writer.chance = log.chance
+        writer._end_event = records.end_event
         writer._ended = log.finished
         if log.finished and not sealed:
             try:
@@ -463,7 +603,7 @@ class LogWriter:
         line = encode_entry(command, events, seq=self.lines, prev=self._head)
         head = _sha256(line[:-1])
         data, count = line, 1
-        if _ends_match(events):
+        if _ends_match(events, self._end_event):
             # One write for the entry and its seal: a crash leaves both, or a torn tail.
             data, count = line + encode_end(self.lines, head, self.chance), 2
         self._write(data, count)
@@ -535,14 +675,14 @@ def _write_chance(path: str, chance: Chance) -> None:
         raise LogError(name, 0, _os_reason(error)) from error
 
 
-def _read_chance(path: str, settings: MatchSettings) -> Chance:
+def _read_chance(path: str, commitment: str) -> Chance:
     """Read back the secret chance seed kept beside a log; it must open the commitment."""
     name = _chance_path(path)
     try:
         chance = msgspec.json.decode(read_bytes(name), type=Chance)
     except (LogError, msgspec.DecodeError, UnicodeError):
         chance = None
-    if chance is None or not opens_chance(settings.chance, chance):
+    if chance is None or not opens_chance(commitment, chance):
         reason = (
             f"this match's chance is secret and its seed must be in {name}, which is missing "
             "or does not open the header's chance commitment: the match cannot go on"
@@ -632,10 +772,28 @@ def _decode(data: bytes, path: str, *, sealed: bool) -> MatchLog:
     log = _decode_fast(data)
     if log is not None:
         return log
+    game = _peek_game(data)
+    if game is not None and game != DEFAULT_GAME:
+        try:
+            log = _decode_fast(data, records_for(game))
+        except UnknownGameError:
+            log = None  # the careful reading names the game
+        if log is not None:
+            return log
     return _decode_checked(data, path, sealed=sealed)
 
 
-def _decode_fast(data: bytes) -> MatchLog | None:
+def _peek_game(data: bytes) -> str | None:
+    """The game line 1 names, if it is a header that names one (else None)."""
+    try:
+        raw = msgspec.json.decode(data[: data.find(b"\n")])
+    except Exception:  # the careful reading says what is wrong with it
+        return None
+    game = raw.get("game") if isinstance(raw, dict) else None
+    return game if isinstance(game, str) else None
+
+
+def _decode_fast(data: bytes, records: Records = _MULTIVERSUS) -> MatchLog | None:
     """Decode a valid current-version log in a few C calls; return None if anything is off.
 
     A log is canonical exactly when it decodes and re-encodes to the same
@@ -649,29 +807,32 @@ def _decode_fast(data: bytes) -> MatchLog | None:
     view = memoryview(data)
     start = len(lines[0]) + 1
     try:
-        header = _header_decoder.decode(lines[0])
+        header = records.header_decoder.decode(lines[0])
         if header.version != LOG_VERSION or _encoder.encode(header) != lines[0]:
             return None
-        if header.settings.seed >= 2**64:
+        if header.game != records.game or header.rules != records.rules:
             return None
-        records = _body_decoder.decode_lines(view[start:])
-        body = _encoder.encode_lines(records)
-        if len(body) != len(data) - start or not data.endswith(body):
+        if getattr(header.settings, "seed", 0) >= 2**64:
+            return None
+        body = records.body_decoder.decode_lines(view[start:])
+        encoded = _encoder.encode_lines(body)
+        if len(encoded) != len(data) - start or not data.endswith(encoded):
             return None
     except Exception:  # any failure (decoding, UTF-8, depth, re-encoding) is located line by line
         return None
-    if len(records) != len(lines) - 1:
+    if len(body) != len(lines) - 1:
         return None
     # The chain: entry n carries seq n and the hash of line n - 1 (the header
     # for n = 1); an end record may close the log, sealing the last entry.
-    last = records[-1] if records else None
+    last = body[-1] if body else None
     end = last if type(last) is EndRecord else None
-    chained = records[:-1] if end is not None else records
+    chained = body[:-1] if end is not None else body
+    entry_type = records.entry
     hashes = [hashlib.sha256(line).hexdigest() for line in lines[: len(chained) + 1]]
     entries = []
     number = 0
     for record in chained:
-        if type(record) is not EntryRecord or record.seq != number + 1:
+        if type(record) is not entry_type or record.seq != number + 1:
             return None
         if record.prev != hashes[number]:
             return None
@@ -680,7 +841,7 @@ def _decode_fast(data: bytes) -> MatchLog | None:
     if end is not None:
         if end.count != number or end.head != hashes[-1]:
             return None
-        if not entries or not _ends_match(entries[-1].events):
+        if not entries or not _ends_match(entries[-1].events, records.end_event):
             return None
         if chance_problem(header.settings, end.chance) is not None:
             return None
@@ -731,6 +892,8 @@ class _Chain:
     def __init__(self, path: str, version: int) -> None:
         self.path = path
         self.version = version
+        self.records = _MULTIVERSUS
+        """The game's records, as line 1 names the game."""
         self.header: LogHeader | None = None
         self.entries: list[LogEntry] = []
         self.head = ""
@@ -740,7 +903,10 @@ class _Chain:
     def add(self, line: bytes, number: int, offset: int, following: bytes | None = None) -> None:
         """Check one line; ``following`` (the next line, if any) tells which line a broken
         link blames."""
-        record = _decode_line(line, number, offset, self.path, self.version)
+        if number == 1:
+            check_line_text(line, number, offset, self.path)
+            self.version, self.records = _check_header_line(line, self.path)
+        record = _decode_line(line, number, offset, self.path, self.version, self.records)
         where = (self.path, number)
         if self.end is not None:
             raise LogError(
@@ -750,21 +916,21 @@ class _Chain:
                 "after_end",
             )
         match record:
-            case LogHeader() if number > 1:
+            case self.records.header() if number > 1:
                 raise LogError(
                     *where,
                     "a header record may only be on line 1; this is a second header",
                     offset,
                     "misplaced_header",
                 )
-            case LogHeader():
+            case self.records.header():
                 self.header = record
                 self.version = record.version
             case _ if number == 1:  # pragma: no cover - _check_header_line refused it
                 raise LogError(*where, "line 1 must be the header record", offset, "not_header")
             case LogEntry():  # version 1: no chain to check
                 self.entries.append(record)
-            case EntryRecord(seq=seq, prev=prev):
+            case self.records.entry(seq=seq, prev=prev):
                 if seq != len(self.entries) + 1:
                     raise LogError(
                         *where,
@@ -790,7 +956,9 @@ class _Chain:
                         offset,
                         "bad_end",
                     )
-                if not self.entries or not _ends_match(self.entries[-1].events):
+                if not self.entries or not _ends_match(
+                    self.entries[-1].events, self.records.end_event
+                ):
                     raise LogError(
                         *where,
                         "an end record, but the last entry does not end the match",
@@ -922,18 +1090,20 @@ def _upcast_3_to_4(
     return msgspec.structs.replace(header, version=4), entries
 
 
-def chance_problem(settings: MatchSettings, chance: Chance | None) -> str | None:
-    """Return why an end record's chance reveal does not fit the settings, or None if it does.
+def chance_problem(settings: Any, chance: Chance | None) -> str | None:
+    """Return why an end record's chance reveal does not fit the settings (any game's), or
+    None if it does.
 
     Shared by match logs and view logs.
     """
-    if not settings.chance:
+    commitment = records_of(settings).commitment(settings)
+    if not commitment:
         if chance is not None:
             return "the end record reveals a chance seed, but the match's chance was public"
         return None
     if chance is None:
         return "the match's chance was secret, but the end record does not reveal its seed"
-    if not opens_chance(settings.chance, chance):
+    if not opens_chance(commitment, chance):
         return (
             "the chance seed the end record reveals does not open the header's chance "
             "commitment: the seed, its salt or the commitment was changed"
@@ -945,12 +1115,13 @@ _UPCASTS: Final = {1: _upcast_1_to_2, 2: _upcast_2_to_3, 3: _upcast_3_to_4}
 """Upcasters by the version they read; each returns the next version's log."""
 
 
-def _decode_line(line: bytes, number: int, offset: int, path: str, version: int) -> Any:
-    """Decode one line (without its newline), checking everything but its neighbours."""
+def _decode_line(
+    line: bytes, number: int, offset: int, path: str, version: int, records: Records
+) -> Any:
+    """Decode one line (without its newline), checking everything but its neighbours; line 1
+    was checked to be a header of the game ``records`` are for."""
     check_line_text(line, number, offset, path)
-    if number == 1:
-        version = _check_header_line(line, path)
-    decoder: msgspec.json.Decoder[Any] = _record_v1_decoder if version == 1 else _record_decoder
+    decoder = _record_v1_decoder if version == 1 else records.record_decoder
     kinds = "'header' or 'entry'" if version == 1 else "'header', 'entry' or 'end'"
     return decode_record(line, number, offset, path, decoder, kinds, version=version)
 
@@ -1049,8 +1220,9 @@ _V3_FIELDS: Final = re.compile(rb',"(?:commitment|salt|salts)":(?:"[^"]*"|null)'
 """The fields version 3 added: a line of an older version is canonical without them."""
 
 
-def _check_header_line(line: bytes, path: str) -> int:
-    """Check what line 1 claims to be, before its full schema; return its version."""
+def _check_header_line(line: bytes, path: str) -> tuple[int, Records]:
+    """Check what line 1 claims to be, before its full schema; return its version and the
+    records of the game it names."""
 
     def fail(reason: str, code: LogErrorCode) -> LogError:
         return LogError(path, 1, reason, 0, code)
@@ -1080,6 +1252,7 @@ def _check_header_line(line: bytes, path: str) -> int:
             f"not {LOG_FORMAT!r}",
             "foreign_format",
         )
+    records = _header_game(raw, path)
     version = raw.get("version")
     check_seed(raw, path)
     if type(version) is int and version > LOG_VERSION:
@@ -1094,7 +1267,37 @@ def _check_header_line(line: bytes, path: str) -> int:
             f"from {OLDEST_LOG_VERSION}",
             "bad_version",
         )
-    return version
+    if version < LOG_VERSION and records is not _MULTIVERSUS:
+        raise fail(
+            f"this log claims format version {version}, but logs of {records.game} begin "
+            f"with version {LOG_VERSION}",
+            "bad_version",
+        )
+    return version, records
+
+
+def _header_game(raw: dict[str, Any], path: str) -> Records:
+    """The records of the game a header names, and the rules version it claims checked."""
+    game = raw.get("game", DEFAULT_GAME)
+    rules = raw.get("rules", 0)
+    if not isinstance(game, str):
+        reason = f"the header's `game` must be a game's id (a string), not {game!r}"
+        raise LogError(path, 1, reason, 0, "wrong_type")
+    try:
+        records = records_for(game)
+    except UnknownGameError:
+        reason = (
+            f"this log is a game of {game!r}, which no installed ruleset plays "
+            f"(the games are {', '.join(game_ids())})"
+        )
+        raise LogError(path, 1, reason, 0, "unknown_game") from None
+    if type(rules) is int and rules > records.rules:
+        reason = (
+            f"this log is of {game} rules version {rules}; this engine plays versions up "
+            f"to {records.rules}"
+        )
+        raise LogError(path, 1, reason, 0, "newer_version")
+    return records
 
 
 def check_seed(header: dict[str, Any], path: str) -> None:
@@ -1177,38 +1380,51 @@ def _os_reason(error: OSError) -> str:
 # --- replay and schema -------------------------------------------------------
 
 
-def replay(log: MatchLog, path: str = "<memory>") -> MatchState:
-    """Return the state after every event in the log, from the header's settings.
+def replay(log: MatchLog, path: str = "<memory>") -> Any:
+    """Return the state after every event in the log, from the header's settings: the game's
+    state (a :class:`~multiversus_core.rulesets.multiversus.state.MatchState` for Multiversus).
 
-    Replay folds the recorded events with :func:`~multiversus_core.rulesets.multiversus.evolve`;
-    it never decides commands again and never rolls dice. ``path`` names the
-    log in errors. The state holds the log's secret chance seed, if the log
-    has it (:attr:`MatchLog.chance`), so that a resumed match can go on.
+    Replay folds the recorded events with the game's ``fold``; it never decides
+    commands again and never rolls dice. ``path`` names the log in errors. The
+    state holds the log's secret chance seed, if the log has it
+    (:attr:`MatchLog.chance`), so that a resumed match can go on.
 
     :raises LogError: naming the entry's line if an event cannot be applied
         (a log whose events do not follow from each other).
     """
-    state = initial_state(log.header.settings)
-    if log.chance is not None and log.header.settings.chance:
-        state = msgspec.structs.replace(state, chance=log.chance)
+    start, fold, _ = _folding(log)
     try:
-        state = evolve_all(state, chain.from_iterable(map(_events_of, log.entries)))
+        return fold(start, chain.from_iterable(map(_events_of, log.entries)))
     except Exception:  # only a log edited by hand gets here; find the line
         _find_replay_error(log, path)
         raise
-    return state
 
 
 _events_of: Final = attrgetter("events")
 
 
+def _folding(log: MatchLog) -> tuple[Any, Callable[[Any, Iterable[Any]], Any], Callable[..., Any]]:
+    """The state a log starts from, with its secret chance seed if the log has it, and the
+    game's fold and evolve."""
+    settings = log.header.settings
+    if log.header.game == DEFAULT_GAME:
+        state = initial_state(settings)
+        if log.chance is not None and settings.chance:
+            state = msgspec.structs.replace(state, chance=log.chance)
+        return state, evolve_all, evolve
+    ruleset = load_ruleset(log.game)
+    secret = log.chance is not None and ruleset.table(settings).chance
+    state = ruleset.initial_state(settings, log.chance if secret else None)
+    return state, ruleset.fold, ruleset.evolve
+
+
 def _find_replay_error(log: MatchLog, path: str) -> None:
     lines = _chain_lines(log.header.settings, log.entries)
-    state = initial_state(log.header.settings)
+    state, _, evolve_one = _folding(log)
     for index, entry in enumerate(log.entries):
         for position, event in enumerate(entry.events, start=1):
             try:
-                state = evolve(state, event)
+                state = evolve_one(state, event)
             except Exception as error:
                 raise LogError(
                     path,
@@ -1219,7 +1435,7 @@ def _find_replay_error(log: MatchLog, path: str) -> None:
                 ) from error
 
 
-def cannot_follow(position: int, event: Event, error: Exception) -> str:
+def cannot_follow(position: int, event: msgspec.Struct, error: Exception) -> str:
     """The ``bad_event`` reason: event ``position`` (1-based) of an entry failed to fold."""
     kind = event.__struct_config__.tag
     return (

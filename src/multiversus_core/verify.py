@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 import msgspec
 
 from multiversus_core.engine import audit
 from multiversus_core.engine.audit import CommitmentCode, CommitmentProblem
-from multiversus_core.engine.errors import LogError, MultiversusError
+from multiversus_core.engine.errors import LogError, MultiversusError, UnknownGameError
+from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.log import MatchLog, decode_log, read_bytes
 from multiversus_core.rulesets.multiversus.audit import Auditor
 from multiversus_core.rulesets.multiversus.chance import with_recorded_chance
@@ -47,7 +48,7 @@ from multiversus_core.rulesets.multiversus.commands import (
     SelectCoins,
     SelectReaction,
 )
-from multiversus_core.rulesets.multiversus.decide import decide, decide_and_fold
+from multiversus_core.rulesets.multiversus.decide import decide
 from multiversus_core.rulesets.multiversus.events import (
     CoinsSelected,
     Event,
@@ -126,10 +127,17 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
     command the rules refuse or events they do not give. Never raises for a
     bad log: the problem is in the result.
     """
-    salts = log.header.settings.salts
-    chance = _chance_kind(log.header.settings)
+    settings = log.header.settings
     try:
-        state = start_match(log.header.settings, log.chance)
+        ruleset = load_ruleset(log.game)
+    except UnknownGameError as exc:
+        return Verification(path=path, ok=False, entries=0, finished=False, problem=str(exc))
+    table = ruleset.table(settings)
+    salts = table.salts
+    chance: Literal["secret", "public"] = "secret" if table.chance else "public"
+    try:
+        ruleset.check_settings(settings)
+        state = ruleset.initial_state(settings, log.chance)
     except MultiversusError as exc:
         return Verification(
             path=path,
@@ -145,16 +153,17 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
     # event the log records is one the rules gave again, commitments and reveals
     # included, and the rules' own commitments are always opened by their
     # reveals: the audit could only find, at an earlier entry, what it finds then.
-    chance_unknown = bool(log.header.settings.chance) and log.chance is None
+    chance_unknown = bool(table.chance) and log.chance is None
+    decide = ruleset.decide
     for number, entry in enumerate(log.entries, start=1):
         command = entry.command
         if chance_unknown:
-            command = with_recorded_chance(command, entry.events)
+            command = ruleset.with_recorded_chance(command, entry.events)
         try:
-            events, after = decide_and_fold(command, state)
+            events, after = decide(command, state)
         except MultiversusError as exc:
-            where = f"entry {number} (line {number + 1}), {_when(state)}"
-            return _commitment_failed(log, path, number - 1) or _failed(
+            where = f"entry {number} (line {number + 1}), {ruleset.where(state)}"
+            return _commitment_failed(ruleset, log, path, number - 1) or _failed(
                 path,
                 number,
                 state,
@@ -163,8 +172,8 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
             )
         recorded = entry.events  # a tuple once decoded: compared as it is, without a copy
         if events != recorded and events != tuple(recorded):
-            where = f"entry {number} (line {number + 1}), {_when(state)}"
-            return _commitment_failed(log, path, number) or _failed(
+            where = f"entry {number} (line {number + 1}), {ruleset.where(state)}"
+            return _commitment_failed(ruleset, log, path, number) or _failed(
                 path,
                 number,
                 state,
@@ -176,27 +185,31 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
         path=path,
         ok=True,
         entries=len(log.entries),
-        finished=state.is_over,
+        finished=ruleset.outcome(state) is not None,
         salts=salts,
         chance=chance,
     )
 
 
-def _commitment_failed(log: MatchLog, path: str, last: int) -> Verification | None:
+def _commitment_failed(
+    ruleset: AnyRuleset, log: MatchLog, path: str, last: int
+) -> Verification | None:
     """The failure for the log's first commitment problem at entry ``last`` or before, if any.
 
     A commitment problem comes before a refused command or other events at a
     later entry, and before other events at its own.
     """
-    problems = check_commitments(log)
+    settings = log.header.settings
+    auditor = ruleset.auditor(settings)
+    problems = audit.check_commitments(auditor, [entry.events for entry in log.entries])
     if not problems or problems[0].entry > last:
         return None
     first = problems[0]
     number = first.entry
-    state = start_match(log.header.settings, log.chance)
+    state = ruleset.initial_state(settings, log.chance)
     for entry in log.entries[: number - 1]:  # each passed: its events are the rules'
-        state = fold(entry.events, state)
-    where = f"entry {number} (line {number + 1}), {_when(state)}"
+        state = ruleset.fold(state, entry.events)
+    where = f"entry {number} (line {number + 1}), {ruleset.where(state)}"
     return _failed(path, number, state, first.code, f"{where}: {first.message}")
 
 
@@ -547,15 +560,10 @@ def _round_and_turn(entries: Sequence[RedactedEntry]) -> tuple[int, int]:
     return round_, turn
 
 
-def _when(state: MatchState) -> str:
-    if state.round == 0:
-        return "set-up"
-    return f"round {state.round}, turn {state.turns_in_round}"
-
-
-def _failed(
-    path: str, number: int, state: MatchState, code: ProblemCode, problem: str
-) -> Verification:
+def _failed(path: str, number: int, state: Any, code: ProblemCode, problem: str) -> Verification:
+    # Round and turn are Multiversus' words for where a match stands: other games say it
+    # in the problem only.
+    multiversus = isinstance(state, MatchState)
     return Verification(
         path=path,
         ok=False,
@@ -564,9 +572,9 @@ def _failed(
         problem=problem,
         code=code,
         entry=number,
-        round=state.round,
-        turn=state.turns_in_round,
-        salts=state.settings.salts,
+        round=state.round if multiversus else None,
+        turn=state.turns_in_round if multiversus else None,
+        salts=state.settings.salts if multiversus else None,
     )
 
 

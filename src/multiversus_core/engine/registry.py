@@ -55,6 +55,28 @@ def load_ruleset(game: str = DEFAULT_GAME) -> AnyRuleset:
     raise UnknownGameError(f"unknown game {game!r}: the games are {', '.join(game_ids())}")
 
 
+def ruleset_of(settings: object) -> AnyRuleset:
+    """Return the ruleset of the game whose settings ``settings`` are.
+
+    :raises UnknownGameError: if no bundled or installed ruleset has settings of that type.
+    """
+    found = _BY_SETTINGS.get(type(settings))
+    if found is None:
+        for game in game_ids():
+            ruleset = load_ruleset(game)
+            if ruleset.settings_type is type(settings):
+                found = _BY_SETTINGS[type(settings)] = ruleset
+                break
+        else:
+            raise UnknownGameError(
+                f"no installed game has settings of the type {type(settings).__name__}"
+            )
+    return found
+
+
+_BY_SETTINGS: Final[dict[type, AnyRuleset]] = {}
+
+
 def game_ids() -> tuple[str, ...]:
     """Return the id of every game: the bundled ones, then the installed ones, sorted."""
     installed = {p.name for p in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}

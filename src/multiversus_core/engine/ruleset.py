@@ -108,6 +108,11 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
         ...
 
     @property
+    def end_event(self) -> type[EventT]:
+        """The event that ends a match: a log whose last entry holds it is finished."""
+        ...
+
+    @property
     def view_event_type(self) -> Any:
         """The union of the event structs and their redacted placeholders, for decoding a
         viewer's log."""
@@ -185,7 +190,7 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
         ...
 
     def where(self, state: StateT) -> str:
-        """Say where the match stands, for messages ("round 3, seat 2 to pick")."""
+        """Say where the match stands, for messages ("round 3, turn 2")."""
         ...
 
     # --- hidden information: the one door ---------------------------------------------

@@ -14,7 +14,8 @@ import msgspec
 
 from multiversus_core.engine.audit import Auditor as AnyAuditor
 from multiversus_core.engine.bots import BotMaker
-from multiversus_core.engine.chance import Chance
+from multiversus_core.engine.chance import Chance, opens_chance
+from multiversus_core.engine.errors import SettingsError
 from multiversus_core.engine.ismcts import Game
 from multiversus_core.engine.ruleset import Outcome, Ruleset, Seat, Table, Viewer
 from multiversus_core.rulesets.multiversus import chance, decide, legal, match, narrate, views
@@ -24,8 +25,8 @@ from multiversus_core.rulesets.multiversus.bots.heuristic import HeuristicBot
 from multiversus_core.rulesets.multiversus.bots.random import RandomBot
 from multiversus_core.rulesets.multiversus.bots.search import GAME, SearchBot
 from multiversus_core.rulesets.multiversus.commands import Command
-from multiversus_core.rulesets.multiversus.events import Event
-from multiversus_core.rulesets.multiversus.evolve import evolve, evolve_all
+from multiversus_core.rulesets.multiversus.events import Event, MatchEnded
+from multiversus_core.rulesets.multiversus.evolve import evolve, evolve_all, initial_state
 from multiversus_core.rulesets.multiversus.secrets import salted
 from multiversus_core.rulesets.multiversus.settings import MatchSettings
 from multiversus_core.rulesets.multiversus.state import MatchState
@@ -45,6 +46,7 @@ class MultiversusRuleset:
     settings_type: Final = MatchSettings
     command_type: Final[Any] = Command
     event_type: Final[Any] = Event
+    end_event: Final = MatchEnded
     view_event_type: Final[Any] = views.ViewEvent
     view_command_type: Final[Any] = views.ViewCommand
     viewers: Final[tuple[Viewer, ...]] = views.PLAYER_VIEWERS
@@ -62,8 +64,15 @@ class MultiversusRuleset:
         return msgspec.structs.replace(settings, seed=0, chance=commitment)
 
     def initial_state(self, settings: MatchSettings, chance: Chance | None) -> MatchState:
-        """The match before the set-up coin flip (:func:`~.match.start_match`)."""
-        return match.start_match(settings, chance)
+        """The match before the set-up coin flip: :func:`~.match.start_match` without the
+        check of the settings, which :meth:`check_settings` makes.
+
+        :raises SettingsError: if ``chance`` does not open the settings' commitment.
+        """
+        if chance is not None and not opens_chance(settings.chance, chance):
+            raise SettingsError("the chance seed does not open the settings' chance commitment")
+        state = initial_state(settings)
+        return state if chance is None else msgspec.structs.replace(state, chance=chance)
 
     def to_act(self, state: MatchState) -> tuple[Seat, ...]:
         """The one seat whose decision the match waits for; none once it is over."""
@@ -96,9 +105,10 @@ class MultiversusRuleset:
         return Outcome(winners, returns, narrate.result_text(state))
 
     def where(self, state: MatchState) -> str:
-        """Set-up, or the round and turn, and who is to decide what."""
-        when = "set-up" if state.round == 0 else f"round {state.round}, turn {state.turns_in_round}"
-        return f"{when}: {decide.waiting_for(state)}"
+        """Set-up, or the round and the turn in it ("round 3, turn 2")."""
+        if state.round == 0:
+            return "set-up"
+        return f"round {state.round}, turn {state.turns_in_round}"
 
     def viewer_of(self, state: MatchState, seat: Seat | None) -> Viewer:
         """The side ``seat`` plays, or the spectator (before sides are chosen, or the public)."""

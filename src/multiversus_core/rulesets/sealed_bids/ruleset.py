@@ -19,7 +19,7 @@ from multiversus_core.rulesets.sealed_bids import decide as rules
 from multiversus_core.rulesets.sealed_bids import sealing, views, words
 from multiversus_core.rulesets.sealed_bids.bots import BOTS, SEARCH_GAME
 from multiversus_core.rulesets.sealed_bids.commands import Command, RollPrize
-from multiversus_core.rulesets.sealed_bids.events import Event, PrizeRolled
+from multiversus_core.rulesets.sealed_bids.events import Event, MatchEnded, PrizeRolled
 from multiversus_core.rulesets.sealed_bids.settings import SealedBidsSettings, check_settings
 from multiversus_core.rulesets.sealed_bids.state import SealedBidsState, evolve, fold, to_act
 from multiversus_core.rulesets.sealed_bids.views import SealedBidsView, ViewCommand, ViewEvent
@@ -58,6 +58,11 @@ class SealedBidsRuleset:
     def event_type(self) -> Any:
         """The union of the events, :data:`~.events.Event`."""
         return Event
+
+    @property
+    def end_event(self) -> type[MatchEnded]:
+        """:class:`~.events.MatchEnded`: the last event of every match."""
+        return MatchEnded
 
     @property
     def view_event_type(self) -> Any:

@@ -1,0 +1,248 @@
+"""Logs, replay and verify for any game: the engine reads the game from the log's header.
+
+Sealed Bids (three seats, simultaneous sealed bids, a die) stands for every
+game that is not Multiversus; a third game is installed here the way another
+package would offer one, through the ``multiversus.rulesets`` entry point group.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from multiversus_core.bots import play_match
+from multiversus_core.engine.chance import Chance, chance_commitment, fresh_chance
+from multiversus_core.engine.errors import LogError, UnknownGameError
+from multiversus_core.engine.registry import game_ids, load_ruleset, ruleset_of
+from multiversus_core.log import LogWriter, MatchLog, decode_log, encode_log, read_log, replay
+from multiversus_core.rulesets.sealed_bids import RULESET, SealedBidsSettings
+from multiversus_core.verify import verify, verify_data
+
+REPLAYS = Path(__file__).parent.parent / "replays"
+
+
+def _played(
+    settings: SealedBidsSettings | None = None, chance: Chance | None = None, seed: int = 7
+) -> tuple[MatchLog, object]:
+    bots = {seat: RULESET.bots["greedy"](seed + seat) for seat in (1, 2, 3)}
+    return play_match(settings or SealedBidsSettings(seed=seed), bots, chance)
+
+
+def _secret_chance() -> tuple[SealedBidsSettings, Chance]:
+    chance = fresh_chance()
+    settings = RULESET.with_chance(SealedBidsSettings(salts="secrets"), chance_commitment(chance))
+    return settings, chance
+
+
+def test_a_log_names_its_game_and_rules_version_and_reads_back_byte_for_byte() -> None:
+    log, state = _played()
+    data = encode_log(log)
+    header = data.split(b"\n", 1)[0]
+    assert header.endswith(b',"game":"sealed-bids","rules":1}')
+    read = decode_log(data)
+    assert read == log and read.game == "sealed-bids" and read.finished
+    assert encode_log(read) == data
+    assert replay(read) == state
+
+
+def test_a_multiversus_log_names_no_game_so_its_bytes_are_as_before() -> None:
+    for path in sorted(REPLAYS.glob("*.jsonl")):
+        data = path.read_bytes()
+        log = decode_log(data, str(path))
+        assert log.game == "multiversus"
+        assert b'"game"' not in data.split(b"\n", 1)[0]
+        assert encode_log(log) == data
+
+
+def test_a_header_naming_multiversus_is_not_canonical() -> None:
+    data = (REPLAYS / "banner-knight--smogon--standard.jsonl").read_bytes()
+    header, rest = data.split(b"\n", 1)
+    named = header[:-1] + b',"game":"multiversus"}\n' + rest
+    with pytest.raises(LogError) as caught:
+        decode_log(named)
+    assert (caught.value.line, caught.value.code) == (1, "not_canonical")
+
+
+def test_an_unknown_game_is_a_one_line_error_naming_it_and_the_games() -> None:
+    data = encode_log(_played()[0]).replace(b'"game":"sealed-bids"', b'"game":"go-fish"', 1)
+    with pytest.raises(LogError) as caught:
+        decode_log(data, "match.jsonl")
+    error = caught.value
+    assert (error.line, error.code) == (1, "unknown_game")
+    assert "'go-fish'" in error.reason and "multiversus, sealed-bids" in error.reason
+    assert "\n" not in str(error)
+    with pytest.raises(UnknownGameError, match="unknown game 'go-fish'"):
+        load_ruleset("go-fish")
+
+
+@pytest.mark.parametrize(
+    ("edit", "code"),
+    [
+        ((b'"rules":1', b'"rules":2'), "newer_version"),
+        ((b'"version":4', b'"version":3'), "bad_version"),
+        ((b'"game":"sealed-bids"', b'"game":7'), "wrong_type"),
+        ((b'"seq":2', b'"seq":3'), "bad_seq"),
+        ((b'"token":', b'"token":9,"x":'), "unknown_field"),
+    ],
+)
+def test_a_log_of_another_game_is_read_as_strictly_as_multiversus(
+    edit: tuple[bytes, bytes], code: str
+) -> None:
+    data = encode_log(_played()[0])
+    assert edit[0] in data
+    with pytest.raises(LogError) as caught:
+        decode_log(data.replace(*edit, 1))
+    assert caught.value.code == code
+
+
+def test_the_game_of_settings_is_found_by_their_type() -> None:
+    assert ruleset_of(SealedBidsSettings()) is RULESET
+    with pytest.raises(UnknownGameError, match="no installed game has settings"):
+        ruleset_of(Chance(seed=1, salt="0" * 64))
+
+
+def test_a_log_of_another_game_is_written_resumed_and_sealed_with_its_secret_chance(
+    tmp_path: Path,
+) -> None:
+    settings, chance = _secret_chance()
+    whole, _ = _played(settings, chance)
+    path = tmp_path / "bids.jsonl"
+    with LogWriter.create(path, settings, chance) as writer:
+        for entry in whole.entries[:5]:
+            writer.append(entry.command, entry.events)
+    assert (tmp_path / "bids.jsonl.chance").exists()
+    writer, so_far = LogWriter.resume(path)
+    assert so_far.chance == chance and not so_far.finished
+    with writer:
+        for entry in whole.entries[5:]:
+            writer.append(entry.command, entry.events)
+    assert path.read_bytes() == encode_log(whole)
+    assert not (tmp_path / "bids.jsonl.chance").exists()
+    assert read_log(path).chance == chance
+
+
+def test_verify_reruns_the_rules_of_the_log_s_game() -> None:
+    settings, chance = _secret_chance()
+    log, _ = _played(settings, chance)
+    result = verify(log)
+    assert (result.ok, result.finished, result.chance, result.salts) == (
+        True,
+        True,
+        "secret",
+        "secrets",
+    )
+    # before the end: the dice are taken as recorded
+    unfinished = msgspec.structs.replace(log, entries=log.entries[:8], chance=None)
+    assert verify(unfinished).ok
+
+
+def test_verify_names_the_entry_where_another_game_s_rules_differ() -> None:
+    log, _ = _played()
+    # the first prize roll, recorded as another face than the seed gives
+    number, entry = next(
+        (n, e)
+        for n, e in enumerate(log.entries, start=1)
+        if any(type(event).__name__ == "PrizeRolled" for event in e.events)
+    )
+    events = tuple(
+        msgspec.structs.replace(event, die=event.die % 6 + 1)
+        if type(event).__name__ == "PrizeRolled"
+        else event
+        for event in entry.events
+    )
+    entries = list(log.entries)
+    entries[number - 1] = msgspec.structs.replace(entry, events=events)
+    result = verify_data(encode_log(msgspec.structs.replace(log, entries=tuple(entries))))
+    assert (result.ok, result.code, result.entry) == (False, "rules_differ", number)
+    assert result.problem is not None
+    assert result.problem.startswith(f"entry {number} (line {number + 1}), round 1")
+    assert (result.round, result.turn) == (None, None)
+
+
+def test_verify_names_a_reveal_that_does_not_open_another_game_s_commitment() -> None:
+    log, _ = _played(SealedBidsSettings(seed=3, salts="secrets"))
+    number, entry = next(
+        (n, e)
+        for n, e in enumerate(log.entries, start=1)
+        if any(type(event).__name__ == "BidsRevealed" for event in e.events)
+    )
+    events = []
+    for event in entry.events:
+        if type(event).__name__ == "BidsRevealed":
+            first = msgspec.structs.replace(event.bids[0], salt="1" * 64)
+            event = msgspec.structs.replace(event, bids=(first, *event.bids[1:]))
+        events.append(event)
+    entries = list(log.entries)
+    entries[number - 1] = msgspec.structs.replace(entry, events=tuple(events))
+    result = verify(msgspec.structs.replace(log, entries=tuple(entries)))
+    assert (result.ok, result.code, result.entry) == (False, "reveal_mismatch", number)
+
+
+# --- a game from another package ----------------------------------------------------------
+
+_PACKAGE = '''
+"""A third-party game: Sealed Bids under another name, with settings of its own."""
+
+from multiversus_core.rulesets.sealed_bids import SealedBidsSettings
+from multiversus_core.rulesets.sealed_bids.ruleset import SealedBidsRuleset
+
+
+class BidsAgainSettings(SealedBidsSettings, frozen=True):
+    """The same settings, a type of the game's own."""
+
+
+class BidsAgain(SealedBidsRuleset):
+    @property
+    def id(self) -> str:
+        return "bids-again"
+
+    @property
+    def settings_type(self) -> type[BidsAgainSettings]:
+        return BidsAgainSettings
+
+
+RULESET = BidsAgain()
+'''
+
+
+@pytest.fixture
+def third_party(tmp_path: Path) -> Iterator[Path]:
+    """A package offering the game ``bids-again`` through the entry point group, on sys.path."""
+    (tmp_path / "bids_again.py").write_text(textwrap.dedent(_PACKAGE))
+    info = tmp_path / "bids_again-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bids-again\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[multiversus.rulesets]\nbids-again = bids_again:RULESET\n"
+    )
+    sys.path.insert(0, str(tmp_path))
+    load_ruleset.cache_clear()
+    try:
+        yield tmp_path
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("bids_again", None)
+        load_ruleset.cache_clear()
+
+
+def test_a_game_from_another_package_is_found_through_the_entry_point_group(
+    third_party: Path,
+) -> None:
+    assert "bids-again" in game_ids()
+    ruleset = load_ruleset("bids-again")
+    settings = ruleset.settings_type(seed=5)
+    bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
+    log, state = play_match(settings, bots)
+    path = third_party / "match.jsonl"
+    path.write_bytes(encode_log(log))
+    assert b'"game":"bids-again"' in path.read_bytes().split(b"\n", 1)[0]
+    assert os.fspath(path)
+    read = read_log(path)
+    assert read.game == "bids-again" and replay(read) == state
+    assert verify(read).ok
