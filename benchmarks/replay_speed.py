@@ -18,16 +18,27 @@ every command) is timed against replay on the same logs, the first logs
 holding ``--verify-events`` events, in rounds of its own. Speeds are the best
 of the rounds; the ratio is the median of the
 rounds' ratios, so that a drift in machine speed between rounds does not
-skew it. Disk reads are not timed. Run::
+skew it. Disk reads are not timed.
+
+With ``--against SRC`` (the ``src`` folder of another checkout, for example
+the main before a refactoring), it compares replay and verification of that
+code and this one on the same logs, written by this code: each code times
+both in a subprocess, in ``--repeat`` pairs of rounds alternating between the
+codes (CPU time), and the ratio printed is the median of the pairs' ratios
+(above 1: this code is faster). Run::
 
     PYTHONPATH=src python benchmarks/replay_speed.py --events 100000 --check
+    PYTHONPATH=src python benchmarks/replay_speed.py --events 300000 --against /tmp/main/src
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -122,12 +133,19 @@ def main(argv: list[str] | None = None) -> int:
         "(default 50,000; 0 skips it)",
     )
     parser.add_argument(
+        "--against", type=Path, default=None, help="the src folder of a baseline checkout"
+    )
+    parser.add_argument("--time-logs", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument(
         "--check",
         action="store_true",
         help=f"exit with status 1 if replay is slower than {TARGET_RATIO} x the schema-less "
         f"decode, or verification slower than {VERIFY_TARGET} x replay",
     )
     args = parser.parse_args(argv)
+    if args.time_logs is not None:
+        print(json.dumps(time_logs(args.time_logs, args.verify_events)))
+        return 0
     if args.events < 1:
         parser.error("--events must be at least 1")
     if args.repeat < 1:
@@ -139,6 +157,8 @@ def main(argv: list[str] | None = None) -> int:
         paths, events = generate(folder, args.events, args.seed)
         generation = time.perf_counter() - start
         logs = [path.read_bytes() for path in paths]
+        if args.against is not None:
+            return against(args.against, folder, events, args.verify_events, args.repeat)
 
     typed_decoder = msgspec.json.Decoder(LogHeader | EntryRecord | EndRecord)
     plain_decoder = msgspec.json.Decoder()
@@ -251,6 +271,70 @@ def time_verify(logs: list[bytes], events: int, repeat: int) -> float:
         f"{min(ratios):.2f} to {max(ratios):.2f}; target >= {VERIFY_TARGET})"
     )
     return ratio
+
+
+def _first_logs(logs: list[bytes], events: int) -> tuple[list[bytes], int]:
+    """The first logs holding at least ``events`` events, and how many they hold."""
+    chosen: list[bytes] = []
+    total = 0
+    for data in logs:
+        if total >= events:
+            break
+        chosen.append(data)
+        total += sum(len(entry.events) for entry in decode_log(data).entries)
+    return chosen, total
+
+
+def time_logs(folder: Path, verify_events: int) -> dict[str, float]:
+    """``--time-logs``: this code's CPU time to replay every log of ``folder``, and to verify
+    the first logs holding ``verify_events`` events (one round of each)."""
+    logs = [path.read_bytes() for path in sorted(folder.glob("*.jsonl"))]
+    chosen, _ = _first_logs(logs, verify_events)
+    start = time.process_time()
+    for data in logs:
+        replay(decode_log(data))
+    replayed = time.process_time() - start
+    start = time.process_time()
+    for data in chosen:
+        if not verify(decode_log(data)).ok:
+            raise SystemExit("a log does not verify: the codes play different rules")
+    return {"replay": replayed, "verify": time.process_time() - start}
+
+
+def against(src: Path, folder: Path, events: int, verify_events: int, repeat: int) -> int:
+    """Compare replay and verification of the code in ``src`` and of this code on the logs in
+    ``folder``, in ``repeat`` pairs of rounds."""
+    codes = {"baseline": src.resolve(), "this": Path(__file__).resolve().parent.parent / "src"}
+    times: dict[str, list[dict[str, float]]] = {name: [] for name in codes}
+    for number in range(1, repeat + 1):
+        print(f"\rpair {number} / {repeat}", end="", file=sys.stderr, flush=True)
+        for name, code in codes.items():
+            command = [sys.executable, __file__, "--time-logs", str(folder)]
+            done = subprocess.run(
+                [*command, "--verify-events", str(verify_events)],
+                env=dict(os.environ, PYTHONPATH=str(code)),
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            if done.returncode != 0:
+                sys.exit(f"the code in {code} failed:\n{done.stderr.strip()}")
+            times[name].append(json.loads(done.stdout))
+    print(file=sys.stderr)
+    print(f"logs:          {events:,} events; verification on the first {verify_events:,}")
+    for what in ("replay", "verify"):
+        ratios = [
+            b[what] / t[what] for b, t in zip(times["baseline"], times["this"], strict=True)
+        ]
+        base = statistics.median(b[what] for b in times["baseline"])
+        this = statistics.median(t[what] for t in times["this"])
+        ratio = statistics.median(ratios)
+        print(
+            f"{what + ':':<14} baseline {base:.3f} s, this {this:.3f} s: {ratio:.3f}x "
+            f"(median of {len(ratios)} pairs, {min(ratios):.3f} to {max(ratios):.3f}; "
+            "above 1: this code is faster)"
+        )
+    return 0
 
 
 if __name__ == "__main__":

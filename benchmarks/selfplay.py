@@ -42,10 +42,19 @@ from pathlib import Path
 
 import msgspec
 
-from multiversus_core import MatchSettings, apply, decider_seat, start_match
-from multiversus_core.rulesets.multiversus.catalog import installed_teams
-from multiversus_core.rulesets.multiversus.commands import Command
-from multiversus_core.rulesets.multiversus.legal import legal_commands
+from multiversus_core import (
+    Command,
+    MatchSettings,
+    apply,
+    decider_seat,
+    legal_commands,
+    start_match,
+)
+
+try:
+    from multiversus_core.rulesets.multiversus.catalog import installed_teams
+except ImportError:  # a checkout from before the engine was split from the game
+    from multiversus_core.sheets import installed_teams  # type: ignore[no-redef]
 
 # Only names that older codes also have are imported at the top: --games runs
 # this script on another checkout's code.

@@ -13,6 +13,7 @@ COMMANDS = [
     ["verify"],
     ["diff"],
     ["rules"],
+    ["games"],
     ["teams"],
     ["teams", "show"],
     ["teams", "validate"],

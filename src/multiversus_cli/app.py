@@ -26,6 +26,7 @@ COMMANDS: Final[dict[str, str]] = {
     "teams": "List the installed teams, show a team's sheet, or check team sheet files.",
     "rules": "The rules on one screen: how to win, coins, reactions, the Initiative, the rounds.",
     "simulate": "Play many bot matches over a grid of pairings and variants, and summarise them.",
+    "games": "List the games: the bundled ones and those installed packages offer.",
 }
 """Each command, in the order the help lists them, with its one-line help."""
 
@@ -76,6 +77,7 @@ _BUILDERS: Final[dict[str, Callable[[], Any]]] = {
     "teams": _teams,
     "rules": lambda: _command("rules", "rules"),
     "simulate": lambda: _command("simulate", "simulate"),
+    "games": lambda: _command("games", "games"),
 }
 
 

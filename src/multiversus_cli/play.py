@@ -31,6 +31,7 @@ from multiversus_cli.menu import Menu, build_menu
 from multiversus_cli.render import render_board, render_piles, render_units, status_line
 from multiversus_core.bots import Bot, command_for, make_bot
 from multiversus_core.engine.errors import LogError, MultiversusError, SettingsError
+from multiversus_core.engine.registry import DEFAULT_GAME
 from multiversus_core.engine.text import printable, printable_lines
 from multiversus_core.log import LogWriter, MatchLog, replay
 from multiversus_core.rulesets.multiversus.board import Figure
@@ -271,8 +272,13 @@ def play(
 def _refuse_unless_verified(log: MatchLog) -> None:
     """Refuse to carry on a log that verify refuses (its chance seed re-derives the rolls).
 
-    :raises UsageError: with verify's reason.
+    :raises UsageError: with verify's reason, or for a log of another game.
     """
+    if log.game != DEFAULT_GAME:
+        raise UsageError(
+            f"cannot carry on from this log: it is a match of {log.game}, and "
+            "`multiversus play` plays Multiversus only so far"
+        )
     checked = verify(log)
     if not checked.ok:
         reason = " ".join(printable(f"{checked.problem} ({checked.code})").split())

@@ -24,6 +24,7 @@ from rich.text import Text
 
 from multiversus_cli.render import render_board
 from multiversus_core.engine.errors import LogError
+from multiversus_core.engine.registry import DEFAULT_GAME
 from multiversus_core.engine.text import printable
 from multiversus_core.log import LogEntry, MatchLog, decode_log, read_bytes
 from multiversus_core.log import replay as replay_log
@@ -157,6 +158,12 @@ def _load(command: str, path: Path, *, views: bool) -> tuple[MatchLog, Viewer | 
             filled = MatchLog(header=shown.header, entries=shown.entries, chance=shown.chance)
             return filled, shown.viewer
         log = decode_log(data, name)
+        if log.game != DEFAULT_GAME:
+            raise fail(
+                command,
+                f"{name}: this is a match of {log.game}, and `multiversus {command}` shows "
+                "Multiversus matches only so far (`multiversus verify` checks any game's log)",
+            )
         replay_log(log, name)  # events that do not follow each other fail here, not later
     except LogError as exc:
         raise fail(command, str(exc)) from None
