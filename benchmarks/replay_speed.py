@@ -234,13 +234,7 @@ def main(argv: list[str] | None = None) -> int:
 def time_verify(logs: list[bytes], events: int, repeat: int) -> float:
     """Time verification against replay on the first logs holding ``events`` events; print
     and return the median ratio of the rounds."""
-    chosen: list[bytes] = []
-    total = 0
-    for data in logs:
-        if total >= events:
-            break
-        chosen.append(data)
-        total += sum(len(entry.events) for entry in decode_log(data).entries)
+    chosen, total = _first_logs(logs, events)
     for data in chosen:
         assert verify(decode_log(data)).ok
 

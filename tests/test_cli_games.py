@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +11,7 @@ from typer.testing import CliRunner
 
 from multiversus_cli.app import app
 from multiversus_core.engine.registry import load_ruleset
+from tests.packages import installed
 
 
 def test_games_lists_each_bundled_game_with_its_name_and_seats() -> None:
@@ -38,19 +38,9 @@ def test_games_as_json_gives_one_object_a_game() -> None:
 @pytest.fixture
 def broken_package(tmp_path: Path) -> Iterator[None]:
     """A package whose game's module cannot be imported, offered through the entry point."""
-    info = tmp_path / "broken_game-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-game\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(
-        "[multiversus.rulesets]\nbroken = no_such_module_here:RULESET\n"
-    )
-    sys.path.insert(0, str(tmp_path))
-    load_ruleset.cache_clear()
-    try:
+    points = {"multiversus.rulesets": {"broken": "no_such_module_here:RULESET"}}
+    with installed(tmp_path, "broken-game", points):
         yield
-    finally:
-        sys.path.remove(str(tmp_path))
-        load_ruleset.cache_clear()
 
 
 @pytest.mark.usefixtures("broken_package")

@@ -7,8 +7,6 @@ package would offer one, through the ``multiversus.rulesets`` entry point group.
 
 from __future__ import annotations
 
-import os
-import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +21,7 @@ from multiversus_core.engine.registry import game_ids, load_ruleset, ruleset_of
 from multiversus_core.log import LogWriter, MatchLog, decode_log, encode_log, read_log, replay
 from multiversus_core.rulesets.sealed_bids import RULESET, SealedBidsSettings
 from multiversus_core.verify import verify, verify_data
+from tests.packages import installed
 
 REPLAYS = Path(__file__).parent.parent / "replays"
 
@@ -213,22 +212,10 @@ RULESET = BidsAgain()
 
 @pytest.fixture
 def third_party(tmp_path: Path) -> Iterator[Path]:
-    """A package offering the game ``bids-again`` through the entry point group, on sys.path."""
-    (tmp_path / "bids_again.py").write_text(textwrap.dedent(_PACKAGE))
-    info = tmp_path / "bids_again-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: bids-again\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(
-        "[multiversus.rulesets]\nbids-again = bids_again:RULESET\n"
-    )
-    sys.path.insert(0, str(tmp_path))
-    load_ruleset.cache_clear()
-    try:
+    """A package offering the game ``bids-again`` through the entry point group."""
+    points = {"multiversus.rulesets": {"bids-again": "bids_again:RULESET"}}
+    with installed(tmp_path, "bids-again", points, {"bids_again": textwrap.dedent(_PACKAGE)}):
         yield tmp_path
-    finally:
-        sys.path.remove(str(tmp_path))
-        sys.modules.pop("bids_again", None)
-        load_ruleset.cache_clear()
 
 
 def test_a_game_from_another_package_is_found_through_the_entry_point_group(
@@ -242,7 +229,6 @@ def test_a_game_from_another_package_is_found_through_the_entry_point_group(
     path = third_party / "match.jsonl"
     path.write_bytes(encode_log(log))
     assert b'"game":"bids-again"' in path.read_bytes().split(b"\n", 1)[0]
-    assert os.fspath(path)
     read = read_log(path)
     assert read.game == "bids-again" and replay(read) == state
     assert verify(read).ok
