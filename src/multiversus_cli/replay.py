@@ -39,16 +39,12 @@ from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
 from multiversus_core.rulesets.multiversus.narrate import (
     Narrator,
     coin_summary,
-    describe_command,
-    player_name,
+    shown_command,
     side_name,
 )
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import Seat, Side
 from multiversus_core.rulesets.multiversus.views import (
-    HiddenChooseSecret,
-    HiddenSelectCoins,
-    HiddenSelectReaction,
     Viewer,
     redact_command,
     redact_event,
@@ -209,29 +205,9 @@ def viewer_seat(state: MatchState, viewer: Viewer) -> Seat | None:
     return None
 
 
-def _command_side(state: MatchState, command: Command) -> Side | None:
-    return state.side_of(command.player)
-
-
 def command_line(state: MatchState, command: Command, viewer: Viewer) -> str:
     """Return who gave ``command`` and what it was, as ``viewer`` may know it."""
-    who = player_name(state, command.player)
-    side = _command_side(state, command)
-    if side is not None:
-        who += f" ({side_name(side)})"
-    shown = redact_command(command, side, viewer)
-    match shown:
-        case HiddenSelectCoins():
-            return f"{who}: select coins in secret"
-        case HiddenSelectReaction():
-            return f"{who}: select a reaction in secret"
-        case HiddenChooseSecret(name=name):
-            return f"{who}: choose their secret {name}, in secret"
-        case _:
-            try:
-                return f"{who}: {describe_command(state, command)}"
-            except Exception:  # describing is best effort; the record is still shown
-                return f"{who}: {command.__struct_config__.tag}"
+    return shown_command(state, redact_command(command, state.side_of(command.player), viewer))
 
 
 def _secret_side(event: Event) -> Side | None:

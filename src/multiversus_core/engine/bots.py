@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, TypeAlias
+from typing import Any, Final, Protocol, TypeAlias
 
 from multiversus_core.engine.errors import IllegalCommandError
+from multiversus_core.engine.ismcts import Game, search
 
 
 class Bot(Protocol):
@@ -44,3 +45,61 @@ class UniformBot:
 
     def __repr__(self) -> str:
         return "UniformBot(...)"
+
+
+DEFAULT_ITERATIONS: Final = 120
+"""A :class:`SearchBot`'s iterations a decision unless it is given another number."""
+
+
+class SearchBot:
+    """Information-set MCTS (:mod:`.ismcts`) from the seat's view, for any game's search game.
+
+    The seat is the one the legal commands name (every command carries its
+    ``player``). ``iterations`` bounds each decision; with ``seconds`` and a
+    ``clock``, a decision also stops once that much time has passed (it is
+    then no longer reproducible).
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any, Any, Any],
+        seed: int = 0,
+        *,
+        iterations: int = DEFAULT_ITERATIONS,
+        seconds: float | None = None,
+        clock: Callable[[], float] | None = None,
+        exploration: float = 0.3,
+    ) -> None:
+        if iterations < 1:
+            raise ValueError(f"a search needs at least one iteration, not {iterations}")
+        self._game = game
+        self._random = random.Random(seed)
+        self.iterations = iterations
+        self.seconds = seconds
+        self.clock = clock
+        self.exploration = exploration
+
+    def choose(self, view: object, legal: Sequence[Any]) -> Any:
+        """Return the most visited of ``legal`` after the search.
+
+        :raises IllegalCommandError: if there is no legal command to choose.
+        """
+        if not legal:
+            raise IllegalCommandError("there is no legal command to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        found = search(
+            self._game,
+            view,
+            legal,
+            legal[0].player,
+            self._random,
+            iterations=self.iterations,
+            seconds=self.seconds,
+            clock=self.clock,
+            exploration=self.exploration,
+        )
+        return found.command
+
+    def __repr__(self) -> str:
+        return f"SearchBot(iterations={self.iterations})"

@@ -113,9 +113,13 @@ from multiversus_core.rulesets.multiversus.terms import (
 )
 from multiversus_core.rulesets.multiversus.units import CoinId, coin_colour, coin_unit
 from multiversus_core.rulesets.multiversus.views import (
+    HiddenChooseSecret,
     HiddenCoinsSelected,
     HiddenReactionSelected,
     HiddenSecretChosen,
+    HiddenSelectCoins,
+    HiddenSelectReaction,
+    ViewCommand,
     ViewEvent,
     redact_event,
     view,
@@ -308,6 +312,27 @@ def describe_command(state: MatchState, command: Command) -> str:
             return f"Choose {short} as your secret {name}"
         case _:
             return short
+
+
+def shown_command(state: MatchState, shown: ViewCommand) -> str:
+    """Return who gave a command (or its placeholder, :func:`~.views.redact_command`) and what
+    it was, in words: a secret choice the placeholder hides is told as made in secret."""
+    who = player_name(state, shown.player)
+    side = state.side_of(shown.player)
+    if side is not None:
+        who += f" ({side_name(side)})"
+    match shown:
+        case HiddenSelectCoins():
+            return f"{who}: select coins in secret"
+        case HiddenSelectReaction():
+            return f"{who}: select a reaction in secret"
+        case HiddenChooseSecret(name=name):
+            return f"{who}: choose their secret {name}, in secret"
+        case _:
+            try:
+                return f"{who}: {describe_command(state, shown)}"
+            except Exception:  # describing is best effort; the record is still shown
+                return f"{who}: {shown.__struct_config__.tag}"
 
 
 def command_parts(state: MatchState, command: Command) -> tuple[str | None, str]:
