@@ -52,22 +52,77 @@ def test_a_game_that_cannot_be_loaded_is_listed_with_why_and_exits_1() -> None:
     assert "no_such_module_here" in broken["problem"]
 
 
-def test_verify_checks_a_log_of_any_game_and_the_others_say_they_do_not_show_it_yet(
-    tmp_path: Path,
-) -> None:
+def _bids_log(folder: Path, **settings: object) -> Path:
     from multiversus_core.bots import play_match
     from multiversus_core.log import encode_log
 
     ruleset = load_ruleset("sealed-bids")
-    settings = ruleset.settings_type(seed=4)
-    log, _ = play_match(settings, {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)})
-    path = tmp_path / "bids.jsonl"
+    log, _ = play_match(
+        ruleset.settings_type(seed=4, **settings),
+        {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)},
+    )
+    path = folder / "bids.jsonl"
     path.write_bytes(encode_log(log))
+    return path
+
+
+def test_verify_checks_a_log_of_any_game_and_diff_and_resume_say_they_do_not_yet(
+    tmp_path: Path,
+) -> None:
+    path = _bids_log(tmp_path)
     runner = CliRunner()
     verified = runner.invoke(app, ["verify", str(path)], env={"COLUMNS": "100"})
     assert verified.exit_code == 0, verified.output
     assert "1 of 1 logs passed" in verified.output
-    for words in (["replay", str(path)], ["diff", str(path), str(path)], ["play", "--resume", str(path)]):
+    for words in (["diff", str(path), str(path)], ["play", "--resume", str(path)]):
         result = runner.invoke(app, words)
         assert result.exit_code == 2, (words, result.output)
         assert "match of sealed-bids" in result.output and "Traceback" not in result.output
+
+
+def test_replay_tells_another_game_s_match_as_one_seat_knew_it(tmp_path: Path) -> None:
+    path = _bids_log(tmp_path, salts="secrets")
+    result = CliRunner().invoke(app, ["replay", str(path), "--as", "seat-2", "--to", "2"])
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("1. [round 1")
+    assert "After entry 2 of " in result.output and "as the seat-2" in result.output
+    # the bids of seats 1 and 3 are sealed: seat 2 sees neither token nor salt of theirs
+    view = json.loads(result.output[result.output.index("{") :])
+    assert view == json.loads(
+        CliRunner()
+        .invoke(app, ["replay", str(path), "--as", "seat-2", "--to", "2", "--format", "json"])
+        .output
+    )
+
+
+def test_replay_as_the_referee_shows_the_state_and_the_outcome(tmp_path: Path) -> None:
+    path = _bids_log(tmp_path)
+    result = CliRunner().invoke(app, ["replay", str(path), "--as", "referee"])
+    assert result.exit_code == 0, result.output
+    assert "The match is over: " in result.output
+
+
+@pytest.mark.parametrize(
+    ("words", "says"),
+    [
+        (["--as", "heroes"], "--as heroes: the viewers of Sealed Bids are seat-1, seat-2"),
+        (["--format", "html"], "--format html: a match of Sealed Bids replays as text or json"),
+        (["--step"], "--step: a match of Sealed Bids replays as text or json"),
+        (["--to", "99"], "--to 99 is out of range"),
+    ],
+)
+def test_replay_of_another_game_refuses_what_it_cannot_show_in_one_line(
+    tmp_path: Path, words: list[str], says: str
+) -> None:
+    path = _bids_log(tmp_path)
+    result = CliRunner().invoke(app, ["replay", str(path), *words], env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    assert says in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_replay_of_multiversus_names_its_viewers_for_an_unknown_one() -> None:
+    golden = Path(__file__).parent.parent / "replays" / "banner-knight--smogon--standard.jsonl"
+    result = CliRunner().invoke(app, ["replay", str(golden), "--as", "seat-1"])
+    assert result.exit_code == 2
+    assert "--as seat-1: the viewers are heroes, adversaries, spectator, referee" in result.output

@@ -16,10 +16,12 @@ from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandEr
 from multiversus_core.engine.ismcts import search
 from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
-from multiversus_core.rulesets.sealed_bids import (
-    RULESET,
+from multiversus_core.rulesets.sealed_bids import RULESET, SealedBidsSettings, SealedBidsState
+from multiversus_core.rulesets.sealed_bids.hidden import SealedBidsView
+from multiversus_core.rulesets.sealed_bids.rules import (
     Bid,
     BidCommitted,
+    BidOpening,
     BidsRevealed,
     Command,
     Event,
@@ -31,12 +33,9 @@ from multiversus_core.rulesets.sealed_bids import (
     RevealedBid,
     RollPrize,
     RoundWon,
-    SealedBidsSettings,
-    SealedBidsState,
-    SealedBidsView,
+    opening,
 )
-from multiversus_core.rulesets.sealed_bids.bots import GreedyBot, win_chance
-from multiversus_core.rulesets.sealed_bids.sealing import BidOpening, opening
+from multiversus_core.rulesets.sealed_bids.ruleset import GreedyBot, win_chance
 
 SETTINGS = SealedBidsSettings(players=("Ann", "Bob", "Cy"), seed=11)
 """A public seed and seeded salts: every command is reproducible."""
@@ -143,16 +142,15 @@ def test_a_bid_is_hidden_from_the_other_seats_until_all_have_bid() -> None:
     for viewer in ("seat-2", "seat-3", "spectator"):
         seen = RULESET.view(state, viewer)
         assert isinstance(seen, SealedBidsView)
-        assert (seen.bids[0].token, seen.bids[0].salt) == (None, None)
-        assert seen.bids[0].commitment == event.commitment
-        assert RULESET.redact_event(event, viewer) == HiddenBidCommitted(
-            seat=1, round=1, commitment=event.commitment
-        )
+        hidden = HiddenBidCommitted(seat=1, round=1, commitment=event.commitment)
+        assert seen.bids == (hidden,)
+        assert RULESET.redact_event(event, viewer) == hidden
         assert RULESET.redact_command(command, state, viewer) == HiddenBid(player=1)
         assert b'"token":4' not in msgspec.json.encode(seen)
+        assert event.salt.encode() not in msgspec.json.encode(seen)
     own = RULESET.view(state, "seat-1")
     assert isinstance(own, SealedBidsView)
-    assert (own.bids[0].token, own.bids[0].salt) == (4, event.salt)
+    assert own.bids == (event,)
     assert RULESET.redact_event(event, "seat-1") == event
 
 
@@ -181,7 +179,8 @@ def test_the_last_bid_reveals_all_three_with_their_salts() -> None:
     )
     seen = RULESET.view(state, "spectator")
     assert isinstance(seen, SealedBidsView)
-    assert [b.token for b in seen.bids] == [5, 4, 2]
+    assert seen.bids == state.bids
+    assert [b.token for b in state.bids] == [5, 4, 2]
 
 
 def test_the_tokens_each_seat_has_left_are_public() -> None:
@@ -189,7 +188,7 @@ def test_the_tokens_each_seat_has_left_are_public() -> None:
     state = play(state, Bid(player=1, token=1))
     seen = RULESET.view(state, "seat-2")
     assert isinstance(seen, SealedBidsView)
-    assert seen.spent == ((4,), (5,), (2,))  # seat 1's hidden 1 is not spent yet
+    assert seen.public.spent == ((4,), (5,), (2,))  # seat 1's hidden 1 is not spent yet
 
 
 # --- the prize --------------------------------------------------------------------------------
@@ -553,7 +552,7 @@ def test_no_viewer_sees_the_chance_seed() -> None:
         for viewer in RULESET.viewers:
             seen = RULESET.view(start(settings, chance), viewer)
             assert isinstance(seen, SealedBidsView)
-            assert seen.settings.seed == 0
+            assert seen.public.settings.seed == 0
             assert str(CHANCE.seed).encode() not in msgspec.json.encode(seen)
 
 

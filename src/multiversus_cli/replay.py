@@ -15,16 +15,17 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Final, NamedTuple
+from typing import Annotated, Final, NamedTuple, NoReturn
 
 import msgspec
 import typer
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
+from multiversus_cli import transcript
 from multiversus_cli.render import render_board
 from multiversus_core.engine.errors import LogError
-from multiversus_core.engine.registry import DEFAULT_GAME
+from multiversus_core.engine.registry import DEFAULT_GAME, load_ruleset
 from multiversus_core.engine.text import printable
 from multiversus_core.log import LogEntry, MatchLog, decode_log, read_bytes
 from multiversus_core.log import replay as replay_log
@@ -154,11 +155,12 @@ def _load(command: str, path: Path, *, views: bool) -> tuple[MatchLog, Viewer | 
             filled = MatchLog(header=shown.header, entries=shown.entries, chance=shown.chance)
             return filled, shown.viewer
         log = decode_log(data, name)
-        if log.game != DEFAULT_GAME:
+        if log.game != DEFAULT_GAME and command != "replay":
             raise fail(
                 command,
                 f"{name}: this is a match of {log.game}, and `multiversus {command}` shows "
-                "Multiversus matches only so far (`multiversus verify` checks any game's log)",
+                "Multiversus matches only so far (`multiversus verify` checks any game's log, "
+                "`multiversus replay` tells it)",
             )
         replay_log(log, name)  # events that do not follow each other fail here, not later
     except LogError as exc:
@@ -266,13 +268,14 @@ def replay(
         ),
     ],
     viewer: Annotated[
-        ViewerChoice | None,
+        str | None,
         typer.Option(
             "--as",
+            metavar="VIEWER",
             help="Whose view: heroes, adversaries, spectator (the public) or referee "
-            "(everything). A view log shows its own viewer's view or the public's. "
+            "(everything); for another game, one of its viewers (`multiversus games`) or "
+            "referee. A view log shows its own viewer's view or the public's. "
             "Default: spectator, or a view log's own viewer.",
-            case_sensitive=False,
             show_default=False,
         ),
     ] = None,
@@ -350,7 +353,11 @@ def replay(
     if out_path is not None and output not in (ReplayFormat.html, ReplayFormat.svg):
         raise fail("replay", "--out writes a page or a picture: use it with --format html or svg")
     log, own = load_replay("replay", log_path)
-    who: Viewer = viewer.value if viewer is not None else own or "spectator"
+    if log.game != DEFAULT_GAME:
+        _replay_game(log, viewer, to, output, stepping)
+    if viewer is not None and viewer.lower() not in VIEWERS:
+        raise fail("replay", f"--as {viewer}: the viewers are {', '.join(VIEWERS)}")
+    who: Viewer = ViewerChoice(viewer.lower()).value if viewer is not None else own or "spectator"
     if own is not None and who not in (own, "spectator"):
         whose = f"{own}'" if own.endswith("s") else f"{own}'s"
         shows = "the spectator" if own == "spectator" else f"the {own} or the spectator"
@@ -414,6 +421,55 @@ def replay(
         out.print(Text(f"After entry {to} of {count}, as the {who}:", style="bold"))
     # The transcript told the result in its last entry: the board need not tell it again.
     out.print(board(state, who, result=output is not ReplayFormat.text))
+    raise typer.Exit(EXIT_OK)
+
+
+VIEWERS: Final[tuple[str, ...]] = tuple(choice.value for choice in ViewerChoice)
+"""Whom a Multiversus match replays as."""
+
+
+def _replay_game(
+    log: MatchLog,
+    viewer: str | None,
+    to: int | None,
+    output: ReplayFormat | None,
+    stepping: bool | None,
+) -> NoReturn:
+    """Replay a match of a game other than Multiversus, through its ruleset: a transcript and
+    the view at the end (text), or the view alone (json).
+
+    :raises typer.Exit: always: 0 once shown, 2 for options the game's replay does not take.
+    """
+    ruleset = load_ruleset(log.game)
+    known = transcript.viewers(ruleset)
+    who = (viewer or "spectator").lower()
+    if who not in known:
+        listed = ", ".join(known)
+        raise fail("replay", f"--as {viewer}: the viewers of {ruleset.title} are {listed}")
+    if stepping or output not in (None, ReplayFormat.text, ReplayFormat.json):
+        shown = "--step" if stepping else f"--format {output}"
+        raise fail("replay", f"{shown}: a match of {ruleset.title} replays as text or json so far")
+    count = len(log.entries)
+    if to is not None and not 0 <= to <= count:
+        raise fail(
+            "replay", f"--to {to} is out of range: the log has {count} entries (0 to {count})"
+        )
+    to = count if to is None else to
+    out = Console(highlight=False, soft_wrap=True)
+    state = None
+    for item in transcript.told(ruleset, log, who, to):
+        if not isinstance(item, transcript.Told):
+            state = item
+        elif output is not ReplayFormat.json:
+            out.print(Text(printable(f"{item.number}. {item.command}"), style="bold"))
+            for line in item.events:
+                out.print(Text(f"   {printable(line)}"))
+    if output is not ReplayFormat.json:
+        out.print(Text(f"After entry {to} of {count}, as the {who}:", style="bold"))
+        result = ruleset.outcome(state)
+        if result is not None:
+            out.print(Text(printable(f"The match is over: {result.reason}.")))
+    out.print(transcript.shown_state(ruleset, state, who).decode(), markup=False)
     raise typer.Exit(EXIT_OK)
 
 

@@ -28,6 +28,7 @@ from multiversus_core.engine.audit import (
 from multiversus_core.engine.chance import Chance, chance_commitment
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.engine.ismcts import search
+from multiversus_core.engine.ruleset import REFEREE
 
 _encode: Final = msgspec.json.Encoder().encode
 
@@ -628,6 +629,39 @@ def check_determinize(ruleset: Any, match: Match, rng: random.Random) -> list[st
                         f"state {number}: seat {seat}'s legal commands differ in {viewer}'s "
                         "determinization"
                     )
+    return problems
+
+
+# --- words ---------------------------------------------------------------------------------
+
+
+def check_words(ruleset: Any, match: Match) -> list[str]:
+    """Every command, whole or redacted for any viewer, is told in words, and every event
+    (or placeholder) is told or passed over, without failing; ``where`` always answers."""
+    problems: list[str] = []
+    everyone = seats(ruleset, match.example.settings)
+    for number, step in enumerate(match.steps):
+        try:
+            told = [ruleset.where(step.before)]
+            for viewer in (*ruleset.viewers, REFEREE):
+                shown = step.command
+                if viewer != REFEREE:
+                    shown = ruleset.redact_command(step.command, step.before, viewer)
+                told.append(ruleset.describe_command(shown, step.before))
+            state = step.before
+            for event in step.events:
+                for seat in (None, *everyone):
+                    viewer = REFEREE if seat is None else ruleset.viewer_of(state, seat)
+                    seen = event if seat is None else ruleset.redact_event(event, viewer)
+                    line = ruleset.narrate(seen, state, seat)
+                    if line is not None:
+                        told.append(line)
+                state = ruleset.evolve(state, event)
+        except Exception as exc:
+            problems.append(f"step {number}: telling it failed: {type(exc).__name__} {exc}")
+            continue
+        if not all(isinstance(line, str) and line and "\n" not in line for line in told):
+            problems.append(f"step {number}: a line is empty, not text, or more than one line")
     return problems
 
 

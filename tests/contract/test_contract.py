@@ -33,6 +33,7 @@ from tests.contract.kit import (
     check_no_leaked_secrets,
     check_recorded_chance,
     check_search,
+    check_words,
     codes_of,
     dropped,
     entries_of,
@@ -190,6 +191,15 @@ def test_a_secret_whose_reveal_is_dropped_is_found_unrevealed(
 
 @KIT
 @given(seed=SEEDS)
+def test_every_command_and_event_is_told_in_one_line_as_each_viewer_may_know_it(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        assert check_words(ruleset, match) == []
+
+
+@KIT
+@given(seed=SEEDS)
 def test_every_command_and_event_redacted_or_not_decodes_as_its_union_says(
     ruleset: Any, base_settings: Any, seed: int
 ) -> None:
@@ -224,6 +234,18 @@ def test_the_leak_checks_catch_a_view_that_shows_everything(
         match = one_match(ruleset, base_settings, kind)
         assert check_no_leaked_secrets(leaky, match) != []
         assert check_indistinguishable(leaky, match, random.Random(1)) != []
+
+
+def test_the_words_check_catches_a_narration_that_fails_or_says_nothing(
+    ruleset: Any, base_settings: Any
+) -> None:
+    match = one_match(ruleset, base_settings, "seeded")
+
+    def failing(event: Any, state: Any, seat: Any) -> str:
+        raise KeyError(type(event).__name__)
+
+    assert check_words(patched(ruleset, narrate=failing), match) != []
+    assert check_words(patched(ruleset, describe_command=lambda shown, state: ""), match) != []
 
 
 def test_the_leak_checks_catch_events_left_unredacted(ruleset: Any, base_settings: Any) -> None:

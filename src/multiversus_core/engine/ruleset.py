@@ -252,6 +252,11 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
 
     # --- words ------------------------------------------------------------------------
 
+    def describe_command(self, shown: msgspec.Struct, state: StateT) -> str:
+        """Tell who gave a command, or its redacted placeholder, in ``state``, and what it was
+        (a placeholder: that a secret choice was made)."""
+        ...
+
     def narrate(self, event: msgspec.Struct, state: StateT, seat: Seat | None) -> str | None:
         """Tell one event (or a redacted placeholder) that happened in ``state``, in words, as
         the player in ``seat`` (None: the public) may know it; None for one not worth a line."""

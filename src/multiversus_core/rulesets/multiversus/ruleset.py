@@ -153,6 +153,10 @@ class MultiversusRuleset:
         """Multiversus as the search sees it."""
         return GAME  # type: ignore[return-value]
 
+    def describe_command(self, shown: msgspec.Struct, state: MatchState) -> str:
+        """Who gave the command and what it was; a hidden choice as made in secret."""
+        return narrate.shown_command(state, shown)  # type: ignore[arg-type]
+
     def narrate(self, event: msgspec.Struct, state: MatchState, seat: Seat | None) -> str | None:
         """One event told as the player in ``seat`` (None: the public) may know it."""
         return narrate.describe_event(state, event, seat)  # type: ignore[arg-type]

@@ -51,65 +51,17 @@ reproducible, but not secret).
 The modules
 ===========
 
-:mod:`.settings`, :mod:`.commands`, :mod:`.events`, :mod:`.state` (and
-``evolve``), :mod:`.decide` (the rules), :mod:`.sealing` (commit and reveal,
-and what the audit reads of them), :mod:`.views` (the one door to hidden
-information), :mod:`.words`, :mod:`.bots`, and :mod:`.ruleset`, which puts
-them behind the engine's :class:`~multiversus_core.engine.ruleset.Ruleset`
-protocol as :data:`RULESET`.
+:mod:`.rules` (settings, commands, events and their placeholders, a bid's
+commitment and its audit, the state, ``evolve``, ``decide``, the outcome and
+the match in words), :mod:`.hidden` (views, redaction and determinization:
+the one door to hidden information), and :mod:`.ruleset` (bots, the search
+game, and :data:`RULESET`, the game behind the engine's
+:class:`~multiversus_core.engine.ruleset.Ruleset` protocol).
 """
 
 from __future__ import annotations
 
-from typing import Final
-
-from multiversus_core.engine.ruleset import Ruleset
-from multiversus_core.rulesets.sealed_bids.commands import Bid, Command, RollPrize
-from multiversus_core.rulesets.sealed_bids.events import (
-    BidCommitted,
-    BidsRevealed,
-    Event,
-    MatchEnded,
-    PrizeCarried,
-    PrizeRolled,
-    RevealedBid,
-    RoundWon,
-)
+from multiversus_core.rulesets.sealed_bids.rules import SealedBidsSettings, SealedBidsState
 from multiversus_core.rulesets.sealed_bids.ruleset import RULESET, SealedBidsRuleset
-from multiversus_core.rulesets.sealed_bids.settings import SealedBidsSettings
-from multiversus_core.rulesets.sealed_bids.state import SealedBidsState
-from multiversus_core.rulesets.sealed_bids.views import (
-    HiddenBid,
-    HiddenBidCommitted,
-    SealedBidsView,
-    ViewCommand,
-    ViewEvent,
-)
 
-_CONFORMS: Final[Ruleset[SealedBidsSettings, SealedBidsState, Command, Event, SealedBidsView]] = (
-    RULESET
-)
-"""Proves to the type checker that :data:`RULESET` is a ruleset."""
-
-__all__ = [
-    "RULESET",
-    "Bid",
-    "BidCommitted",
-    "BidsRevealed",
-    "Command",
-    "Event",
-    "HiddenBid",
-    "HiddenBidCommitted",
-    "MatchEnded",
-    "PrizeCarried",
-    "PrizeRolled",
-    "RevealedBid",
-    "RollPrize",
-    "RoundWon",
-    "SealedBidsRuleset",
-    "SealedBidsSettings",
-    "SealedBidsState",
-    "SealedBidsView",
-    "ViewCommand",
-    "ViewEvent",
-]
+__all__ = ["RULESET", "SealedBidsRuleset", "SealedBidsSettings", "SealedBidsState"]

@@ -1,219 +1,169 @@
-"""Sealed Bids behind the engine's one door: :class:`SealedBidsRuleset` and :data:`RULESET`."""
+"""Sealed Bids behind the engine's one door: bots, the search game, and :data:`RULESET`."""
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 import msgspec
 from msgspec.structs import replace
 
-from multiversus_core.engine.audit import Auditor
-from multiversus_core.engine.bots import BotMaker
+from multiversus_core.engine.bots import BotMaker, SearchBot, UniformBot
 from multiversus_core.engine.chance import Chance, opens_chance
+from multiversus_core.engine.commit import fresh_salt
 from multiversus_core.engine.errors import SettingsError
-from multiversus_core.engine.ismcts import Game
-from multiversus_core.engine.ruleset import Outcome, Seat, Table, Viewer
-from multiversus_core.rulesets.sealed_bids import decide as rules
-from multiversus_core.rulesets.sealed_bids import sealing, views, words
-from multiversus_core.rulesets.sealed_bids.bots import BOTS, SEARCH_GAME
-from multiversus_core.rulesets.sealed_bids.commands import Command, RollPrize
-from multiversus_core.rulesets.sealed_bids.events import Event, MatchEnded, PrizeRolled
-from multiversus_core.rulesets.sealed_bids.settings import SealedBidsSettings, check_settings
-from multiversus_core.rulesets.sealed_bids.state import SealedBidsState, evolve, fold, to_act
-from multiversus_core.rulesets.sealed_bids.views import SealedBidsView, ViewCommand, ViewEvent
+from multiversus_core.engine.ruleset import Ruleset, Seat, Table, Viewer
+from multiversus_core.rulesets.sealed_bids import hidden, rules
+from multiversus_core.rulesets.sealed_bids.rules import (
+    Bid,
+    Command,
+    SealedBidsSettings,
+    SealedBidsState,
+)
+
+
+def win_chance(token: int, others: Sequence[Sequence[int]]) -> float:
+    """How likely a bid of ``token`` is the highest unique bid, if each other seat bids
+    uniformly at random among its ``others`` options."""
+    outcomes = list(itertools.product(*others))
+    wins = sum(
+        token not in bids and all(b < token or bids.count(b) > 1 for b in bids) for bids in outcomes
+    )
+    return wins / len(outcomes)
+
+
+class GreedyBot(UniformBot):
+    """Bids the token likeliest to be the highest unique bid, supposing the others bid at
+    random among their unused tokens (the lowest on a tie); rolls when it must."""
+
+    def choose(self, view: Any, legal: Sequence[Any]) -> Any:
+        """One of ``legal``, chosen from ``view`` (a :class:`~.hidden.SealedBidsView`)."""
+        bids = [command for command in legal if isinstance(command, Bid)]
+        if not bids:
+            return super().choose(view, legal)
+        known = {b.seat: (b.token,) for b in view.bids if isinstance(b, rules.BidCommitted)}
+        seats = [seat for seat in rules.SEATS if seat != bids[0].player]
+        others = [known.get(seat) or rules.unused_tokens(view.public, seat) for seat in seats]
+        return max(bids, key=lambda bid: (win_chance(bid.token, others), -bid.token))
+
+
+class SearchGame:
+    """Sealed Bids as information-set MCTS sees it: the bids are searched in seat order, and a
+    playout stops at the end of the round, judged by the score difference."""
+
+    legal = staticmethod(rules.legal_commands)
+    determinize = staticmethod(hidden.determinize)
+
+    def to_move(self, state: SealedBidsState) -> Seat | None:
+        """The first seat the match waits for, or None once it is over."""
+        return next(iter(rules.to_act(state)), None)
+
+    def apply(self, state: SealedBidsState, command: Command) -> SealedBidsState:
+        """The state after ``command``; an imagined bid's salt is never revealed to anyone."""
+        if isinstance(command, Bid) and command.salt is None and state.settings.salts == "secrets":
+            command = replace(command, salt="00" * 32)
+        return rules.decide(command, state)[1]
+
+    def evaluate(self, state: SealedBidsState, player: Seat) -> float:
+        """The result once over; else the lead over the best other seat, as a share of the most
+        a match can pay out."""
+        if (result := rules.outcome(state)) is not None:
+            return result.returns[player - 1]
+        best = max(score for seat, score in enumerate(state.scores, 1) if seat != player)
+        lead = (state.scores[player - 1] - best) / (6 * state.settings.rounds)
+        return max(-1.0, min(1.0, lead))
+
+    def is_horizon(self, start: SealedBidsState, state: SealedBidsState) -> bool:
+        """True once the round the playout began in is over."""
+        return state.ended or state.round != start.round
+
+    def playout(
+        self, state: SealedBidsState, legal: Sequence[Command], rng: random.Random
+    ) -> Command:
+        """Choose at random."""
+        return rng.choice(legal)
 
 
 class SealedBidsRuleset:
-    """The game of Sealed Bids, as the engine sees it
-    (:class:`~multiversus_core.engine.ruleset.Ruleset`)."""
+    """The game of Sealed Bids, as the engine sees it: each member of the
+    :class:`~multiversus_core.engine.ruleset.Ruleset` protocol, handed to the function of
+    :mod:`.rules` or :mod:`.hidden` that holds it."""
 
-    @property
-    def id(self) -> str:
-        """``"sealed-bids"``."""
-        return "sealed-bids"
+    id: Final = "sealed-bids"
+    title: Final = "Sealed Bids"
+    rules_version: Final = 1
+    settings_type: Final = SealedBidsSettings
+    command_type: Final[Any] = Command
+    event_type: Final[Any] = rules.Event
+    end_event: Final = rules.MatchEnded
+    view_event_type: Final[Any] = rules.ViewEvent
+    view_command_type: Final[Any] = rules.ViewCommand
+    viewers: Final = hidden.VIEWERS
+    bots: Final[Mapping[str, BotMaker]] = {
+        "random": UniformBot,
+        "greedy": GreedyBot,
+        "mcts": lambda seed: SearchBot(SearchGame(), seed, iterations=200),
+    }
 
-    @property
-    def title(self) -> str:
-        """``"Sealed Bids"``."""
-        return "Sealed Bids"
-
-    @property
-    def rules_version(self) -> int:
-        """The version of the commands, events and settings that logs record."""
-        return 1
-
-    @property
-    def settings_type(self) -> type[SealedBidsSettings]:
-        """:class:`~.settings.SealedBidsSettings`."""
-        return SealedBidsSettings
-
-    @property
-    def command_type(self) -> Any:
-        """The union of the commands, :data:`~.commands.Command`."""
-        return Command
-
-    @property
-    def event_type(self) -> Any:
-        """The union of the events, :data:`~.events.Event`."""
-        return Event
-
-    @property
-    def end_event(self) -> type[MatchEnded]:
-        """:class:`~.events.MatchEnded`: the last event of every match."""
-        return MatchEnded
-
-    @property
-    def view_event_type(self) -> Any:
-        """The events and the placeholder of a hidden bid, :data:`~.views.ViewEvent`."""
-        return ViewEvent
-
-    @property
-    def view_command_type(self) -> Any:
-        """The commands and the placeholder of a hidden bid, :data:`~.views.ViewCommand`."""
-        return ViewCommand
-
-    @property
-    def viewers(self) -> tuple[Viewer, ...]:
-        """Each seat (``"seat-1"`` to ``"seat-3"``) and the ``"spectator"``."""
-        return views.VIEWERS
-
-    # --- a match ----------------------------------------------------------------------
-
-    def check_settings(self, settings: SealedBidsSettings) -> None:
-        """Check the settings can start a match.
-
-        :raises SettingsError: naming the first field that is wrong.
-        """
-        check_settings(settings)
+    check_settings = staticmethod(rules.check_settings)
+    to_act = staticmethod(rules.to_act)
+    legal_commands = staticmethod(rules.legal_commands)
+    decide = staticmethod(rules.decide)
+    evolve = staticmethod(rules.evolve)
+    fold = staticmethod(rules.fold)
+    outcome = staticmethod(rules.outcome)
+    where = staticmethod(rules.where)
+    narrate = staticmethod(rules.narrate)
+    describe_command = staticmethod(rules.describe_command)
+    view = staticmethod(hidden.view)
+    redact_event = staticmethod(hidden.redact_event)
+    redact_command = staticmethod(hidden.redact_command)
+    determinize = staticmethod(hidden.determinize)
+    auditor = staticmethod(rules.BidAuditor)
 
     def table(self, settings: SealedBidsSettings) -> Table:
-        """Return the settings' chance, salts and players."""
-        s = settings
-        return Table(seed=s.seed, chance=s.chance, salts=s.salts, players=s.players)
+        """The settings' chance, salts and players."""
+        return Table(settings.seed, settings.chance, settings.salts, settings.players)
 
     def with_chance(self, settings: SealedBidsSettings, commitment: str) -> SealedBidsSettings:
-        """Return ``settings`` with seed 0 and this chance commitment."""
+        """``settings`` with seed 0 and this chance commitment."""
         return replace(settings, seed=0, chance=commitment)
 
     def initial_state(self, settings: SealedBidsSettings, chance: Chance | None) -> SealedBidsState:
-        """Return round 1 with nobody bid yet.
-
-        :raises SettingsError: if ``chance`` does not open the settings' chance commitment.
-        """
+        """Round 1, nobody has bid yet."""
         if chance is not None and not opens_chance(settings.chance, chance):
             raise SettingsError("chance: the chance seed does not open the settings' commitment")
-        return SealedBidsState(settings=settings, chance=chance)
-
-    def to_act(self, state: SealedBidsState) -> tuple[Seat, ...]:
-        """Return every seat yet to bid this round, or the seat to roll the prize."""
-        return to_act(state)
-
-    def legal_commands(self, state: SealedBidsState, seat: Seat) -> Sequence[Command]:
-        """Return every command ``seat`` may give now (bids unsalted)."""
-        return rules.legal_commands(state, seat)
-
-    def decide(
-        self, command: Command, state: SealedBidsState
-    ) -> tuple[tuple[Event, ...], SealedBidsState]:
-        """Return the events ``command`` causes and the state they fold into.
-
-        :raises InvalidCommandError: if the command is not well formed.
-        :raises IllegalCommandError: if the rules do not allow it now.
-        """
-        return rules.decide(command, state)
-
-    def evolve(self, state: SealedBidsState, event: Event) -> SealedBidsState:
-        """Return the state after one event."""
-        return evolve(state, event)
-
-    def fold(self, state: SealedBidsState, events: Iterable[Event]) -> SealedBidsState:
-        """Return the state after these events, in order."""
-        return fold(state, events)
-
-    def outcome(self, state: SealedBidsState) -> Outcome | None:
-        """Return how the match ended, or None while it goes on."""
-        return rules.outcome(state)
-
-    def where(self, state: SealedBidsState) -> str:
-        """Say where the match stands ("round 2, seats 1 and 3 to bid")."""
-        return words.where(state)
-
-    # --- hidden information -------------------------------------------------------------
+        return SealedBidsState(settings, chance)
 
     def viewer_of(self, state: SealedBidsState, seat: Seat | None) -> Viewer:
-        """Return ``"seat-N"`` for seat N, or ``"spectator"`` for None."""
-        return views.seat_viewer(seat)
-
-    def view(self, state: SealedBidsState, viewer: Viewer) -> SealedBidsView:
-        """Return what ``viewer`` may know of ``state``: a bid is hidden until the reveal.
-
-        :raises ValueError: if ``viewer`` is not one of :attr:`viewers` (the referee sees
-            the state itself).
-        """
-        return views.view(state, viewer)
-
-    def redact_event(self, event: Event, viewer: Viewer) -> msgspec.Struct:
-        """Return the event as ``viewer`` may see it: a hidden bid becomes a placeholder.
-
-        :raises ValueError: if ``viewer`` is not a viewer of the game.
-        """
-        return views.redact_event(event, viewer)
-
-    def redact_command(
-        self, command: Command, state: SealedBidsState, viewer: Viewer
-    ) -> msgspec.Struct:
-        """Return the command as ``viewer`` may see it: a bid is the bidder's alone.
-
-        :raises ValueError: if ``viewer`` is not a viewer of the game.
-        """
-        return views.redact_command(command, viewer)
-
-    def determinize(self, view: SealedBidsView, rng: random.Random) -> SealedBidsState:
-        """Return a full state consistent with ``view``, hidden bids and chance from ``rng``."""
-        return views.determinize(view, rng)
-
-    # --- secrets and chance -------------------------------------------------------------
+        """``"seat-N"`` for seat N, ``"spectator"`` for None."""
+        return hidden.seat_viewer(seat)
 
     def salted(self, command: Command, settings: SealedBidsSettings) -> Command:
-        """Return a bid of a ``"secrets"`` match with a fresh salt; anything else unchanged."""
-        return sealing.salted(command, settings)
-
-    def auditor(self, settings: SealedBidsSettings) -> Auditor:
-        """Return a :class:`~.sealing.BidAuditor`: a bid commits, the reveal opens the round's
-        bids and makes them due."""
-        return sealing.BidAuditor(settings)
-
-    def with_recorded_chance(self, command: Command, events: Sequence[msgspec.Struct]) -> Command:
-        """Return a prize roll supplying the die its recorded events show; else ``command``."""
-        if isinstance(command, RollPrize) and command.die is None:
-            for event in events:
-                if isinstance(event, PrizeRolled):
-                    return replace(command, die=event.die)
+        """A bid of a ``"secrets"`` match with a fresh salt; anything else unchanged."""
+        if settings.salts == "secrets" and isinstance(command, Bid) and command.salt is None:
+            return replace(command, salt=fresh_salt())
         return command
 
-    # --- bots ---------------------------------------------------------------------------
+    def with_recorded_chance(self, command: Command, events: Sequence[msgspec.Struct]) -> Command:
+        """A prize roll supplying the die its recorded events show; anything else unchanged."""
+        dice = [event.die for event in events if isinstance(event, rules.PrizeRolled)]
+        if isinstance(command, rules.RollPrize) and command.die is None and dice:
+            return replace(command, die=dice[0])
+        return command
 
-    @property
-    def bots(self) -> Mapping[str, BotMaker]:
-        """``"random"`` and ``"greedy"``."""
-        return BOTS
-
-    def search_game(self) -> Game[SealedBidsState, SealedBidsView, Command, Seat]:
-        """Return the :class:`~.bots.SearchGame` every search shares."""
+    def search_game(self) -> SearchGame:
+        """The one :class:`SearchGame` every search shares: it keeps nothing."""
         return SEARCH_GAME
 
-    # --- words --------------------------------------------------------------------------
 
-    def narrate(self, event: msgspec.Struct, state: SealedBidsState, seat: Seat | None) -> str:
-        """Tell one event (or a placeholder), as it happened in ``state``, in one line, as the
-        player in ``seat`` (None: the public) may know it: every event is worth its line."""
-        return words.narrate(event, state, seat)
-
-    def __repr__(self) -> str:
-        return "RULESET"
-
-
+SEARCH_GAME: Final = SearchGame()
 RULESET: Final = SealedBidsRuleset()
 """The ruleset of Sealed Bids."""
+
+_CONFORMS: Final[
+    Ruleset[SealedBidsSettings, SealedBidsState, Command, rules.Event, hidden.SealedBidsView]
+] = RULESET
+"""Proves to the type checker that :data:`RULESET` is a ruleset."""

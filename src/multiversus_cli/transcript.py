@@ -1,0 +1,73 @@
+"""Any game's match in words, as one viewer knew it: what ``replay`` prints for a game that
+has no board of its own on the screen.
+
+Everything goes through the game's ruleset: each command and event is
+redacted for the viewer (the referee sees them whole) and told by the
+ruleset (``describe_command``, ``narrate``), and the state at the end is
+shown as the viewer's view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, NamedTuple
+
+import msgspec
+
+from multiversus_core.engine.registry import AnyRuleset
+from multiversus_core.engine.ruleset import REFEREE
+from multiversus_core.log import MatchLog
+
+
+class Told(NamedTuple):
+    """One entry of a match, told: its number, its command and its events, in words."""
+
+    number: int
+    command: str
+    events: tuple[str, ...]
+
+
+def viewers(ruleset: AnyRuleset) -> tuple[str, ...]:
+    """Everyone a match may be replayed as: the game's viewers, then the referee."""
+    return (*ruleset.viewers, REFEREE)
+
+
+def seat_of(ruleset: AnyRuleset, log: MatchLog, state: Any, viewer: str) -> int | None:
+    """The seat ``viewer`` is in ``state`` (None for the public and the referee)."""
+    seats = len(ruleset.table(log.header.settings).players)
+    return next((s for s in range(1, seats + 1) if ruleset.viewer_of(state, s) == viewer), None)
+
+
+def start(ruleset: AnyRuleset, log: MatchLog) -> Any:
+    """The state the log begins from, with its secret chance seed if the log reveals it."""
+    settings = log.header.settings
+    secret = log.chance is not None and ruleset.table(settings).chance
+    return ruleset.initial_state(settings, log.chance if secret else None)
+
+
+def told(ruleset: AnyRuleset, log: MatchLog, viewer: str, to: int) -> Iterator[Told | Any]:
+    """Yield each of the first ``to`` entries told as ``viewer`` knew it, then the state after
+    them."""
+    state = start(ruleset, log)
+    for number, entry in enumerate(log.entries[:to], start=1):
+        if viewer == REFEREE:
+            shown, seat = entry.command, None
+        else:
+            shown = ruleset.redact_command(entry.command, state, viewer)
+            seat = seat_of(ruleset, log, state, viewer)
+        line = f"[{ruleset.where(state)}] {ruleset.describe_command(shown, state)}"
+        lines = []
+        for event in entry.events:
+            seen = event if viewer == REFEREE else ruleset.redact_event(event, viewer)
+            text = ruleset.narrate(seen, state, seat)
+            if text:
+                lines.append(text)
+            state = ruleset.evolve(state, event)
+        yield Told(number, line, tuple(lines))
+    yield state
+
+
+def shown_state(ruleset: AnyRuleset, state: Any, viewer: str) -> bytes:
+    """The state as ``viewer`` may know it (the whole state for the referee), as JSON."""
+    shown = state if viewer == REFEREE else ruleset.view(state, viewer)
+    return msgspec.json.format(msgspec.json.encode(shown), indent=2)
