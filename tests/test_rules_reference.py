@@ -52,6 +52,11 @@ def test_every_cited_module_exists() -> None:
     tests = set(re.findall(r"`(test_\w+\.py)", text))
     modules = set(re.findall(r"`(\w+\.py)(?:::\w+)?`", text)) - tests
     core = ROOT / "src" / "multiversus_core"
-    folders = (core / "rulesets" / "multiversus", core / "engine", core)
+    folders = (
+        core / "rulesets" / "multiversus",
+        core / "rulesets" / "sealed_bids",
+        core / "engine",
+        core,
+    )
     missing = [m for m in modules if not any((folder / m).exists() for folder in folders)]
     assert not missing, missing
