@@ -26,12 +26,13 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
+from multiversus_cli import play_any
 from multiversus_cli.guide import explain_decision, how_to_win
 from multiversus_cli.menu import Menu, build_menu
 from multiversus_cli.render import render_board, render_piles, render_units, status_line
 from multiversus_core.bots import Bot, command_for, make_bot
 from multiversus_core.engine.errors import LogError, MultiversusError, SettingsError
-from multiversus_core.engine.registry import DEFAULT_GAME
+from multiversus_core.engine.registry import DEFAULT_GAME, load_ruleset
 from multiversus_core.engine.text import printable, printable_lines
 from multiversus_core.log import LogWriter, MatchLog, replay
 from multiversus_core.rulesets.multiversus.board import Figure
@@ -138,6 +139,29 @@ class _InputEnded(Exception):
 
 
 def play(
+    game: Annotated[
+        str,
+        typer.Option(
+            help="The game to play: multiversus, or another (multiversus games lists them).",
+        ),
+    ] = DEFAULT_GAME,
+    players: Annotated[
+        str | None,
+        typer.Option(
+            metavar="SPECS",
+            help="Another game: who sits at each seat, by seat, comma-separated: human or "
+            "one of the game's bots (default: human, then random).",
+            show_default=False,
+        ),
+    ] = None,
+    names: Annotated[
+        str | None,
+        typer.Option(
+            metavar="NAMES",
+            help="Another game: the players' names, by seat, comma-separated.",
+            show_default=False,
+        ),
+    ] = None,
     heroes: Annotated[
         str | None,
         typer.Option(help=f"Id of the Hero team. (default: {DEFAULT_HEROES})", show_default=False),
@@ -241,6 +265,38 @@ def play(
     """
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
+    if game != DEFAULT_GAME:
+        given = {
+            "--heroes": heroes,
+            "--adversaries": adversaries,
+            "--scenario": scenario,
+            "--name1": name1,
+            "--name2": name2,
+            "--resume": resume,
+        }
+        raise typer.Exit(
+            _play_game(
+                out,
+                err,
+                game,
+                [option for option, value in given.items() if value is not None],
+                players=players,
+                names=names,
+                seed=seed,
+                log=log,
+                bot_seed=bot_seed,
+                quiet=quiet,
+                delay=delay,
+                seeded_salts=seeded_salts,
+            )
+        )
+    if players is not None or names is not None:
+        err.print(
+            "multiversus play: --players and --names are for other games: "
+            "Multiversus takes --player1/--player2 and --name1/--name2",
+            markup=False,
+        )
+        raise typer.Exit(EXIT_USAGE)
     try:
         specs: dict[Seat, str] = {1: player_spec(player1), 2: player_spec(player2)}
         kinds = {
@@ -267,6 +323,42 @@ def play(
         err.print(printable(f"multiversus play: {_one_line(exc)}"), markup=False)
         raise typer.Exit(EXIT_USAGE) from None
     raise typer.Exit(game.run())
+
+
+def _play_game(
+    out: Console,
+    err: Console,
+    game: str,
+    multiversus_only: list[str],
+    *,
+    players: str | None,
+    names: str | None,
+    seed: int | None,
+    log: Path | None,
+    bot_seed: int | None,
+    quiet: bool,
+    delay: float,
+    seeded_salts: bool,
+) -> int:
+    """Play a match of a game other than Multiversus (:mod:`multiversus_cli.play_any`)."""
+    try:
+        ruleset = load_ruleset(game)
+        if multiversus_only:
+            raise play_any.PlayError(
+                f"{', '.join(multiversus_only)}: Multiversus options, not {ruleset.title}'s "
+                "(use --players and --names)"
+            )
+        specs = play_any.seat_specs(ruleset, players)
+        settings, chance = play_any.settings_for(ruleset, names, seed, seeded_salts)
+        path = log or play_any.default_log(ruleset)
+        if path.exists():
+            raise play_any.PlayError(f"{str(path)!r} already exists: choose another --log")
+    except (play_any.PlayError, MultiversusError) as exc:
+        err.print(printable(f"multiversus play: {_one_line(exc)}"), markup=False)
+        return EXIT_USAGE
+    return play_any.run(
+        ruleset, specs, settings, chance, path, out, bot_seed=bot_seed, quiet=quiet, delay=delay
+    )
 
 
 def _refuse_unless_verified(log: MatchLog) -> None:

@@ -141,6 +141,13 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
         """Return what the engine needs of the settings: chance, salts, players."""
         ...
 
+    def with_table(self, settings: SettingsT, table: Table) -> SettingsT:
+        """Return ``settings`` with the table's seed, chance commitment, salts and players.
+
+        A front end starts any game's match this way.
+        """
+        ...
+
     def with_chance(self, settings: SettingsT, commitment: str) -> SettingsT:
         """Return ``settings`` with a secret chance seed: seed 0 and this commitment."""
         ...

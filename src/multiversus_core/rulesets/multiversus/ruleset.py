@@ -59,6 +59,17 @@ class MultiversusRuleset:
         """The settings' seed, chance commitment, salt source and players."""
         return Table(settings.seed, settings.chance, settings.salts, settings.players)
 
+    def with_table(self, settings: MatchSettings, table: Table) -> MatchSettings:
+        """``settings`` with the table's seed, chance, salts and players."""
+        players = tuple(table.players)
+        return msgspec.structs.replace(
+            settings,
+            seed=table.seed,
+            chance=table.chance,
+            salts=table.salts,
+            players=players,
+        )
+
     def with_chance(self, settings: MatchSettings, commitment: str) -> MatchSettings:
         """The settings with a secret chance seed: seed 0, and the commitment to it."""
         return msgspec.structs.replace(settings, seed=0, chance=commitment)

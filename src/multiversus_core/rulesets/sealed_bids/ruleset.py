@@ -127,6 +127,17 @@ class SealedBidsRuleset:
         """The settings' chance, salts and players."""
         return Table(settings.seed, settings.chance, settings.salts, settings.players)
 
+    def with_table(self, settings: SealedBidsSettings, table: Table) -> SealedBidsSettings:
+        """``settings`` with the table's seed, chance, salts and players."""
+        players = tuple(table.players)
+        return msgspec.structs.replace(
+            settings,
+            seed=table.seed,
+            chance=table.chance,
+            salts=table.salts,
+            players=players,
+        )
+
     def with_chance(self, settings: SealedBidsSettings, commitment: str) -> SealedBidsSettings:
         """``settings`` with seed 0 and this chance commitment."""
         return replace(settings, seed=0, chance=commitment)

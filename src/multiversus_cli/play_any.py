@@ -1,0 +1,192 @@
+"""``multiversus play --game ID``: a match of any game at the terminal, through its ruleset.
+
+People and bots sit at the seats (``--players``); a person chooses from the
+legal commands, numbered, each told by the ruleset; a bot is given its
+seat's view only. Where several seats decide at once, they decide one after
+the other, in seat order, and each secret choice stays sealed on the screen:
+what is printed of the match is what the public may know. As in a
+Multiversus match, the log is written as the match goes, its chance seed is
+fresh and secret unless ``--seed`` makes it public, and secret choices are
+salted afresh unless ``--seeded-salts``.
+"""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Final
+
+from rich.console import Console
+from rich.text import Text
+
+from multiversus_core.engine.chance import chance_commitment, fresh_chance
+from multiversus_core.engine.registry import AnyRuleset
+from multiversus_core.engine.ruleset import Table
+from multiversus_core.engine.text import printable
+from multiversus_core.log import LogWriter
+
+HUMAN: Final = "human"
+
+Ask = Callable[[str], str]
+"""Reads one line of a person's answer after showing the prompt (``input`` at the terminal)."""
+
+
+class PlayError(Exception):
+    """Options that cannot start a match of this game; the message says why."""
+
+
+class Quit(Exception):
+    """A person typed q, or the input ended."""
+
+
+def seat_specs(ruleset: AnyRuleset, players: str | None) -> list[str]:
+    """Who sits at each seat: ``human`` or one of the game's bots, from ``--players``.
+
+    By default a person in seat 1 and the game's ``random`` bot in the others.
+
+    :raises PlayError: for the wrong number of seats or an unknown bot.
+    """
+    seats = len(ruleset.table(ruleset.settings_type()).players)
+    if players is None:
+        return [HUMAN] + ["random"] * (seats - 1)
+    specs = [spec.strip().lower() for spec in players.split(",")]
+    if len(specs) != seats:
+        raise PlayError(
+            f"{ruleset.title} has {seats} seats: --players takes {seats} names, "
+            f"one a seat, such as {','.join([HUMAN] + ['random'] * (seats - 1))}"
+        )
+    known = [HUMAN, *ruleset.bots]
+    for spec in specs:
+        if spec not in known:
+            raise PlayError(f"--players: no player {spec!r} in {ruleset.title}: {', '.join(known)}")
+    return specs
+
+
+def settings_for(
+    ruleset: AnyRuleset, names: str | None, seed: int | None, seeded_salts: bool
+) -> tuple[Any, Any]:
+    """The match's settings and its secret chance seed (None when ``seed`` makes it public).
+
+    :raises PlayError: if the settings are not good (a name missing, a seed out of range).
+    """
+    default = ruleset.settings_type()
+    players = ruleset.table(default).players
+    if names is not None:
+        players = tuple(name.strip() for name in names.split(","))
+    salts = "seed" if seeded_salts else "secrets"
+    chance = None if seed is not None else fresh_chance()
+    table = Table(
+        seed if seed is not None else 0,
+        "" if chance is None else chance_commitment(chance),
+        salts,
+        players,
+    )
+    settings = ruleset.with_table(default, table)
+    try:
+        ruleset.check_settings(settings)
+    except ValueError as exc:
+        raise PlayError(str(exc)) from None
+    return settings, chance
+
+
+def run(
+    ruleset: AnyRuleset,
+    specs: list[str],
+    settings: Any,
+    chance: Any,
+    log: Path,
+    out: Console,
+    *,
+    bot_seed: int | None = None,
+    quiet: bool = False,
+    delay: float = 0.0,
+    ask: Ask = input,
+) -> int:
+    """Play the match to its end (or until a person quits); return the exit status (0).
+
+    The log is written entry by entry; quitting keeps it as far as it went.
+    """
+    base = secrets.randbits(32) if bot_seed is None else bot_seed
+    bots = {
+        seat: ruleset.bots[spec](base + seat)
+        for seat, spec in enumerate(specs, start=1)
+        if spec != HUMAN
+    }
+    names = ruleset.table(settings).players
+    state = ruleset.initial_state(settings, chance)
+    out.print(Text(printable(f"{ruleset.title}: {', '.join(names)}."), style="bold"))
+    out.print(Text(printable(f"The log is kept in {log}; `multiversus verify` checks it.")))
+    with LogWriter.create(log, settings, chance) as writer:
+        while seats := ruleset.to_act(state):
+            seat = seats[0]
+            legal = ruleset.legal_commands(state, seat)
+            if seat in bots:
+                view = ruleset.view(state, ruleset.viewer_of(state, seat))
+                command = bots[seat].choose(view, legal)
+            else:
+                try:
+                    command = _ask(ruleset, state, seat, legal, names, out, ask)
+                except Quit:
+                    out.print(Text(f"Stopped after {writer.lines - 1} entries; the log is kept."))
+                    return 0
+            command = ruleset.salted(command, settings)
+            events, after = ruleset.decide(command, state)
+            writer.append(command, events)
+            if not quiet:
+                _tell(ruleset, state, command, events, out)
+                if delay and not any(spec == HUMAN for spec in specs):
+                    time.sleep(delay)
+            state = after
+    result = ruleset.outcome(state)
+    out.print(Text(printable(f"The match is over: {result.reason}."), style="bold"))
+    return 0
+
+
+def _tell(ruleset: AnyRuleset, state: Any, command: Any, events: Any, out: Console) -> None:
+    """Print an entry as the public knows it: a secret choice stays sealed on the screen."""
+    public = "spectator" if "spectator" in ruleset.viewers else ruleset.viewers[-1]
+    shown = ruleset.redact_command(command, state, public)
+    out.print(Text(printable(ruleset.describe_command(shown, state))))
+    for event in events:
+        line = ruleset.narrate(ruleset.redact_event(event, public), state, None)
+        state = ruleset.evolve(state, event)
+        if line:
+            out.print(Text(printable(f"   {line}")))
+
+
+def _ask(
+    ruleset: AnyRuleset,
+    state: Any,
+    seat: int,
+    legal: Any,
+    names: tuple[str, ...],
+    out: Console,
+    ask: Ask,
+) -> Any:
+    """A person's choice among the legal commands, by number; q quits.
+
+    :raises Quit: when the person types q, or the input ends.
+    """
+    heading = f"{names[seat - 1]}, seat {seat}: {ruleset.where(state)}"
+    out.print(Text(printable(heading), style="bold"))
+    for number, command in enumerate(legal, start=1):
+        out.print(Text(printable(f"  {number}. {ruleset.describe_command(command, state)}")))
+    while True:
+        try:
+            answer = ask(f"Your choice (1-{len(legal)}, q quits): ").strip().lower()
+        except EOFError:
+            raise Quit from None
+        if answer == "q":
+            raise Quit
+        if answer.isdigit() and 1 <= int(answer) <= len(legal):
+            return legal[int(answer) - 1]
+        out.print(Text(f"Type a number from 1 to {len(legal)}, or q."))
+
+
+def default_log(ruleset: AnyRuleset) -> Path:
+    """Where a match is logged when ``--log`` is not given: the game's id and the time."""
+    return Path(f"{ruleset.id}-{datetime.now():%Y%m%d-%H%M%S}.jsonl")
+

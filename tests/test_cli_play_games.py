@@ -1,0 +1,72 @@
+"""``multiversus play --game ID``: a match of any game, people and bots at its seats."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from multiversus_cli.app import app
+from multiversus_core.log import read_log
+from multiversus_core.verify import verify_file
+
+
+def test_bots_play_a_whole_match_of_another_game_and_its_log_verifies(tmp_path: Path) -> None:
+    log = tmp_path / "bids.jsonl"
+    words = ["play", "--game", "sealed-bids", "--players", "random,greedy,mcts", "--log", str(log)]
+    result = CliRunner().invoke(app, [*words, "--bot-seed", "5"])
+    assert result.exit_code == 0, result.output
+    assert "The match is over: " in result.output
+    read = read_log(log)
+    assert read.game == "sealed-bids" and read.finished
+    assert read.header.settings.salts == "secrets" and read.chance is not None  # secret chance
+    assert verify_file(log).ok
+
+
+def test_a_person_chooses_by_number_and_other_seats_bids_stay_sealed(tmp_path: Path) -> None:
+    log = tmp_path / "bids.jsonl"
+    words = ["play", "--game", "sealed-bids", "--log", str(log), "--seed", "4"]
+    result = CliRunner().invoke(app, [*words, "--names", "Ann,Bob,Cy"], input="9\n5\nq\n")
+    assert result.exit_code == 0, result.output
+    assert "  5. Ann: bid 5" in result.output
+    assert "Type a number from 1 to 5, or q." in result.output
+    assert "Ann: bid in secret" in result.output  # the screen keeps it sealed
+    assert "Stopped after" in result.output
+    read = read_log(log)
+    assert read.entries[0].command.token == 5
+    assert read.header.settings.players == ("Ann", "Bob", "Cy") and not read.finished
+    assert verify_file(log).ok
+
+
+@pytest.mark.parametrize(
+    ("words", "says"),
+    [
+        (["--players", "human,random"], "Sealed Bids has 3 seats: --players takes 3 names"),
+        (["--players", "human,random,nobody"], "no player 'nobody' in Sealed Bids"),
+        (["--heroes", "banner-knight"], "--heroes: Multiversus options, not Sealed Bids'"),
+        (["--names", "Ann,Bob"], "players: name all three players"),
+    ],
+)
+def test_play_of_another_game_refuses_bad_options_in_one_line(
+    tmp_path: Path, words: list[str], says: str
+) -> None:
+    log = tmp_path / "x.jsonl"
+    result = CliRunner().invoke(
+        app, ["play", "--game", "sealed-bids", "--log", str(log), *words], env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 2
+    assert says in result.output and len(result.output.strip().splitlines()) == 1
+    assert not log.exists()
+
+
+def test_play_of_an_unknown_game_names_the_games() -> None:
+    result = CliRunner().invoke(app, ["play", "--game", "go"], env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    assert "unknown game 'go': the games are multiversus, sealed-bids" in result.output
+
+
+def test_multiversus_takes_its_own_seat_options_not_players() -> None:
+    result = CliRunner().invoke(app, ["play", "--players", "human,random"], env={"COLUMNS": "200"})
+    assert result.exit_code == 2
+    assert "--players and --names are for other games" in result.output
