@@ -29,8 +29,12 @@ def digests(start: int, matches: int, bot: str) -> None:
     from multiversus_core import MatchSettings
     from multiversus_core.bots import make_bot, play_match
     from multiversus_core.log import encode_log
-    from multiversus_core.rulesets.multiversus.catalog import installed_teams
-    from multiversus_core.rulesets.multiversus.variants import VARIANTS
+    try:
+        from multiversus_core.rulesets.multiversus.catalog import installed_teams
+        from multiversus_core.rulesets.multiversus.variants import VARIANTS
+    except ImportError:  # a checkout from before the engine was split from the game
+        from multiversus_core.sheets import installed_teams  # type: ignore[no-redef]
+        from multiversus_core.variants import VARIANTS  # type: ignore[no-redef]
 
     teams = installed_teams()
     heroes = [t.id for t in teams if t.side == "heroes"]

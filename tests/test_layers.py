@@ -29,6 +29,7 @@ engine and the ruleset. The engine may not import them either; this set only shr
 LAZY_STANDARD_IMPORTS = frozenset(
     {
         ("multiversus_core.rulesets.multiversus.catalog", "importlib.metadata"),
+        ("multiversus_core.engine.registry", "importlib.metadata"),
         ("multiversus_core.log", "json"),
         ("multiversus_core.log", "sys"),
         ("multiversus_core.viewlog", "json"),

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import importlib
-import importlib.metadata
 from typing import Any, Final, TypeAlias
 
 from multiversus_core.engine.errors import UnknownGameError
@@ -50,6 +49,8 @@ def load_ruleset(game: str = DEFAULT_GAME) -> AnyRuleset:
     target = BUNDLED.get(game)
     if target is not None:
         return _load(target, game)
+    import importlib.metadata  # only for a game that is not bundled: start-up
+
     for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP, name=game):
         return _load(point.value, game)
     raise UnknownGameError(f"unknown game {game!r}: the games are {', '.join(game_ids())}")
@@ -79,5 +80,7 @@ _BY_SETTINGS: Final[dict[type, AnyRuleset]] = {}
 
 def game_ids() -> tuple[str, ...]:
     """Return the id of every game: the bundled ones, then the installed ones, sorted."""
+    import importlib.metadata  # only when the games are listed: start-up
+
     installed = {p.name for p in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
     return (*BUNDLED, *sorted(installed - set(BUNDLED)))
