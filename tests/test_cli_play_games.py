@@ -39,6 +39,26 @@ def test_a_person_chooses_by_number_and_other_seats_bids_stay_sealed(tmp_path: P
     assert verify_file(log).ok
 
 
+def test_a_match_of_another_game_is_carried_on_from_its_log(tmp_path: Path) -> None:
+    log = tmp_path / "bids.jsonl"
+    runner = CliRunner()
+    first = runner.invoke(app, ["play", "--game", "sealed-bids", "--log", str(log)], input="2\nq\n")
+    assert first.exit_code == 0, first.output
+    assert f"`multiversus play --resume {log}` carries it on" in first.output
+    assert len(read_log(log).entries) == 3  # seat 1's bid, then both bots'
+    # the log names its game: --resume needs no --game
+    words = ["play", "--resume", str(log), "--players", "random,random,random", "--bot-seed", "1"]
+    carried = runner.invoke(app, words)
+    assert carried.exit_code == 0, carried.output
+    assert "carried on after entry 3" in carried.output
+    finished = read_log(log)
+    assert finished.finished and finished.entries[0].command.token == 2
+    assert verify_file(log).ok
+    again = runner.invoke(app, [*words[:3], "--seed", "3"], env={"COLUMNS": "200"})
+    assert again.exit_code == 2
+    assert "--seed cannot be used with --resume: the log fixes the match" in again.output
+
+
 @pytest.mark.parametrize(
     ("words", "says"),
     [

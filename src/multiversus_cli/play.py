@@ -34,7 +34,7 @@ from multiversus_core.bots import Bot, command_for, make_bot
 from multiversus_core.engine.errors import LogError, MultiversusError, SettingsError
 from multiversus_core.engine.registry import DEFAULT_GAME, load_ruleset
 from multiversus_core.engine.text import printable, printable_lines
-from multiversus_core.log import LogWriter, MatchLog, replay
+from multiversus_core.log import LogWriter, MatchLog, game_of, read_bytes, replay
 from multiversus_core.rulesets.multiversus.board import Figure
 from multiversus_core.rulesets.multiversus.catalog import (
     DEFAULT_ADVERSARIES,
@@ -265,6 +265,8 @@ def play(
     """
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
+    if resume is not None and game == DEFAULT_GAME and resume.is_file():
+        game = game_of(read_bytes(str(resume)))  # a log names its game
     if game != DEFAULT_GAME:
         given = {
             "--heroes": heroes,
@@ -272,7 +274,6 @@ def play(
             "--scenario": scenario,
             "--name1": name1,
             "--name2": name2,
-            "--resume": resume,
         }
         raise typer.Exit(
             _play_game(
@@ -284,6 +285,7 @@ def play(
                 names=names,
                 seed=seed,
                 log=log,
+                resume=resume,
                 bot_seed=bot_seed,
                 quiet=quiet,
                 delay=delay,
@@ -335,6 +337,7 @@ def _play_game(
     names: str | None,
     seed: int | None,
     log: Path | None,
+    resume: Path | None,
     bot_seed: int | None,
     quiet: bool,
     delay: float,
@@ -349,11 +352,30 @@ def _play_game(
                 "(use --players and --names)"
             )
         specs = play_any.seat_specs(ruleset, players)
+        if resume is not None:
+            fixed = {"--seed": seed, "--names": names, "--log": log}
+            clashes = [option for option, value in fixed.items() if value is not None]
+            if seeded_salts:
+                clashes.append("--seeded-salts")
+            if clashes:
+                raise play_any.PlayError(
+                    f"{', '.join(clashes)} cannot be used with --resume: the log fixes the match"
+                )
+            if not resume.is_file():
+                raise play_any.PlayError(f"no log file {str(resume)!r}")
+            try:
+                writer, match = LogWriter.resume(resume, _refuse_unless_verified)
+            except LogError as exc:
+                reason = f"cannot carry on from this log: {_one_line(exc)}"
+                raise play_any.PlayError(reason) from None
+            return play_any.resume(
+                ruleset, specs, writer, match, out, bot_seed=bot_seed, quiet=quiet, delay=delay
+            )
         settings, chance = play_any.settings_for(ruleset, names, seed, seeded_salts)
         path = log or play_any.default_log(ruleset)
         if path.exists():
             raise play_any.PlayError(f"{str(path)!r} already exists: choose another --log")
-    except (play_any.PlayError, MultiversusError) as exc:
+    except (play_any.PlayError, UsageError, MultiversusError) as exc:
         err.print(printable(f"multiversus play: {_one_line(exc)}"), markup=False)
         return EXIT_USAGE
     return play_any.run(
@@ -364,13 +386,8 @@ def _play_game(
 def _refuse_unless_verified(log: MatchLog) -> None:
     """Refuse to carry on a log that verify refuses (its chance seed re-derives the rolls).
 
-    :raises UsageError: with verify's reason, or for a log of another game.
+    :raises UsageError: with verify's reason.
     """
-    if log.game != DEFAULT_GAME:
-        raise UsageError(
-            f"cannot carry on from this log: it is a match of {log.game}, and "
-            "`multiversus play` plays Multiversus only so far"
-        )
     checked = verify(log)
     if not checked.ok:
         reason = " ".join(printable(f"{checked.problem} ({checked.code})").split())

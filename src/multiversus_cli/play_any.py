@@ -26,7 +26,7 @@ from multiversus_core.engine.chance import chance_commitment, fresh_chance
 from multiversus_core.engine.registry import AnyRuleset
 from multiversus_core.engine.ruleset import Table
 from multiversus_core.engine.text import printable
-from multiversus_core.log import LogWriter
+from multiversus_core.log import LogWriter, MatchLog, replay
 
 HUMAN: Final = "human"
 
@@ -105,10 +105,51 @@ def run(
     delay: float = 0.0,
     ask: Ask = input,
 ) -> int:
-    """Play the match to its end (or until a person quits); return the exit status (0).
+    """Play a new match to its end (or until a person quits); return the exit status (0).
 
     The log is written entry by entry; quitting keeps it as far as it went.
     """
+    names = ruleset.table(settings).players
+    out.print(Text(printable(f"{ruleset.title}: {', '.join(names)}."), style="bold"))
+    out.print(Text(printable(f"The log is kept in {log}; `multiversus verify` checks it.")))
+    with LogWriter.create(log, settings, chance) as writer:
+        state = ruleset.initial_state(settings, chance)
+        return _play(ruleset, specs, settings, state, writer, out, bot_seed, quiet, delay, ask)
+
+
+def resume(
+    ruleset: AnyRuleset,
+    specs: list[str],
+    writer: LogWriter,
+    match: MatchLog,
+    out: Console,
+    *,
+    bot_seed: int | None = None,
+    quiet: bool = False,
+    delay: float = 0.0,
+    ask: Ask = input,
+) -> int:
+    """Carry on the match of a log (:meth:`LogWriter.resume` opened it) to its end."""
+    settings = match.header.settings
+    heading = f"{ruleset.title}, carried on after entry {len(match.entries)}."
+    out.print(Text(printable(heading), style="bold"))
+    with writer:
+        state = replay(match, writer.path)
+        return _play(ruleset, specs, settings, state, writer, out, bot_seed, quiet, delay, ask)
+
+
+def _play(
+    ruleset: AnyRuleset,
+    specs: list[str],
+    settings: Any,
+    state: Any,
+    writer: LogWriter,
+    out: Console,
+    bot_seed: int | None,
+    quiet: bool,
+    delay: float,
+    ask: Ask,
+) -> int:
     base = secrets.randbits(32) if bot_seed is None else bot_seed
     bots = {
         seat: ruleset.bots[spec](base + seat)
@@ -116,30 +157,31 @@ def run(
         if spec != HUMAN
     }
     names = ruleset.table(settings).players
-    state = ruleset.initial_state(settings, chance)
-    out.print(Text(printable(f"{ruleset.title}: {', '.join(names)}."), style="bold"))
-    out.print(Text(printable(f"The log is kept in {log}; `multiversus verify` checks it.")))
-    with LogWriter.create(log, settings, chance) as writer:
-        while seats := ruleset.to_act(state):
-            seat = seats[0]
-            legal = ruleset.legal_commands(state, seat)
-            if seat in bots:
-                view = ruleset.view(state, ruleset.viewer_of(state, seat))
-                command = bots[seat].choose(view, legal)
-            else:
-                try:
-                    command = _ask(ruleset, state, seat, legal, names, out, ask)
-                except Quit:
-                    out.print(Text(f"Stopped after {writer.lines - 1} entries; the log is kept."))
-                    return 0
-            command = ruleset.salted(command, settings)
-            events, after = ruleset.decide(command, state)
-            writer.append(command, events)
-            if not quiet:
-                _tell(ruleset, state, command, events, out)
-                if delay and not any(spec == HUMAN for spec in specs):
-                    time.sleep(delay)
-            state = after
+    while seats := ruleset.to_act(state):
+        seat = seats[0]
+        legal = ruleset.legal_commands(state, seat)
+        if seat in bots:
+            view = ruleset.view(state, ruleset.viewer_of(state, seat))
+            command = bots[seat].choose(view, legal)
+        else:
+            try:
+                command = _ask(ruleset, state, seat, legal, names, out, ask)
+            except Quit:
+                out.print(
+                    Text(
+                        f"Stopped after {writer.lines - 1} entries; the log is kept, and "
+                        f"`multiversus play --resume {writer.path}` carries it on."
+                    )
+                )
+                return 0
+        command = ruleset.salted(command, settings)
+        events, after = ruleset.decide(command, state)
+        writer.append(command, events)
+        if not quiet:
+            _tell(ruleset, state, command, events, out)
+            if delay and not any(spec == HUMAN for spec in specs):
+                time.sleep(delay)
+        state = after
     result = ruleset.outcome(state)
     out.print(Text(printable(f"The match is over: {result.reason}."), style="bold"))
     return 0

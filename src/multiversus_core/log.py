@@ -772,8 +772,8 @@ def _decode(data: bytes, path: str, *, sealed: bool) -> MatchLog:
     log = _decode_fast(data)
     if log is not None:
         return log
-    game = _peek_game(data)
-    if game is not None and game != DEFAULT_GAME:
+    game = game_of(data)
+    if game != DEFAULT_GAME:
         try:
             log = _decode_fast(data, records_for(game))
         except UnknownGameError:
@@ -783,14 +783,15 @@ def _decode(data: bytes, path: str, *, sealed: bool) -> MatchLog:
     return _decode_checked(data, path, sealed=sealed)
 
 
-def _peek_game(data: bytes) -> str | None:
-    """The game line 1 names, if it is a header that names one (else None)."""
+def game_of(data: bytes) -> str:
+    """Return the id of the game a log's line 1 names: its ``game``, or ``"multiversus"`` when
+    it names none (or is not a header at all, which reading the log then reports)."""
     try:
         raw = msgspec.json.decode(data[: data.find(b"\n")])
     except Exception:  # the careful reading says what is wrong with it
-        return None
+        return DEFAULT_GAME
     game = raw.get("game") if isinstance(raw, dict) else None
-    return game if isinstance(game, str) else None
+    return game if isinstance(game, str) else DEFAULT_GAME
 
 
 def _decode_fast(data: bytes, records: Records = _MULTIVERSUS) -> MatchLog | None:
@@ -1479,6 +1480,7 @@ __all__ = [
     "encode_entry",
     "encode_header",
     "encode_log",
+    "game_of",
     "log_schema",
     "new_header",
     "read_log",
