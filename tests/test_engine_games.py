@@ -15,9 +15,10 @@ import msgspec
 import pytest
 
 from multiversus_core.bots import play_match
-from multiversus_core.engine.chance import Chance, chance_commitment, fresh_chance
+from multiversus_core.engine.chance import Chance
 from multiversus_core.engine.errors import LogError, UnknownGameError
 from multiversus_core.engine.registry import game_ids, load_ruleset, ruleset_of
+from multiversus_core.engine.ruleset import with_secret_chance
 from multiversus_core.log import LogWriter, MatchLog, decode_log, encode_log, read_log, replay
 from multiversus_core.rulesets.sealed_bids import RULESET, SealedBidsSettings
 from multiversus_core.verify import verify, verify_data
@@ -34,9 +35,7 @@ def _played(
 
 
 def _secret_chance() -> tuple[SealedBidsSettings, Chance]:
-    chance = fresh_chance()
-    settings = RULESET.with_chance(SealedBidsSettings(salts="secrets"), chance_commitment(chance))
-    return settings, chance
+    return with_secret_chance(RULESET, SealedBidsSettings(salts="secrets"))
 
 
 def test_a_log_names_its_game_and_rules_version_and_reads_back_byte_for_byte() -> None:

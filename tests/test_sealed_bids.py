@@ -15,7 +15,7 @@ from multiversus_core.engine.commit import commit, is_salt, opens, seeded_salt
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError, SettingsError
 from multiversus_core.engine.ismcts import search
 from multiversus_core.engine.registry import load_ruleset
-from multiversus_core.engine.ruleset import REFEREE
+from multiversus_core.engine.ruleset import REFEREE, Table
 from multiversus_core.rulesets.sealed_bids import RULESET, SealedBidsSettings, SealedBidsState
 from multiversus_core.rulesets.sealed_bids.hidden import SealedBidsView
 from multiversus_core.rulesets.sealed_bids.rules import (
@@ -584,7 +584,10 @@ def test_bad_settings_are_refused_naming_the_field(
 def test_the_default_settings_and_secret_chance_settings_are_good() -> None:
     RULESET.check_settings(SealedBidsSettings())
     RULESET.check_settings(SECRET)
-    assert RULESET.with_chance(SETTINGS, "cd" * 32) == replace(SETTINGS, seed=0, chance="cd" * 32)
+    table = Table(0, "cd" * 32, "secrets", ("A", "B", "C"))
+    assert RULESET.with_table(SETTINGS, table) == replace(
+        SETTINGS, seed=0, chance="cd" * 32, salts="secrets", players=("A", "B", "C")
+    )
     table = RULESET.table(SECRET)
     assert (table.seed, table.chance, table.salts) == (0, SECRET.chance, "secrets")
 

@@ -25,7 +25,7 @@ BASE_SETTINGS: dict[str, Callable[[], msgspec.Struct]] = {}
 """Base settings by game id, for a game whose default settings cannot start a match.
 
 The kit varies only the fields :meth:`Ruleset.table` maps (``seed``, ``salts``,
-``chance``, through :meth:`Ruleset.with_chance`); see :func:`tests.contract.kit.examples`.
+``chance``, through :meth:`Ruleset.with_table`); see :func:`tests.contract.kit.examples`.
 """
 
 

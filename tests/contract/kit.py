@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 import msgspec
-from msgspec.structs import replace
 
 from multiversus_core.engine.audit import (
     CommitmentProblem,
@@ -28,7 +27,7 @@ from multiversus_core.engine.audit import (
 from multiversus_core.engine.chance import Chance, chance_commitment
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.engine.ismcts import search
-from multiversus_core.engine.ruleset import REFEREE
+from multiversus_core.engine.ruleset import REFEREE, Table
 
 _encode: Final = msgspec.json.Encoder().encode
 
@@ -56,18 +55,20 @@ class Example:
 def examples(ruleset: Any, base: msgspec.Struct, seed: int) -> tuple[Example, ...]:
     """Return ``base`` as a seeded match, with secret salts, and with secret chance.
 
-    Only the fields :meth:`table` maps are replaced: ``seed`` and ``salts``
-    by name, the chance through :meth:`with_chance`.
+    Only what :meth:`table` reads is changed, through :meth:`with_table`.
     """
     rng = random.Random(seed)
-    public = replace(base, seed=seed)
+    table = ruleset.table(base)
+
+    def settings(seed: int, chance: str, salts: str) -> msgspec.Struct:
+        return ruleset.with_table(base, Table(seed, chance, salts, table.players))
+
     # A long seed (19 or 20 digits): finding it in a view's encoding is no accident.
     chance = Chance(seed=rng.getrandbits(64) | 1 << 63, salt=f"{rng.getrandbits(256):064x}")
-    secret = ruleset.with_chance(replace(base, salts="secrets"), chance_commitment(chance))
     return (
-        Example("seeded", replace(public, salts="seed")),
-        Example("secret-salts", replace(public, salts="secrets")),
-        Example("secret-chance", secret, chance),
+        Example("seeded", settings(seed, "", "seed")),
+        Example("secret-salts", settings(seed, "", "secrets")),
+        Example("secret-chance", settings(0, chance_commitment(chance), "secrets"), chance),
     )
 
 

@@ -6,8 +6,8 @@ causes (``decide``) and how a fact changes the state (``evolve``, ``fold``),
 how it ends, what each viewer may see, which secrets its events commit to
 and reveal, and how to tell it in words. The engine keeps every other
 promise itself, the same way for every game: logs and their chain,
-commitments and their audit, secret chance, views and view logs, verify,
-replay, bots and search, simulation.
+commitments and their audit, secret chance, verify, replay, bots and
+search (view logs and simulation are still Multiversus' own, being carved).
 
 Nothing here assumes a turn order or two players: :meth:`Ruleset.to_act`
 names every seat whose decision the match waits for, and several seats at
@@ -15,8 +15,9 @@ once are simultaneous decisions (each commits its choice; a later event
 reveals them). Seats are numbered from 1.
 
 A game's commands and events are frozen msgspec structs with explicit tags;
-its settings are a frozen struct too. The engine never looks inside them
-except through this protocol.
+every command carries its ``player``, the seat that gives it; its settings
+are a frozen struct of a type of the game's own (the engine finds the game
+from it). The engine never looks inside them except through this protocol.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import msgspec
 
 from multiversus_core.engine.audit import Auditor
 from multiversus_core.engine.bots import BotMaker
-from multiversus_core.engine.chance import Chance
+from multiversus_core.engine.chance import Chance, chance_commitment, fresh_chance
 from multiversus_core.engine.commit import SaltSource
 from multiversus_core.engine.ismcts import Game
 
@@ -148,10 +149,6 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
         """
         ...
 
-    def with_chance(self, settings: SettingsT, commitment: str) -> SettingsT:
-        """Return ``settings`` with a secret chance seed: seed 0 and this commitment."""
-        ...
-
     def initial_state(self, settings: SettingsT, chance: Chance | None) -> StateT:
         """Return the state of a new match (settings already checked).
 
@@ -268,3 +265,12 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
         """Tell one event (or a redacted placeholder) that happened in ``state``, in words, as
         the player in ``seat`` (None: the public) may know it; None for one not worth a line."""
         ...
+
+
+def with_secret_chance(ruleset: Any, settings: SettingsT) -> tuple[SettingsT, Chance]:
+    """Return ``settings`` with a fresh secret chance seed (seed 0, and the commitment to the
+    seed), and that seed: the referee's until the match ends (:func:`.chance.fresh_chance`)."""
+    chance = fresh_chance()
+    table = ruleset.table(settings)
+    secret = Table(0, chance_commitment(chance), table.salts, table.players)
+    return ruleset.with_table(settings, secret), chance

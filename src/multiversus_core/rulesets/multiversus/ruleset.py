@@ -70,10 +70,6 @@ class MultiversusRuleset:
             players=players,
         )
 
-    def with_chance(self, settings: MatchSettings, commitment: str) -> MatchSettings:
-        """The settings with a secret chance seed: seed 0, and the commitment to it."""
-        return msgspec.structs.replace(settings, seed=0, chance=commitment)
-
     def initial_state(self, settings: MatchSettings, chance: Chance | None) -> MatchState:
         """The match before the set-up coin flip: :func:`~.match.start_match` without the
         check of the settings, which :meth:`check_settings` makes.

@@ -138,10 +138,6 @@ class SealedBidsRuleset:
             players=players,
         )
 
-    def with_chance(self, settings: SealedBidsSettings, commitment: str) -> SealedBidsSettings:
-        """``settings`` with seed 0 and this chance commitment."""
-        return replace(settings, seed=0, chance=commitment)
-
     def initial_state(self, settings: SealedBidsSettings, chance: Chance | None) -> SealedBidsState:
         """Round 1, nobody has bid yet."""
         if chance is not None and not opens_chance(settings.chance, chance):
