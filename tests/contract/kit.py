@@ -28,6 +28,8 @@ from multiversus_core.engine.chance import Chance, chance_commitment
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.engine.ismcts import search
 from multiversus_core.engine.ruleset import REFEREE, Table
+from multiversus_core.log import LogEntry, MatchLog, decode_log, encode_log, new_header, replay
+from multiversus_core.verify import verify
 
 _encode: Final = msgspec.json.Encoder().encode
 
@@ -630,6 +632,37 @@ def check_determinize(ruleset: Any, match: Match, rng: random.Random) -> list[st
                         f"state {number}: seat {seat}'s legal commands differ in {viewer}'s "
                         "determinization"
                     )
+    return problems
+
+
+# --- the log ----------------------------------------------------------------------------------
+
+
+def check_log(ruleset: Any, match: Match) -> list[str]:
+    """The match's log names its game, reads back to the same log and bytes, replays to the
+    match's last state and verifies; with its chance seed withheld, it still verifies."""
+    problems: list[str] = []
+    entries = tuple(LogEntry(step.command, step.events) for step in match.steps)
+    settings = match.example.settings
+    log = MatchLog(header=new_header(settings), entries=entries, chance=match.example.chance)
+    if not log.finished:
+        return ["the match did not end"]
+    data = encode_log(log)
+    if log.game != ruleset.id:
+        problems.append(f"the log names the game {log.game!r}, not {ruleset.id!r}")
+    read = decode_log(data)
+    if read != log or encode_log(read) != data:
+        problems.append("the log does not read back to the same log, byte for byte")
+    if encoded(replay(read)) != encoded(match.states[-1]):
+        problems.append("replaying the log does not give the match's last state")
+    result = verify(read)
+    if not result.ok:
+        problems.append(f"the log does not verify: {result.problem}")
+    if match.example.chance is not None:
+        unfinished = MatchLog(header=log.header, entries=entries[:-1])
+        withheld = verify(unfinished)
+        if not withheld.ok:
+            problems.append(f"without its chance seed, the log does not verify: {withheld.problem}")
     return problems
 
 

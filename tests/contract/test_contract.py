@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 import msgspec
@@ -30,6 +31,7 @@ from tests.contract.kit import (
     check_fold,
     check_indistinguishable,
     check_legal,
+    check_log,
     check_no_leaked_secrets,
     check_recorded_chance,
     check_search,
@@ -191,6 +193,15 @@ def test_a_secret_whose_reveal_is_dropped_is_found_unrevealed(
 
 @KIT
 @given(seed=SEEDS)
+def test_a_played_match_is_logged_read_back_replayed_and_verified(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        assert check_log(ruleset, match) == []
+
+
+@KIT
+@given(seed=SEEDS)
 def test_every_command_and_event_is_told_in_one_line_as_each_viewer_may_know_it(
     ruleset: Any, base_settings: Any, seed: int
 ) -> None:
@@ -234,6 +245,16 @@ def test_the_leak_checks_catch_a_view_that_shows_everything(
         match = one_match(ruleset, base_settings, kind)
         assert check_no_leaked_secrets(leaky, match) != []
         assert check_indistinguishable(leaky, match, random.Random(1)) != []
+
+
+def test_the_log_check_catches_a_decide_that_the_log_does_not_hold_to(
+    ruleset: Any, base_settings: Any
+) -> None:
+    match = one_match(ruleset, base_settings, "seeded")
+    steps = list(match.steps)
+    last = steps[-1]
+    steps[-1] = replace(last, events=last.events[:-1] + last.events[-1:] * 2)
+    assert check_log(ruleset, replace(match, steps=tuple(steps))) != []
 
 
 def test_the_words_check_catches_a_narration_that_fails_or_says_nothing(
