@@ -3,7 +3,9 @@
 ``import multiversus_core.abilities`` and the like keep working for one
 release: each old name is the very module at its new place (the same
 object, so patching or registering through either name is the same), and
-importing it by its old name warns with a :class:`DeprecationWarning`.
+importing it by its old name warns with a :class:`DeprecationWarning`. Two
+old modules were also split: their old names (:data:`SPLIT`) are a module
+that reads each name from the new module, or else from where it went.
 """
 
 from __future__ import annotations
@@ -39,6 +41,12 @@ MOVED: Final[dict[str, str]] = {
 }
 """Old module name to new, for every module that moved (``teams`` with its submodules)."""
 
+SPLIT: Final[dict[str, str]] = {
+    "multiversus_core.activation": f"{_RULES}.selections",
+    "multiversus_core.sheets": f"{_RULES}.catalog",
+}
+"""An old module part of which went elsewhere: its old name finds those names there too."""
+
 
 def new_name(old: str) -> str | None:
     """Return the new name of a moved module (or of a module below a moved package)."""
@@ -63,11 +71,31 @@ class _Alias(importlib.abc.Loader):
             stacklevel=2,
         )
         module = importlib.import_module(self.target)
+        if spec.name in SPLIT:
+            module = _Joined(spec.name, module, importlib.import_module(SPLIT[spec.name]))
         sys.modules[spec.name] = module
         return module
 
     def exec_module(self, module: ModuleType) -> None:
         """Nothing to run: the module at its new place is already loaded."""
+
+
+class _Joined(ModuleType):
+    """An old module's name over the module at its new place and the one where its other
+    names went: reading a name tries the first, then the second."""
+
+    def __init__(self, name: str, first: ModuleType, second: ModuleType) -> None:
+        super().__init__(name, first.__doc__)
+        self._first = first
+        self._second = second
+
+    def __getattr__(self, name: str) -> object:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        try:
+            return getattr(self._first, name)
+        except AttributeError:
+            return getattr(self._second, name)
 
 
 class _Finder(importlib.abc.MetaPathFinder):
