@@ -58,7 +58,7 @@ def _bids_log(folder: Path, **settings: object) -> Path:
 
     ruleset = load_ruleset("sealed-bids")
     log, _ = play_match(
-        ruleset.settings_type(seed=4, **settings),
+        ruleset.settings_type(**{"seed": 4, **settings}),
         {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)},
     )
     path = folder / "bids.jsonl"
@@ -66,18 +66,36 @@ def _bids_log(folder: Path, **settings: object) -> Path:
     return path
 
 
-def test_verify_checks_a_log_of_any_game_and_diff_says_it_does_not_yet(
-    tmp_path: Path,
-) -> None:
+def test_verify_checks_a_log_of_any_game(tmp_path: Path) -> None:
     path = _bids_log(tmp_path)
-    runner = CliRunner()
-    verified = runner.invoke(app, ["verify", str(path)], env={"COLUMNS": "100"})
+    verified = CliRunner().invoke(app, ["verify", str(path)], env={"COLUMNS": "100"})
     assert verified.exit_code == 0, verified.output
     assert "1 of 1 logs passed" in verified.output
-    for words in (["diff", str(path), str(path)],):
-        result = runner.invoke(app, words)
-        assert result.exit_code == 2, (words, result.output)
-        assert "match of sealed-bids" in result.output and "Traceback" not in result.output
+
+
+def test_diff_tells_where_two_matches_of_another_game_part_ways(tmp_path: Path) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    a = _bids_log(tmp_path / "a")
+    b = _bids_log(tmp_path / "b", seed=5)
+    runner = CliRunner()
+    same = runner.invoke(app, ["diff", str(a), str(a)])
+    assert same.exit_code == 0 and "The logs agree: " in same.output
+    differ = runner.invoke(app, ["diff", str(a), str(b)], env={"COLUMNS": "200"})
+    assert differ.exit_code == 1, differ.output
+    assert "The settings differ: seed." in differ.output
+    as_json = json.loads(runner.invoke(app, ["diff", str(a), str(b), "--format", "json"]).output)
+    assert as_json["agree"] is False and as_json["settings_differences"] == ["seed"]
+    assert (as_json["round"], as_json["turn"]) == (None, None)
+
+
+def test_diff_of_two_games_says_there_is_nothing_to_compare(tmp_path: Path) -> None:
+    golden = Path(__file__).parent.parent / "replays" / "banner-knight--smogon--standard.jsonl"
+    result = CliRunner().invoke(
+        app, ["diff", str(_bids_log(tmp_path)), str(golden)], env={"COLUMNS": "200"}
+    )
+    assert result.exit_code == 2
+    assert "A is a match of sealed-bids and B of multiversus" in result.output
 
 
 def test_replay_tells_another_game_s_match_as_one_seat_knew_it(tmp_path: Path) -> None:

@@ -21,7 +21,10 @@ import typer
 from rich.console import Console
 from rich.text import Text
 
-from multiversus_cli.replay import command_line, event_lines, load_log, steps
+from multiversus_cli import transcript
+from multiversus_cli.replay import command_line, event_lines, fail, load_log, steps
+from multiversus_core.engine.registry import DEFAULT_GAME, AnyRuleset, load_ruleset
+from multiversus_core.engine.ruleset import REFEREE
 from multiversus_core.engine.text import printable
 from multiversus_core.log import MatchLog
 from multiversus_core.rulesets.multiversus.board import Figure
@@ -88,7 +91,7 @@ def settings_differences(a: MatchLog, b: MatchLog) -> tuple[str, ...]:
     return tuple(name for name in left if left[name] != right[name])
 
 
-def state_differences(a: MatchState, b: MatchState) -> tuple[dict[str, Any], ...]:
+def state_differences(a: Any, b: Any) -> tuple[dict[str, Any], ...]:
     """Return the differences of two referee states, field by field.
 
     Each is ``{"field": name, "a": ..., "b": ...}``; figures are compared one
@@ -147,7 +150,10 @@ def _figure_differences(a: tuple[Figure, ...], b: tuple[Figure, ...]) -> list[di
 
 
 def compare(a: MatchLog, b: MatchLog) -> Difference:
-    """Return where logs ``a`` and ``b`` first differ, and how (or that they agree)."""
+    """Return where logs ``a`` and ``b`` (of the same game) first differ, and how (or that
+    they agree)."""
+    if a.game != DEFAULT_GAME:
+        return _compare_game(load_ruleset(a.game), a, b)
     settings = settings_differences(a, b)
     steps_a, steps_b = list(steps(a)), list(steps(b))
     for index in range(max(len(steps_a), len(steps_b))):
@@ -184,10 +190,57 @@ def compare(a: MatchLog, b: MatchLog) -> Difference:
     )
 
 
+def _states(ruleset: AnyRuleset, log: MatchLog) -> list[Any]:
+    """A log's states through its game's ruleset: the start, then after each entry."""
+    states = [transcript.start(ruleset, log)]
+    for entry in log.entries:
+        states.append(ruleset.fold(states[-1], entry.events))
+    return states
+
+
+def _compare_game(ruleset: AnyRuleset, a: MatchLog, b: MatchLog) -> Difference:
+    """:func:`compare` for a game other than Multiversus: its states through its ruleset."""
+    settings = settings_differences(a, b)
+    count = max(len(a.entries), len(b.entries))
+    index = next(
+        (
+            i
+            for i in range(count)
+            if i >= len(a.entries) or i >= len(b.entries) or a.entries[i] != b.entries[i]
+        ),
+        None,
+    )
+    if index is None:
+        return Difference(
+            not settings, len(a.entries), len(b.entries), settings, None, None, None, None, None, ()
+        )
+    states_a, states_b = _states(ruleset, a), _states(ruleset, b)
+    after_a = states_a[min(index + 1, len(states_a) - 1)]
+    after_b = states_b[min(index + 1, len(states_b) - 1)]
+    return Difference(
+        agree=False,
+        entries_a=len(a.entries),
+        entries_b=len(b.entries),
+        settings_differences=settings,
+        entry=index + 1,
+        round=None,
+        turn=None,
+        a=None if index >= len(a.entries) else msgspec.to_builtins(a.entries[index]),
+        b=None if index >= len(b.entries) else msgspec.to_builtins(b.entries[index]),
+        state_differences=state_differences(after_a, after_b),
+    )
+
+
 def _entry_lines(label: str, log: MatchLog, index: int, out: list[Text]) -> None:
     """Tell one log's entry at a 0-based index in words, as replay tells it to the referee."""
     if index >= len(log.entries):
         out.append(Text(f"{label}: ends after entry {len(log.entries)}", style="bold"))
+        return
+    if log.game != DEFAULT_GAME:
+        ruleset = load_ruleset(log.game)
+        *_, told, _state = transcript.told(ruleset, log, REFEREE, index + 1)
+        out.append(Text(f"{label}: {told.number}. {told.command}", style="bold"))
+        out.extend(Text(f"     {line}") for line in told.events)
         return
     step = list(steps(log))[index]
     before = step.before
@@ -294,6 +347,10 @@ def _difference_line(found: dict[str, Any], state: MatchState | None) -> str:
             return f"{what}: {a} in A, {b} in B"
         if isinstance(found["a"], dict) and isinstance(found["b"], dict):
             return f"{what}: " + "; ".join(_nested_differences(found["a"], found["b"], state))
+        if state is None:  # another game: its values as they are, if short
+            a, b = (msgspec.json.encode(found[side]).decode() for side in ("a", "b"))
+            if len(a) + len(b) <= 120:
+                return f"{what}: {a} in A, {b} in B"
         return f"{what}: differs"
     name = found["figure"]
     if state is not None:
@@ -335,6 +392,9 @@ def diff(
     """
     a = load_log("diff", log_a)
     b = load_log("diff", log_b)
+    if a.game != b.game:
+        games = f"A is a match of {a.game} and B of {b.game}"
+        raise fail("diff", f"{games}: there is nothing to compare")
     found = compare(a, b)
     out = Console(highlight=False, soft_wrap=True)
     if output is DiffFormat.json:
@@ -369,13 +429,8 @@ def diff(
                 )
             )
         else:
-            lines.append(
-                Text(
-                    f"The logs differ at entry {found.entry} "
-                    f"(round {found.round}, turn {found.turn}).",
-                    style="bold red",
-                )
-            )
+            where = "" if found.round is None else f" (round {found.round}, turn {found.turn})"
+            lines.append(Text(f"The logs differ at entry {found.entry}{where}.", style="bold red"))
         lines.append(Text("The entries there, as the referee saw them:"))
         told_a: list[Text] = []
         told_b: list[Text] = []
@@ -391,7 +446,7 @@ def diff(
             )
         state = None
         for log in (a, b):
-            if index < len(log.entries):
+            if index < len(log.entries) and log.game == DEFAULT_GAME:
                 state = list(steps(log))[index].after
         if found.state_differences:
             lines.append(Text("The states after it differ:", style="bold"))

@@ -155,7 +155,7 @@ def _load(command: str, path: Path, *, views: bool) -> tuple[MatchLog, Viewer | 
             filled = MatchLog(header=shown.header, entries=shown.entries, chance=shown.chance)
             return filled, shown.viewer
         log = decode_log(data, name)
-        if log.game != DEFAULT_GAME and command != "replay":
+        if log.game != DEFAULT_GAME and command not in ("replay", "diff"):
             raise fail(
                 command,
                 f"{name}: this is a match of {log.game}, and `multiversus {command}` shows "
