@@ -22,7 +22,7 @@ import typer
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from multiversus_cli import transcript
+from multiversus_cli import html_any, transcript
 from multiversus_cli.render import render_board
 from multiversus_core.engine.errors import LogError
 from multiversus_core.engine.registry import DEFAULT_GAME, load_ruleset
@@ -354,7 +354,7 @@ def replay(
         raise fail("replay", "--out writes a page or a picture: use it with --format html or svg")
     log, own = load_replay("replay", log_path)
     if log.game != DEFAULT_GAME:
-        _replay_game(log, viewer, to, output, stepping)
+        _replay_game(log, viewer, to, output, stepping, out_path)
     if viewer is not None and viewer.lower() not in VIEWERS:
         raise fail("replay", f"--as {viewer}: the viewers are {', '.join(VIEWERS)}")
     who: Viewer = ViewerChoice(viewer.lower()).value if viewer is not None else own or "spectator"
@@ -434,9 +434,10 @@ def _replay_game(
     to: int | None,
     output: ReplayFormat | None,
     stepping: bool | None,
+    out_path: Path | None,
 ) -> NoReturn:
     """Replay a match of a game other than Multiversus, through its ruleset: a transcript and
-    the view at the end (text), or the view alone (json).
+    the view at the end (text), the view alone (json), or one page to step through (html).
 
     :raises typer.Exit: always: 0 once shown, 2 for options the game's replay does not take.
     """
@@ -446,15 +447,20 @@ def _replay_game(
     if who not in known:
         listed = ", ".join(known)
         raise fail("replay", f"--as {viewer}: the viewers of {ruleset.title} are {listed}")
-    if stepping or output not in (None, ReplayFormat.text, ReplayFormat.json):
+    if stepping or output not in (None, ReplayFormat.text, ReplayFormat.json, ReplayFormat.html):
         shown = "--step" if stepping else f"--format {output}"
-        raise fail("replay", f"{shown}: a match of {ruleset.title} replays as text or json so far")
+        raise fail(
+            "replay", f"{shown}: a match of {ruleset.title} replays as text, json or html so far"
+        )
     count = len(log.entries)
     if to is not None and not 0 <= to <= count:
         raise fail(
             "replay", f"--to {to} is out of range: the log has {count} entries (0 to {count})"
         )
     to = count if to is None else to
+    if output is ReplayFormat.html:
+        _write(html_any.page_html(ruleset, log, who, to), out_path)
+        raise typer.Exit(EXIT_OK)
     out = Console(highlight=False, soft_wrap=True)
     state = None
     for item in transcript.told(ruleset, log, who, to):
