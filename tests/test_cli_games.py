@@ -125,8 +125,8 @@ def test_replay_as_the_referee_shows_the_state_and_the_outcome(tmp_path: Path) -
     ("words", "says"),
     [
         (["--as", "heroes"], "--as heroes: the viewers of Sealed Bids are seat-1, seat-2"),
-        (["--format", "html"], "--format html: a match of Sealed Bids replays as text or json"),
-        (["--step"], "--step: a match of Sealed Bids replays as text or json"),
+        (["--format", "svg"], "--format svg: a match of Sealed Bids replays as text, json or"),
+        (["--step"], "--step: a match of Sealed Bids replays as text, json or html"),
         (["--to", "99"], "--to 99 is out of range"),
     ],
 )
