@@ -189,7 +189,7 @@ def _play(
 
 def _tell(ruleset: AnyRuleset, state: Any, command: Any, events: Any, out: Console) -> None:
     """Print an entry as the public knows it: a secret choice stays sealed on the screen."""
-    public = "spectator" if "spectator" in ruleset.viewers else ruleset.viewers[-1]
+    public = ruleset.viewer_of(state, None)
     shown = ruleset.redact_command(command, state, public)
     out.print(Text(printable(ruleset.describe_command(shown, state))))
     for event in events:
