@@ -7,13 +7,16 @@ package would offer one, through the ``multiversus.rulesets`` entry point group.
 
 from __future__ import annotations
 
+import json
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
 import pytest
+from typer.testing import CliRunner
 
+from multiversus_cli.app import app
 from multiversus_core.bots import play_match
 from multiversus_core.engine.chance import Chance
 from multiversus_core.engine.errors import LogError, UnknownGameError
@@ -231,3 +234,27 @@ def test_a_game_from_another_package_is_found_through_the_entry_point_group(
     read = read_log(path)
     assert read.game == "bids-again" and replay(read) == state
     assert verify(read).ok
+
+
+def test_the_commands_play_verify_and_replay_a_game_from_another_package(
+    third_party: Path,
+) -> None:
+    runner = CliRunner()
+    log = third_party / "cli.jsonl"
+    played = runner.invoke(
+        app,
+        ["play", "--game", "bids-again", "--players", "random,greedy,mcts", "--log", str(log)],
+    )
+    assert played.exit_code == 0, played.output
+    assert "The match is over: " in played.output
+    assert read_log(log).game == "bids-again"
+    verified = runner.invoke(app, ["verify", str(log)], env={"COLUMNS": "120"})
+    assert verified.exit_code == 0, verified.output
+    assert "1 of 1 logs passed" in verified.output
+    replayed = runner.invoke(app, ["replay", str(log), "--as", "seat-1"])
+    assert replayed.exit_code == 0, replayed.output
+    assert "After entry " in replayed.output
+    listed = runner.invoke(app, ["games", "--format", "json"])
+    assert {"id": "bids-again", "source": "package (bids_again:RULESET)"}.items() <= next(
+        game for game in json.loads(listed.output) if game["id"] == "bids-again"
+    ).items()
