@@ -16,7 +16,7 @@ import msgspec
 
 from multiversus_core.engine.registry import AnyRuleset
 from multiversus_core.engine.ruleset import REFEREE
-from multiversus_core.log import MatchLog
+from multiversus_core.log import MatchLog, starting_state
 
 
 class Told(NamedTuple):
@@ -40,9 +40,7 @@ def seat_of(ruleset: AnyRuleset, log: MatchLog, state: Any, viewer: str) -> int 
 
 def start(ruleset: AnyRuleset, log: MatchLog) -> Any:
     """The state the log begins from, with its secret chance seed if the log reveals it."""
-    settings = log.header.settings
-    secret = log.chance is not None and ruleset.table(settings).chance
-    return ruleset.initial_state(settings, log.chance if secret else None)
+    return starting_state(log)
 
 
 def told(ruleset: AnyRuleset, log: MatchLog, viewer: str, to: int) -> Iterator[Told | Any]:

@@ -1404,6 +1404,12 @@ def replay(log: MatchLog, path: str = "<memory>") -> Any:
 _events_of: Final = attrgetter("events")
 
 
+def starting_state(log: MatchLog) -> Any:
+    """The state a log's match begins from, in its game, with its secret chance seed if the
+    log holds it."""
+    return _folding(log)[0]
+
+
 def _folding(log: MatchLog) -> tuple[Any, Callable[[Any, Iterable[Any]], Any], Callable[..., Any]]:
     """The state a log starts from, with its secret chance seed if the log has it, and the
     game's fold and evolve."""
@@ -1485,6 +1491,7 @@ __all__ = [
     "new_header",
     "read_log",
     "replay",
+    "starting_state",
 ]
 
 

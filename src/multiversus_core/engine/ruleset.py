@@ -267,6 +267,24 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
         ...
 
 
+def table_of(settings: Any) -> Table:
+    """The table of settings that name its four fields as :class:`Table` does (``seed``,
+    ``chance``, ``salts``, ``players``): what most games' ``Ruleset.table`` is."""
+    return Table(settings.seed, settings.chance, settings.salts, tuple(settings.players))
+
+
+def with_table_of(settings: SettingsT, table: Table) -> SettingsT:
+    """``settings`` (naming the table's fields as :func:`table_of` reads them) with the
+    table's seed, chance, salts and players: what most games' ``Ruleset.with_table`` is."""
+    return msgspec.structs.replace(
+        settings,
+        seed=table.seed,
+        chance=table.chance,
+        salts=table.salts,
+        players=tuple(table.players),
+    )
+
+
 def with_secret_chance(ruleset: Any, settings: SettingsT) -> tuple[SettingsT, Chance]:
     """Return ``settings`` with a fresh secret chance seed (seed 0, and the commitment to the
     seed), and that seed: the referee's until the match ends (:func:`.chance.fresh_chance`)."""

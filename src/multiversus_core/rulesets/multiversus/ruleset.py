@@ -17,7 +17,15 @@ from multiversus_core.engine.bots import BotMaker
 from multiversus_core.engine.chance import Chance, opens_chance
 from multiversus_core.engine.errors import SettingsError
 from multiversus_core.engine.ismcts import Game
-from multiversus_core.engine.ruleset import Outcome, Ruleset, Seat, Table, Viewer
+from multiversus_core.engine.ruleset import (
+    Outcome,
+    Ruleset,
+    Seat,
+    Table,
+    Viewer,
+    table_of,
+    with_table_of,
+)
 from multiversus_core.rulesets.multiversus import chance, decide, legal, match, narrate, views
 from multiversus_core.rulesets.multiversus.audit import Auditor
 from multiversus_core.rulesets.multiversus.bots.determinize import determinize
@@ -57,18 +65,11 @@ class MultiversusRuleset:
 
     def table(self, settings: MatchSettings) -> Table:
         """The settings' seed, chance commitment, salt source and players."""
-        return Table(settings.seed, settings.chance, settings.salts, settings.players)
+        return table_of(settings)
 
     def with_table(self, settings: MatchSettings, table: Table) -> MatchSettings:
         """``settings`` with the table's seed, chance, salts and players."""
-        players = tuple(table.players)
-        return msgspec.structs.replace(
-            settings,
-            seed=table.seed,
-            chance=table.chance,
-            salts=table.salts,
-            players=players,
-        )
+        return with_table_of(settings, table)
 
     def initial_state(self, settings: MatchSettings, chance: Chance | None) -> MatchState:
         """The match before the set-up coin flip: :func:`~.match.start_match` without the

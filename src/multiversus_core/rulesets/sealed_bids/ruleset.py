@@ -14,7 +14,7 @@ from multiversus_core.engine.bots import BotMaker, SearchBot, UniformBot
 from multiversus_core.engine.chance import Chance, opens_chance
 from multiversus_core.engine.commit import fresh_salt
 from multiversus_core.engine.errors import SettingsError
-from multiversus_core.engine.ruleset import Ruleset, Seat, Table, Viewer
+from multiversus_core.engine.ruleset import Ruleset, Seat, Table, Viewer, table_of, with_table_of
 from multiversus_core.rulesets.sealed_bids import hidden, rules
 from multiversus_core.rulesets.sealed_bids.rules import (
     Bid,
@@ -124,19 +124,12 @@ class SealedBidsRuleset:
     auditor = staticmethod(rules.BidAuditor)
 
     def table(self, settings: SealedBidsSettings) -> Table:
-        """The settings' chance, salts and players."""
-        return Table(settings.seed, settings.chance, settings.salts, settings.players)
+        """The settings' seed, chance commitment, salt source and players."""
+        return table_of(settings)
 
     def with_table(self, settings: SealedBidsSettings, table: Table) -> SealedBidsSettings:
         """``settings`` with the table's seed, chance, salts and players."""
-        players = tuple(table.players)
-        return msgspec.structs.replace(
-            settings,
-            seed=table.seed,
-            chance=table.chance,
-            salts=table.salts,
-            players=players,
-        )
+        return with_table_of(settings, table)
 
     def initial_state(self, settings: SealedBidsSettings, chance: Chance | None) -> SealedBidsState:
         """Round 1, nobody has bid yet."""
