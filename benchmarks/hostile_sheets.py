@@ -19,9 +19,11 @@ from importlib import resources
 from multiversus_core.engine.errors import SheetError
 from multiversus_core.rulesets.multiversus.sheets import MAX_SHEET_BYTES, decode_sheet
 
-SMOGON = resources.files("multiversus_core.rulesets.multiversus").joinpath(
-    "data", "teams", "smogon.toml"
-).read_text()
+SMOGON = (
+    resources.files("multiversus_core.rulesets.multiversus")
+    .joinpath("data", "teams", "smogon.toml")
+    .read_text()
+)
 
 HOSTILE: dict[str, str] = {
     "nested arrays (100000 deep)": "x = " + "[" * 100_000 + "]" * 100_000,

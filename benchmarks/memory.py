@@ -22,7 +22,10 @@ from pathlib import Path
 
 from replay_speed import generate
 
-from multiversus_core.log import decode_log, replay
+try:
+    from multiversus_core.engine.log import decode_log, replay
+except ImportError:  # a checkout from before the log moved into the engine
+    from multiversus_core.log import decode_log, replay  # type: ignore[no-redef]
 from multiversus_core.verify import verify
 
 

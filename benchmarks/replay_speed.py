@@ -49,14 +49,33 @@ import msgspec
 
 from multiversus_core import MatchSettings
 from multiversus_core.bots import RandomBot, play_match
-from multiversus_core.log import (
-    EndRecord,
-    EntryRecord,
-    LogHeader,
-    decode_log,
-    encode_log,
-    replay,
-)
+
+try:
+    from multiversus_core.engine.log import (
+        EndRecord,
+        EntryRecord,
+        LogHeader,
+        decode_log,
+        encode_log,
+        replay,
+    )
+    from multiversus_core.rulesets.multiversus.commands import Command
+    from multiversus_core.rulesets.multiversus.events import Event
+
+    LOG_RECORD: object = (
+        LogHeader[MatchSettings] | EntryRecord[Command, Event] | EndRecord  # type: ignore[index]
+    )
+except ImportError:  # a checkout from before the log moved into the engine
+    from multiversus_core.log import (  # type: ignore[no-redef]
+        EndRecord,
+        EntryRecord,
+        LogHeader,
+        decode_log,
+        encode_log,
+        replay,
+    )
+
+    LOG_RECORD = LogHeader | EntryRecord | EndRecord
 from multiversus_core.verify import verify
 
 ACCEPTED_RATIO = 0.45
@@ -161,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.against is not None:
             return against(args.against, folder, events, args.verify_events, args.repeat)
 
-    typed_decoder = msgspec.json.Decoder(LogHeader | EntryRecord | EndRecord)
+    typed_decoder = msgspec.json.Decoder(LOG_RECORD)
     plain_decoder = msgspec.json.Decoder()
 
     def typed_decode() -> None:
@@ -316,9 +335,7 @@ def against(src: Path, folder: Path, events: int, verify_events: int, repeat: in
     print(file=sys.stderr)
     print(f"logs:          {events:,} events; verification on the first {verify_events:,}")
     for what in ("replay", "verify"):
-        ratios = [
-            b[what] / t[what] for b, t in zip(times["baseline"], times["this"], strict=True)
-        ]
+        ratios = [b[what] / t[what] for b, t in zip(times["baseline"], times["this"], strict=True)]
         base = statistics.median(b[what] for b in times["baseline"])
         this = statistics.median(t[what] for t in times["this"])
         ratio = statistics.median(ratios)

@@ -33,7 +33,7 @@ from multiversus_core import (
     SelectNoReaction,
 )
 from multiversus_core.bots import RandomBot, play_match
-from multiversus_core.log import LogEntry, MatchLog, encode_log
+from multiversus_core.engine.log import LogEntry, MatchLog, encode_log
 from multiversus_core.rulesets.multiversus.catalog import installed_teams
 from multiversus_core.rulesets.multiversus.events import (
     ActionStarted,

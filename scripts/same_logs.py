@@ -28,7 +28,11 @@ def digests(start: int, matches: int, bot: str) -> None:
     """Print one line per match: its seed, settings and the SHA-256 of its log."""
     from multiversus_core import MatchSettings
     from multiversus_core.bots import make_bot, play_match
-    from multiversus_core.log import encode_log
+
+    try:
+        from multiversus_core.engine.log import encode_log
+    except ImportError:  # a checkout from before the log moved into the engine
+        from multiversus_core.log import encode_log  # type: ignore[no-redef]
     try:
         from multiversus_core.rulesets.multiversus.catalog import installed_teams
         from multiversus_core.rulesets.multiversus.variants import VARIANTS

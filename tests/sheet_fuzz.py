@@ -45,7 +45,9 @@ from multiversus_core.rulesets.multiversus.sheets import ENTRY_POINT_GROUP, Team
 BUNDLED: tuple[bytes, ...] = tuple(
     entry.read_bytes()
     for entry in sorted(
-        resources.files("multiversus_core.rulesets.multiversus").joinpath("data", "teams").iterdir(),
+        resources.files("multiversus_core.rulesets.multiversus")
+        .joinpath("data", "teams")
+        .iterdir(),
         key=lambda e: e.name,
     )
     if entry.name.endswith(".toml")

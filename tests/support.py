@@ -36,7 +36,7 @@ from multiversus_core import (
     start_match,
 )
 from multiversus_core.bots import RandomBot, play_match
-from multiversus_core.log import MatchLog
+from multiversus_core.engine.log import MatchLog
 from multiversus_core.rulesets.multiversus import forced, setup
 from multiversus_core.rulesets.multiversus.events import ReactionDeclined, ReactionTriggered
 from multiversus_core.rulesets.multiversus.terms import ActionKind, Colour, Condition, Seat, Side

@@ -27,7 +27,7 @@ from multiversus_core import (
 )
 from multiversus_core.bots import RandomBot, command_for, play_match
 from multiversus_core.engine.errors import LogError
-from multiversus_core.log import (
+from multiversus_core.engine.log import (
     LogEntry,
     LogWriter,
     MatchLog,

@@ -54,7 +54,7 @@ def test_a_game_that_cannot_be_loaded_is_listed_with_why_and_exits_1() -> None:
 
 def _bids_log(folder: Path, **settings: object) -> Path:
     from multiversus_core.bots import play_match
-    from multiversus_core.log import encode_log
+    from multiversus_core.engine.log import encode_log
 
     ruleset = load_ruleset("sealed-bids")
     log, _ = play_match(

@@ -19,8 +19,8 @@ from typer.testing import CliRunner, Result
 from multiversus_cli.app import app
 from multiversus_cli.render import render_units
 from multiversus_core import MatchSettings, start_match
+from multiversus_core.engine.log import read_log
 from multiversus_core.engine.text import printable
-from multiversus_core.log import read_log
 from tests.support import SETTINGS, set_up
 
 HOSTILE = "Eve\x1b[31m\x1b]0;pwned\x07[bold red]loud[/]\r\nOK\u202egnp"

@@ -8,7 +8,7 @@ import pytest
 from typer.testing import CliRunner
 
 from multiversus_cli.app import app
-from multiversus_core.log import read_log
+from multiversus_core.engine.log import read_log
 from multiversus_core.verify import verify_file
 
 

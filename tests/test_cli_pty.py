@@ -18,7 +18,7 @@ import pytest
 
 pexpect = pytest.importorskip("pexpect")
 
-from multiversus_core.log import read_log, replay  # noqa: E402
+from multiversus_core.engine.log import read_log, replay  # noqa: E402
 
 SRC = Path(__file__).resolve().parents[1] / "src"
 

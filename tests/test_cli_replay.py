@@ -11,8 +11,8 @@ import pytest
 from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
-from multiversus_core.log import MatchLog, read_log
-from multiversus_core.log import replay as replay_log
+from multiversus_core.engine.log import MatchLog, read_log
+from multiversus_core.engine.log import replay as replay_log
 from multiversus_core.rulesets.multiversus.events import CoinsSelected
 from multiversus_core.rulesets.multiversus.narrate import result_text
 from multiversus_core.rulesets.multiversus.views import redact_log
@@ -31,8 +31,18 @@ def bot_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A finished bot match, seed 7."""
     log = tmp_path_factory.mktemp("replay") / "bots.jsonl"
     result = run(
-        "play", "--player1", "random", "--player2", "random", "--bot-seed", "7", "--quiet",
-        "--seed", "7", "--log", str(log),
+        "play",
+        "--player1",
+        "random",
+        "--player2",
+        "random",
+        "--bot-seed",
+        "7",
+        "--quiet",
+        "--seed",
+        "7",
+        "--log",
+        str(log),
     )
     assert result.exit_code == 0, result.output
     return log

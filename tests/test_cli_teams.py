@@ -14,7 +14,13 @@ from multiversus_core.rulesets.multiversus.catalog import installed_teams
 from multiversus_core.rulesets.multiversus.sheets import ENTRY_POINT_GROUP
 
 BUNDLED = (
-    Path(__file__).parent.parent / "src" / "multiversus_core" / "rulesets" / "multiversus" / "data" / "teams"
+    Path(__file__).parent.parent
+    / "src"
+    / "multiversus_core"
+    / "rulesets"
+    / "multiversus"
+    / "data"
+    / "teams"
 )
 
 

@@ -19,7 +19,7 @@ from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
 from multiversus_cli.verify import find_logs, summary_table
-from multiversus_core.log import encode_log, read_log
+from multiversus_core.engine.log import encode_log, read_log
 from multiversus_core.rulesets.multiversus.events import CoinsRevealed
 from multiversus_core.verify import Verification
 from tests.support import rechained

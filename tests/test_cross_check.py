@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 from multiversus_cli.app import app
 from multiversus_core import MatchSettings, RollInitiative, SelectReaction
 from multiversus_core.bots import RandomBot, play_match
-from multiversus_core.log import LogEntry, MatchLog, encode_log
+from multiversus_core.engine.log import LogEntry, MatchLog, encode_log
 from multiversus_core.rulesets.multiversus.events import (
     ActivationEnded,
     CoinsSelected,

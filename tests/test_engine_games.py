@@ -7,6 +7,7 @@ package would offer one, through the ``multiversus.rulesets`` entry point group.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import textwrap
 from collections.abc import Iterator
@@ -20,9 +21,16 @@ from multiversus_cli.app import app
 from multiversus_core.bots import play_match
 from multiversus_core.engine.chance import Chance
 from multiversus_core.engine.errors import LogError, UnknownGameError
+from multiversus_core.engine.log import (
+    LogWriter,
+    MatchLog,
+    decode_log,
+    encode_log,
+    read_log,
+    replay,
+)
 from multiversus_core.engine.registry import game_ids, load_ruleset, ruleset_of
 from multiversus_core.engine.ruleset import with_secret_chance
-from multiversus_core.log import LogWriter, MatchLog, decode_log, encode_log, read_log, replay
 from multiversus_core.rulesets.sealed_bids import RULESET, SealedBidsSettings
 from multiversus_core.verify import verify, verify_data
 from tests.packages import installed
@@ -258,3 +266,94 @@ def test_the_commands_play_verify_and_replay_a_game_from_another_package(
     assert {"id": "bids-again", "source": "package (bids_again:RULESET)"}.items() <= next(
         game for game in json.loads(listed.output) if game["id"] == "bids-again"
     ).items()
+
+
+# --- a game's older logs: upcast by the steps its ruleset lists ----------------------------
+
+_VERSION_2 = '''
+"""Sealed Bids at rules version 2, whose step from version 1 names the players anew."""
+
+import msgspec
+
+from multiversus_core.engine.records import Upcast
+from multiversus_core.rulesets.sealed_bids import SealedBidsSettings
+from multiversus_core.rulesets.sealed_bids.ruleset import SealedBidsRuleset
+
+
+class BidsTwoSettings(SealedBidsSettings, frozen=True):
+    """The same settings, a type of the game's own."""
+
+
+def _one_to_two(header, entries):
+    settings = header.settings
+    players = tuple(name.upper() for name in settings.players)
+    settings = msgspec.structs.replace(settings, players=players)
+    return msgspec.structs.replace(header, rules=2, settings=settings), entries
+
+
+class BidsTwo(SealedBidsRuleset):
+    id = "bids-two"
+    rules_version = 2
+    settings_type = BidsTwoSettings
+    log_upcasts = {1: Upcast(_one_to_two)}
+
+
+RULESET = BidsTwo()
+'''
+
+
+def _as_rules_version(data: bytes, rules: int) -> bytes:
+    """A log rewritten as if written at another rules version, its chain made anew."""
+    lines = data.split(b"\n")[:-1]
+    header = json.loads(lines[0])
+    header["rules"] = rules
+    if rules == 0:
+        del header["rules"]
+    lines[0] = json.dumps(header, separators=(",", ":")).encode()
+    for number in range(1, len(lines)):
+        record = json.loads(lines[number])
+        link = "prev" if record["record"] == "entry" else "head"
+        record[link] = hashlib.sha256(lines[number - 1]).hexdigest()
+        lines[number] = json.dumps(record, separators=(",", ":")).encode()
+    return b"\n".join(lines) + b"\n"
+
+
+@pytest.fixture
+def rules_two(tmp_path: Path) -> Iterator[Path]:
+    points = {"multiversus.rulesets": {"bids-two": "bids_two:RULESET"}}
+    with installed(tmp_path, "bids-two", points, {"bids_two": textwrap.dedent(_VERSION_2)}):
+        yield tmp_path
+
+
+def test_a_log_of_an_older_rules_version_is_upcast_by_the_games_steps(rules_two: Path) -> None:
+    ruleset = load_ruleset("bids-two")
+    settings = ruleset.settings_type(seed=5)
+    bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
+    log, _ = play_match(settings, bots)
+    current = encode_log(log)
+    assert b'"rules":2' in current.split(b"\n", 1)[0]
+    older = decode_log(_as_rules_version(current, 1))
+    assert older.upcast_from == 1 and older.header.rules == 2
+    assert older.header.settings.players == tuple(n.upper() for n in settings.players)
+    assert older.entries == log.entries
+
+
+def test_a_log_older_than_a_games_oldest_step_is_refused_naming_the_versions(
+    rules_two: Path,
+) -> None:
+    ruleset = load_ruleset("bids-two")
+    bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
+    log, _ = play_match(ruleset.settings_type(seed=5), bots)
+    with pytest.raises(LogError) as raised:
+        decode_log(_as_rules_version(encode_log(log), 0))
+    assert (raised.value.line, raised.value.code) == (1, "bad_version")
+    assert "bids-two rules version 0; this engine reads versions 1 to 2" in raised.value.reason
+
+
+def test_a_game_with_no_steps_reads_only_its_own_rules_version() -> None:
+    bots = {seat: RULESET.bots["random"](seat) for seat in (1, 2, 3)}
+    log, _ = play_match(SealedBidsSettings(seed=5), bots)
+    with pytest.raises(LogError) as raised:
+        decode_log(_as_rules_version(encode_log(log), 0))
+    assert raised.value.code == "bad_version"
+    assert "sealed-bids rules version 0; this engine reads version 1 only" in raised.value.reason

@@ -27,7 +27,7 @@ from multiversus_core.bots import RandomBot, command_for, play_match
 from multiversus_core.engine.audit import Committed, Due
 from multiversus_core.engine.commit import opens
 from multiversus_core.engine.errors import InvalidCommandError, MultiversusError
-from multiversus_core.log import MatchLog
+from multiversus_core.engine.log import MatchLog
 from multiversus_core.rulesets.multiversus import layout, selections
 from multiversus_core.rulesets.multiversus.abilities import abilities_of
 from multiversus_core.rulesets.multiversus.audit import AUDITED, Auditor

@@ -34,7 +34,7 @@ from multiversus_core import (
     view,
 )
 from multiversus_core.bots import RandomBot, command_for, play_match
-from multiversus_core.log import LogWriter, read_log, replay
+from multiversus_core.engine.log import LogWriter, read_log, replay
 from multiversus_core.rulesets.multiversus.events import (
     BlockChosen,
     ForcedMoveHeld,

@@ -19,7 +19,7 @@ import pytest
 
 from multiversus_cli.render import render_board, to_text
 from multiversus_core import MatchState, evolve, initial_state
-from multiversus_core.log import encode_log, read_log, replay
+from multiversus_core.engine.log import encode_log, read_log, replay
 from multiversus_core.rulesets.multiversus.events import MatchEnded, RoundEnded
 from multiversus_core.rulesets.multiversus.terms import Side
 from multiversus_core.rulesets.multiversus.views import PLAYER_VIEWERS, redact_log

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from multiversus_cli.html import page_html, side_page
-from multiversus_core.log import MatchLog, read_log
+from multiversus_core.engine.log import MatchLog, read_log
 from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.views import redact_log

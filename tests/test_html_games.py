@@ -16,8 +16,8 @@ from typer.testing import CliRunner
 from multiversus_cli import html_any, transcript
 from multiversus_cli.app import app
 from multiversus_core.bots import play_match
+from multiversus_core.engine.log import MatchLog, encode_log
 from multiversus_core.engine.registry import load_ruleset
-from multiversus_core.log import MatchLog, encode_log
 from tests.test_html_browser import browser  # noqa: F401 (the browser fixture)
 
 RULESET = load_ruleset("sealed-bids")
@@ -39,7 +39,11 @@ def _views(page: str) -> list[str]:
 def test_the_page_tells_every_entry_and_holds_the_view_after_each(tmp_path: Path) -> None:
     log = _match()
     page = html_any.page_html(RULESET, log, "seat-2", len(log.entries))
-    told = [t for t in transcript.told(RULESET, log, "seat-2", len(log.entries)) if isinstance(t, transcript.Told)]
+    told = [
+        t
+        for t in transcript.told(RULESET, log, "seat-2", len(log.entries))
+        if isinstance(t, transcript.Told)
+    ]
     for entry in told:
         assert f'id="entry-{entry.number}"' in page
     views = _views(page)

@@ -24,7 +24,7 @@ from multiversus_cli.replay import command_line, event_lines, steps
 from multiversus_cli.svg import CELL, board_svg, changes
 from multiversus_core import MatchSettings, apply, decider_seat, salted, start_match
 from multiversus_core.bots import RandomBot, command_for
-from multiversus_core.log import LogEntry, MatchLog, encode_log, new_header, read_log, replay
+from multiversus_core.engine.log import LogEntry, MatchLog, encode_log, new_header, read_log, replay
 from multiversus_core.rulesets.multiversus.events import (
     AttackMade,
     BoardSetUp,
@@ -268,7 +268,6 @@ def test_the_panels_show_round_initiative_coins_activation_and_score(heroes_page
     assert "The match is over" in last and "Result" in last
 
 
-
 def test_the_result_line_gives_the_win_condition_in_the_rules_words() -> None:
     log = read_log(REPLAYS / "banner-knight--black-goblins--standard.jsonl")
     page = referee_page(log)
@@ -276,6 +275,7 @@ def test_the_result_line_gives_the_win_condition_in_the_rules_words() -> None:
     text, _ = WIN_CONDITIONS["the-goblins-plunder"]
     assert "after round 6: " + text[:1].lower() + text[1:].rstrip(".") in last
     assert "the-goblins-plunder" not in last and "goblins plunder" not in last
+
 
 # --- perspective ------------------------------------------------------------------------
 

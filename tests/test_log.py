@@ -20,7 +20,7 @@ import multiversus_core
 from multiversus_core import MatchSettings, MatchState
 from multiversus_core.engine.chance import draw, flip_coin, roll_die
 from multiversus_core.engine.errors import LogError
-from multiversus_core.log import (
+from multiversus_core.engine.log import (
     LOG_ERROR_CODES,
     LOG_FORMAT,
     LOG_VERSION,
@@ -473,7 +473,7 @@ def test_schema_file_is_up_to_date() -> None:
     actual = SCHEMA_FILE.read_text(encoding="utf-8") if SCHEMA_FILE.exists() else ""
     assert actual == expected, (
         "docs/log-schema.json is out of date; regenerate it from the repository root with "
-        "`PYTHONPATH=src python -m multiversus_core.log --schema > docs/log-schema.json`"
+        "`PYTHONPATH=src python -m multiversus_core.engine.log --schema > docs/log-schema.json`"
     )
 
 
@@ -487,7 +487,7 @@ def test_schema_is_json_naming_both_records() -> None:
 
 def test_schema_command_line_prints_the_schema_file() -> None:
     result = subprocess.run(
-        [sys.executable, "-m", "multiversus_core.log", "--schema"],
+        [sys.executable, "-m", "multiversus_core.engine.log", "--schema"],
         capture_output=True,
         check=True,
         cwd=ROOT,

@@ -15,7 +15,7 @@ import pytest
 
 from multiversus_core import MatchSettings
 from multiversus_core.engine.errors import LogError
-from multiversus_core.log import (
+from multiversus_core.engine.log import (
     LogWriter,
     MatchLog,
     encode_log,
@@ -201,7 +201,7 @@ WRITER_SCRIPT = """
 import sys
 from multiversus_core import MatchSettings, apply, decider_seat, start_match
 from multiversus_core.bots import RandomBot, command_for
-from multiversus_core.log import LogWriter
+from multiversus_core.engine.log import LogWriter
 
 seed = int(sys.argv[2])
 settings = MatchSettings(seed=seed)

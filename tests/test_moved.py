@@ -51,7 +51,7 @@ def test_a_module_below_a_moved_package_moves_with_it() -> None:
 
 
 def test_a_module_that_did_not_move_has_no_new_name() -> None:
-    assert new_name("multiversus_core.log") is None
+    assert new_name("multiversus_core.engine.log") is None
     assert new_name("multiversus_core.rulesets.multiversus.state") is None
 
 

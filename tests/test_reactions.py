@@ -22,7 +22,7 @@ from multiversus_core import (
     legal_commands,
 )
 from multiversus_core.bots import RandomBot, play_match
-from multiversus_core.log import MatchLog
+from multiversus_core.engine.log import MatchLog
 from multiversus_core.rulesets.multiversus.activation import triggered_units
 from multiversus_core.rulesets.multiversus.board import Figure
 from multiversus_core.rulesets.multiversus.events import (

@@ -19,7 +19,7 @@ import pytest
 
 from multiversus_core import MatchSettings
 from multiversus_core.bots import RandomBot, play_match
-from multiversus_core.log import MatchLog, encode_log, read_log
+from multiversus_core.engine.log import MatchLog, encode_log, read_log
 from multiversus_core.rulesets.multiversus.match import secret_chance_settings
 from multiversus_core.rulesets.multiversus.views import redact_log
 from multiversus_core.verify import verify_data

@@ -355,7 +355,10 @@ def test_entry_point_team_with_an_unregistered_ability_is_left_out_and_listed(
 @pytest.mark.parametrize(
     ("attribute", "message"),
     [
-        ("clashing_provider", "id: the team id 'smogon' is taken by multiversus_core/rulesets/multiversus/data/teams"),
+        (
+            "clashing_provider",
+            "id: the team id 'smogon' is taken by multiversus_core/rulesets/multiversus/data/teams",
+        ),
         ("junk_provider", "team 0 is a int, not a TeamSheet or a path"),
         ("NOT_CALLABLE", "loads to something that is not callable"),
         ("no_such_attribute", "cannot be loaded"),

@@ -9,7 +9,7 @@ import pytest
 from msgspec.structs import replace
 
 from multiversus_core import MatchSettings
-from multiversus_core.log import (
+from multiversus_core.engine.log import (
     MatchLog,
     decode_log,
     encode_log,

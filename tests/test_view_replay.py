@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from multiversus_core import MatchSettings
 from multiversus_core.engine.errors import LogError
-from multiversus_core.log import LogEntry, MatchLog, read_log
+from multiversus_core.engine.log import LogEntry, MatchLog, read_log
 from multiversus_core.rulesets.multiversus.events import (
     CoinsRevealed,
     CoinsSelected,

@@ -28,7 +28,7 @@ from multiversus_core import (
     start_match,
 )
 from multiversus_core.bots import RandomBot, command_for
-from multiversus_core.log import LOG_FORMAT, LOG_VERSION, LogEntry, LogHeader, MatchLog
+from multiversus_core.engine.log import LOG_FORMAT, LOG_VERSION, LogEntry, LogHeader, MatchLog
 from multiversus_core.rulesets.multiversus.events import (
     CoinsRevealed,
     CoinsSelected,

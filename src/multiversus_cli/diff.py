@@ -23,10 +23,10 @@ from rich.text import Text
 
 from multiversus_cli import transcript
 from multiversus_cli.replay import command_line, event_lines, fail, load_log, steps
+from multiversus_core.engine.log import MatchLog
 from multiversus_core.engine.registry import DEFAULT_GAME, AnyRuleset, load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
 from multiversus_core.engine.text import printable
-from multiversus_core.log import MatchLog
 from multiversus_core.rulesets.multiversus.board import Figure
 from multiversus_core.rulesets.multiversus.narrate import (
     coin_name,

@@ -43,7 +43,8 @@ def games(
     output: Annotated[
         GamesFormat,
         typer.Option(
-            "--format", help="table: for people; json: one object a game, for scripts.",
+            "--format",
+            help="table: for people; json: one object a game, for scripts.",
             case_sensitive=False,
         ),
     ] = GamesFormat.table,

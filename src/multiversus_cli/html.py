@@ -27,7 +27,7 @@ import msgspec
 from multiversus_cli.render import figure_labels
 from multiversus_cli.replay import command_line, event_lines
 from multiversus_cli.svg import board_parts, changes
-from multiversus_core.log import LogEntry, LogHeader, MatchLog
+from multiversus_core.engine.log import LogEntry, LogHeader, MatchLog
 from multiversus_core.rulesets.multiversus.catalog import find_team
 from multiversus_core.rulesets.multiversus.events import Event
 from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state

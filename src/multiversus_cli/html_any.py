@@ -15,8 +15,8 @@ from html import escape
 from typing import Final
 
 from multiversus_cli import transcript
+from multiversus_core.engine.log import MatchLog
 from multiversus_core.engine.registry import AnyRuleset
-from multiversus_core.log import MatchLog
 
 _STYLE: Final = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }

@@ -32,9 +32,9 @@ from multiversus_cli.menu import Menu, build_menu
 from multiversus_cli.render import render_board, render_piles, render_units, status_line
 from multiversus_core.bots import Bot, command_for, make_bot
 from multiversus_core.engine.errors import LogError, MultiversusError, SettingsError
+from multiversus_core.engine.log import LogWriter, MatchLog, game_of, read_bytes, replay
 from multiversus_core.engine.registry import DEFAULT_GAME, load_ruleset
 from multiversus_core.engine.text import printable, printable_lines
-from multiversus_core.log import LogWriter, MatchLog, game_of, read_bytes, replay
 from multiversus_core.rulesets.multiversus.board import Figure
 from multiversus_core.rulesets.multiversus.catalog import (
     DEFAULT_ADVERSARIES,
@@ -198,9 +198,7 @@ def play(
             f"iterations, or an installed one); bot means {DEFAULT_BOT}."
         ),
     ] = "human",
-    player2: Annotated[
-        str, typer.Option(help="Who plays seat 2, as for --player1.")
-    ] = DEFAULT_BOT,
+    player2: Annotated[str, typer.Option(help="Who plays seat 2, as for --player1.")] = DEFAULT_BOT,
     name1: Annotated[
         str | None, typer.Option(help="Name of seat 1. (default: Player 1, or Bot)")
     ] = None,

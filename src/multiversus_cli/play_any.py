@@ -23,10 +23,10 @@ from rich.console import Console
 from rich.text import Text
 
 from multiversus_core.engine.chance import chance_commitment, fresh_chance
+from multiversus_core.engine.log import LogWriter, MatchLog, replay
 from multiversus_core.engine.registry import AnyRuleset
 from multiversus_core.engine.ruleset import Table
 from multiversus_core.engine.text import printable
-from multiversus_core.log import LogWriter, MatchLog, replay
 
 HUMAN: Final = "human"
 
@@ -231,4 +231,3 @@ def _ask(
 def default_log(ruleset: AnyRuleset) -> Path:
     """Where a match is logged when ``--log`` is not given: the game's id and the time."""
     return Path(f"{ruleset.id}-{datetime.now():%Y%m%d-%H%M%S}.jsonl")
-

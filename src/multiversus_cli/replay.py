@@ -25,10 +25,10 @@ from rich.text import Text
 from multiversus_cli import html_any, transcript
 from multiversus_cli.render import render_board
 from multiversus_core.engine.errors import LogError
+from multiversus_core.engine.log import LogEntry, MatchLog, decode_log, read_bytes
+from multiversus_core.engine.log import replay as replay_log
 from multiversus_core.engine.registry import DEFAULT_GAME, load_ruleset
 from multiversus_core.engine.text import printable
-from multiversus_core.log import LogEntry, MatchLog, decode_log, read_bytes
-from multiversus_core.log import replay as replay_log
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.events import (
     CoinsSelected,

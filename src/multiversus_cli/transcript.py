@@ -14,9 +14,9 @@ from typing import Any, NamedTuple
 
 import msgspec
 
+from multiversus_core.engine.log import MatchLog, starting_state
 from multiversus_core.engine.registry import AnyRuleset
 from multiversus_core.engine.ruleset import REFEREE
-from multiversus_core.log import MatchLog, starting_state
 
 
 class Told(NamedTuple):

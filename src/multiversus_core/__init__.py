@@ -12,7 +12,7 @@ The public API in brief::
 
 Rules are pure functions: :func:`decide` turns a command into events and
 :func:`evolve` folds one event into a state. :func:`fold` replays a list of
-events; :mod:`multiversus_core.log` reads and writes match logs. Secrets are
+events; :mod:`multiversus_core.engine.log` reads and writes match logs. Secrets are
 committed when chosen and revealed later (:mod:`multiversus_core.rulesets.multiversus.secrets`):
 in a match with ``salts="secrets"``, pass each command through :func:`salted`
 before applying it.

@@ -24,10 +24,31 @@ MOVED: Final[dict[str, str]] = {
     **{
         f"multiversus_core.{name}": f"{_RULES}.{name}"
         for name in (
-            "abilities", "activation", "board", "builder", "combat", "commands", "decide",
-            "events", "evolve", "forced", "geometry", "initiative", "legal", "match", "movement",
-            "scoring", "settings", "setup", "sheets", "state", "terms", "units", "variants",
-            "views", "teams",
+            "abilities",
+            "activation",
+            "board",
+            "builder",
+            "combat",
+            "commands",
+            "decide",
+            "events",
+            "evolve",
+            "forced",
+            "geometry",
+            "initiative",
+            "legal",
+            "match",
+            "movement",
+            "scoring",
+            "settings",
+            "setup",
+            "sheets",
+            "state",
+            "terms",
+            "units",
+            "variants",
+            "views",
+            "teams",
         )
     },
     "multiversus_core.commitments": f"{_RULES}.secrets",
@@ -38,6 +59,7 @@ MOVED: Final[dict[str, str]] = {
     "multiversus_core.dice": "multiversus_core.engine.chance",
     "multiversus_core.errors": "multiversus_core.engine.errors",
     "multiversus_core.ismcts": "multiversus_core.engine.ismcts",
+    "multiversus_core.log": "multiversus_core.engine.log",
 }
 """Old module name to new, for every module that moved (``teams`` with its submodules)."""
 

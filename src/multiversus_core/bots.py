@@ -19,8 +19,8 @@ from typing import Any, Final, Protocol, TypeAlias, overload
 
 from multiversus_core.engine.bots import Bot as AnyBot
 from multiversus_core.engine.errors import IllegalCommandError
+from multiversus_core.engine.log import LogEntry, MatchLog, new_header
 from multiversus_core.engine.registry import ruleset_of
-from multiversus_core.log import LogEntry, MatchLog, new_header
 from multiversus_core.rulesets.multiversus.bots.heuristic import HeuristicBot
 from multiversus_core.rulesets.multiversus.bots.random import RandomBot, random_choice
 from multiversus_core.rulesets.multiversus.bots.search import DEFAULT_ITERATIONS, SearchBot
@@ -48,6 +48,7 @@ __all__ = [
     "play_out",
     "random_choice",
 ]
+
 
 class Bot(Protocol):
     """A player that chooses one of the legal commands from its side's view of the match."""

@@ -27,8 +27,9 @@ from typing import Final, Literal, TypeAlias
 import msgspec
 
 from multiversus_core.bots import Bot, RandomBot, make_bot, play_match
-from multiversus_core.log import LogEntry, MatchLog, encode_log, new_header
+from multiversus_core.engine.log import LogEntry, MatchLog, encode_log, new_header
 from multiversus_core.rulesets.multiversus.commands import Command
+from multiversus_core.rulesets.multiversus.events import Event
 from multiversus_core.rulesets.multiversus.evolve import initial_state
 from multiversus_core.rulesets.multiversus.match import apply, start_match
 from multiversus_core.rulesets.multiversus.settings import MatchSettings
@@ -185,7 +186,8 @@ class MatchResult(msgspec.Struct, frozen=True, gc=False):
 
     record: MatchRecord
     log: bytes | None = None
-    """The match log (:func:`~multiversus_core.log.encode_log`), if asked for or if it raised."""
+    """The match log (:func:`~multiversus_core.engine.log.encode_log`), if asked for or if it
+    raised."""
 
 
 class SimulationHeader(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -282,7 +284,7 @@ def play_task(task: MatchTask, make: MakeBot = make_bot) -> MatchResult:
 
 def _partial(settings: MatchSettings, chosen: Iterable[Command]) -> tuple[MatchLog, MatchState]:
     """The log and state of the commands accepted before a match failed."""
-    entries: list[LogEntry] = []
+    entries: list[LogEntry[Command, Event]] = []
     state = initial_state(settings)
     try:
         state = start_match(settings)

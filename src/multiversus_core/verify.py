@@ -38,8 +38,8 @@ import msgspec
 from multiversus_core.engine import audit
 from multiversus_core.engine.audit import CommitmentCode, CommitmentProblem
 from multiversus_core.engine.errors import LogError, MultiversusError, UnknownGameError
+from multiversus_core.engine.log import MatchLog, decode_log, read_bytes
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
-from multiversus_core.log import MatchLog, decode_log, read_bytes
 from multiversus_core.rulesets.multiversus.audit import Auditor
 from multiversus_core.rulesets.multiversus.chance import with_recorded_chance
 from multiversus_core.rulesets.multiversus.commands import (

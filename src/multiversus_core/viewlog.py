@@ -28,11 +28,9 @@ from typing import Any, Final, Literal, TypeAlias
 import msgspec
 
 from multiversus_core.engine.errors import LogError, LogErrorCode
-from multiversus_core.log import (
+from multiversus_core.engine.log import (
     LOG_FORMAT,
     LOG_VERSION,
-    EntryCount,
-    EntryNumber,
     LogEntry,
     LogHeader,
     broken_link,
@@ -42,7 +40,9 @@ from multiversus_core.log import (
     check_seed,
     decode_record,
     read_bytes,
+    records_for,
 )
+from multiversus_core.engine.records import DEFAULT_GAME, EntryCount, EntryNumber
 from multiversus_core.rulesets.multiversus.commands import (
     ChooseSecret,
     Command,
@@ -162,7 +162,7 @@ def encode_view_log(log: RedactedLog) -> bytes:
     """Return a redacted log as a view log, in its canonical encoding.
 
     :raises ValueError: for the referee's view, which hides nothing: the match
-        log itself is the referee's (:func:`~multiversus_core.log.encode_log`).
+        log itself is the referee's (:func:`~multiversus_core.engine.log.encode_log`).
     """
     if log.viewer == "referee":
         raise ValueError("the referee's view hides nothing: write the match log itself")
@@ -208,7 +208,7 @@ def decode_view_log(data: bytes, path: str = "<memory>") -> RedactedLog:
     :raises LogError: naming the first bad line, its byte offset and a reason
         code: an empty or truncated file, invalid UTF-8, malformed or
         non-canonical JSON, a first line that is not a view header (a match
-        log included: read that with :func:`~multiversus_core.log.read_log`),
+        log included: read that with :func:`~multiversus_core.engine.log.read_log`),
         a view log of another format version, a second header, a record that
         does not fit the schema (a number out of its range included), a
         broken chain, a bad or missing end record, or a record after the end.
@@ -227,7 +227,8 @@ def decode_view_log(data: bytes, path: str = "<memory>") -> RedactedLog:
         if number == 1:
             version = _check_view_header(line, path)
         decoder, kinds = (_v3_decoder, _V3_KINDS) if version == 3 else (_decoder, _KINDS)
-        record = decode_record(line, number, offset, path, decoder, kinds, version=version)
+        added = records_for(DEFAULT_GAME).added_since(version) if version < LOG_VERSION else ()
+        record = decode_record(line, number, offset, path, decoder, kinds, added=added)
         if end is not None:
             reason = "a record follows the end record; the end is the last line"
             raise LogError(path, number, reason, offset, "after_end")
@@ -339,9 +340,9 @@ class ViewReplay(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
     """
 
     viewer: PlayerViewer
-    header: LogHeader
+    header: LogHeader[MatchSettings]
     """The match log's header, as the view log gives it."""
-    entries: tuple[LogEntry, ...]
+    entries: tuple[LogEntry[Command, Event], ...]
     stand_ins: tuple[int, ...] = ()
     """The 1-based numbers of the entries that hold a stand-in."""
     chance: Chance | None = None
@@ -361,7 +362,7 @@ def replayable(log: RedactedLog, path: str = "<memory>") -> ViewReplay:
         raise ValueError("the referee's view hides nothing: replay the match log itself")
     reveals = _reveals(log.entries)
     state = initial_state(log.header.settings)
-    entries: list[LogEntry] = []
+    entries: list[LogEntry[Command, Event]] = []
     stand_ins: list[int] = []
     for index, entry in enumerate(log.entries):
         events: list[Event] = []

@@ -27,8 +27,15 @@ from multiversus_core.engine.audit import (
 from multiversus_core.engine.chance import Chance, chance_commitment
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.engine.ismcts import search
+from multiversus_core.engine.log import (
+    LogEntry,
+    MatchLog,
+    decode_log,
+    encode_log,
+    new_header,
+    replay,
+)
 from multiversus_core.engine.ruleset import REFEREE, Table
-from multiversus_core.log import LogEntry, MatchLog, decode_log, encode_log, new_header, replay
 from multiversus_core.verify import verify
 
 _encode: Final = msgspec.json.Encoder().encode

@@ -54,6 +54,7 @@ def fresh_chance() -> Chance:
     """Return a fresh secret chance seed and salt, from :mod:`secrets`."""
     return Chance(seed=secrets.randbits(64), salt=fresh_salt())
 
+
 _MASK: Final = (1 << 64) - 1
 _GAMMA: Final = 0x9E3779B97F4A7C15
 # Largest multiple of 6 below 2**64: values at or above it are redrawn, so

@@ -14,6 +14,7 @@ import importlib
 from typing import Any, Final, TypeAlias
 
 from multiversus_core.engine.errors import UnknownGameError
+from multiversus_core.engine.records import DEFAULT_GAME
 from multiversus_core.engine.ruleset import Ruleset
 
 AnyRuleset: TypeAlias = Ruleset[Any, Any, Any, Any, Any]
@@ -21,9 +22,6 @@ AnyRuleset: TypeAlias = Ruleset[Any, Any, Any, Any, Any]
 
 ENTRY_POINT_GROUP: Final = "multiversus.rulesets"
 """The entry point group through which other packages offer games."""
-
-DEFAULT_GAME: Final = "multiversus"
-"""The game a log without a game id plays, and the commands' default."""
 
 BUNDLED: Final[dict[str, str]] = {
     "multiversus": "multiversus_core.rulesets.multiversus.ruleset:RULESET",

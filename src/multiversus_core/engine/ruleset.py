@@ -33,6 +33,7 @@ from multiversus_core.engine.bots import BotMaker
 from multiversus_core.engine.chance import Chance, chance_commitment, fresh_chance
 from multiversus_core.engine.commit import SaltSource
 from multiversus_core.engine.ismcts import Game
+from multiversus_core.engine.records import Upcast
 
 Seat: TypeAlias = int
 """A seat at the table, from 1."""
@@ -122,6 +123,13 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
     @property
     def view_command_type(self) -> Any:
         """The union of the command structs and their redacted placeholders."""
+        ...
+
+    @property
+    def log_upcasts(self) -> Mapping[int, Upcast]:
+        """The steps that read the game's logs of older payload versions, by the version
+        each reads (its rules version; the log format version for a game whose rules
+        version is 0): empty for a game whose payload never changed."""
         ...
 
     @property
@@ -234,9 +242,7 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
         (:mod:`.audit`): the engine checks every reveal opens its commitment."""
         ...
 
-    def with_recorded_chance(
-        self, command: CommandT, events: Sequence[msgspec.Struct]
-    ) -> CommandT:
+    def with_recorded_chance(self, command: CommandT, events: Sequence[msgspec.Struct]) -> CommandT:
         """Return ``command`` supplying the chance its recorded ``events`` drew.
 
         Verify re-runs a log whose chance seed is not revealed yet this way.

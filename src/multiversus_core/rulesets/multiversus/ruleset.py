@@ -17,6 +17,7 @@ from multiversus_core.engine.bots import BotMaker
 from multiversus_core.engine.chance import Chance, opens_chance
 from multiversus_core.engine.errors import SettingsError
 from multiversus_core.engine.ismcts import Game
+from multiversus_core.engine.records import Upcast
 from multiversus_core.engine.ruleset import (
     Outcome,
     Ruleset,
@@ -38,6 +39,7 @@ from multiversus_core.rulesets.multiversus.evolve import evolve, evolve_all, ini
 from multiversus_core.rulesets.multiversus.secrets import salted
 from multiversus_core.rulesets.multiversus.settings import MatchSettings
 from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.upcast import UPCASTS
 
 _NOBODY: Final[tuple[Seat, ...]] = ()
 _SEATS: Final[dict[int, tuple[Seat, ...]]] = {1: (1,), 2: (2,)}
@@ -58,6 +60,8 @@ class MultiversusRuleset:
     view_event_type: Final[Any] = views.ViewEvent
     view_command_type: Final[Any] = views.ViewCommand
     viewers: Final[tuple[Viewer, ...]] = views.PLAYER_VIEWERS
+    log_upcasts: Final[Mapping[int, Upcast]] = UPCASTS
+    """Logs of format versions 1 to 3 (:mod:`.upcast`)."""
 
     def check_settings(self, settings: MatchSettings) -> None:
         """The teams, scenario and variants exist; the seed, chance and players are sound."""

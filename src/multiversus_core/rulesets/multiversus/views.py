@@ -28,7 +28,7 @@ from typing import Final, Literal, TypeAlias, overload
 
 import msgspec
 
-from multiversus_core.log import LogHeader, MatchLog
+from multiversus_core.engine.log import LogHeader, MatchLog
 from multiversus_core.rulesets.multiversus.board import Board, Figure
 from multiversus_core.rulesets.multiversus.commands import (
     ChooseSecret,
@@ -449,7 +449,7 @@ class RedactedLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fa
     """A match log as a viewer saw the match: the header and every entry, redacted."""
 
     viewer: Viewer
-    header: LogHeader
+    header: LogHeader[MatchSettings]
     entries: tuple[RedactedEntry, ...] = ()
     chance: Chance | None = None
     """The secret chance seed, once the match is over and its end record revealed it."""

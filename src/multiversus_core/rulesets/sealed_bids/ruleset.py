@@ -14,6 +14,7 @@ from multiversus_core.engine.bots import BotMaker, SearchBot, UniformBot
 from multiversus_core.engine.chance import Chance, opens_chance
 from multiversus_core.engine.commit import fresh_salt
 from multiversus_core.engine.errors import SettingsError
+from multiversus_core.engine.records import Upcast
 from multiversus_core.engine.ruleset import Ruleset, Seat, Table, Viewer, table_of, with_table_of
 from multiversus_core.rulesets.sealed_bids import hidden, rules
 from multiversus_core.rulesets.sealed_bids.rules import (
@@ -101,6 +102,8 @@ class SealedBidsRuleset:
     view_event_type: Final[Any] = rules.ViewEvent
     view_command_type: Final[Any] = rules.ViewCommand
     viewers: Final = hidden.VIEWERS
+    log_upcasts: Final[Mapping[int, Upcast]] = {}
+    """Rules version 1 is the first: nothing to upcast."""
     bots: Final[Mapping[str, BotMaker]] = {
         "random": UniformBot,
         "greedy": GreedyBot,

@@ -2,7 +2,7 @@
 
 A log is JSON Lines (``docs/log-format.md``, format version 4): a header
 record with the match settings, then one entry record per accepted command
-with the events :func:`~multiversus_core.rulesets.multiversus.decide` produced for it, each
+with the events the game's ``decide`` produced for it, each
 chained to the line before by its sequence number and the SHA-256 of that
 line, and, once the match is over, an end record sealing the chain (and
 revealing the chance seed of a match whose chance was secret). Records
@@ -10,11 +10,13 @@ are storage; events know nothing of them. Encoding is canonical, so a log
 read and written again is the same bytes, and reading is strict: anything
 that is not a log this engine wrote raises
 :class:`~multiversus_core.engine.errors.LogError` naming the file, the 1-based
-line, the byte offset and a reason code. Logs of versions 1 to 3 are upcast
-on read, one version at a time.
+line, the byte offset and a reason code. Older logs of a game are upcast on
+read, one version at a time (Multiversus logs of format versions 1 to 3).
 
-:func:`replay` folds the recorded events with :func:`~multiversus_core.rulesets.multiversus.evolve`;
-it never decides again and never rolls.
+:func:`replay` folds the recorded events with the game's ``fold``; it never
+decides again and never rolls. Nothing here names a game: each game's record
+types are built from its ruleset (:class:`Records`), and a game's older logs
+are upcast by the steps its ruleset lists (:class:`.records.Upcast`).
 """
 
 from __future__ import annotations
@@ -23,44 +25,27 @@ import hashlib
 import os
 import re
 import typing
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from operator import attrgetter
 from types import TracebackType
-from typing import Annotated, Any, BinaryIO, Final, Literal, Self, TypeAlias
+from typing import Any, BinaryIO, Final, Self, TypeAlias
 
 import msgspec
 
 from multiversus_core._version import __version__
+from multiversus_core.engine.chance import Chance, opens_chance
 from multiversus_core.engine.errors import LogError, LogErrorCode, UnknownGameError
-from multiversus_core.engine.registry import DEFAULT_GAME, game_ids, load_ruleset, ruleset_of
-from multiversus_core.rulesets.multiversus.commands import Command
-from multiversus_core.rulesets.multiversus.events import (
-    CoinsRevealed,
-    CoinsSelected,
-    Event,
-    MatchEnded,
-    ReactionRevealed,
-    ReactionSelected,
-    SecretChosen,
-    SecretRevealed,
+from multiversus_core.engine.records import (
+    DEFAULT_GAME,
+    EndRecord,
+    Entries,
+    EntryRecord,
+    LogEntry,
+    LogHeader,
+    Upcast,
 )
-from multiversus_core.rulesets.multiversus.evolve import evolve, evolve_all, initial_state
-from multiversus_core.rulesets.multiversus.secrets import (
-    opens_chance,
-    reaction_reveal,
-    seal,
-    selection_value,
-)
-from multiversus_core.rulesets.multiversus.settings import Chance, MatchSettings
-from multiversus_core.rulesets.multiversus.state import MatchState
-
-MAX_ENTRIES: Final = 10**9
-"""The most entries a log may number (a match has a few hundred)."""
-EntryNumber: TypeAlias = Annotated[int, msgspec.Meta(ge=1, le=MAX_ENTRIES)]
-"""An entry's sequence number in a log: 1 to :data:`MAX_ENTRIES`."""
-EntryCount: TypeAlias = Annotated[int, msgspec.Meta(ge=0, le=MAX_ENTRIES)]
-"""How many entries an end record seals: 0 to :data:`MAX_ENTRIES`."""
+from multiversus_core.engine.registry import game_ids, load_ruleset, ruleset_of
 
 LOG_FORMAT: Final = "multiversus-log"
 """The ``format`` value of every log header."""
@@ -82,114 +67,20 @@ CHANCE_SUFFIX: Final = ".chance"
 """The suffix of the file beside a log that keeps its secret chance seed until the end."""
 
 
-class LogHeader(
-    msgspec.Struct,
-    frozen=True,
-    forbid_unknown_fields=True,
-    gc=False,
-    tag_field="record",
-    tag="header",
-    omit_defaults=True,
-):
-    """The first record of a log: what it is, which game, and how the match was set up."""
-
-    format: Literal["multiversus-log"]
-    """Always ``"multiversus-log"``."""
-    version: int
-    """The log format version (4; older logs are upcast to 4 on read)."""
-    engine: str
-    """The version of the engine that wrote the log (``multiversus_core.__version__``)."""
-    settings: MatchSettings
-    """The settings the match was started with."""
-    game: str = DEFAULT_GAME
-    """The game's id (:mod:`multiversus_core.engine.registry`); left out for Multiversus."""
-    rules: int = 0
-    """The version of the game's commands, events and settings; left out (0) for
-    Multiversus, whose payload version is the format version."""
-
-    def __post_init__(self) -> None:
-        # The encoder leaves a default out only when it is the very default object: a
-        # header read from a line that names the game is given it, so that such a line
-        # is found not canonical (a Multiversus header leaves the game out).
-        if self.game == DEFAULT_GAME:
-            msgspec.structs.force_setattr(self, "game", DEFAULT_GAME)
-
-
-class LogEntry(
-    msgspec.Struct,
-    frozen=True,
-    forbid_unknown_fields=True,
-    gc=False,
-    tag_field="record",
-    tag="entry",
-):
-    """One accepted command and the events it caused, in order.
-
-    This is an entry's content, without storage metadata; it is also exactly
-    the entry record of format version 1.
-    """
-
-    command: Command
-    """The command, exactly as it was accepted."""
-    events: tuple[Event, ...]
-    """The events :func:`~multiversus_core.rulesets.multiversus.decide` produced for it."""
-
-
-class EntryRecord(
-    msgspec.Struct,
-    frozen=True,
-    forbid_unknown_fields=True,
-    gc=False,
-    tag_field="record",
-    tag="entry",
-):
-    """An entry line (format version 2 and later): an entry chained to the line before it."""
-
-    seq: EntryNumber
-    """The entry's 1-based sequence number (the header is 0)."""
-    prev: str
-    """The lower-case hex SHA-256 of the previous line's bytes (newline excluded)."""
-    command: Command
-    """The command, exactly as it was accepted."""
-    events: tuple[Event, ...]
-    """The events :func:`~multiversus_core.rulesets.multiversus.decide` produced for it."""
-
-
-class EndRecord(
-    msgspec.Struct,
-    frozen=True,
-    forbid_unknown_fields=True,
-    gc=False,
-    tag_field="record",
-    tag="end",
-):
-    """The last line of the log of a finished match: seals the entries, reveals the chance."""
-
-    count: EntryCount
-    """How many entry records the log holds."""
-    head: str
-    """The lower-case hex SHA-256 of the last entry line's bytes (newline excluded)."""
-    chance: Chance | None = None
-    """The chance seed and its salt, opening the settings' ``chance`` commitment; None
-    when chance was public (the settings' ``seed``). New in version 4."""
-
-
-LogRecord: TypeAlias = LogHeader | EntryRecord | EndRecord
+LogRecord: TypeAlias = LogHeader[Any] | EntryRecord[Any, Any] | EndRecord
 """One line of a log in the current format version."""
-_RecordV1: TypeAlias = LogHeader | LogEntry
-"""One line of a version 1 log."""
 
 
-def _ends_match(events: Iterable[Event], end_event: type = MatchEnded) -> bool:
+def _ends_match(events: Iterable[Any], end_event: type) -> bool:
     return any(type(event) is end_event for event in events)
 
 
 class MatchLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
-    """A whole match log: the header and every entry, in order."""
+    """A whole match log of any game: the header and every entry, in order."""
 
-    header: LogHeader
+    header: LogHeader[Any]
     """The first line."""
-    entries: tuple[LogEntry, ...] = ()
+    entries: Entries = ()
     """The entries after the header, one per accepted command."""
     upcast_from: int | None = None
     """The format version the log was stored in, if older than :data:`LOG_VERSION`."""
@@ -199,8 +90,8 @@ class MatchLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False
     a finished log's end record writes it."""
 
     @property
-    def settings(self) -> MatchSettings:
-        """The settings the match was started with."""
+    def settings(self) -> Any:
+        """The settings the match was started with (the game's settings struct)."""
         return self.header.settings
 
     @property
@@ -214,8 +105,7 @@ class MatchLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False
         for Multiversus), and the log is sealed."""
         if not self.entries:
             return False
-        end = MatchEnded if self.header.game == DEFAULT_GAME else records_for(self.game).end_event
-        return _ends_match(self.entries[-1].events, end)
+        return _ends_match(self.entries[-1].events, records_for(self.game).end_event)
 
     @property
     def head(self) -> str:
@@ -231,47 +121,64 @@ class MatchLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False
 
 # Built once: encoders and decoders are reusable and much faster that way.
 _encoder: Final = msgspec.json.Encoder()
-_record_v1_decoder: Final[msgspec.json.Decoder[_RecordV1]] = msgspec.json.Decoder(_RecordV1)
 
 
 class Records:
     """One game's log records, built once: the header and entry record types (the end
     record is every game's), their decoders, and what the log reader asks of the game."""
 
-    def __init__(
-        self,
-        game: str,
-        rules: int,
-        header: type[Any],
-        entry: type[Any],
-        end_event: type[Any],
-        commitment: Callable[[Any], str],
-        settings: type[Any],
-    ) -> None:
-        self.game = game
-        self.rules = rules
+    def __init__(self, ruleset: Any) -> None:
+        self.ruleset = ruleset
+        self.game: str = ruleset.id
+        self.rules: int = ruleset.rules_version
         """The version of the game's payload that logs carry (0 for Multiversus)."""
-        self.header = header
-        self.entry = entry
-        self.end_event = end_event
+        header: Any = LogHeader
+        entry: Any = EntryRecord
+        self.header: Any = header[ruleset.settings_type]
+        """The header type, with the game's settings."""
+        self.entry: Any = entry[ruleset.command_type, ruleset.event_type]
+        """The entry record type, with the game's commands and events."""
+        self.end_event: type[Any] = ruleset.end_event
         """The event that ends a match."""
-        self.commitment = commitment
-        """The settings' commitment to a secret chance seed, or "" when chance is public."""
-        self.settings = settings
-        self.header_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(header)
+        self.settings: type[Any] = ruleset.settings_type
+        self.upcasts: dict[int, Upcast] = dict(ruleset.log_upcasts)
+        """The game's upcasts by the version they read (:class:`.records.Upcast`)."""
+        self.oldest = min(self.upcasts, default=self.rules or LOG_VERSION)
+        """The oldest payload version the game reads: a rules version, or for a game
+        without one (Multiversus), a log format version."""
+        self._table = ruleset.table
+        entry_v1: Any = LogEntry
+        self.header_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(self.header)
         self.body_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
-            typing.Union[entry, EndRecord]  # noqa: UP007 (types made at run time)
+            typing.Union[self.entry, EndRecord]  # noqa: UP007 (types made at run time)
         )
         self.record_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
-            typing.Union[header, entry, EndRecord]  # noqa: UP007
+            typing.Union[self.header, self.entry, EndRecord]  # noqa: UP007
+        )
+        self.record_v1_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
+            typing.Union[self.header, entry_v1[ruleset.command_type, ruleset.event_type]]  # noqa: UP007
         )
 
+    def payload(self, version: int, rules: Any) -> Any:
+        """The payload version of a log of format ``version`` whose header says ``rules``:
+        the rules version, or for a game without one (Multiversus) the format version."""
+        return rules if self.rules else version
 
-_MULTIVERSUS: Final = Records(
-    DEFAULT_GAME, 0, LogHeader, EntryRecord, MatchEnded, attrgetter("chance"), MatchSettings
-)
-_RECORDS: Final[dict[str, Records]] = {DEFAULT_GAME: _MULTIVERSUS}
-_BY_SETTINGS: Final[dict[type[Any], Records]] = {MatchSettings: _MULTIVERSUS}
+    def added_since(self, payload: int) -> tuple[re.Pattern[bytes], ...]:
+        """The fields added to records after payload version ``payload``, which a line of
+        that version leaves out (:attr:`.records.Upcast.added`)."""
+        current = self.rules or LOG_VERSION
+        steps = (self.upcasts.get(version) for version in range(payload, current))
+        return tuple(step.added for step in steps if step is not None and step.added is not None)
+
+    def commitment(self, settings: Any) -> str:
+        """The settings' commitment to a secret chance seed, or "" when chance is public."""
+        chance: str = self._table(settings).chance
+        return chance
+
+
+_RECORDS: Final[dict[str, Records]] = {}
+_BY_SETTINGS: Final[dict[type[Any], Records]] = {}
 
 
 def records_for(game: str) -> Records:
@@ -280,8 +187,8 @@ def records_for(game: str) -> Records:
     :raises UnknownGameError: if no bundled or installed ruleset has that id.
     """
     found = _RECORDS.get(game)
-    if found is None:
-        found = _RECORDS[game] = _records(load_ruleset(game))
+    if found is None or found.ruleset is not load_ruleset(game):  # a ruleset installed anew
+        found = _RECORDS[game] = Records(load_ruleset(game))
         _BY_SETTINGS[found.settings] = found
     return found
 
@@ -295,54 +202,6 @@ def records_of(settings: Any) -> Records:
     return records_for(ruleset_of(settings).id) if found is None else found
 
 
-def _records(ruleset: Any) -> Records:
-    """Build a game's records: Multiversus' own, with the game's settings, commands and
-    events in place of Multiversus'."""
-    config: dict[str, Any] = {
-        "frozen": True,
-        "forbid_unknown_fields": True,
-        "gc": False,
-        "tag_field": "record",
-    }
-    header = msgspec.defstruct(
-        "LogHeader",
-        [
-            ("format", Literal["multiversus-log"]),
-            ("version", int),
-            ("engine", str),
-            ("settings", ruleset.settings_type),
-            ("game", str, DEFAULT_GAME),
-            ("rules", int, 0),
-        ],
-        tag="header",
-        omit_defaults=True,
-        module=__name__,
-        **config,
-    )
-    entry = msgspec.defstruct(
-        "EntryRecord",
-        [
-            ("seq", EntryNumber),
-            ("prev", str),
-            ("command", ruleset.command_type),
-            ("events", tuple[ruleset.event_type, ...]),
-        ],
-        tag="entry",
-        module=__name__,
-        **config,
-    )
-    table = ruleset.table
-    return Records(
-        ruleset.id,
-        ruleset.rules_version,
-        header,
-        entry,
-        ruleset.end_event,
-        lambda settings: table(settings).chance,
-        ruleset.settings_type,
-    )
-
-
 def _sha256(line: bytes | memoryview) -> str:
     return hashlib.sha256(line).hexdigest()
 
@@ -350,10 +209,10 @@ def _sha256(line: bytes | memoryview) -> str:
 # --- writing -----------------------------------------------------------------
 
 
-def new_header(settings: MatchSettings) -> LogHeader:
+def new_header(settings: Any) -> LogHeader[Any]:
     """Return the header this engine writes for a match with these settings."""
     records = records_of(settings)
-    header: LogHeader = records.header(
+    header: LogHeader[Any] = records.header(
         format=LOG_FORMAT,
         version=LOG_VERSION,
         engine=__version__,
@@ -364,14 +223,12 @@ def new_header(settings: MatchSettings) -> LogHeader:
     return header
 
 
-def encode_header(settings: MatchSettings) -> bytes:
+def encode_header(settings: Any) -> bytes:
     """Return the header line for a match with these settings, newline included."""
     return _encoder.encode(new_header(settings)) + b"\n"
 
 
-def encode_entry(
-    command: Command, events: Iterable[Event], *, seq: int = 1, prev: str = ""
-) -> bytes:
+def encode_entry(command: Any, events: Iterable[Any], *, seq: int = 1, prev: str = "") -> bytes:
     """Return the entry line for an accepted command and its events, newline included.
 
     ``seq`` is the entry's 1-based number and ``prev`` the hex SHA-256 of the
@@ -389,7 +246,7 @@ def encode_end(count: int, head: str, chance: Chance | None = None) -> bytes:
 
 
 def _chain_lines(
-    settings: MatchSettings, entries: Iterable[LogEntry], chance: Chance | None = None
+    settings: Any, entries: Iterable[LogEntry[Any, Any]], chance: Chance | None = None
 ) -> list[bytes]:
     """Every line of a log (newlines included), with the chain and the end record.
 
@@ -472,11 +329,11 @@ class LogWriter:
         self._file = file
         self._head = head
         self._ended = ended
-        self._end_event: type[Any] = MatchEnded
+        self._end_event: type[Any] = type(None)
 
     @classmethod
     def create(
-        cls, path: str | os.PathLike[str], settings: MatchSettings, chance: Chance | None = None
+        cls, path: str | os.PathLike[str], settings: Any, chance: Chance | None = None
     ) -> LogWriter:
         """Create a new log file and write its header.
 
@@ -584,7 +441,7 @@ class LogWriter:
             _remove_chance(name)
         return writer, log
 
-    def append(self, command: Command, events: Iterable[Event]) -> None:
+    def append(self, command: Any, events: Iterable[Any]) -> None:
         """Write one entry and wait until it is on disk; seal the log if it ends the match.
 
         :raises ValueError: if the writer is closed.
@@ -769,17 +626,12 @@ def decode_log(data: bytes, path: str = "<memory>") -> MatchLog:
 
 def _decode(data: bytes, path: str, *, sealed: bool) -> MatchLog:
     """Decode a log; with ``sealed`` false, a finished match may lack its end record."""
-    log = _decode_fast(data)
+    try:
+        log = _decode_fast(data, records_for(game_of(data)))
+    except UnknownGameError:
+        log = None  # the careful reading names the game
     if log is not None:
         return log
-    game = game_of(data)
-    if game != DEFAULT_GAME:
-        try:
-            log = _decode_fast(data, records_for(game))
-        except UnknownGameError:
-            log = None  # the careful reading names the game
-        if log is not None:
-            return log
     return _decode_checked(data, path, sealed=sealed)
 
 
@@ -794,7 +646,7 @@ def game_of(data: bytes) -> str:
     return game if isinstance(game, str) else DEFAULT_GAME
 
 
-def _decode_fast(data: bytes, records: Records = _MULTIVERSUS) -> MatchLog | None:
+def _decode_fast(data: bytes, records: Records) -> MatchLog | None:
     """Decode a valid current-version log in a few C calls; return None if anything is off.
 
     A log is canonical exactly when it decodes and re-encodes to the same
@@ -828,12 +680,11 @@ def _decode_fast(data: bytes, records: Records = _MULTIVERSUS) -> MatchLog | Non
     last = body[-1] if body else None
     end = last if type(last) is EndRecord else None
     chained = body[:-1] if end is not None else body
-    entry_type = records.entry
     hashes = [hashlib.sha256(line).hexdigest() for line in lines[: len(chained) + 1]]
     entries = []
     number = 0
     for record in chained:
-        if type(record) is not entry_type or record.seq != number + 1:
+        if type(record) is not EntryRecord or record.seq != number + 1:
             return None
         if record.prev != hashes[number]:
             return None
@@ -893,10 +744,12 @@ class _Chain:
     def __init__(self, path: str, version: int) -> None:
         self.path = path
         self.version = version
-        self.records = _MULTIVERSUS
+        self.records: Records | None = None
         """The game's records, as line 1 names the game."""
-        self.header: LogHeader | None = None
-        self.entries: list[LogEntry] = []
+        self.payload = version
+        """The payload version line 1 claims (:meth:`Records.payload`)."""
+        self.header: LogHeader[Any] | None = None
+        self.entries: list[LogEntry[Any, Any]] = []
         self.head = ""
         self.end: tuple[int, int] | None = None  # the end record's line and offset
         self.chance: Chance | None = None
@@ -906,8 +759,10 @@ class _Chain:
         link blames."""
         if number == 1:
             check_line_text(line, number, offset, self.path)
-            self.version, self.records = _check_header_line(line, self.path)
-        record = _decode_line(line, number, offset, self.path, self.version, self.records)
+            self.version, self.records, self.payload = _check_header_line(line, self.path)
+        records = self.records
+        assert records is not None  # line 1 was checked to be a header first
+        record = _decode_line(line, number, offset, self.path, self.version, self.payload, records)
         where = (self.path, number)
         if self.end is not None:
             raise LogError(
@@ -917,21 +772,21 @@ class _Chain:
                 "after_end",
             )
         match record:
-            case self.records.header() if number > 1:
+            case LogHeader() if number > 1:
                 raise LogError(
                     *where,
                     "a header record may only be on line 1; this is a second header",
                     offset,
                     "misplaced_header",
                 )
-            case self.records.header():
+            case LogHeader():
                 self.header = record
                 self.version = record.version
             case _ if number == 1:  # pragma: no cover - _check_header_line refused it
                 raise LogError(*where, "line 1 must be the header record", offset, "not_header")
             case LogEntry():  # version 1: no chain to check
                 self.entries.append(record)
-            case self.records.entry(seq=seq, prev=prev):
+            case EntryRecord(seq=seq, prev=prev):
                 if seq != len(self.entries) + 1:
                     raise LogError(
                         *where,
@@ -957,9 +812,7 @@ class _Chain:
                         offset,
                         "bad_end",
                     )
-                if not self.entries or not _ends_match(
-                    self.entries[-1].events, self.records.end_event
-                ):
+                if not self.entries or not _ends_match(self.entries[-1].events, records.end_event):
                     raise LogError(
                         *where,
                         "an end record, but the last entry does not end the match",
@@ -979,9 +832,12 @@ class _Chain:
         assert self.header is not None  # line 1 was checked to be a header
         header, entries = self.header, tuple(self.entries)
         upcast_from: int | None = None
-        for step in range(self.version, LOG_VERSION):
-            header, entries = _UPCASTS[step](header, entries)
-            upcast_from = self.version
+        records = self.records
+        assert records is not None  # line 1 named the game
+        stored, current = self.payload, records.rules or LOG_VERSION
+        for version in range(stored, current):
+            header, entries = records.upcasts[version].step(header, entries)
+            upcast_from = stored
         log = MatchLog(header=header, entries=entries, upcast_from=upcast_from, chance=self.chance)
         # Version 1 had no end record; from version 2 a finished match must have one.
         if sealed and self.version >= 2 and log.finished and self.end is None:
@@ -1015,82 +871,6 @@ def broken_link(line: bytes, number: int, prev: str, head: str, following: bytes
     return f"{found}: this line's `prev` was changed (line {number + 1} links to it as it was)"
 
 
-def _upcast_1_to_2(
-    header: LogHeader, entries: tuple[LogEntry, ...]
-) -> tuple[LogHeader, tuple[LogEntry, ...]]:
-    """Version 1 to 2: the entries gain `seq` and `prev`, computed when encoded; no end record."""
-    return msgspec.structs.replace(header, version=2), entries
-
-
-def _upcast_2_to_3(
-    header: LogHeader, entries: tuple[LogEntry, ...]
-) -> tuple[LogHeader, tuple[LogEntry, ...]]:
-    """Version 2 to 3: every secret gains the commitment and salt version 3 records.
-
-    Version 2 kept no commitments, so the salts are derived from the seed as
-    in a ``salts="seed"`` match (the settings' default, so the header says
-    the log is not secret), and every commitment is computed from the secret
-    the log shows. A match that ended in the middle of an activation also
-    gains the reveal of its reactive selection, which version 3 makes at the
-    end of the match. Events that cannot be folded are left as they are, for
-    :func:`replay` to report.
-    """
-    header = msgspec.structs.replace(header, version=3)
-    state = initial_state(header.settings)
-    upcast: list[LogEntry] = []
-    try:
-        for entry in entries:
-            events: list[Event] = []
-            for event in entry.events:
-                if isinstance(event, MatchEnded):
-                    reveal = reaction_reveal(state)
-                    if reveal is not None:
-                        events.append(reveal)
-                        state = evolve(state, reveal)
-                event = _with_commitment(state, event)
-                events.append(event)
-                state = evolve(state, event)
-            upcast.append(LogEntry(command=entry.command, events=tuple(events)))
-    except Exception:  # an edited log: keep the rest as it was
-        upcast.extend(entries[len(upcast) :])
-    return header, tuple(upcast)
-
-
-def _with_commitment(state: MatchState, event: Event) -> Event:
-    """Return ``event`` with the commitment or salt a version 3 engine gives it from the seed."""
-    replace = msgspec.structs.replace
-    match event:
-        case CoinsSelected(side=side, coin=coin, actions=actions):
-            commitment, salt = seal(state, "coins", side, selection_value(coin, actions), None)
-            return replace(event, commitment=commitment, salt=salt)
-        case ReactionSelected(side=side, coin=coin, actions=actions) if coin is not None:
-            commitment, salt = seal(state, "reaction", side, selection_value(coin, actions), None)
-            return replace(event, commitment=commitment, salt=salt)
-        case SecretChosen(side=side, name=name, choice=choice):
-            commitment, salt = seal(state, "secret", side, (choice,), None, name=name)
-            return replace(event, commitment=commitment, salt=salt)
-        case CoinsRevealed() if state.activation is not None:
-            return replace(event, salt=state.activation.salt)
-        case ReactionRevealed() if state.activation is not None:
-            return replace(event, salt=state.activation.reaction_salt)
-        case SecretRevealed(side=side, name=name):
-            salt = next((s.salt for s in state.secrets if (s.side, s.name) == (side, name)), "")
-            return replace(event, salt=salt)
-        case _:
-            return event
-
-
-def _upcast_3_to_4(
-    header: LogHeader, entries: tuple[LogEntry, ...]
-) -> tuple[LogHeader, tuple[LogEntry, ...]]:
-    """Version 3 to 4: the settings gain ``chance`` and the end record its reveal, both empty.
-
-    Version 3 kept chance public (the settings' seed), as version 4 does when
-    ``chance`` is empty; nothing else changes.
-    """
-    return msgspec.structs.replace(header, version=4), entries
-
-
 def chance_problem(settings: Any, chance: Chance | None) -> str | None:
     """Return why an end record's chance reveal does not fit the settings (any game's), or
     None if it does.
@@ -1112,19 +892,17 @@ def chance_problem(settings: Any, chance: Chance | None) -> str | None:
     return None
 
 
-_UPCASTS: Final = {1: _upcast_1_to_2, 2: _upcast_2_to_3, 3: _upcast_3_to_4}
-"""Upcasters by the version they read; each returns the next version's log."""
-
-
 def _decode_line(
-    line: bytes, number: int, offset: int, path: str, version: int, records: Records
+    line: bytes, number: int, offset: int, path: str, version: int, payload: int, records: Records
 ) -> Any:
     """Decode one line (without its newline), checking everything but its neighbours; line 1
-    was checked to be a header of the game ``records`` are for."""
+    was checked to be a header of the game ``records`` are for, of format ``version`` and
+    payload version ``payload``."""
     check_line_text(line, number, offset, path)
-    decoder = _record_v1_decoder if version == 1 else records.record_decoder
+    decoder = records.record_v1_decoder if version == 1 else records.record_decoder
     kinds = "'header' or 'entry'" if version == 1 else "'header', 'entry' or 'end'"
-    return decode_record(line, number, offset, path, decoder, kinds, version=version)
+    added = records.added_since(payload) if payload != (records.rules or LOG_VERSION) else ()
+    return decode_record(line, number, offset, path, decoder, kinds, added=added)
 
 
 def check_line_text(line: bytes, number: int, offset: int, path: str) -> None:
@@ -1175,12 +953,14 @@ def decode_record(
     decoder: msgspec.json.Decoder[Any],
     kinds: str,
     *,
-    version: int = LOG_VERSION,
+    added: Sequence[re.Pattern[bytes]] = (),
 ) -> Any:
     """Decode one line with ``decoder`` and check that it is in canonical form.
 
     ``kinds`` names the record types the line may hold, for the error about an
-    unknown one. Shared by match logs and view logs (:mod:`multiversus_core.viewlog`).
+    unknown one; ``added`` matches the fields versions newer than the line's
+    added (:meth:`Records.added_since`), which its canonical form leaves out.
+    Shared by match logs and view logs (:mod:`.viewlog`).
     """
 
     def fail(reason: str, code: LogErrorCode) -> LogError:
@@ -1198,10 +978,8 @@ def decode_record(
         canonical = _encoder.encode(record)
     except Exception:  # a value msgspec reads but cannot write back is not canonical either
         canonical = b""
-    if version < 4:
-        canonical = _V4_FIELDS.sub(b"", canonical)
-    if version < 3:
-        canonical = _V3_FIELDS.sub(b"", canonical)
+    for fields in added:
+        canonical = fields.sub(b"", canonical)
     if canonical != line:
         at = next(
             (i for i, (a, b) in enumerate(zip(canonical, line, strict=False)) if a != b),
@@ -1215,15 +993,9 @@ def decode_record(
     return record
 
 
-_V4_FIELDS: Final = re.compile(rb',"chance":(?:"[^"]*"|null|\{[^{}]*\})')
-"""The fields version 4 added: a line of an older version is canonical without them."""
-_V3_FIELDS: Final = re.compile(rb',"(?:commitment|salt|salts)":(?:"[^"]*"|null)')
-"""The fields version 3 added: a line of an older version is canonical without them."""
-
-
-def _check_header_line(line: bytes, path: str) -> tuple[int, Records]:
-    """Check what line 1 claims to be, before its full schema; return its version and the
-    records of the game it names."""
+def _check_header_line(line: bytes, path: str) -> tuple[int, Records, int]:
+    """Check what line 1 claims to be, before its full schema; return its format version, the
+    records of the game it names and its payload version (:meth:`Records.payload`)."""
 
     def fail(reason: str, code: LogErrorCode) -> LogError:
         return LogError(path, 1, reason, 0, code)
@@ -1268,13 +1040,22 @@ def _check_header_line(line: bytes, path: str) -> tuple[int, Records]:
             f"from {OLDEST_LOG_VERSION}",
             "bad_version",
         )
-    if version < LOG_VERSION and records is not _MULTIVERSUS:
+    if version < LOG_VERSION and (records.rules or version < records.oldest):
         raise fail(
             f"this log claims format version {version}, but logs of {records.game} begin "
-            f"with version {LOG_VERSION}",
+            f"with version {records.oldest if not records.rules else LOG_VERSION}",
             "bad_version",
         )
-    return version, records
+    payload = records.payload(version, raw.get("rules", 0))
+    if type(payload) is int and payload < records.oldest:
+        reads = (
+            f"version {records.rules} only"
+            if records.oldest == records.rules
+            else f"versions {records.oldest} to {records.rules}"
+        )
+        reason = f"this log is of {records.game} rules version {payload}; this engine reads {reads}"
+        raise fail(reason, "bad_version")
+    return version, records, payload
 
 
 def _header_game(raw: dict[str, Any], path: str) -> Records:
@@ -1414,11 +1195,6 @@ def _folding(log: MatchLog) -> tuple[Any, Callable[[Any, Iterable[Any]], Any], C
     """The state a log starts from, with its secret chance seed if the log has it, and the
     game's fold and evolve."""
     settings = log.header.settings
-    if log.header.game == DEFAULT_GAME:
-        state = initial_state(settings)
-        if log.chance is not None and settings.chance:
-            state = msgspec.structs.replace(state, chance=log.chance)
-        return state, evolve_all, evolve
     ruleset = load_ruleset(log.game)
     secret = log.chance is not None and ruleset.table(settings).chance
     state = ruleset.initial_state(settings, log.chance if secret else None)
@@ -1451,14 +1227,39 @@ def cannot_follow(position: int, event: msgspec.Struct, error: Exception) -> str
     )
 
 
-def log_schema() -> dict[str, object]:
-    """Return a JSON Schema for one log line: a header, an entry or an end record."""
-    schema = msgspec.json.schema(LogRecord)
+_GENERIC_NAME: Final = re.compile(
+    r"^(#/\$defs/)?(LogHeader|EntryRecord|LogEntry|ViewHeader|ViewEntryRecord)[_\[].*", re.DOTALL
+)
+
+
+def plain_names(schema: Any) -> Any:
+    """A schema with its records named as the records are (``LogHeader``, not the name
+    msgspec gives ``LogHeader[MatchSettings]``). Shared by view logs."""
+    if isinstance(schema, dict):
+        return {plain_names(key): plain_names(value) for key, value in schema.items()}
+    if isinstance(schema, list):
+        return [plain_names(item) for item in schema]
+    if isinstance(schema, str):
+        return _GENERIC_NAME.sub(r"\1\2", schema)
+    return schema
+
+
+def log_schema(game: str = DEFAULT_GAME) -> dict[str, object]:
+    """Return a JSON Schema for one line of a log of ``game``: a header, an entry or an end
+    record.
+
+    :raises UnknownGameError: if no bundled or installed ruleset has that id.
+    """
+    records = records_for(game)
+    schema = plain_names(
+        msgspec.json.schema(typing.Union[records.header, records.entry, EndRecord])  # noqa: UP007
+    )
+    title = load_ruleset(game).title
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "title": f"{LOG_FORMAT} line, format version {LOG_VERSION}",
         "description": (
-            "One line of a Multiversus match log (JSON Lines): line 1 is a header "
+            f"One line of a {title} match log (JSON Lines): line 1 is a header "
             "record, every later line an entry record chained to the line before it, "
             "and the log of a finished match ends with an end record. "
             "See docs/log-format.md."
@@ -1500,5 +1301,5 @@ if __name__ == "__main__":
     import sys
 
     if sys.argv[1:] != ["--schema"]:
-        sys.exit("usage: python -m multiversus_core.log --schema > docs/log-schema.json")
+        sys.exit("usage: python -m multiversus_core.engine.log --schema > docs/log-schema.json")
     sys.stdout.write(json.dumps(log_schema(), indent=2, sort_keys=True) + "\n")
