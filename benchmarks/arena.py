@@ -24,7 +24,8 @@ from collections import Counter
 from collections.abc import Sequence
 
 from multiversus_core import MatchSettings
-from multiversus_core.bots import Bot, make_bot, play_match
+from multiversus_core.engine.play import play_match
+from multiversus_core.rulesets.multiversus.bots.specs import Bot, make_bot
 from multiversus_core.rulesets.multiversus.catalog import installed_teams
 from multiversus_core.rulesets.multiversus.commands import ChooseSide, Command
 from multiversus_core.rulesets.multiversus.terms import Seat, Side

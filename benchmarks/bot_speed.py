@@ -20,7 +20,7 @@ import sys
 import time
 
 from multiversus_core import MatchSettings, apply, decider_seat, legal_commands, start_match
-from multiversus_core.bots import command_for, make_bot
+from multiversus_core.rulesets.multiversus.bots.specs import command_for, make_bot
 from multiversus_core.rulesets.multiversus.catalog import installed_teams
 
 

@@ -24,8 +24,8 @@ from pathlib import Path
 
 from multiversus_cli.html import page_html, side_page
 from multiversus_core import MatchSettings, apply, decider_seat, start_match
-from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.engine.log import LogEntry, MatchLog, new_header
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.views import redact_log
 
 CHROMIUM = "/usr/bin/chromium"

@@ -48,7 +48,12 @@ from pathlib import Path
 import msgspec
 
 from multiversus_core import MatchSettings
-from multiversus_core.bots import RandomBot, play_match
+
+try:
+    from multiversus_core.engine.play import play_match
+    from multiversus_core.rulesets.multiversus.bots.specs import RandomBot
+except ImportError:  # a checkout from before the bots moved into the engine and ruleset
+    from multiversus_core.bots import RandomBot, play_match  # type: ignore[no-redef]
 
 try:
     from multiversus_core.engine.log import (

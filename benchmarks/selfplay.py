@@ -1,9 +1,10 @@
 """Random-bot self-play: matches per second, µs per command, and the engine's share.
 
-Plays complete matches between two :class:`~multiversus_core.bots.RandomBot`
-players over every pairing of installed Hero and Adversary teams, in this
-one process (so on one core), and reports matches per second, µs per
-command, commands and events per match, and how matches ended.
+Plays complete matches between two random bots
+(:class:`~multiversus_core.rulesets.multiversus.bots.random.RandomBot`)
+over every pairing of installed Hero and Adversary teams, in this one
+process (so on one core), and reports matches per second, µs per command,
+commands and events per match, and how matches ended.
 
 Then it times the engine alone on the same games: for every recorded command,
 ``legal_commands`` for the deciding seat plus ``apply`` of that command, with
@@ -62,7 +63,10 @@ except ImportError:  # a checkout from before the engine was split from the game
 
 def play(settings: MatchSettings) -> tuple[list[Command], int, str]:
     """Play one match; return its commands, its events and how it ended."""
-    from multiversus_core.bots import RandomBot, command_for
+    try:
+        from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
+    except ImportError:  # a checkout from before the bots moved into the ruleset
+        from multiversus_core.bots import RandomBot, command_for  # type: ignore[no-redef]
 
     state = start_match(settings)
     bots = {1: RandomBot(settings.seed), 2: RandomBot(settings.seed + 1)}

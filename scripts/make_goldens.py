@@ -32,8 +32,9 @@ from multiversus_core import (
     SelectCoins,
     SelectNoReaction,
 )
-from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.engine.log import LogEntry, MatchLog, encode_log
+from multiversus_core.engine.play import play_match
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot
 from multiversus_core.rulesets.multiversus.catalog import installed_teams
 from multiversus_core.rulesets.multiversus.events import (
     ActionStarted,

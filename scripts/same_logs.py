@@ -1,7 +1,7 @@
 """Check that another checkout's code plays exactly the same matches as this one.
 
-Plays ``--matches`` whole matches between two seeded bots (``--bot``, any
-spec :func:`~multiversus_core.bots.make_bot` accepts) over every pairing of
+Plays ``--matches`` whole matches between two seeded bots (``--bot``, any spec
+:func:`~multiversus_core.rulesets.multiversus.bots.specs.make_bot` accepts) over every pairing of
 installed teams in turn, each with a random set of variants, once with this
 checkout's code and once with the code in ``SRC`` (each in a subprocess),
 and compares the SHA-256 of every log, byte for byte. A change meant to
@@ -27,7 +27,12 @@ from pathlib import Path
 def digests(start: int, matches: int, bot: str) -> None:
     """Print one line per match: its seed, settings and the SHA-256 of its log."""
     from multiversus_core import MatchSettings
-    from multiversus_core.bots import make_bot, play_match
+
+    try:
+        from multiversus_core.engine.play import play_match
+        from multiversus_core.rulesets.multiversus.bots.specs import make_bot
+    except ImportError:  # a checkout from before the bots moved into the engine and ruleset
+        from multiversus_core.bots import make_bot, play_match  # type: ignore[no-redef]
 
     try:
         from multiversus_core.engine.log import encode_log

@@ -11,7 +11,7 @@ from collections.abc import Collection
 from pathlib import Path
 from typing import Any
 
-from multiversus_core.bots import Bot, make_bot
+from multiversus_core.rulesets.multiversus.bots.specs import Bot, make_bot
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.simulation import MatchResult, MatchTask, play_task
 

@@ -35,9 +35,10 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.engine.log import MatchLog
+from multiversus_core.engine.play import play_match
 from multiversus_core.rulesets.multiversus import forced, setup
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot
 from multiversus_core.rulesets.multiversus.events import ReactionDeclined, ReactionTriggered
 from multiversus_core.rulesets.multiversus.terms import ActionKind, Colour, Condition, Seat, Side
 

@@ -13,16 +13,8 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from multiversus_core import MatchSettings, apply, decider_seat, legal_commands, start_match
-from multiversus_core.bots import (
-    BOT_NAMES,
-    Bot,
-    RandomBot,
-    bot_names,
-    command_for,
-    make_bot,
-    play_match,
-)
 from multiversus_core.engine.ismcts import search
+from multiversus_core.engine.play import play_match
 from multiversus_core.rulesets.multiversus.bots.determinize import determinize
 from multiversus_core.rulesets.multiversus.bots.evaluation import evaluate, objective_squares
 from multiversus_core.rulesets.multiversus.bots.heuristic import (
@@ -31,6 +23,14 @@ from multiversus_core.rulesets.multiversus.bots.heuristic import (
     push_luck_risk,
 )
 from multiversus_core.rulesets.multiversus.bots.search import DEFAULT_ITERATIONS, SearchBot
+from multiversus_core.rulesets.multiversus.bots.specs import (
+    BOT_NAMES,
+    Bot,
+    RandomBot,
+    bot_names,
+    command_for,
+    make_bot,
+)
 from multiversus_core.rulesets.multiversus.catalog import installed_teams
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.selections import active_selections, reactive_selections

@@ -3,7 +3,8 @@
 import pytest
 
 from multiversus_core import MatchSettings
-from multiversus_core.bots import BOT_NAMES, RandomBot, make_bot, play_match
+from multiversus_core.engine.play import play_match
+from multiversus_core.rulesets.multiversus.bots.specs import BOT_NAMES, RandomBot, make_bot
 
 
 def test_make_bot_names_the_random_bot() -> None:

@@ -25,7 +25,6 @@ from multiversus_core import (
     secret_chance_settings,
     start_match,
 )
-from multiversus_core.bots import RandomBot, command_for, play_match
 from multiversus_core.engine.errors import LogError
 from multiversus_core.engine.log import (
     LogEntry,
@@ -36,6 +35,8 @@ from multiversus_core.engine.log import (
     new_header,
     read_log,
 )
+from multiversus_core.engine.play import play_match
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.decide import decide, decider_seat
 from multiversus_core.rulesets.multiversus.events import InitiativeRolled
 from multiversus_core.rulesets.multiversus.match import apply

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from multiversus_core.bots import BOT_NAMES
 from multiversus_core.engine.log import read_log
+from multiversus_core.rulesets.multiversus.bots.specs import BOT_NAMES
 from tests.test_cli_pty import SRC, TIMEOUT, answer_ones, exit_status, finished, spawn
 
 pexpect = pytest.importorskip("pexpect")

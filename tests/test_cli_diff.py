@@ -11,8 +11,8 @@ from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
 from multiversus_core import MatchSettings, apply, decider_seat, start_match
-from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.engine.log import LogEntry, MatchLog, encode_log, new_header, read_log
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.commands import SelectCoins
 from multiversus_core.rulesets.multiversus.legal import legal_commands
 

@@ -53,8 +53,8 @@ def test_a_game_that_cannot_be_loaded_is_listed_with_why_and_exits_1() -> None:
 
 
 def _bids_log(folder: Path, **settings: object) -> Path:
-    from multiversus_core.bots import play_match
     from multiversus_core.engine.log import encode_log
+    from multiversus_core.engine.play import play_match
 
     ruleset = load_ruleset("sealed-bids")
     log, _ = play_match(

@@ -21,8 +21,8 @@ from multiversus_cli.app import app
 from multiversus_cli.menu import build_menu
 from multiversus_cli.play import Game, PlayerKind
 from multiversus_core import DeclineReaction, MatchSettings, legal_commands, start_match
-from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.engine.log import LogWriter, read_log, replay
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.decide import decider_seat
 from multiversus_core.verify import verify
 from tests.support import rechained

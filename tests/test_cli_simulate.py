@@ -22,7 +22,7 @@ from typer.testing import CliRunner, Result
 from multiversus_cli import runners
 from multiversus_cli import simulate as simulate_module
 from multiversus_cli.app import app
-from multiversus_core.bots import BOT_NAMES
+from multiversus_core.rulesets.multiversus.bots.specs import BOT_NAMES
 from multiversus_core.rulesets.multiversus.variants import VARIANTS
 from multiversus_core.simulation import (
     Grid,

@@ -36,7 +36,6 @@ from multiversus_core import (
     salted,
     start_match,
 )
-from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.engine.log import (
     LOG_FORMAT,
     LOG_VERSION,
@@ -45,6 +44,7 @@ from multiversus_core.engine.log import (
     MatchLog,
     read_log,
 )
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.events import (
     CoinsRevealed,
     CoinsSelected,

@@ -16,8 +16,9 @@ from typer.testing import CliRunner
 
 from multiversus_cli.app import app
 from multiversus_core import MatchSettings, RollInitiative, SelectReaction
-from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.engine.log import LogEntry, MatchLog, encode_log
+from multiversus_core.engine.play import play_match
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot
 from multiversus_core.rulesets.multiversus.events import (
     ActivationEnded,
     CoinsSelected,

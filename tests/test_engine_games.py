@@ -18,7 +18,6 @@ import pytest
 from typer.testing import CliRunner
 
 from multiversus_cli.app import app
-from multiversus_core.bots import play_match
 from multiversus_core.engine.chance import Chance
 from multiversus_core.engine.errors import LogError, UnknownGameError
 from multiversus_core.engine.log import (
@@ -29,6 +28,7 @@ from multiversus_core.engine.log import (
     read_log,
     replay,
 )
+from multiversus_core.engine.play import play_match
 from multiversus_core.engine.registry import game_ids, load_ruleset, ruleset_of
 from multiversus_core.engine.ruleset import with_secret_chance
 from multiversus_core.rulesets.sealed_bids import RULESET, SealedBidsSettings

@@ -6,7 +6,8 @@ import msgspec
 import pytest
 
 from multiversus_core import EVENT_TYPES, Command, Event, MatchSettings
-from multiversus_core.bots import RandomBot, play_match
+from multiversus_core.engine.play import play_match
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot
 from multiversus_core.rulesets.multiversus.events import AttackMade
 from multiversus_core.rulesets.multiversus.evolve import _HANDLERS, evolve, initial_state
 from multiversus_core.rulesets.multiversus.state import MatchState

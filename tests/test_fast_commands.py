@@ -23,15 +23,16 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core.bots import RandomBot, command_for, play_match
 from multiversus_core.engine.audit import Committed, Due
 from multiversus_core.engine.commit import opens
 from multiversus_core.engine.errors import InvalidCommandError, MultiversusError
 from multiversus_core.engine.log import MatchLog
+from multiversus_core.engine.play import play_match
 from multiversus_core.rulesets.multiversus import layout, selections
 from multiversus_core.rulesets.multiversus.abilities import abilities_of
 from multiversus_core.rulesets.multiversus.audit import AUDITED, Auditor
 from multiversus_core.rulesets.multiversus.board import Figure
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.catalog import installed_teams
 from multiversus_core.rulesets.multiversus.commands import (
     AfterAttack,

@@ -14,10 +14,10 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.engine.errors import IllegalCommandError
 from multiversus_core.rulesets.multiversus import activation, movement, selections
 from multiversus_core.rulesets.multiversus.board import Board, Figure
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.decide import _decider_seat, _expect, decider_seat
 from multiversus_core.rulesets.multiversus.geometry import (
     DIRECTIONS,

@@ -33,8 +33,9 @@ from multiversus_core import (
     legal_commands,
     view,
 )
-from multiversus_core.bots import RandomBot, command_for, play_match
 from multiversus_core.engine.log import LogWriter, read_log, replay
+from multiversus_core.engine.play import play_match
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.events import (
     BlockChosen,
     ForcedMoveHeld,

@@ -15,8 +15,8 @@ from typer.testing import CliRunner
 
 from multiversus_cli import html_any, transcript
 from multiversus_cli.app import app
-from multiversus_core.bots import play_match
 from multiversus_core.engine.log import MatchLog, encode_log
+from multiversus_core.engine.play import play_match
 from multiversus_core.engine.registry import load_ruleset
 from tests.test_html_browser import browser  # noqa: F401 (the browser fixture)
 

@@ -23,8 +23,8 @@ from multiversus_cli.render import figure_labels
 from multiversus_cli.replay import command_line, event_lines, steps
 from multiversus_cli.svg import CELL, board_svg, changes
 from multiversus_core import MatchSettings, apply, decider_seat, salted, start_match
-from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.engine.log import LogEntry, MatchLog, encode_log, new_header, read_log, replay
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.events import (
     AttackMade,
     BoardSetUp,

@@ -200,7 +200,7 @@ def test_resume_refuses_a_whole_last_record_that_breaks_the_chain(tmp_path: Path
 WRITER_SCRIPT = """
 import sys
 from multiversus_core import MatchSettings, apply, decider_seat, start_match
-from multiversus_core.bots import RandomBot, command_for
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.engine.log import LogWriter
 
 seed = int(sys.argv[2])

@@ -17,10 +17,11 @@ import msgspec
 import pytest
 
 from multiversus_core import MatchSettings
-from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.engine.chance import flip_coin, roll_die
 from multiversus_core.engine.errors import LogError
 from multiversus_core.engine.log import MAX_DEPTH, decode_log, encode_log, nesting_depth
+from multiversus_core.engine.play import play_match
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot
 from multiversus_core.rulesets.multiversus.match import secret_chance_settings
 from multiversus_core.rulesets.multiversus.secrets import chance_commitment
 from multiversus_core.rulesets.multiversus.settings import Chance

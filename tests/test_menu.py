@@ -22,7 +22,7 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.bots import RandomBot, command_for
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.commands import Command
 from tests.support import SETTINGS, placed, select, set_up
 

@@ -16,10 +16,10 @@ from collections import deque
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.rulesets.multiversus import activation, combat, movement, selections
 from multiversus_core.rulesets.multiversus.abilities import abilities_of
 from multiversus_core.rulesets.multiversus.board import Board, Figure
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.catalog import installed_teams
 from multiversus_core.rulesets.multiversus.decide import decider_seat
 from multiversus_core.rulesets.multiversus.geometry import (

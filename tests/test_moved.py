@@ -63,3 +63,20 @@ def test_the_old_plugin_api_still_registers_abilities() -> None:
 
     assert REGISTRY is registry
     assert issubclass(type(REGISTRY["Ranged"]), Ability)
+
+
+def test_the_old_bots_module_finds_the_bots_and_the_engine_play_loop() -> None:
+    sys.modules.pop("multiversus_core.bots", None)
+    with pytest.warns(DeprecationWarning, match="bots moved"):
+        from multiversus_core.bots import make_bot, play_match
+    from multiversus_core.engine.play import play_match as engine_play_match
+    from multiversus_core.rulesets.multiversus.bots.specs import make_bot as specs_make_bot
+
+    assert (make_bot, play_match) == (specs_make_bot, engine_play_match)
+
+
+def test_the_old_log_module_is_the_engines_log() -> None:
+    sys.modules.pop("multiversus_core.log", None)
+    with pytest.warns(DeprecationWarning, match="log moved to multiversus_core.engine.log"):
+        module = importlib.import_module("multiversus_core.log")
+    assert module is importlib.import_module("multiversus_core.engine.log")

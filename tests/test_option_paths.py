@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.rulesets.multiversus import activation, combat, movement, selections
 from multiversus_core.rulesets.multiversus.abilities import REGISTRY
 from multiversus_core.rulesets.multiversus.board import Figure
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.decide import decider_seat
 from multiversus_core.rulesets.multiversus.geometry import DIRECTIONS, are_adjacent
 from multiversus_core.rulesets.multiversus.legal import legal_commands

@@ -43,8 +43,9 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.bots import RandomBot, command_for, play_match
+from multiversus_core.engine.play import play_match
 from multiversus_core.rulesets.multiversus.abilities import REGISTRY
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.catalog import installed_teams
 from multiversus_core.rulesets.multiversus.geometry import DIRECTIONS, figure_squares, on_board
 from multiversus_core.rulesets.multiversus.terms import (

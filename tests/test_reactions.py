@@ -21,10 +21,11 @@ from multiversus_core import (
     Stunt,
     legal_commands,
 )
-from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.engine.log import MatchLog
+from multiversus_core.engine.play import play_match
 from multiversus_core.rulesets.multiversus.activation import triggered_units
 from multiversus_core.rulesets.multiversus.board import Figure
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot
 from multiversus_core.rulesets.multiversus.events import (
     AttackMade,
     BoardSetUp,

@@ -47,8 +47,8 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.activation import triggered_units
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.events import (
     AttackMade,
     ConditionChanged,

@@ -9,8 +9,8 @@ import msgspec
 import pytest
 
 from multiversus_core import MatchSettings
-from multiversus_core.bots import make_bot
 from multiversus_core.engine.log import decode_log, replay
+from multiversus_core.rulesets.multiversus.bots.specs import make_bot
 from multiversus_core.simulation import (
     Cell,
     Grid,

@@ -17,9 +17,9 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.rulesets.multiversus import activation, movement, selections
 from multiversus_core.rulesets.multiversus.board import Board, Figure
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.builder import Builder
 from multiversus_core.rulesets.multiversus.commands import Step
 from multiversus_core.rulesets.multiversus.decide import decider_seat

@@ -29,13 +29,13 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.bots import RandomBot, play_out
 from multiversus_core.rulesets.multiversus.abilities import (
     REGISTRY,
     Ability,
     hidden_identity,
     secret_figure,
 )
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, play_out
 from multiversus_core.rulesets.multiversus.catalog import (
     bundled_teams,
     find_team,

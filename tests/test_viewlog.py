@@ -18,9 +18,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from multiversus_core import MatchSettings, secret_chance_settings
-from multiversus_core.bots import RandomBot, play_match
 from multiversus_core.engine.errors import LogError
 from multiversus_core.engine.log import MatchLog, decode_log, encode_log, read_log
+from multiversus_core.engine.play import play_match
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot
 from multiversus_core.rulesets.multiversus.events import ActionStarted, CoinsSelected, FigureStepped
 from multiversus_core.rulesets.multiversus.views import HiddenCoinsSelected, RedactedLog, redact_log
 from multiversus_core.verify import Verification, verify_data, verify_file, verify_view

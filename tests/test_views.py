@@ -27,8 +27,8 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
-from multiversus_core.bots import RandomBot, command_for
 from multiversus_core.engine.log import LOG_FORMAT, LOG_VERSION, LogEntry, LogHeader, MatchLog
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.events import (
     CoinsRevealed,
     CoinsSelected,

@@ -30,12 +30,12 @@ from multiversus_cli import play_any
 from multiversus_cli.guide import explain_decision, how_to_win
 from multiversus_cli.menu import Menu, build_menu
 from multiversus_cli.render import render_board, render_piles, render_units, status_line
-from multiversus_core.bots import Bot, command_for, make_bot
 from multiversus_core.engine.errors import LogError, MultiversusError, SettingsError
 from multiversus_core.engine.log import LogWriter, MatchLog, game_of, read_bytes, replay
 from multiversus_core.engine.registry import DEFAULT_GAME, load_ruleset
 from multiversus_core.engine.text import printable, printable_lines
 from multiversus_core.rulesets.multiversus.board import Figure
+from multiversus_core.rulesets.multiversus.bots.specs import Bot, command_for, make_bot
 from multiversus_core.rulesets.multiversus.catalog import (
     DEFAULT_ADVERSARIES,
     DEFAULT_HEROES,

@@ -35,8 +35,8 @@ from rich.table import Table
 from rich.text import Text
 
 from multiversus_cli.runners import Runner
-from multiversus_core.bots import make_bot
 from multiversus_core.engine.errors import MultiversusError
+from multiversus_core.rulesets.multiversus.bots.specs import make_bot
 from multiversus_core.rulesets.multiversus.catalog import installed_teams
 from multiversus_core.rulesets.multiversus.variants import VARIANTS
 from multiversus_core.simulation import (

@@ -60,12 +60,14 @@ MOVED: Final[dict[str, str]] = {
     "multiversus_core.errors": "multiversus_core.engine.errors",
     "multiversus_core.ismcts": "multiversus_core.engine.ismcts",
     "multiversus_core.log": "multiversus_core.engine.log",
+    "multiversus_core.bots": f"{_RULES}.bots.specs",
 }
 """Old module name to new, for every module that moved (``teams`` with its submodules)."""
 
 SPLIT: Final[dict[str, str]] = {
     "multiversus_core.activation": f"{_RULES}.selections",
     "multiversus_core.sheets": f"{_RULES}.catalog",
+    "multiversus_core.bots": "multiversus_core.engine.play",
 }
 """An old module part of which went elsewhere: its old name finds those names there too."""
 

@@ -26,8 +26,9 @@ from typing import Final, Literal, TypeAlias
 
 import msgspec
 
-from multiversus_core.bots import Bot, RandomBot, make_bot, play_match
 from multiversus_core.engine.log import LogEntry, MatchLog, encode_log, new_header
+from multiversus_core.engine.play import play_match
+from multiversus_core.rulesets.multiversus.bots.specs import Bot, RandomBot, make_bot
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.events import Event
 from multiversus_core.rulesets.multiversus.evolve import initial_state
@@ -80,7 +81,8 @@ class Grid(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     variants: tuple[tuple[str, ...], ...] = ((),)
     """Variant sets, each in alphabetical order; ``()`` is the standard rules."""
     heroes_bot: str = "heuristic"
-    """The bot spec that plays the Heroes (see :func:`multiversus_core.bots.make_bot`)."""
+    """The bot spec that plays the Heroes (see
+    :func:`~multiversus_core.rulesets.multiversus.bots.specs.make_bot`)."""
     adversaries_bot: str = "heuristic"
     """The bot spec that plays the Adversaries."""
     matches: int = 100
@@ -247,7 +249,8 @@ class _SideBots:
 
 
 MakeBot: TypeAlias = Callable[[str, int], Bot]
-"""Makes a bot from its spec and seed, as :func:`~multiversus_core.bots.make_bot` does."""
+"""Makes a bot from its spec and seed, as
+:func:`~multiversus_core.rulesets.multiversus.bots.specs.make_bot` does."""
 
 
 def play_task(task: MatchTask, make: MakeBot = make_bot) -> MatchResult:
@@ -260,7 +263,7 @@ def play_task(task: MatchTask, make: MakeBot = make_bot) -> MatchResult:
     ``functools.partial(play_task, make=...)`` to a runner).
 
     :raises ValueError: only if a bot spec is unknown (check specs with
-        :func:`multiversus_core.bots.make_bot` before a run).
+        :func:`multiversus_core.rulesets.multiversus.bots.specs.make_bot` before a run).
     """
     settings = task.settings()
     heroes = make(task.heroes_bot, bot_seed(task.seed, "heroes"))

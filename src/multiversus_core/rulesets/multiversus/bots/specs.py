@@ -1,10 +1,11 @@
-"""Bots: players that decide from what their seat may know, and bot matches.
+"""Multiversus' bots by spec, and bot matches of Multiversus (:func:`play_out`).
 
 A bot is given its side's :class:`~multiversus_core.rulesets.multiversus.views.MatchView` and the
 legal commands, never the referee's state (R4, R23), so it cannot peek at
 the opponent's hidden coins or secrets by accident; its randomness is its
 own seed's, never the match's chance. :func:`command_for` computes both for
-a seat, and :func:`play_match` and :func:`play_out` use it.
+a seat, and :func:`play_out` uses it; :func:`~multiversus_core.engine.play.play_match` plays
+and logs any game's match.
 
 Bots are named by spec strings: ``random``, ``heuristic``, ``mcts`` and
 ``mcts:N`` (N iterations a decision), and any name a package offers through
@@ -15,12 +16,9 @@ from __future__ import annotations
 
 import importlib.metadata
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Final, Protocol, TypeAlias, overload
+from typing import Final, Protocol, TypeAlias
 
-from multiversus_core.engine.bots import Bot as AnyBot
 from multiversus_core.engine.errors import IllegalCommandError
-from multiversus_core.engine.log import LogEntry, MatchLog, new_header
-from multiversus_core.engine.registry import ruleset_of
 from multiversus_core.rulesets.multiversus.bots.heuristic import HeuristicBot
 from multiversus_core.rulesets.multiversus.bots.random import RandomBot, random_choice
 from multiversus_core.rulesets.multiversus.bots.search import DEFAULT_ITERATIONS, SearchBot
@@ -28,7 +26,6 @@ from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.decide import decider_seat
 from multiversus_core.rulesets.multiversus.legal import legal_commands
 from multiversus_core.rulesets.multiversus.match import apply
-from multiversus_core.rulesets.multiversus.settings import Chance, MatchSettings
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import Seat
 from multiversus_core.rulesets.multiversus.views import MatchView, view, viewer_of
@@ -44,7 +41,6 @@ __all__ = [
     "bot_names",
     "command_for",
     "make_bot",
-    "play_match",
     "play_out",
     "random_choice",
 ]
@@ -139,42 +135,3 @@ def play_out(state: MatchState, bots: Mapping[Seat, Bot]) -> MatchState:
         assert seat is not None
         state, _ = apply(state, command_for(bots[seat], state, seat))
     return state
-
-
-@overload
-def play_match(
-    settings: MatchSettings, bots: Mapping[Seat, Bot], chance: Chance | None = None
-) -> tuple[MatchLog, MatchState]: ...
-@overload
-def play_match(
-    settings: Any, bots: Mapping[int, AnyBot], chance: Chance | None = None
-) -> tuple[MatchLog, Any]: ...
-def play_match(
-    settings: Any, bots: Mapping[Any, Any], chance: Chance | None = None
-) -> tuple[MatchLog, Any]:
-    """Play a whole match of any game with one bot per seat; return its log and final state.
-
-    For example, ``play_match(MatchSettings(seed=7), {1: RandomBot(7), 2: RandomBot(8)})``.
-    The game is the one whose settings these are. Each bot gets its seat's view
-    and legal commands only; where several seats decide at once, the first
-    decides first. Secret commands get fresh salts when the settings ask for
-    them; ``chance`` is the secret chance seed of settings that commit to one
-    (:func:`~multiversus_core.rulesets.multiversus.match.secret_chance_settings`).
-
-    :raises UnknownGameError: if no installed game has settings of this type.
-    :raises IllegalCommandError: if a bot chooses a command that is not legal.
-    """
-    ruleset = ruleset_of(settings)
-    state = ruleset.initial_state(settings, chance)
-    entries = []
-    while seats := ruleset.to_act(state):
-        seat = seats[0]
-        legal = ruleset.legal_commands(state, seat)
-        command = bots[seat].choose(ruleset.view(state, ruleset.viewer_of(state, seat)), legal)
-        if command not in legal:
-            raise IllegalCommandError(f"the bot chose a command that is not legal: {command!r}")
-        command = ruleset.salted(command, settings)
-        events, state = ruleset.decide(command, state)
-        entries.append(LogEntry(command=command, events=events))
-    log = MatchLog(header=new_header(settings), entries=tuple(entries), chance=chance)
-    return log, state
