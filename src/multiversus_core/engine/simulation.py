@@ -35,7 +35,7 @@ import msgspec
 
 from multiversus_core.bots import play_match
 from multiversus_core.engine.bots import Bot
-from multiversus_core.engine.registry import AnyRuleset, load_ruleset, ruleset_of
+from multiversus_core.engine.registry import DEFAULT_GAME, AnyRuleset, load_ruleset, ruleset_of
 from multiversus_core.engine.ruleset import Seat, Table
 from multiversus_core.log import LogEntry, MatchLog, encode_log, new_header
 
@@ -51,9 +51,6 @@ ERROR_REASON: Final = "error"
 """The ``reason`` of a match that raised instead of ending."""
 WORKER_DIED_REASON: Final = "worker_died"
 """The ``reason`` of a match whose worker process died every time it was played."""
-
-DEFAULT_GAME: Final = "multiversus"
-"""The game of a simulation file whose grid names none (Multiversus' files)."""
 
 GridT = TypeVar("GridT", bound=msgspec.Struct)
 RecordT = TypeVar("RecordT", bound=msgspec.Struct)
@@ -162,7 +159,7 @@ class SimulationHeader(msgspec.Struct, Generic[GridT], frozen=True, forbid_unkno
 
 
 class _GridGame(msgspec.Struct, frozen=True):
-    game: str = DEFAULT_GAME
+    game: str = DEFAULT_GAME  # Multiversus' grids name no game
 
 
 class _AnyHeader(msgspec.Struct, frozen=True):
@@ -601,12 +598,12 @@ def _cell(
 
 
 __all__ = [
-    "DEFAULT_GAME",
     "ERROR_REASON",
     "GAME_CODEC",
     "SIMULATION_FORMAT",
     "SIMULATION_VERSION",
     "WORKER_DIED_REASON",
+    "Z_95",
     "Codec",
     "GameGrid",
     "GameRecord",
