@@ -30,6 +30,7 @@ from multiversus_core.engine.simulation import (
     summarize_game,
 )
 from multiversus_core.log import decode_log, replay
+from multiversus_core.rulesets.sealed_bids import RULESET
 from multiversus_core.simulation import Grid, encode_header
 from multiversus_core.verify import verify_data
 from tests.packages import installed
@@ -95,8 +96,6 @@ def test_a_match_is_a_pure_function_of_its_task_and_its_kept_log_verifies() -> N
     log = decode_log(first.log)
     assert log.game == "sealed-bids" and len(log.entries) == record.commands
     assert verify_data(first.log).ok
-    from multiversus_core.rulesets.sealed_bids import RULESET
-
     outcome = RULESET.outcome(replay(log))
     assert outcome is not None
     assert (outcome.winners, outcome.reason) == (record.winners, record.reason)
@@ -349,7 +348,7 @@ from multiversus_core.rulesets.sealed_bids import SealedBidsSettings
 from multiversus_core.rulesets.sealed_bids.ruleset import SealedBidsRuleset
 
 
-class BidsAgainSettings(SealedBidsSettings, frozen=True):
+class BidsSimSettings(SealedBidsSettings, frozen=True):
     """The same settings, a type of the game's own."""
 
 
@@ -367,38 +366,38 @@ class FailingBot:
         return self._bot.choose(view, legal)
 
 
-class BidsAgain(SealedBidsRuleset):
+class BidsSim(SealedBidsRuleset):
     @property
     def id(self):
-        return "bids-again"
+        return "bids-sim"
 
     @property
     def title(self):
-        return "Bids Again"
+        return "Bids Sim"
 
     @property
     def settings_type(self):
-        return BidsAgainSettings
+        return BidsSimSettings
 
     @property
     def bots(self):
         return {**SealedBidsRuleset.bots, "failing": FailingBot}
 
 
-RULESET = BidsAgain()
+RULESET = BidsSim()
 '''
 
 
 @pytest.fixture
 def third_party(tmp_path: Path) -> Iterator[Path]:
-    """A package offering the game ``bids-again`` through the entry point group."""
-    points = {"multiversus.rulesets": {"bids-again": "bids_again:RULESET"}}
-    with installed(tmp_path, "bids-again", points, {"bids_again": textwrap.dedent(_PACKAGE)}):
+    """A package offering the game ``bids-sim`` through the entry point group."""
+    points = {"multiversus.rulesets": {"bids-sim": "bids_sim:RULESET"}}
+    with installed(tmp_path, "bids-sim", points, {"bids_sim": textwrap.dedent(_PACKAGE)}):
         yield tmp_path
 
 
 def test_a_game_from_another_package_is_simulated_like_a_bundled_one(third_party: Path) -> None:
-    grid = GameGrid(game="bids-again", bots=("greedy", "random", "random"), matches=2, seed=3)
+    grid = GameGrid(game="bids-sim", bots=("greedy", "random", "random"), matches=2, seed=3)
     played = [play_game_task(task).record for task in grid.tasks()]
     assert len(played) == 6 and not any(r.failed for r in played)
     summary = summarize_game(grid, played)
@@ -410,7 +409,7 @@ def test_a_game_from_another_package_is_simulated_like_a_bundled_one(third_party
 def test_a_failing_match_of_another_package_s_game_is_a_record_and_a_partial_log(
     third_party: Path,
 ) -> None:
-    grid = GameGrid(game="bids-again", bots=("failing", "random", "random"), matches=1, seed=3)
+    grid = GameGrid(game="bids-sim", bots=("failing", "random", "random"), matches=1, seed=3)
     task = grid.tasks()[0]
     result = play_game_task(task)
     failed = result.record
@@ -418,7 +417,7 @@ def test_a_failing_match_of_another_package_s_game_is_a_record_and_a_partial_log
     assert failed.error == "RuntimeError: the failing bot fails on purpose"
     assert result.log is not None  # kept even though not asked for
     log = decode_log(result.log)
-    assert log.game == "bids-again" and len(log.entries) == failed.commands > 0
+    assert log.game == "bids-sim" and len(log.entries) == failed.commands > 0
     assert not log.finished
     summary = summarize_game(grid, [failed])
     assert summary.errors == 1 and summary.cells[0].reasons == {ERROR_REASON: 1}
@@ -435,7 +434,7 @@ def test_simulate_runs_another_package_s_game_on_a_cluster_and_reports_its_failu
     ) as cluster:
         result = simulate(
             "--game",
-            "bids-again",
+            "bids-sim",
             "--players",
             "failing,greedy,random",
             "--matches",
@@ -446,7 +445,7 @@ def test_simulate_runs_another_package_s_game_on_a_cluster_and_reports_its_failu
             str(out),
         )
     assert result.exit_code == 1, result.output
-    assert "6 of 6 matches of Bids Again, seed 0" in result.stdout
+    assert "6 of 6 matches of Bids Sim, seed 0" in result.stdout
     played = records(out)
     assert len(played) == 6
     failing = [r for r in played if r.failed]  # the failing bot fails every match
