@@ -29,7 +29,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 from multiversus_cli.runners import DaskRunner, LocalRunner, Runner
-from multiversus_core.simulation import Grid, MatchResult, MatchTask
+from multiversus_core.rulesets.multiversus.simulation import Grid, MatchResult, MatchTask
 
 SPEEDUP_TARGET = 1.8
 DASK_OVERHEAD_TARGET = 1.15

@@ -13,7 +13,7 @@ from typing import Any
 
 from multiversus_core.rulesets.multiversus.bots.specs import Bot, make_bot
 from multiversus_core.rulesets.multiversus.commands import Command
-from multiversus_core.simulation import MatchResult, MatchTask, play_task
+from multiversus_core.rulesets.multiversus.simulation import MatchResult, MatchTask, play_task
 
 FAIL_AT = 40
 """The choice at which a failing bot raises."""

@@ -14,6 +14,7 @@ COMMANDS = [
     ["diff"],
     ["rules"],
     ["games"],
+    ["simulate"],
     ["teams"],
     ["teams", "show"],
     ["teams", "validate"],

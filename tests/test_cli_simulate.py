@@ -23,8 +23,7 @@ from multiversus_cli import runners
 from multiversus_cli import simulate as simulate_module
 from multiversus_cli.app import app
 from multiversus_core.rulesets.multiversus.bots.specs import BOT_NAMES
-from multiversus_core.rulesets.multiversus.variants import VARIANTS
-from multiversus_core.simulation import (
+from multiversus_core.rulesets.multiversus.simulation import (
     Grid,
     MatchRecord,
     bot_seed,
@@ -32,6 +31,7 @@ from multiversus_core.simulation import (
     decode_record,
     play_task,
 )
+from multiversus_core.rulesets.multiversus.variants import VARIANTS
 from tests import simulate_faults
 
 RANDOM = ("--heroes-bot", "random", "--adversaries-bot", "random")

@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from multiversus_cli.app import app
-from multiversus_core.simulation import decode_header, decode_record, play_task
+from multiversus_core.rulesets.multiversus.simulation import decode_header, decode_record, play_task
 
 pexpect = pytest.importorskip("pexpect")
 

@@ -16,7 +16,6 @@ CORE = Path(__file__).parent.parent / "src" / "multiversus_core"
 
 UNSPLIT = frozenset(
     {
-        "multiversus_core.simulation",
         "multiversus_core.verify",
         "multiversus_core.viewlog",
     }

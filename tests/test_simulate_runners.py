@@ -14,7 +14,13 @@ from pathlib import Path
 import pytest
 
 from multiversus_cli.runners import DaskRunner, LocalRunner, Play, Runner, batch_size
-from multiversus_core.simulation import Grid, MatchRecord, MatchResult, MatchTask, play_task
+from multiversus_core.rulesets.multiversus.simulation import (
+    Grid,
+    MatchRecord,
+    MatchResult,
+    MatchTask,
+    play_task,
+)
 from tests import simulate_faults
 
 distributed = pytest.importorskip("distributed")

@@ -11,7 +11,7 @@ import pytest
 from multiversus_core import MatchSettings
 from multiversus_core.engine.log import decode_log, replay
 from multiversus_core.rulesets.multiversus.bots.specs import make_bot
-from multiversus_core.simulation import (
+from multiversus_core.rulesets.multiversus.simulation import (
     Cell,
     Grid,
     MatchRecord,

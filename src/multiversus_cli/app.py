@@ -25,7 +25,7 @@ COMMANDS: Final[dict[str, str]] = {
     "difference.",
     "teams": "List the installed teams, show a team's sheet, or check team sheet files.",
     "rules": "The rules on one screen: how to win, coins, reactions, the Initiative, the rounds.",
-    "simulate": "Play many bot matches over a grid of pairings and variants, and summarise them.",
+    "simulate": "Play many bot matches of a game over a grid, and summarise them.",
     "games": "List the games: the bundled ones and those installed packages offer.",
 }
 """Each command, in the order the help lists them, with its one-line help."""

@@ -1,6 +1,9 @@
 """Where a simulation's matches are played: local worker processes, or a Dask cluster.
 
-Both runners take the same tasks (:class:`~multiversus_core.simulation.MatchTask`),
+Both runners take the same tasks, of any game's grid (a
+:class:`~multiversus_core.engine.simulation.Task`: Multiversus'
+:class:`~multiversus_core.rulesets.multiversus.simulation.MatchTask`, any game's
+:class:`~multiversus_core.engine.simulation.GameTask`),
 play them in batches (one scheduled job per batch, so scheduling costs little),
 and hand every result to a callback, in the calling thread, as its batch
 comes back. Which runner plays a task never changes its result.
@@ -34,11 +37,13 @@ from concurrent.futures.process import BrokenProcessPool
 from types import FrameType
 from typing import Any, Final, Protocol
 
-from multiversus_core.simulation import MatchResult, MatchTask, play_task, worker_died
+from multiversus_core.engine import simulation
+from multiversus_core.engine.simulation import MatchResult, Task
 
-Play = Callable[[MatchTask], MatchResult]
-"""Plays one task (a module-level function, so that it pickles by name)."""
-Batch = tuple[MatchTask, ...]
+Play = Callable[[Any], MatchResult]
+"""Plays one task (a module-level function, so that it pickles by name); by default
+:func:`~multiversus_core.engine.simulation.play`, the task's own play."""
+Batch = tuple[Task, ...]
 
 MAX_BATCH: Final = 25
 """The most matches one batch holds."""
@@ -62,7 +67,7 @@ class Runner(Protocol):
 
     def run(
         self,
-        tasks: Sequence[MatchTask],
+        tasks: Sequence[Task],
         report: Callable[[MatchResult], None],
         stopping: Callable[[], bool],
     ) -> None:
@@ -83,7 +88,7 @@ def batch_size(tasks: int, workers: int) -> int:
     return max(1, min(MAX_BATCH, math.ceil(tasks / (workers * BATCHES_PER_WORKER))))
 
 
-def split(tasks: Sequence[MatchTask], size: int) -> deque[Batch]:
+def split(tasks: Sequence[Task], size: int) -> deque[Batch]:
     """The tasks in consecutive batches of ``size``."""
     return deque(tuple(tasks[i : i + size]) for i in range(0, len(tasks), size))
 
@@ -119,7 +124,7 @@ def play_batch(play: Play, batch: Batch) -> list[MatchResult]:
 class LocalRunner:
     """Plays matches in ``workers`` processes of this machine."""
 
-    def __init__(self, workers: int, play: Play = play_task) -> None:
+    def __init__(self, workers: int, play: Play = simulation.play) -> None:
         self.workers = workers
         self._play = play
         self._pool: ProcessPoolExecutor | None = None
@@ -141,12 +146,12 @@ class LocalRunner:
 
     def run(
         self,
-        tasks: Sequence[MatchTask],
+        tasks: Sequence[Task],
         report: Callable[[MatchResult], None],
         stopping: Callable[[], bool],
     ) -> None:
         queue = split(tasks, batch_size(len(tasks), self.workers))
-        suspects: deque[MatchTask] = deque()
+        suspects: deque[Task] = deque()
         tries: dict[tuple[Any, int], int] = {}
         pool = self._pool or self._new_pool()
         in_flight: dict[Future[list[MatchResult]], Batch] = {}
@@ -195,7 +200,7 @@ class LocalRunner:
                     if alone:
                         tries[task.key] = tries.get(task.key, 0) + 1
                         if tries[task.key] >= TRIES:
-                            report(MatchResult(record=worker_died(task, tries[task.key])))
+                            report(MatchResult(record=task.died(tries[task.key])))
                             continue
                     suspects.append(task)
                 pool = self._new_pool()
@@ -240,7 +245,7 @@ class ClusterError(Exception):
 class DaskRunner:
     """Plays matches on a Dask distributed cluster, through its scheduler."""
 
-    def __init__(self, address: str, play: Play = play_task) -> None:
+    def __init__(self, address: str, play: Play = simulation.play) -> None:
         """Connect to the scheduler at ``address``.
 
         :raises ClusterError: if Dask is not installed, the scheduler cannot be
@@ -299,13 +304,13 @@ class DaskRunner:
 
     def run(
         self,
-        tasks: Sequence[MatchTask],
+        tasks: Sequence[Task],
         report: Callable[[MatchResult], None],
         stopping: Callable[[], bool],
     ) -> None:
         distributed = self._distributed
         queue = split(tasks, batch_size(len(tasks), self.workers))
-        suspects: deque[MatchTask] = deque()
+        suspects: deque[Task] = deque()
         in_flight: dict[Any, Batch] = {}
         isolated: Any = None  # a suspect, played with nothing else on the cluster
         while in_flight or ((queue or suspects) and not stopping()):
@@ -342,7 +347,7 @@ class DaskRunner:
                 if len(batch) > 1:
                     queue.extendleft((task,) for task in reversed(batch))
                 elif alone:
-                    report(MatchResult(record=worker_died(batch[0], self._tries)))
+                    report(MatchResult(record=batch[0].died(self._tries)))
                 else:
                     suspects.append(batch[0])
 

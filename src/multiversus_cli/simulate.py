@@ -1,27 +1,31 @@
-"""``multiversus simulate``: many bot matches over a grid of pairings and variants.
+"""``multiversus simulate``: many bot matches of any game over a grid, and their summary.
 
-The grid, the seeds and each match are :mod:`multiversus_core.simulation`;
-where the matches run is :mod:`multiversus_cli.runners`. This module reads
-the options, keeps the ``--out`` file (one JSON line per match, appended and
-flushed as each batch comes back, so a run resumes where it stopped), saves
-logs, shows progress, and prints the summary as a table or JSON, or writes
-it as an HTML report.
+The grid, the seeds and each match are :mod:`multiversus_core.engine.simulation`
+(any game's grid: its bots rotated over the seats) and
+:mod:`multiversus_core.rulesets.multiversus.simulation` (Multiversus' grid of
+pairings and variants); where the matches run is :mod:`multiversus_cli.runners`.
+A grid comes with a :class:`Plan`: its tasks, its file's codec, its summary
+and the views of it. This module reads the options, keeps the ``--out`` file
+(one JSON line per match, appended and flushed as each batch comes back, so
+a run resumes where it stopped), saves logs, shows progress, and prints the
+summary as a table or JSON, or writes it as an HTML report, the same way for
+every grid.
 """
 
 from __future__ import annotations
 
 import fcntl
 import signal
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from types import FrameType
-from typing import IO, Annotated, Final
+from typing import IO, Annotated, Any, Final, Protocol
 
 import msgspec
 import typer
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -35,31 +39,30 @@ from rich.table import Table
 from rich.text import Text
 
 from multiversus_cli.runners import Runner
-from multiversus_core.engine.errors import MultiversusError
+from multiversus_core.engine.errors import MultiversusError, UnknownGameError
+from multiversus_core.engine.registry import DEFAULT_GAME, load_ruleset
+from multiversus_core.engine.simulation import Codec, MatchResult, Record, game_of_header
+from multiversus_core.engine.simulation import Task as MatchTask
 from multiversus_core.rulesets.multiversus.bots.specs import make_bot
 from multiversus_core.rulesets.multiversus.catalog import installed_teams
-from multiversus_core.rulesets.multiversus.variants import VARIANTS
-from multiversus_core.simulation import (
+from multiversus_core.rulesets.multiversus.simulation import (
+    CODEC,
     Grid,
     Interval,
     MatchRecord,
-    MatchResult,
-    MatchTask,
     Summary,
-    decode_header,
-    decode_record,
-    encode_header,
-    encode_record,
     summarize,
     variants_label,
 )
+from multiversus_core.rulesets.multiversus.variants import VARIANTS
 
 EXIT_OK: Final = 0
 """Every match of the grid was played to its end."""
 EXIT_ERRORS: Final = 1
 """A match raised or its worker kept dying (recorded as an error), or the cluster failed."""
 EXIT_USAGE: Final = 2
-"""Bad options: an unknown team, variant or bot, an --out file of another grid, no scheduler."""
+"""Bad options: an unknown game, team, variant or bot, an --out file of another grid, no
+scheduler."""
 EXIT_INTERRUPTED: Final = 130
 """Ctrl-C: every finished match is kept."""
 
@@ -68,10 +71,22 @@ DEFAULT_BOT: Final = "heuristic"
 
 EPILOG: Final = (
     "Exit codes: 0 every match played; 1 a match raised or its worker died (recorded as an "
-    "error, with its seed and log), or the cluster failed; 2 bad options (an unknown team, "
-    "variant or bot, an --out file made for another grid or seed, a scheduler that cannot be "
-    "reached, Dask not installed); 130 interrupted with Ctrl-C (finished matches are kept)."
+    "error, with its seed and log), or the cluster failed; 2 bad options (an unknown game, "
+    "team, variant or bot, an --out file made for another game, grid or seed, a scheduler "
+    "that cannot be reached, Dask not installed); 130 interrupted with Ctrl-C (finished "
+    "matches are kept)."
 )
+
+MULTIVERSUS_OPTIONS: Final = (
+    "heroes",
+    "adversaries",
+    "variants",
+    "heroes_bot",
+    "adversaries_bot",
+)
+"""The parameters of the options that make Multiversus' grid."""
+GAME_OPTIONS: Final = ("players", "fixed_seats")
+"""The parameters of the options that make another game's grid."""
 
 
 class OutputFormat(StrEnum):
@@ -85,7 +100,92 @@ class UsageError(Exception):
     """A bad option or --out file; the message is one line for the user."""
 
 
+class Plan(Protocol):
+    """What the command needs of a grid: its tasks, its file, its summary and views of it."""
+
+    @property
+    def grid(self) -> Any:
+        """The grid (a frozen struct with ``game``, ``matches`` and ``seed``), as the --out
+        file's header records it."""
+        ...
+
+    @property
+    def codec(self) -> Codec[Any, Any]:
+        """Reads and writes the lines of the grid's --out file."""
+        ...
+
+    def tasks(self, *, keep_logs: bool = False) -> Sequence[MatchTask]:
+        """Every match of the grid."""
+        ...
+
+    def summarize(self, records: Iterable[Any]) -> Any:
+        """The summary of the records (a struct with ``played`` and ``total``)."""
+        ...
+
+    def table(self, summary: Any) -> RenderableType:
+        """The summary for people."""
+        ...
+
+    def report(self, summary: Any, records: Sequence[Any]) -> str:
+        """The summary and the records as one HTML page."""
+        ...
+
+    def log_name(self, record: Any) -> str:
+        """The file name of a match's log."""
+        ...
+
+
+class MultiversusPlan:
+    """Multiversus' grid: each Hero team against each Adversary team under each variant set."""
+
+    codec: Final = CODEC
+
+    def __init__(self, grid: Grid) -> None:
+        self.grid = grid
+
+    def tasks(self, *, keep_logs: bool = False) -> Sequence[MatchTask]:
+        return self.grid.tasks(keep_logs=keep_logs)
+
+    def summarize(self, records: Iterable[MatchRecord]) -> Summary:
+        return summarize(self.grid, records)
+
+    def table(self, summary: Summary) -> RenderableType:
+        return summary_table(summary)
+
+    def report(self, summary: Summary, records: Sequence[MatchRecord]) -> str:
+        from multiversus_cli.simulate_report import render_report
+
+        return render_report(summary, records)
+
+    def log_name(self, record: MatchRecord) -> str:
+        return log_name(record)
+
+
 def simulate(
+    ctx: typer.Context,
+    game: Annotated[
+        str,
+        typer.Option(
+            help="The game to simulate: multiversus, or another (multiversus games lists them).",
+        ),
+    ] = DEFAULT_GAME,
+    players: Annotated[
+        str | None,
+        typer.Option(
+            metavar="BOTS",
+            help="Another game: the bot at each seat, by seat, comma-separated: one of the "
+            "game's bots. (default: random at every seat)",
+            show_default=False,
+        ),
+    ] = None,
+    fixed_seats: Annotated[
+        bool,
+        typer.Option(
+            "--fixed-seats",
+            help="Another game: play only the seating --players gives, not every rotation "
+            "of the bots over the seats.",
+        ),
+    ] = False,
     heroes: Annotated[
         list[str] | None,
         typer.Option(
@@ -173,22 +273,31 @@ def simulate(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar.")] = False,
 ) -> None:
-    """Play many bot matches over a grid of pairings and variants, and summarise them.
+    """Play many bot matches of a game over a grid, and summarise them.
 
-    Each cell of the grid (a Hero team against an Adversary team under one
-    variant set) plays --matches matches. Every match's seed derives from the
-    master --seed, the cell and the match's index, so the results are the same
-    whatever the number of workers, their order, or the cluster.
+    Multiversus: each cell of the grid (a Hero team against an Adversary team
+    under one variant set) plays --matches matches. The table gives, per cell,
+    the Heroes' win rate among decided matches (draws left out) with its 95%
+    Wilson interval; a cell whose interval excludes 50% is flagged as unbalanced.
 
-    The table gives, per cell, the Heroes' win rate among decided matches
-    (draws left out) with its 95% Wilson interval; a cell whose interval
-    excludes 50% is flagged as unbalanced.
+    Another game (--game ID): --players puts one of the game's bots at each
+    seat, and each cell is one rotation of those bots over the seats, so every
+    bot sits at every seat; match N of every cell is dealt the same chance. The
+    tables give each seat's win rate per cell, then each seat's and each bot's
+    over every cell, with 95% Wilson intervals; one that excludes the fair
+    share (every seat alike) is flagged.
+
+    Every match's seed derives from the master --seed, the cell (Multiversus)
+    and the match's index, so the results are the same whatever the number of
+    workers, their order, or the cluster.
 
     Examples:
 
     multiversus simulate --matches 200 --out runs/today.jsonl
 
     multiversus simulate --heroes banner-knight --adversaries smogon --variants all
+
+    multiversus simulate --game sealed-bids --players greedy,mcts,random --matches 20
 
     multiversus simulate --scheduler tcp://10.0.0.5:8786 --matches 1000 --report report.html
     """
@@ -198,21 +307,43 @@ def simulate(
         err.print(f"multiversus simulate: {message}", markup=False)
         return typer.Exit(code)
 
+    def given(name: str) -> bool:
+        source = ctx.get_parameter_source(name)
+        return source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT")
+
     try:
-        grid = make_grid(heroes, adversaries, variants, heroes_bot, adversaries_bot, matches, seed)
+        plan: Plan
+        if game == DEFAULT_GAME:
+            if wrong := next((name for name in GAME_OPTIONS if given(name)), None):
+                raise UsageError(
+                    f"--{wrong.replace('_', '-')} is for other games; multiversus takes "
+                    "--heroes-bot and --adversaries-bot"
+                )
+            plan = MultiversusPlan(
+                make_grid(heroes, adversaries, variants, heroes_bot, adversaries_bot, matches, seed)
+            )
+        else:
+            from multiversus_cli.simulate_any import GamePlan, make_game_grid
+
+            if wrong := next((name for name in MULTIVERSUS_OPTIONS if given(name)), None):
+                raise UsageError(
+                    f"--{wrong.replace('_', '-')} is for multiversus only; {game} takes --players"
+                )
+            ruleset = load_ruleset(game)
+            plan = GamePlan(ruleset, make_game_grid(ruleset, players, fixed_seats, matches, seed))
         if workers is not None and workers < 1:
             raise UsageError(f"--workers must be at least 1, not {workers}")
         if scheduler is not None and workers is not None:
             raise UsageError("give --workers or --scheduler, not both")
-    except UsageError as exc:
+    except (UsageError, UnknownGameError) as exc:
         raise fail(str(exc), EXIT_USAGE) from None
 
-    tasks = grid.tasks(keep_logs=keep_logs is not None)
-    done: dict[tuple[object, int], MatchRecord] = {}
+    tasks = plan.tasks(keep_logs=keep_logs is not None)
+    done: dict[tuple[object, int], Any] = {}
     sink: IO[bytes] | None = None
     try:
         if out is not None:
-            sink, recorded = open_out(out, grid, tasks)
+            sink, recorded = open_out(out, plan.codec, plan.grid, tasks)
             done.update((r.key, r) for r in recorded)
         runner = _runner(scheduler, workers)
     except UsageError as exc:
@@ -230,13 +361,13 @@ def simulate(
             folder = keep_logs if not entry.failed else error_logs
             assert folder is not None
             folder.mkdir(parents=True, exist_ok=True)
-            path = folder / log_name(entry)
+            path = folder / plan.log_name(entry)
             path.write_bytes(result.log)
             if entry.failed:
                 saved_errors[entry.key] = path
         done[entry.key] = entry
         if sink is not None:
-            sink.write(encode_record(entry))
+            sink.write(plan.codec.encode_record(entry))
             sink.flush()
         advance()
 
@@ -260,24 +391,22 @@ def simulate(
             if sink is not None:
                 sink.close()
 
-    summary = summarize(grid, done.values())
+    summary: Any = plan.summarize(done.values())
     console = Console(highlight=False, soft_wrap=True)
     if output is OutputFormat.json:
         data = msgspec.to_builtins(summary)
         data["complete"] = summary.played == summary.total
         console.print(msgspec.json.encode(data).decode(), markup=False)
     else:
-        console.print(summary_table(summary))
+        console.print(plan.table(summary))
     if report is not None:
-        from multiversus_cli.simulate_report import render_report
-
         try:
-            report.write_text(render_report(summary, list(done.values())), encoding="utf-8")
+            report.write_text(plan.report(summary, list(done.values())), encoding="utf-8")
         except OSError as exc:
             failure = failure or f"cannot write the report {str(report)!r}: {exc.strerror}"
-    failed = [r for r in done.values() if r.failed]
+    failed: list[Any] = [r for r in done.values() if r.failed]
     for entry in failed:
-        where = saved_errors.get(entry.key) or error_logs / log_name(entry)
+        where = saved_errors.get(entry.key) or error_logs / plan.log_name(entry)
         if not where.is_file():  # not saved: the worker died, or a file was moved
             where = None
         kept = f"; log {where}" if where else ""
@@ -317,10 +446,7 @@ def make_grid(
     :raises UsageError: for an unknown team, variant or bot, a team of the
         wrong side, or a count or seed out of range.
     """
-    if matches < 1:
-        raise UsageError(f"--matches must be at least 1, not {matches}")
-    if not 0 <= seed < 2**64:
-        raise UsageError(f"--seed must be from 0 to 2**64 - 1, not {seed}")
+    check_run(matches, seed)
     for spec in (heroes_bot, adversaries_bot):
         try:
             make_bot(spec, 0)
@@ -335,6 +461,17 @@ def make_grid(
         matches=matches,
         seed=seed,
     )
+
+
+def check_run(matches: int, seed: int) -> None:
+    """Check the matches per cell and the master seed of any grid.
+
+    :raises UsageError: if either is out of range.
+    """
+    if matches < 1:
+        raise UsageError(f"--matches must be at least 1, not {matches}")
+    if not 0 <= seed < 2**64:
+        raise UsageError(f"--seed must be from 0 to 2**64 - 1, not {seed}")
 
 
 def _names(values: Sequence[str] | None) -> list[str]:
@@ -391,15 +528,16 @@ def _runner(scheduler: str | None, workers: int | None) -> Runner:
 
 
 def open_out(
-    path: Path, grid: Grid, tasks: Sequence[MatchTask]
-) -> tuple[IO[bytes], list[MatchRecord]]:
+    path: Path, codec: Codec[Any, Any], grid: Any, tasks: Sequence[MatchTask]
+) -> tuple[IO[bytes], list[Record]]:
     """Open the --out file for appending, and return the matches it already holds.
 
-    A new file gets a header naming the grid. An existing one must have been
-    made for this very grid; a torn last line (a run killed mid-write) is cut off.
+    A new file gets a header naming the grid (and its game, unless Multiversus).
+    An existing one must have been made for this very grid; a torn last line (a
+    run killed mid-write) is cut off.
 
     :raises UsageError: if the file cannot be opened, is not a simulation
-        file, was made for another grid or seed, holds a match not in the
+        file, was made for another game, grid or seed, holds a match not in the
         grid or one twice, or another run is writing it.
     """
     try:
@@ -414,10 +552,10 @@ def open_out(
         sink.seek(0)
         data = sink.read()
         if not data:
-            sink.write(encode_header(grid))
+            sink.write(codec.encode_header(grid))
             sink.flush()
             return sink, []
-        records = _read_out(str(path), data, grid, tasks)
+        records = _read_out(str(path), data, codec, grid, tasks)
         if not data.endswith(b"\n"):  # torn by a kill mid-write: that match is played again
             sink.truncate(data.rfind(b"\n") + 1)
         sink.seek(0, 2)
@@ -427,13 +565,20 @@ def open_out(
     return sink, records
 
 
-def _read_out(name: str, data: bytes, grid: Grid, tasks: Sequence[MatchTask]) -> list[MatchRecord]:
+def _read_out(
+    name: str, data: bytes, codec: Codec[Any, Any], grid: Any, tasks: Sequence[MatchTask]
+) -> list[Record]:
     lines = data.split(b"\n")
     lines.pop()  # after the last newline: nothing, or a line torn by a kill mid-write
     if not lines:
         raise UsageError(f"{name} is not a simulation file (it has no complete first line)")
+    game = game_of_header(lines[0])
+    if game is not None and game != grid.game:
+        raise UsageError(
+            f"{name} holds matches of the game {game!r}, not {grid.game}; use another --out"
+        )
     try:
-        header = decode_header(lines[0])
+        header = codec.decode_header(lines[0])
     except msgspec.DecodeError:
         raise UsageError(
             f"{name} is not a multiversus simulation file; use another --out"
@@ -449,14 +594,14 @@ def _read_out(name: str, data: bytes, grid: Grid, tasks: Sequence[MatchTask]) ->
             "--out, or the options it was made with"
         )
     expected = {t.key: t for t in tasks}
-    records: list[MatchRecord] = []
+    records: list[Record] = []
     seen: set[tuple[object, int]] = set()
     for number, line in enumerate(lines[1:], start=2):
         try:
-            entry = decode_record(line)
+            entry = codec.decode_record(line)
         except msgspec.DecodeError as exc:
             raise UsageError(f"{name}, line {number}: not a match record ({exc})") from None
-        task = expected.get(entry.key)
+        task: Any = expected.get(entry.key)
         if task is None or task.seed != entry.seed:
             raise UsageError(f"{name}, line {number}: a match that is not in this grid")
         if entry.key in seen:
@@ -617,9 +762,16 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "GAME_OPTIONS",
+    "MULTIVERSUS_OPTIONS",
+    "MultiversusPlan",
     "OutputFormat",
+    "Plan",
+    "UsageError",
+    "check_run",
     "make_grid",
     "open_out",
+    "rate_text",
     "simulate",
     "summary_table",
 ]

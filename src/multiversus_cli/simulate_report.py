@@ -1,20 +1,27 @@
 """The HTML report of a simulation: one self-contained page, charts drawn as inline SVG.
 
-:func:`render_report` is a pure function from a summary and its records to
-text. The page loads nothing (no script, no font, no image, no style sheet
-from elsewhere), so it reads the same offline, attached to a mail or
-archived with the run.
+:func:`render_report` (Multiversus' grid) and :func:`render_game_report`
+(any game's) are pure functions from a summary and its records to text.
+The page loads nothing (no script, no font, no image, no style sheet from
+elsewhere), so it reads the same offline, attached to a mail or archived
+with the run.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from html import escape
-from typing import Final
+from typing import Final, NamedTuple
 
 import multiversus_core
-from multiversus_core.simulation import CellSummary, MatchRecord, Summary, variants_label
+from multiversus_core.engine.simulation import GameRecord, GameSummary, Interval, WinRate
+from multiversus_core.rulesets.multiversus.simulation import (
+    CellSummary,
+    MatchRecord,
+    Summary,
+    variants_label,
+)
 
 PALETTE: Final = (
     "#4e79a7",
@@ -53,26 +60,84 @@ def render_report(summary: Summary, records: Sequence[MatchRecord]) -> str:
     """The whole report as one HTML page."""
     grid = summary.grid
     title = f"Simulation: {grid.heroes_bot} (Heroes) v {grid.adversaries_bot} (Adversaries)"
+    return _page(
+        title,
+        summary.played,
+        summary.total,
+        summary.errors,
+        grid.matches,
+        grid.seed,
+        [
+            "<h2>The Heroes' win rate</h2>",
+            '<p class="note">The Heroes\' share of decided matches (draws left out), with its '
+            "95% Wilson interval. A cell whose interval excludes 50% is unbalanced (red).</p>",
+            win_rate_chart(summary.cells),
+            "<h2>Cells</h2>",
+            cell_table(summary.cells),
+            "<h2>Match length</h2>",
+            '<p class="note">Commands per match (set-up included), every cell together; '
+            "matches that raised are left out.</p>",
+            length_chart([r.commands for r in records if not r.failed]),
+            "<h2>End reasons</h2>",
+            reasons_chart(summary.cells),
+        ],
+    )
+
+
+def render_game_report(title: str, summary: GameSummary, records: Sequence[GameRecord]) -> str:
+    """The whole report of any game's grid (``title`` is the game's name) as one HTML page."""
+    grid = summary.grid
+    fair = "-" if summary.fair is None else f"{summary.fair:.1%}"
+    totals = [
+        _Rate(f"seat {seat}", rate, f"seat {seat}") for seat, rate in enumerate(summary.seats, 1)
+    ]
+    totals += [_Rate(bot, rate, bot) for bot, rate in summary.bots.items()]
+    seats = [
+        _Rate(f"{cell.cell.label}: seat {seat}", rate, f"{cell.cell.label}: seat {seat} ({bot})")
+        for cell in summary.cells
+        for seat, (bot, rate) in enumerate(zip(cell.bots, cell.seats, strict=True), start=1)
+    ]
+    share = (
+        f'<p class="note">The share of the matches played to their end that each won (draws '
+        f"count as no win), with its 95% Wilson interval; the line is the fair share, {fair}, "
+        "each seat's were every seat alike. One whose interval excludes it is red.</p>"
+    )
+    cells = [(cell.cell.label, cell.reasons) for cell in summary.cells]
+    return _page(
+        f"Simulation of {title}: {' v '.join(grid.bots)}",
+        summary.played,
+        summary.total,
+        summary.errors,
+        grid.matches,
+        grid.seed,
+        [
+            "<h2>Each seat and each bot, over every cell</h2>",
+            share,
+            _rate_chart(totals, summary.fair, "Win rate of each seat and each bot"),
+            "<h2>Each seat, cell by cell</h2>",
+            _rate_chart(seats, summary.fair, "Win rate of each seat per cell"),
+            "<h2>Match length</h2>",
+            '<p class="note">Commands per match, every cell together; matches that raised '
+            "are left out.</p>",
+            length_chart([r.commands for r in records if not r.failed]),
+            "<h2>End reasons</h2>",
+            _reasons_chart(cells),
+        ],
+    )
+
+
+def _page(
+    title: str, played: int, total: int, errors: int, matches: int, seed: int, body: list[str]
+) -> str:
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
         f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
-        f'<p class="note">{summary.played} of {summary.total} matches played '
-        f"({grid.matches} per cell), {summary.errors} errors; master seed {grid.seed}; "
+        f'<p class="note">{played} of {total} matches played '
+        f"({matches} per cell), {errors} errors; master seed {seed}; "
         f"engine {escape(multiversus_core.__version__)}.</p>",
-        "<h2>The Heroes' win rate</h2>",
-        '<p class="note">The Heroes\' share of decided matches (draws left out), with its '
-        "95% Wilson interval. A cell whose interval excludes 50% is unbalanced (red).</p>",
-        win_rate_chart(summary.cells),
-        "<h2>Cells</h2>",
-        cell_table(summary.cells),
-        "<h2>Match length</h2>",
-        '<p class="note">Commands per match (set-up included), every cell together; '
-        "matches that raised are left out.</p>",
-        length_chart([r.commands for r in records if not r.failed]),
-        "<h2>End reasons</h2>",
-        reasons_chart(summary.cells),
+        *body,
         "</body></html>",
     ]
     return "\n".join(parts) + "\n"
@@ -106,38 +171,88 @@ def cell_table(cells: Sequence[CellSummary]) -> str:
     return "<table>" + "".join(rows) + "</table>"
 
 
+class _Rate(NamedTuple):
+    label: str
+    rate: WinRate
+    tip: str
+
+
 def win_rate_chart(cells: Sequence[CellSummary]) -> str:
     """Each cell's win rate as a dot on its 95% interval, against a line at 50%."""
+    rows = [
+        _Row(
+            _label(c),
+            c.win_rate,
+            c.interval,
+            c.unbalanced,
+            f"{c.heroes_wins} of {c.heroes_wins + c.adversaries_wins} decided",
+            "no decided match",
+        )
+        for c in cells
+    ]
+    return _chart(rows, 0.5, "The Heroes' win rate per cell")
+
+
+def _rate_chart(rates: Sequence[_Rate], fair: float | None, title: str) -> str:
+    rows = [
+        _Row(
+            r.label,
+            r.rate.rate,
+            r.rate.interval,
+            r.rate.unbalanced,
+            f"{r.tip}: {r.rate.wins} of {r.rate.matches} won",
+            "no match ended",
+        )
+        for r in rates
+    ]
+    return _chart(rows, fair, title)
+
+
+class _Row(NamedTuple):
+    label: str
+    rate: float | None
+    interval: Interval | None
+    unbalanced: bool
+    detail: str
+    empty: str
+
+
+def _chart(rows: Sequence[_Row], centre: float | None, title: str) -> str:
+    """Each row's rate as a dot on its 95% interval, against a solid line at ``centre``."""
     left, width, row = 330, 420, 24
-    height = row * len(cells) + 40
+    height = row * len(rows) + 40
     x = _scale(0.0, 1.0, left, left + width)
-    parts = [_svg_open(left + width + 70, height, "The Heroes' win rate per cell")]
+    parts = [_svg_open(left + width + 70, height, title)]
     for tick in (0.0, 0.25, 0.5, 0.75, 1.0):
-        dash = "" if tick == 0.5 else ' stroke-dasharray="2,3"'
+        dash = "" if tick == centre else ' stroke-dasharray="2,3"'
         parts.append(
             f'<line x1="{x(tick):.1f}" y1="10" x2="{x(tick):.1f}" y2="{height - 25}" '
             f'stroke="#999"{dash}/>'
             f'<text x="{x(tick):.1f}" y="{height - 8}" text-anchor="middle">{tick:.0%}</text>'
         )
-    for i, cell in enumerate(cells):
+    if centre is not None and centre not in (0.0, 0.25, 0.5, 0.75, 1.0):
+        parts.append(
+            f'<line x1="{x(centre):.1f}" y1="10" x2="{x(centre):.1f}" y2="{height - 25}" '
+            'stroke="#999"/>'
+        )
+    for i, cell in enumerate(rows):
         y = 20 + i * row
         parts.append(
-            f'<text x="{left - 10}" y="{y + 4}" text-anchor="end">{escape(_label(cell))}</text>'
+            f'<text x="{left - 10}" y="{y + 4}" text-anchor="end">{escape(cell.label)}</text>'
         )
-        if cell.win_rate is None or cell.interval is None:
-            parts.append(f'<text x="{x(0.5) + 6:.1f}" y="{y + 4}">no decided match</text>')
+        if cell.rate is None or cell.interval is None:
+            parts.append(f'<text x="{x(0.5) + 6:.1f}" y="{y + 4}">{cell.empty}</text>')
             continue
         colour = "#c0392b" if cell.unbalanced else "#2c3e50"
         tip = (
-            f"{_label(cell)}: {cell.win_rate:.1%} ({cell.interval.low:.1%} to "
-            f"{cell.interval.high:.1%}), {cell.heroes_wins} of "
-            f"{cell.heroes_wins + cell.adversaries_wins} decided"
+            f"{cell.label}: {cell.rate:.1%} ({cell.interval.low:.1%} to "
+            f"{cell.interval.high:.1%}), {cell.detail}"
         )
         parts.append(
             f"<g><title>{escape(tip)}</title>"
             f'<line x1="{x(cell.interval.low):.1f}" y1="{y}" x2="{x(cell.interval.high):.1f}" '
             f'y2="{y}" stroke="{colour}" stroke-width="2"/>'
-            f'<circle cx="{x(cell.win_rate):.1f}" cy="{y}" r="4" fill="{colour}"/></g>'
+            f'<circle cx="{x(cell.rate):.1f}" cy="{y}" r="4" fill="{colour}"/></g>'
         )
     parts.append("</svg>")
     return "".join(parts)
@@ -184,28 +299,30 @@ def length_chart(lengths: Sequence[int], bins: int = 20) -> str:
 
 def reasons_chart(cells: Sequence[CellSummary]) -> str:
     """Each cell's end reasons as one bar, split by reason, with a legend."""
+    return _reasons_chart([(_label(cell), cell.reasons) for cell in cells])
+
+
+def _reasons_chart(cells: Sequence[tuple[str, Mapping[str, int]]]) -> str:
     totals: Counter[str] = Counter()
-    for cell in cells:
-        totals.update(cell.reasons)
+    for _, reasons_of in cells:
+        totals.update(reasons_of)
     reasons = [reason for reason, _ in totals.most_common()]
     colour = {r: PALETTE[i % len(PALETTE)] for i, r in enumerate(reasons)}
     left, width, row = 330, 420, 24
     legend = 20 * len(reasons)
     height = row * len(cells) + legend + 20
     parts = [_svg_open(left + width + 20, height, "End reasons per cell")]
-    for i, cell in enumerate(cells):
+    for i, (label, counts) in enumerate(cells):
         y = 10 + i * row
-        parts.append(
-            f'<text x="{left - 10}" y="{y + 12}" text-anchor="end">{escape(_label(cell))}</text>'
-        )
-        total = sum(cell.reasons.values())
+        parts.append(f'<text x="{left - 10}" y="{y + 12}" text-anchor="end">{escape(label)}</text>')
+        total = sum(counts.values())
         start = float(left)
         for reason in reasons:
-            count = cell.reasons.get(reason, 0)
+            count = counts.get(reason, 0)
             if not count:
                 continue
             span = width * count / total
-            tip = f"{_label(cell)}: {reason} {count} of {total}"
+            tip = f"{label}: {reason} {count} of {total}"
             parts.append(
                 f'<rect x="{start:.1f}" y="{y}" width="{span:.1f}" height="16" '
                 f'fill="{colour[reason]}"><title>{escape(tip)}</title></rect>'
@@ -242,4 +359,11 @@ class _Linear:
         return self._r0 + (value - self._d0) * self._k
 
 
-__all__ = ["cell_table", "length_chart", "reasons_chart", "render_report", "win_rate_chart"]
+__all__ = [
+    "cell_table",
+    "length_chart",
+    "reasons_chart",
+    "render_game_report",
+    "render_report",
+    "win_rate_chart",
+]

@@ -61,6 +61,7 @@ MOVED: Final[dict[str, str]] = {
     "multiversus_core.ismcts": "multiversus_core.engine.ismcts",
     "multiversus_core.log": "multiversus_core.engine.log",
     "multiversus_core.bots": f"{_RULES}.bots.specs",
+    "multiversus_core.simulation": f"{_RULES}.simulation",
 }
 """Old module name to new, for every module that moved (``teams`` with its submodules)."""
 
@@ -68,6 +69,7 @@ SPLIT: Final[dict[str, str]] = {
     "multiversus_core.activation": f"{_RULES}.selections",
     "multiversus_core.sheets": f"{_RULES}.catalog",
     "multiversus_core.bots": "multiversus_core.engine.play",
+    "multiversus_core.simulation": "multiversus_core.engine.simulation",
 }
 """An old module part of which went elsewhere: its old name finds those names there too."""
 

@@ -7,7 +7,7 @@ how it ends, what each viewer may see, which secrets its events commit to
 and reveal, and how to tell it in words. The engine keeps every other
 promise itself, the same way for every game: logs and their chain,
 commitments and their audit, secret chance, verify, replay, bots and
-search (view logs and simulation are still Multiversus' own, being carved).
+search, simulation (view logs are still Multiversus' own, being carved).
 
 Nothing here assumes a turn order or two players: :meth:`Ruleset.to_act`
 names every seat whose decision the match waits for, and several seats at

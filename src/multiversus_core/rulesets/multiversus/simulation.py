@@ -1,4 +1,4 @@
-"""Simulation: many bot matches over a grid of pairings and variants, and their summary.
+"""Multiversus' simulation: many bot matches over a grid of pairings and variants.
 
 A *grid* names the Hero teams, the Adversary teams, the variant sets, the
 bot of each side, how many matches each *cell* (one pairing under one
@@ -7,7 +7,9 @@ its :class:`MatchTask`: the match seed derives from the master seed, the
 cell and the match's index alone (:func:`match_seed`), and each bot's seed
 from the match seed, apart from the chance the match seed drives
 (:func:`bot_seed`). So a grid's results never depend on how many workers
-play it, in what order, or where.
+play it, in what order, or where. What every game's simulation shares
+(seeds, the file's codec, the Wilson interval, the play of a match that may
+fail) is the engine's (:mod:`multiversus_core.engine.simulation`).
 
 :func:`play_task` plays one task and returns a small :class:`MatchRecord`
 (and the match log when asked, or when the match raised). Records are the
@@ -18,41 +20,40 @@ end reasons. Nothing here reads a clock, prints or touches a file.
 
 from __future__ import annotations
 
-import hashlib
-import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Final, Literal, TypeAlias
 
 import msgspec
 
-from multiversus_core.engine.log import LogEntry, MatchLog, encode_log, new_header
-from multiversus_core.engine.play import play_match
+from multiversus_core.engine.log import encode_log
+from multiversus_core.engine.simulation import (
+    ERROR_REASON,
+    SIMULATION_FORMAT,
+    SIMULATION_VERSION,
+    WORKER_DIED_REASON,
+    Codec,
+    Interval,
+    MatchResult,
+    SimulationHeader,
+    bot_seed,
+    count_reasons,
+    derive_seed,
+    died_message,
+    play_recorded,
+    wilson,
+)
 from multiversus_core.rulesets.multiversus.bots.specs import Bot, RandomBot, make_bot
 from multiversus_core.rulesets.multiversus.commands import Command
-from multiversus_core.rulesets.multiversus.events import Event
-from multiversus_core.rulesets.multiversus.evolve import initial_state
-from multiversus_core.rulesets.multiversus.match import apply, start_match
 from multiversus_core.rulesets.multiversus.settings import MatchSettings
-from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import SIDES, Side
 from multiversus_core.rulesets.multiversus.views import MatchView
 
-SIMULATION_FORMAT: Final = "multiversus-simulation"
-"""The ``format`` value of the first line of a simulation's JSON lines file."""
-SIMULATION_VERSION: Final = 1
-"""The version of that file's format."""
-
-Z_95: Final = 1.959963984540054
-"""The standard normal quantile of a two-sided 95 % interval."""
+GAME: Final = "multiversus"
+"""The id of the game this grid plays."""
 
 Winner: TypeAlias = Literal["heroes", "adversaries", "draw"]
 """Who won a match, or ``"draw"``."""
-
-ERROR_REASON: Final = "error"
-"""The ``reason`` of a match that raised instead of ending."""
-WORKER_DIED_REASON: Final = "worker_died"
-"""The ``reason`` of a match whose worker process died every time it was played."""
 
 
 class Cell(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -81,14 +82,18 @@ class Grid(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     variants: tuple[tuple[str, ...], ...] = ((),)
     """Variant sets, each in alphabetical order; ``()`` is the standard rules."""
     heroes_bot: str = "heuristic"
-    """The bot spec that plays the Heroes (see
-    :func:`~multiversus_core.rulesets.multiversus.bots.specs.make_bot`)."""
+    """The bot spec that plays the Heroes (see :func:`multiversus_core.bots.make_bot`)."""
     adversaries_bot: str = "heuristic"
     """The bot spec that plays the Adversaries."""
     matches: int = 100
     """Matches per cell."""
     seed: int = 0
     """The master seed every match seed derives from."""
+
+    @property
+    def game(self) -> str:
+        """The id of the game the grid plays."""
+        return GAME
 
     def cells(self) -> tuple[Cell, ...]:
         """Every cell: each Hero team against each Adversary team under each variant set."""
@@ -143,6 +148,14 @@ class MatchTask(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fals
             seed=self.seed,
         )
 
+    def died(self, times: int) -> MatchRecord:
+        """The record of this match when its worker died each of ``times`` times."""
+        return worker_died(self, times)
+
+    def play(self) -> MatchResult:
+        """Play the match with the bots :func:`~multiversus_core.bots.make_bot` makes."""
+        return play_task(self)
+
 
 class MatchRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
     """One played match, as one JSON line of a simulation file."""
@@ -183,44 +196,13 @@ class MatchRecord(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fa
         return self.winner is None
 
 
-class MatchResult(msgspec.Struct, frozen=True, gc=False):
-    """What a task returns: its record, and its log when kept."""
-
-    record: MatchRecord
-    log: bytes | None = None
-    """The match log (:func:`~multiversus_core.engine.log.encode_log`), if asked for or if it
-    raised."""
-
-
-class SimulationHeader(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
-    """The first line of a simulation file: which grid its matches belong to."""
-
-    format: Literal["multiversus-simulation"]
-    version: int
-    grid: Grid
-
-
 # --- seeds -------------------------------------------------------------------
-
-
-def _derive(*parts: object) -> int:
-    """A 64-bit seed from the parts, through SHA-256 (stable across runs and machines)."""
-    text = "\x1f".join(str(part) for part in parts)
-    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big")
 
 
 def match_seed(master: int, cell: Cell, index: int) -> int:
     """The seed of match ``index`` of ``cell``: from the master seed, the cell and the index."""
-    return _derive("match", master, cell.heroes, cell.adversaries, ",".join(cell.variants), index)
-
-
-def bot_seed(match: int, role: Side | Literal["set-up"]) -> int:
-    """The seed of one side's bot (or of the set-up chooser) in the match seeded ``match``.
-
-    It is a hash of the match seed and the role, so a bot's choices draw
-    on a stream of their own, apart from the match's dice and from the other bot.
-    """
-    return _derive("bot", match, role)
+    variants = ",".join(cell.variants)
+    return derive_seed("match", master, cell.heroes, cell.adversaries, variants, index)
 
 
 # --- playing -----------------------------------------------------------------
@@ -231,26 +213,21 @@ class _SideBots:
 
     Set-up choices made before sides are chosen (the starting team, the
     side) go to a random bot of their own, so they favour neither side's bot.
-    Every command chosen is kept, to rebuild the log of a match that raises.
     """
 
     def __init__(self, bots: Mapping[Side, Bot], set_up: Bot) -> None:
         self._bots = bots
         self._set_up = set_up
-        self.chosen: list[Command] = []
 
     def choose(self, view: MatchView, legal: Sequence[Command]) -> Command:
         """Ask the deciding side's bot (the set-up chooser before sides are known)."""
         # A side's view is seen by that side; before sides are chosen, by the spectator.
         bot = self._bots[view.viewer] if view.viewer in SIDES else self._set_up
-        command = bot.choose(view, legal)
-        self.chosen.append(command)
-        return command
+        return bot.choose(view, legal)
 
 
 MakeBot: TypeAlias = Callable[[str, int], Bot]
-"""Makes a bot from its spec and seed, as
-:func:`~multiversus_core.rulesets.multiversus.bots.specs.make_bot` does."""
+"""Makes a bot from its spec and seed, as :func:`~multiversus_core.bots.make_bot` does."""
 
 
 def play_task(task: MatchTask, make: MakeBot = make_bot) -> MatchResult:
@@ -263,7 +240,7 @@ def play_task(task: MatchTask, make: MakeBot = make_bot) -> MatchResult:
     ``functools.partial(play_task, make=...)`` to a runner).
 
     :raises ValueError: only if a bot spec is unknown (check specs with
-        :func:`multiversus_core.rulesets.multiversus.bots.specs.make_bot` before a run).
+        :func:`multiversus_core.bots.make_bot` before a run).
     """
     settings = task.settings()
     heroes = make(task.heroes_bot, bot_seed(task.seed, "heroes"))
@@ -271,32 +248,16 @@ def play_task(task: MatchTask, make: MakeBot = make_bot) -> MatchResult:
     bots = _SideBots(
         {"heroes": heroes, "adversaries": adversaries}, RandomBot(bot_seed(task.seed, "set-up"))
     )
-    try:
-        log, state = play_match(settings, {1: bots, 2: bots})
-    except Exception as exc:  # a failing match is data: the run goes on
-        log, state = _partial(settings, bots.chosen)
-        error = " ".join(f"{type(exc).__name__}: {exc}".split())
+    log, state, error = play_recorded(settings, {1: bots, 2: bots})
+    if error is not None:
+        rounds = state.round if state is not None else 0
         return MatchResult(
-            record=_record(task, None, ERROR_REASON, state.round, len(log.entries), error),
+            record=_record(task, None, ERROR_REASON, rounds, len(log.entries), error),
             log=encode_log(log),
         )
     winner: Winner = state.winner or "draw"
     record = _record(task, winner, state.ended or "", state.round, len(log.entries))
     return MatchResult(record=record, log=encode_log(log) if task.keep_log else None)
-
-
-def _partial(settings: MatchSettings, chosen: Iterable[Command]) -> tuple[MatchLog, MatchState]:
-    """The log and state of the commands accepted before a match failed."""
-    entries: list[LogEntry[Command, Event]] = []
-    state = initial_state(settings)
-    try:
-        state = start_match(settings)
-        for command in chosen:
-            state, events = apply(state, command)
-            entries.append(LogEntry(command=command, events=events))
-    except Exception:  # the failing command (or the settings) end the log
-        pass
-    return MatchLog(header=new_header(settings), entries=tuple(entries)), state
 
 
 def _record(
@@ -325,41 +286,32 @@ def _record(
 
 def worker_died(task: MatchTask, times: int) -> MatchRecord:
     """The record of a match whose worker process died each of ``times`` times it was played."""
-    return _record(
-        task,
-        None,
-        WORKER_DIED_REASON,
-        0,
-        0,
-        f"the worker process died while playing this match ({times} times)",
-    )
+    return _record(task, None, WORKER_DIED_REASON, 0, 0, died_message(times))
 
 
 # --- the file ----------------------------------------------------------------
 
-_encoder: Final = msgspec.json.Encoder()
-_header_decoder: Final = msgspec.json.Decoder(SimulationHeader)
-_record_decoder: Final = msgspec.json.Decoder(MatchRecord)
+CODEC: Final = Codec(Grid, MatchRecord)
+"""The codec of a Multiversus simulation file."""
 
 
 def encode_header(grid: Grid) -> bytes:
     """The first line of a simulation file for ``grid``, newline included."""
-    header = SimulationHeader(format=SIMULATION_FORMAT, version=SIMULATION_VERSION, grid=grid)
-    return _encoder.encode(header) + b"\n"
+    return CODEC.encode_header(grid)
 
 
-def decode_header(line: bytes) -> SimulationHeader:
+def decode_header(line: bytes) -> SimulationHeader[Grid]:
     """Read the first line of a simulation file.
 
     :raises msgspec.ValidationError: if it is not a simulation header.
     :raises msgspec.DecodeError: if it is not JSON.
     """
-    return _header_decoder.decode(line)
+    return CODEC.decode_header(line)
 
 
 def encode_record(record: MatchRecord) -> bytes:
     """One match record as a JSON line, newline included."""
-    return _encoder.encode(record) + b"\n"
+    return CODEC.encode_record(record)
 
 
 def decode_record(line: bytes) -> MatchRecord:
@@ -367,33 +319,10 @@ def decode_record(line: bytes) -> MatchRecord:
 
     :raises msgspec.DecodeError: if it is not a match record (ValidationError included).
     """
-    return _record_decoder.decode(line)
+    return CODEC.decode_record(line)
 
 
 # --- the summary -------------------------------------------------------------
-
-
-class Interval(msgspec.Struct, frozen=True, gc=False):
-    """A proportion's 95 % Wilson score interval."""
-
-    low: float
-    high: float
-
-
-def wilson(successes: int, trials: int, z: float = Z_95) -> Interval | None:
-    """The Wilson score interval of ``successes`` in ``trials`` (None for no trials).
-
-    :raises ValueError: if ``successes`` is not between 0 and ``trials``.
-    """
-    if not 0 <= successes <= trials:
-        raise ValueError(f"{successes} successes in {trials} trials")
-    if trials == 0:
-        return None
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return Interval(low=max(0.0, centre - spread), high=min(1.0, centre + spread))
 
 
 class CellSummary(msgspec.Struct, frozen=True, gc=False):
@@ -455,7 +384,6 @@ def _summary(cell: Cell, ended: list[MatchRecord], errors: list[MatchRecord]) ->
     decided = heroes + adversaries
     interval = wilson(heroes, decided)
     unbalanced = interval is not None and not interval.low <= 0.5 <= interval.high
-    reasons = Counter(r.reason for r in [*ended, *errors])
     return CellSummary(
         heroes=cell.heroes,
         adversaries=cell.adversaries,
@@ -471,7 +399,7 @@ def _summary(cell: Cell, ended: list[MatchRecord], errors: list[MatchRecord]) ->
         favoured=("heroes" if heroes * 2 > decided else "adversaries") if unbalanced else None,
         mean_rounds=sum(r.rounds for r in ended) / len(ended) if ended else None,
         mean_commands=sum(r.commands for r in ended) / len(ended) if ended else None,
-        reasons=dict(sorted(reasons.items(), key=lambda item: (-item[1], item[0]))),
+        reasons=count_reasons(r.reason for r in [*ended, *errors]),
         rounds=dict(sorted(Counter(r.rounds for r in ended).items())),
     )
 
@@ -504,7 +432,9 @@ def variants_label(variants: Sequence[str]) -> str:
 
 
 __all__ = [
+    "CODEC",
     "ERROR_REASON",
+    "GAME",
     "SIMULATION_FORMAT",
     "SIMULATION_VERSION",
     "WORKER_DIED_REASON",
@@ -530,4 +460,5 @@ __all__ = [
     "summarize_cell",
     "variants_label",
     "wilson",
+    "worker_died",
 ]
