@@ -329,7 +329,7 @@ class LogWriter:
         self._file = file
         self._head = head
         self._ended = ended
-        self._end_event: type[Any] = type(None)
+        self._end_event: type[Any] = type(None)  # the game's, set by create and resume
 
     @classmethod
     def create(
