@@ -357,3 +357,35 @@ def test_a_game_with_no_steps_reads_only_its_own_rules_version() -> None:
         decode_log(_as_rules_version(encode_log(log), 0))
     assert raised.value.code == "bad_version"
     assert "sealed-bids rules version 0; this engine reads version 1 only" in raised.value.reason
+
+
+_OLD_PROTOCOL = '''
+"""A ruleset written before the protocol gained log_upcasts."""
+
+from multiversus_core.rulesets.sealed_bids.ruleset import SealedBidsRuleset
+
+
+class Older(SealedBidsRuleset):
+    id = "bids-old"
+
+    def __getattribute__(self, name):
+        if name == "log_upcasts":
+            raise AttributeError(name)
+        return super().__getattribute__(name)
+
+
+RULESET = Older()
+'''
+
+
+def test_a_ruleset_lacking_a_protocol_member_is_refused_in_one_line_naming_it(
+    tmp_path: Path,
+) -> None:
+    points = {"multiversus.rulesets": {"bids-old": "bids_old:RULESET"}}
+    modules = {"bids_old": textwrap.dedent(_OLD_PROTOCOL)}
+    with installed(tmp_path, "bids-old", points, modules), pytest.raises(UnknownGameError) as raised:
+        load_ruleset("bids-old")
+    assert str(raised.value) == (
+        "bids_old:RULESET is not a whole ruleset of the game 'bids-old': it lacks "
+        "log_upcasts (see docs/engine.md)"
+    )

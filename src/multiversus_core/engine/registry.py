@@ -30,11 +30,21 @@ BUNDLED: Final[dict[str, str]] = {
 """The games this library brings: id to ``"module:attribute"``."""
 
 
+MEMBERS: Final = tuple(sorted(name for name in vars(Ruleset) if not name.startswith("_")))
+"""The members every ruleset has (:class:`~.ruleset.Ruleset`)."""
+
+
 def _load(target: str, game: str) -> AnyRuleset:
     module, _, attribute = target.partition(":")
     ruleset: AnyRuleset = getattr(importlib.import_module(module), attribute)
     if getattr(ruleset, "id", None) != game:
         raise UnknownGameError(f"{target} is not the ruleset of the game {game!r}")
+    missing = [name for name in MEMBERS if not hasattr(ruleset, name)]
+    if missing:
+        raise UnknownGameError(
+            f"{target} is not a whole ruleset of the game {game!r}: it lacks "
+            f"{', '.join(missing)} (see docs/engine.md)"
+        )
     return ruleset
 
 
