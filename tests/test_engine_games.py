@@ -383,7 +383,10 @@ def test_a_ruleset_lacking_a_protocol_member_is_refused_in_one_line_naming_it(
 ) -> None:
     points = {"multiversus.rulesets": {"bids-old": "bids_old:RULESET"}}
     modules = {"bids_old": textwrap.dedent(_OLD_PROTOCOL)}
-    with installed(tmp_path, "bids-old", points, modules), pytest.raises(UnknownGameError) as raised:
+    with (
+        installed(tmp_path, "bids-old", points, modules),
+        pytest.raises(UnknownGameError) as raised,
+    ):
         load_ruleset("bids-old")
     assert str(raised.value) == (
         "bids_old:RULESET is not a whole ruleset of the game 'bids-old': it lacks "
