@@ -26,7 +26,10 @@ try:
     from multiversus_core.engine.log import decode_log, replay
 except ImportError:  # a checkout from before the log moved into the engine
     from multiversus_core.log import decode_log, replay  # type: ignore[no-redef]
-from multiversus_core.verify import verify
+try:
+    from multiversus_core.engine.verify import verify
+except ImportError:  # a checkout from before verify moved into the engine
+    from multiversus_core.verify import verify  # type: ignore[no-redef]
 
 
 def peak_mib() -> float:

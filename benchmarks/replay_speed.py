@@ -81,7 +81,10 @@ except ImportError:  # a checkout from before the log moved into the engine
     )
 
     LOG_RECORD = LogHeader | EntryRecord | EndRecord
-from multiversus_core.verify import verify
+try:
+    from multiversus_core.engine.verify import verify
+except ImportError:  # a checkout from before verify moved into the engine
+    from multiversus_core.verify import verify  # type: ignore[no-redef]
 
 ACCEPTED_RATIO = 0.45
 """What replay runs at against the schema-less decode with the strict read (canonical lines,

@@ -36,14 +36,14 @@ from multiversus_core.engine.log import (
     read_log,
 )
 from multiversus_core.engine.play import play_match
+from multiversus_core.engine.verify import verify, verify_data
+from multiversus_core.engine.viewlog import decode_view_log, encode_view_log
 from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.decide import decide, decider_seat
 from multiversus_core.rulesets.multiversus.events import InitiativeRolled
 from multiversus_core.rulesets.multiversus.match import apply
 from multiversus_core.rulesets.multiversus.secrets import chance_commitment, opens_chance, salted
 from multiversus_core.rulesets.multiversus.views import redact_log
-from multiversus_core.verify import verify, verify_data
-from multiversus_core.viewlog import decode_view_log, encode_view_log
 from tests.support import rechained
 
 BASE = MatchSettings(heroes="banner-knight", adversaries="smogon", salts="secrets")

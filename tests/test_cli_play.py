@@ -22,9 +22,9 @@ from multiversus_cli.menu import build_menu
 from multiversus_cli.play import Game, PlayerKind
 from multiversus_core import DeclineReaction, MatchSettings, legal_commands, start_match
 from multiversus_core.engine.log import LogWriter, read_log, replay
+from multiversus_core.engine.verify import verify
 from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.decide import decider_seat
-from multiversus_core.verify import verify
 from tests.support import rechained
 
 ONES = "1\n" * 3000

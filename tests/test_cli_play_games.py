@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from multiversus_cli.app import app
 from multiversus_core.engine.log import read_log
-from multiversus_core.verify import verify_file
+from multiversus_core.engine.verify import verify_file
 
 
 def test_bots_play_a_whole_match_of_another_game_and_its_log_verifies(tmp_path: Path) -> None:

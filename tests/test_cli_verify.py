@@ -20,8 +20,8 @@ from typer.testing import CliRunner, Result
 from multiversus_cli.app import app
 from multiversus_cli.verify import find_logs, summary_table
 from multiversus_core.engine.log import encode_log, read_log
+from multiversus_core.engine.verify import Verification
 from multiversus_core.rulesets.multiversus.events import CoinsRevealed
-from multiversus_core.verify import Verification
 from tests.support import rechained
 
 
@@ -124,12 +124,12 @@ def test_a_file_that_is_not_a_log_fails(tmp_path: Path) -> None:
 def test_a_crash_of_the_verifier_fails_that_log_without_a_traceback(
     logs: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import multiversus_core.verify
+    import multiversus_core.engine.verify
 
     def crash(path: object) -> None:
         raise KeyError("bruisers")
 
-    monkeypatch.setattr(multiversus_core.verify, "verify_file", crash)
+    monkeypatch.setattr(multiversus_core.engine.verify, "verify_file", crash)
     result = verify(str(logs / "seed3.jsonl"))
     assert result.exit_code == 1
     assert "the verifier failed on this log (a bug): KeyError: 'bruisers'" in result.output

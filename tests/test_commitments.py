@@ -44,6 +44,7 @@ from multiversus_core.engine.log import (
     MatchLog,
     read_log,
 )
+from multiversus_core.engine.verify import check_commitments, verify
 from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.events import (
     CoinsRevealed,
@@ -71,7 +72,6 @@ from multiversus_core.rulesets.multiversus.secrets import (
 from multiversus_core.rulesets.multiversus.state import Activation, MatchState, Piles
 from multiversus_core.rulesets.multiversus.terms import ACTION_KINDS, Seat, Side
 from multiversus_core.rulesets.multiversus.views import PLAYER_VIEWERS, redact_log
-from multiversus_core.verify import check_commitments, verify
 from tests.support import SETTINGS, play, set_up, when
 
 ROOT = Path(__file__).resolve().parent.parent

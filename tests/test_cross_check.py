@@ -18,6 +18,8 @@ from multiversus_cli.app import app
 from multiversus_core import MatchSettings, RollInitiative, SelectReaction
 from multiversus_core.engine.log import LogEntry, MatchLog, encode_log
 from multiversus_core.engine.play import play_match
+from multiversus_core.engine.verify import verify, verify_against, verify_view
+from multiversus_core.engine.viewlog import encode_view_log
 from multiversus_core.rulesets.multiversus.bots.specs import RandomBot
 from multiversus_core.rulesets.multiversus.events import (
     ActivationEnded,
@@ -36,8 +38,6 @@ from multiversus_core.rulesets.multiversus.secrets import (
 )
 from multiversus_core.rulesets.multiversus.settings import Chance
 from multiversus_core.rulesets.multiversus.views import redact_log
-from multiversus_core.verify import verify, verify_against, verify_view
-from multiversus_core.viewlog import encode_view_log
 
 SETTINGS = MatchSettings(heroes="banner-knight", adversaries="smogon", salts="secrets")
 

@@ -31,8 +31,8 @@ from multiversus_core.engine.log import (
 from multiversus_core.engine.play import play_match
 from multiversus_core.engine.registry import game_ids, load_ruleset, ruleset_of
 from multiversus_core.engine.ruleset import with_secret_chance
+from multiversus_core.engine.verify import verify, verify_data
 from multiversus_core.rulesets.sealed_bids import RULESET, SealedBidsSettings
-from multiversus_core.verify import verify, verify_data
 from tests.packages import installed
 
 REPLAYS = Path(__file__).parent.parent / "replays"

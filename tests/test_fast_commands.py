@@ -28,6 +28,15 @@ from multiversus_core.engine.commit import opens
 from multiversus_core.engine.errors import InvalidCommandError, MultiversusError
 from multiversus_core.engine.log import MatchLog
 from multiversus_core.engine.play import play_match
+from multiversus_core.engine.verify import (
+    CommitmentProblem,
+    Verification,
+    _difference,
+    _failed,
+    _Match,
+    check_commitments,
+    verify,
+)
 from multiversus_core.rulesets.multiversus import layout, selections
 from multiversus_core.rulesets.multiversus.abilities import abilities_of
 from multiversus_core.rulesets.multiversus.audit import AUDITED, Auditor
@@ -82,14 +91,6 @@ from multiversus_core.rulesets.multiversus.state import MatchState, Pending
 from multiversus_core.rulesets.multiversus.terms import ACTION_KINDS, SEATS, SIDES, Seat
 from multiversus_core.rulesets.multiversus.units import Unit, coin_colour, coin_kind, coin_unit
 from multiversus_core.rulesets.multiversus.variants import VARIANTS
-from multiversus_core.verify import (
-    CommitmentProblem,
-    Verification,
-    _difference,
-    _failed,
-    check_commitments,
-    verify,
-)
 from tests.support import plain_decider_seat
 
 # --- deciding: one rule per command class ------------------------------------
@@ -621,19 +622,22 @@ def _verify_auditing_first(log: MatchLog) -> Verification:
     """verify as it was: every commitment audited before the first command is re-run."""
     problems = check_commitments(log)
     state = start_match(log.header.settings, log.chance)
+    match = _Match(RULESET, log.header.settings)
     for number, entry in enumerate(log.entries, start=1):
         where = f"entry {number} (line {number + 1}), {RULESET.where(state)}"
         try:
             events, after = decide_and_fold(entry.command, state)
         except MultiversusError as exc:
             why = f"the rules refuse its command ({type(exc).__name__}: {exc})"
-            return _failed("<memory>", number, state, "command_refused", f"{where}: {why}")
+            return _failed(match, "<memory>", number, state, "command_refused", f"{where}: {why}")
         if problems and problems[0].entry == number:
             first = problems[0]
-            return _failed("<memory>", number, state, first.code, f"{where}: {first.message}")
+            return _failed(
+                match, "<memory>", number, state, first.code, f"{where}: {first.message}"
+            )
         if events != entry.events:
             why = _difference(events, entry.events)
-            return _failed("<memory>", number, state, "rules_differ", f"{where}: {why}")
+            return _failed(match, "<memory>", number, state, "rules_differ", f"{where}: {why}")
         state = after
     return Verification(
         path="<memory>",

@@ -35,6 +35,7 @@ from multiversus_core import (
 )
 from multiversus_core.engine.log import LogWriter, read_log, replay
 from multiversus_core.engine.play import play_match
+from multiversus_core.engine.verify import verify
 from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.events import (
     BlockChosen,
@@ -42,7 +43,6 @@ from multiversus_core.rulesets.multiversus.events import (
     ForcedStopChosen,
 )
 from multiversus_core.rulesets.multiversus.views import redact_event
-from multiversus_core.verify import verify
 from tests.support import play, play_passing, seat, when
 from tests.test_abilities import act, match, only
 from tests.test_properties import candidate_commands

@@ -20,10 +20,10 @@ import pytest
 from multiversus_cli.render import render_board, to_text
 from multiversus_core import MatchState, evolve, initial_state
 from multiversus_core.engine.log import encode_log, read_log, replay
+from multiversus_core.engine.verify import check_commitments, verify_file
 from multiversus_core.rulesets.multiversus.events import MatchEnded, RoundEnded
 from multiversus_core.rulesets.multiversus.terms import Side
 from multiversus_core.rulesets.multiversus.views import PLAYER_VIEWERS, redact_log
-from multiversus_core.verify import check_commitments, verify_file
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"

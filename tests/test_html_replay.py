@@ -24,6 +24,7 @@ from multiversus_cli.replay import command_line, event_lines, steps
 from multiversus_cli.svg import CELL, board_svg, changes
 from multiversus_core import MatchSettings, apply, decider_seat, salted, start_match
 from multiversus_core.engine.log import LogEntry, MatchLog, encode_log, new_header, read_log, replay
+from multiversus_core.engine.viewlog import encode_view_log, read_view_log
 from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.events import (
     AttackMade,
@@ -41,7 +42,6 @@ from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import Side
 from multiversus_core.rulesets.multiversus.units import coin_colour, coin_unit
 from multiversus_core.rulesets.multiversus.views import redact, redact_log, view
-from multiversus_core.viewlog import encode_view_log, read_view_log
 
 REPLAYS = Path(__file__).resolve().parent.parent / "replays"
 GOLDEN = REPLAYS / "witch-hunters--smogon--standard.jsonl"

@@ -36,9 +36,9 @@ from multiversus_core.engine.log import (
     read_log,
     replay,
 )
+from multiversus_core.engine.verify import check_commitments
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.events import EVENT_TYPES, ActionStarted
-from multiversus_core.verify import check_commitments
 from tests.support import MUTATION, bot_match, mutated
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -21,13 +21,13 @@ from multiversus_core.engine.chance import flip_coin, roll_die
 from multiversus_core.engine.errors import LogError
 from multiversus_core.engine.log import MAX_DEPTH, decode_log, encode_log, nesting_depth
 from multiversus_core.engine.play import play_match
+from multiversus_core.engine.verify import verify, verify_data
+from multiversus_core.engine.viewlog import decode_view_log, encode_view_log
 from multiversus_core.rulesets.multiversus.bots.specs import RandomBot
 from multiversus_core.rulesets.multiversus.match import secret_chance_settings
 from multiversus_core.rulesets.multiversus.secrets import chance_commitment
 from multiversus_core.rulesets.multiversus.settings import Chance
 from multiversus_core.rulesets.multiversus.views import redact_log
-from multiversus_core.verify import verify, verify_data
-from multiversus_core.viewlog import decode_view_log, encode_view_log
 from tests.support import rechained
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -30,9 +30,9 @@ from multiversus_core.engine.simulation import (
     play_game_task,
     summarize_game,
 )
+from multiversus_core.engine.verify import verify_data
 from multiversus_core.rulesets.multiversus.simulation import Grid, encode_header
 from multiversus_core.rulesets.sealed_bids import RULESET
-from multiversus_core.verify import verify_data
 from tests.packages import installed
 
 GRID = GameGrid(game="sealed-bids", bots=("greedy", "mcts", "random"), matches=3, seed=5)

@@ -10,6 +10,7 @@ import pytest
 
 from multiversus_core import MatchSettings
 from multiversus_core.engine.log import decode_log, replay
+from multiversus_core.engine.verify import verify_file
 from multiversus_core.rulesets.multiversus.bots.specs import make_bot
 from multiversus_core.rulesets.multiversus.simulation import (
     Cell,
@@ -26,7 +27,6 @@ from multiversus_core.rulesets.multiversus.simulation import (
     summarize,
     wilson,
 )
-from multiversus_core.verify import verify_file
 from tests import simulate_faults
 
 GRID = Grid(

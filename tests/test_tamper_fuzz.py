@@ -20,11 +20,11 @@ import pytest
 from multiversus_core import MatchSettings
 from multiversus_core.engine.log import MatchLog, encode_log, read_log
 from multiversus_core.engine.play import play_match
+from multiversus_core.engine.verify import verify_data
+from multiversus_core.engine.viewlog import encode_view_log
 from multiversus_core.rulesets.multiversus.bots.specs import RandomBot
 from multiversus_core.rulesets.multiversus.match import secret_chance_settings
 from multiversus_core.rulesets.multiversus.views import redact_log
-from multiversus_core.verify import verify_data
-from multiversus_core.viewlog import encode_view_log
 from tests.support import mutated
 
 from .test_viewlog import GOLDEN

@@ -14,8 +14,8 @@ from multiversus_core.engine.log import (
     decode_log,
     encode_log,
 )
+from multiversus_core.engine.verify import verify, verify_file
 from multiversus_core.rulesets.multiversus.events import InitiativeRolled
-from multiversus_core.verify import verify, verify_file
 from tests.support import bot_match
 
 
@@ -100,7 +100,7 @@ def test_a_log_naming_an_unknown_team_fails_on_its_settings() -> None:
 
 
 def test_a_difference_names_the_first_event_apart_and_whose_events_they_are() -> None:
-    from multiversus_core.verify import _difference
+    from multiversus_core.engine.verify import _difference
 
     assert _difference((1, 2), (1, 3)) == "event 2: the rules give 2 where the log has 3"
     assert _difference((1, 2), (1,), "the view") == "the rules give 1 more event(s), from 2"

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from multiversus_core import MatchSettings
 from multiversus_core.engine.errors import LogError
 from multiversus_core.engine.log import LogEntry, MatchLog, read_log
+from multiversus_core.engine.viewlog import decode_view_log, encode_view_log, replayable
 from multiversus_core.rulesets.multiversus.events import (
     CoinsRevealed,
     CoinsSelected,
@@ -36,7 +37,6 @@ from multiversus_core.rulesets.multiversus.views import (
     redact_log,
     view,
 )
-from multiversus_core.viewlog import decode_view_log, encode_view_log, replayable
 from tests.support import bot_match
 from tests.test_viewlog import GOLDEN, ROOT
 

@@ -21,17 +21,17 @@ from multiversus_core import MatchSettings, secret_chance_settings
 from multiversus_core.engine.errors import LogError
 from multiversus_core.engine.log import MatchLog, decode_log, encode_log, read_log
 from multiversus_core.engine.play import play_match
-from multiversus_core.rulesets.multiversus.bots.specs import RandomBot
-from multiversus_core.rulesets.multiversus.events import ActionStarted, CoinsSelected, FigureStepped
-from multiversus_core.rulesets.multiversus.views import HiddenCoinsSelected, RedactedLog, redact_log
-from multiversus_core.verify import Verification, verify_data, verify_file, verify_view
-from multiversus_core.viewlog import (
+from multiversus_core.engine.verify import Verification, verify_data, verify_file, verify_view
+from multiversus_core.engine.viewlog import (
     decode_view_log,
     encode_view_log,
     is_view_log,
     read_view_log,
     view_log_schema,
 )
+from multiversus_core.rulesets.multiversus.bots.specs import RandomBot
+from multiversus_core.rulesets.multiversus.events import ActionStarted, CoinsSelected, FigureStepped
+from multiversus_core.rulesets.multiversus.views import HiddenCoinsSelected, RedactedLog, redact_log
 from tests.support import MUTATION, mutated, rechained
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -225,7 +225,7 @@ def test_view_log_schema_file_is_up_to_date() -> None:
     actual = SCHEMA_FILE.read_text(encoding="utf-8") if SCHEMA_FILE.exists() else ""
     assert actual == expected, (
         "docs/view-log-schema.json is out of date; regenerate it from the repository root "
-        "with `PYTHONPATH=src python -m multiversus_core.viewlog --schema > "
+        "with `PYTHONPATH=src python -m multiversus_core.engine.viewlog --schema > "
         "docs/view-log-schema.json`"
     )
 

@@ -2,7 +2,7 @@
 
 The page is built from what one viewer knew: :func:`side_page` takes a
 :class:`~multiversus_core.rulesets.multiversus.views.RedactedLog` (a side's or the public's view
-log), fills it in with :func:`~multiversus_core.viewlog.replayable` and shows
+log), fills it in with :func:`~multiversus_core.engine.viewlog.replayable` and shows
 every state only through :func:`~multiversus_core.rulesets.multiversus.views.view` as that viewer,
 so the page holds nothing the view log lacks. :func:`referee_page` shows a
 match log as the referee, and is only used when asked for.
@@ -28,6 +28,7 @@ from multiversus_cli.render import figure_labels
 from multiversus_cli.replay import command_line, event_lines
 from multiversus_cli.svg import board_parts, changes
 from multiversus_core.engine.log import LogEntry, LogHeader, MatchLog
+from multiversus_core.engine.viewlog import replayable
 from multiversus_core.rulesets.multiversus.catalog import find_team
 from multiversus_core.rulesets.multiversus.events import Event
 from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
@@ -50,7 +51,6 @@ from multiversus_core.rulesets.multiversus.views import (
     redact,
     view,
 )
-from multiversus_core.viewlog import replayable
 
 ROUNDS: Final = 6
 

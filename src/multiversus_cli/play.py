@@ -34,6 +34,7 @@ from multiversus_core.engine.errors import LogError, MultiversusError, SettingsE
 from multiversus_core.engine.log import LogWriter, MatchLog, game_of, read_bytes, replay
 from multiversus_core.engine.registry import DEFAULT_GAME, load_ruleset
 from multiversus_core.engine.text import printable, printable_lines
+from multiversus_core.engine.verify import verify
 from multiversus_core.rulesets.multiversus.board import Figure
 from multiversus_core.rulesets.multiversus.bots.specs import Bot, command_for, make_bot
 from multiversus_core.rulesets.multiversus.catalog import (
@@ -59,7 +60,6 @@ from multiversus_core.rulesets.multiversus.secrets import salted
 from multiversus_core.rulesets.multiversus.settings import MatchSettings
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import SEATS, Seat
-from multiversus_core.verify import verify
 
 EXIT_OK: Final = 0
 """The match ended, or the player quit with ``q`` or closed the input: the log is kept."""

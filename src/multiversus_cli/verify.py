@@ -3,11 +3,11 @@
 Each log is read (its form and hash chain), every reveal must open the
 commitment made when its secret was chosen, and every recorded command is run
 through the rules again, which must give exactly the recorded events
-(:func:`multiversus_core.verify.verify_file`); a view log, one side's view
+(:func:`multiversus_core.engine.verify.verify_file`); a view log, one side's view
 of a match, is held to the same: its chain, its commitments, and every
 command its viewer saw, re-run. With ``--against``, each view log must also
 agree with the match log on every commitment and public event
-(:func:`multiversus_core.verify.verify_against_files`). The command prints a
+(:func:`multiversus_core.engine.verify.verify_against_files`). The command prints a
 summary table, then one line per failed log naming the file, the entry and
 the reason.
 """
@@ -34,7 +34,7 @@ from rich.text import Text
 from multiversus_core.engine.text import printable
 
 if TYPE_CHECKING:
-    from multiversus_core.verify import Verification
+    from multiversus_core.engine.verify import Verification
 
 EXIT_OK: Final = 0
 """Every log passed."""
@@ -133,7 +133,7 @@ def verify(
     """
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     try:
-        from multiversus_core import verify as core  # lazily: the CLI imports without it
+        from multiversus_core.engine import verify as core  # lazily: the CLI imports without it
     except ImportError as exc:
         err.print(f"multiversus verify: this engine cannot verify logs ({exc})", markup=False)
         raise typer.Exit(EXIT_FAILED) from None

@@ -62,6 +62,8 @@ MOVED: Final[dict[str, str]] = {
     "multiversus_core.log": "multiversus_core.engine.log",
     "multiversus_core.bots": f"{_RULES}.bots.specs",
     "multiversus_core.simulation": f"{_RULES}.simulation",
+    "multiversus_core.viewlog": "multiversus_core.engine.viewlog",
+    "multiversus_core.verify": "multiversus_core.engine.verify",
 }
 """Old module name to new, for every module that moved (``teams`` with its submodules)."""
 

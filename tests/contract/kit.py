@@ -36,7 +36,13 @@ from multiversus_core.engine.log import (
     replay,
 )
 from multiversus_core.engine.ruleset import REFEREE, Table
-from multiversus_core.verify import verify
+from multiversus_core.engine.verify import verify, verify_against, verify_view
+from multiversus_core.engine.viewlog import (
+    decode_view_log,
+    encode_view_log,
+    redact_log,
+    replayable,
+)
 
 _encode: Final = msgspec.json.Encoder().encode
 
@@ -670,6 +676,45 @@ def check_log(ruleset: Any, match: Match) -> list[str]:
         withheld = verify(unfinished)
         if not withheld.ok:
             problems.append(f"without its chance seed, the log does not verify: {withheld.problem}")
+    return problems
+
+
+def check_view_logs(ruleset: Any, match: Match, cut: int) -> list[str]:
+    """Each viewer's view log of the match, whole and cut after entry ``cut``, reads back to
+    the same view log and bytes, verifies, agrees with the match log, and, filled in,
+    replays to exactly what its viewer saw after every entry."""
+    problems: list[str] = []
+    entries = tuple(LogEntry(step.command, step.events) for step in match.steps)
+    settings = match.example.settings
+    header = new_header(settings)
+    whole = MatchLog(header=header, entries=entries, chance=match.example.chance)
+    for log in (whole, MatchLog(header=header, entries=entries[:cut])):
+        which = "the whole" if log is whole else f"the first {cut} entries' "
+        views = []
+        for viewer in ruleset.viewers:
+            mine = f"{viewer}'s view log of {which} match"
+            redacted = redact_log(log, viewer)
+            data = encode_view_log(redacted)
+            read = decode_view_log(data)
+            views.append(read)
+            if read != redacted or encode_view_log(read) != data:
+                problems.append(f"{mine} does not read back to the same view log, byte for byte")
+            result = verify_view(read)
+            if not result.ok:
+                problems.append(f"{mine} does not verify: {result.problem}")
+                continue
+            state = ruleset.initial_state(settings, None)
+            filled = replayable(read).entries
+            for number, (entry, step) in enumerate(zip(filled, match.steps, strict=False), 1):
+                state = ruleset.fold(state, entry.events)
+                if encoded(ruleset.view(state, viewer)) != encoded(
+                    ruleset.view(step.after, viewer)
+                ):
+                    problems.append(f"{mine}, filled in, shows another view after entry {number}")
+                    break
+        for result in verify_against(log, views)[1:]:
+            if not result.ok:
+                problems.append(f"{result.view}'s view log of {which} match: {result.problem}")
     return problems
 
 

@@ -35,6 +35,7 @@ from tests.contract.kit import (
     check_no_leaked_secrets,
     check_recorded_chance,
     check_search,
+    check_view_logs,
     check_words,
     codes_of,
     dropped,
@@ -202,6 +203,16 @@ def test_a_played_match_is_logged_read_back_replayed_and_verified(
 
 @KIT
 @given(seed=SEEDS)
+def test_every_viewer_s_view_log_reads_back_verifies_agrees_and_replays_as_they_saw_it(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        cut = random.Random(seed).randrange(len(match.steps) + 1)
+        assert check_view_logs(ruleset, match, cut) == []
+
+
+@KIT
+@given(seed=SEEDS)
 def test_every_command_and_event_is_told_in_one_line_as_each_viewer_may_know_it(
     ruleset: Any, base_settings: Any, seed: int
 ) -> None:
@@ -255,6 +266,16 @@ def test_the_log_check_catches_a_decide_that_the_log_does_not_hold_to(
     last = steps[-1]
     steps[-1] = replace(last, events=last.events[:-1] + last.events[-1:] * 2)
     assert check_log(ruleset, replace(match, steps=tuple(steps))) != []
+
+
+def test_the_view_log_check_catches_events_the_rules_do_not_give(
+    ruleset: Any, base_settings: Any
+) -> None:
+    match = one_match(ruleset, base_settings, "secret-salts")
+    steps = list(match.steps)
+    last = steps[-1]
+    steps[-1] = replace(last, events=last.events[:-1] + last.events[-1:] * 2)
+    assert check_view_logs(ruleset, replace(match, steps=tuple(steps)), 0) != []
 
 
 def test_the_words_check_catches_a_narration_that_fails_or_says_nothing(

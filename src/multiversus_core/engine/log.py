@@ -1025,7 +1025,7 @@ def _check_header_line(line: bytes, path: str) -> tuple[int, Records, int]:
             f"not {LOG_FORMAT!r}",
             "foreign_format",
         )
-    records = _header_game(raw, path)
+    records = header_game(raw, path)
     version = raw.get("version")
     check_seed(raw, path)
     if type(version) is int and version > LOG_VERSION:
@@ -1058,8 +1058,9 @@ def _check_header_line(line: bytes, path: str) -> tuple[int, Records, int]:
     return version, records, payload
 
 
-def _header_game(raw: dict[str, Any], path: str) -> Records:
-    """The records of the game a header names, and the rules version it claims checked."""
+def header_game(raw: dict[str, Any], path: str) -> Records:
+    """The records of the game a header names, and the rules version it claims checked.
+    Shared by view logs."""
     game = raw.get("game", DEFAULT_GAME)
     rules = raw.get("rules", 0)
     if not isinstance(game, str):

@@ -7,7 +7,7 @@ how it ends, what each viewer may see, which secrets its events commit to
 and reveal, and how to tell it in words. The engine keeps every other
 promise itself, the same way for every game: logs and their chain,
 commitments and their audit, secret chance, verify, replay, bots and
-search, simulation (view logs are still Multiversus' own, being carved).
+search, simulation, view logs.
 
 Nothing here assumes a turn order or two players: :meth:`Ruleset.to_act`
 names every seat whose decision the match waits for, and several seats at
@@ -28,7 +28,7 @@ from typing import Any, Protocol, TypeAlias, TypeVar
 
 import msgspec
 
-from multiversus_core.engine.audit import Auditor
+from multiversus_core.engine.audit import Auditor, Revealed
 from multiversus_core.engine.bots import BotMaker
 from multiversus_core.engine.chance import Chance, chance_commitment, fresh_chance
 from multiversus_core.engine.commit import SaltSource
@@ -225,6 +225,28 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
 
     def redact_command(self, command: CommandT, state: StateT, viewer: Viewer) -> msgspec.Struct:
         """Return the command (given in ``state``) as ``viewer`` may see it."""
+        ...
+
+    def fill_event(
+        self, placeholder: msgspec.Struct, revealed: Revealed | None, state: StateT
+    ) -> Sequence[EventT]:
+        """Return the events an event's placeholder in a viewer's log may stand for, in ``state``.
+
+        ``revealed`` is what the reveal that later opens its secret gives (the salt
+        and the value), paired with it by the engine through :meth:`auditor`'s keys:
+        then the one event it opens. None when the log never reveals it: stand-ins
+        the viewer cannot tell from the truth, the most natural first, and every one
+        the rules could later tell apart (the engine checks a view log against each;
+        one is enough for a secret nothing later depends on).
+        """
+        ...
+
+    def fill_command(
+        self, placeholder: msgspec.Struct, events: Sequence[EventT], state: StateT
+    ) -> CommandT | None:
+        """Return the command a command's placeholder stands for, given in ``state``, from its
+        entry's filled-in events, with the salt it was given (a stand-in's:
+        :data:`.commit.STAND_IN_SALT`); None if the events hold no secret it chose."""
         ...
 
     def determinize(self, view: ViewT, rng: random.Random) -> StateT:

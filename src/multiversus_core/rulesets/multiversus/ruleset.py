@@ -13,6 +13,7 @@ from typing import Any, Final
 import msgspec
 
 from multiversus_core.engine.audit import Auditor as AnyAuditor
+from multiversus_core.engine.audit import Revealed
 from multiversus_core.engine.bots import BotMaker
 from multiversus_core.engine.chance import Chance, opens_chance
 from multiversus_core.engine.errors import SettingsError
@@ -27,7 +28,7 @@ from multiversus_core.engine.ruleset import (
     table_of,
     with_table_of,
 )
-from multiversus_core.rulesets.multiversus import chance, decide, legal, match, narrate, views
+from multiversus_core.rulesets.multiversus import chance, decide, fill, legal, match, narrate, views
 from multiversus_core.rulesets.multiversus.audit import Auditor
 from multiversus_core.rulesets.multiversus.bots.determinize import determinize
 from multiversus_core.rulesets.multiversus.bots.heuristic import HeuristicBot
@@ -139,6 +140,18 @@ class MultiversusRuleset:
     def redact_command(self, command: Command, state: MatchState, viewer: Viewer) -> msgspec.Struct:
         """The command, or the placeholder of a secret choice the viewer may not see."""
         return views.redact_command(command, state.side_of(command.player), viewer)  # type: ignore[arg-type]
+
+    def fill_event(
+        self, placeholder: msgspec.Struct, revealed: Revealed | None, state: MatchState
+    ) -> Sequence[Event]:
+        """A hidden selection or secret as its reveal opens it, or stand-ins (:mod:`.fill`)."""
+        return fill.fill_event(placeholder, revealed, state)
+
+    def fill_command(
+        self, placeholder: msgspec.Struct, events: Sequence[Event], state: MatchState
+    ) -> Command | None:
+        """A hidden selection or secret command, from its filled-in event (:mod:`.fill`)."""
+        return fill.fill_command(placeholder, events, state)
 
     def determinize(self, view: views.MatchView, rng: random.Random) -> MatchState:
         """A full state consistent with a side's view, hidden parts drawn from ``rng``."""

@@ -28,7 +28,9 @@ from typing import Final, Literal, TypeAlias, overload
 
 import msgspec
 
-from multiversus_core.engine.log import LogHeader, MatchLog
+from multiversus_core.engine.viewlog import RedactedEntry as RedactedEntry  # moved: re-exported
+from multiversus_core.engine.viewlog import RedactedLog as RedactedLog
+from multiversus_core.engine.viewlog import redact_log as redact_log
 from multiversus_core.rulesets.multiversus.board import Board, Figure
 from multiversus_core.rulesets.multiversus.commands import (
     ChooseSecret,
@@ -39,12 +41,10 @@ from multiversus_core.rulesets.multiversus.commands import (
 from multiversus_core.rulesets.multiversus.events import (
     CoinsSelected,
     Event,
-    MatchEnded,
     ReactionSelected,
     SecretChosen,
-    SideChosen,
 )
-from multiversus_core.rulesets.multiversus.settings import Chance, MatchSettings
+from multiversus_core.rulesets.multiversus.settings import MatchSettings
 from multiversus_core.rulesets.multiversus.state import (
     Action,
     Activation,
@@ -429,62 +429,3 @@ def redact_command(command: Command, side: Side | None, viewer: Viewer) -> ViewC
             return HiddenChooseSecret(player=player, name=name)
         case _:
             return command
-
-
-class RedactedEntry(
-    msgspec.Struct,
-    frozen=True,
-    forbid_unknown_fields=True,
-    gc=False,
-    tag_field="record",
-    tag="entry",
-):
-    """A log entry as a viewer may know it."""
-
-    command: ViewCommand
-    events: tuple[ViewEvent, ...]
-
-
-class RedactedLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
-    """A match log as a viewer saw the match: the header and every entry, redacted."""
-
-    viewer: Viewer
-    header: LogHeader[MatchSettings]
-    entries: tuple[RedactedEntry, ...] = ()
-    chance: Chance | None = None
-    """The secret chance seed, once the match is over and its end record revealed it."""
-
-    @property
-    def finished(self) -> bool:
-        """True if the match ended: its last entry holds ``match_ended``."""
-        return bool(self.entries) and any(
-            isinstance(event, MatchEnded) for event in self.entries[-1].events
-        )
-
-
-def redact_log(log: MatchLog, viewer: Viewer) -> RedactedLog:
-    """Return a whole log as ``viewer`` saw the match, entry by entry.
-
-    :raises ValueError: if ``viewer`` is not a viewer.
-    """
-    if viewer not in (*PLAYER_VIEWERS, "referee"):
-        raise ValueError(f"no viewer {viewer!r} (heroes, adversaries, spectator or referee)")
-    heroes_seat: Seat | None = None
-    entries = []
-    for entry in log.entries:
-        side: Side | None = None
-        if heroes_seat is not None:
-            side = "heroes" if entry.command.player == heroes_seat else "adversaries"
-        entries.append(
-            RedactedEntry(
-                command=redact_command(entry.command, side, viewer),
-                events=redact(entry.events, viewer),
-            )
-        )
-        for event in entry.events:
-            if isinstance(event, SideChosen):
-                other: Seat = 2 if event.seat == 1 else 1
-                heroes_seat = event.seat if event.side == "heroes" else other
-    # The chance seed is public only once the match is over.
-    chance = log.chance if log.finished else None
-    return RedactedLog(viewer=viewer, header=log.header, entries=tuple(entries), chance=chance)

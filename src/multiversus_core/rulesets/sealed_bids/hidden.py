@@ -8,12 +8,15 @@ state itself: the engine never asks :func:`view` for them.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Final
 
 import msgspec
 from msgspec.structs import replace
 
+from multiversus_core.engine.audit import Revealed
 from multiversus_core.engine.chance import Chance
+from multiversus_core.engine.commit import STAND_IN_SALT
 from multiversus_core.engine.ruleset import REFEREE, Seat, Viewer
 from multiversus_core.rulesets.sealed_bids.rules import (
     Bid,
@@ -94,3 +97,30 @@ def determinize(seen: SealedBidsView, rng: random.Random) -> SealedBidsState:
         for b in seen.bids
     )
     return replace(state, bids=bids)
+
+
+def fill_event(
+    placeholder: msgspec.Struct, revealed: Revealed | None, state: SealedBidsState
+) -> tuple[BidCommitted]:
+    """The bid a hidden one was, as its reveal opens it; never revealed, a stand-in: the seat's
+    first unused token (the round's reveal comes with its last bid, so nothing depends on it)."""
+    if not isinstance(placeholder, HiddenBidCommitted):
+        raise ValueError(f"not a placeholder of a Sealed Bids event: {placeholder!r}")
+    seat, round, commitment = placeholder.seat, placeholder.round, placeholder.commitment
+    if revealed is not None:
+        return (BidCommitted(seat, round, int(revealed.value[0]), commitment, revealed.salt),)
+    return (BidCommitted(seat, round, unused_tokens(state, seat)[0], commitment, ""),)
+
+
+def fill_command(
+    placeholder: msgspec.Struct, events: Sequence[msgspec.Struct], state: SealedBidsState
+) -> Bid | None:
+    """The bid a hidden one was, from its filled-in event, salted as given in a ``"secrets"``
+    match."""
+    if not isinstance(placeholder, HiddenBid):
+        raise ValueError(f"not a placeholder of a Sealed Bids command: {placeholder!r}")
+    for event in events:
+        if isinstance(event, BidCommitted):
+            salt = (event.salt or STAND_IN_SALT) if state.settings.salts == "secrets" else None
+            return Bid(placeholder.player, event.token, salt)
+    return None

@@ -56,6 +56,8 @@ class SearchGame:
 
     legal = staticmethod(rules.legal_commands)
     determinize = staticmethod(hidden.determinize)
+    fill_event = staticmethod(hidden.fill_event)
+    fill_command = staticmethod(hidden.fill_command)
 
     def to_move(self, state: SealedBidsState) -> Seat | None:
         """The first seat the match waits for, or None once it is over."""
@@ -124,6 +126,8 @@ class SealedBidsRuleset:
     redact_event = staticmethod(hidden.redact_event)
     redact_command = staticmethod(hidden.redact_command)
     determinize = staticmethod(hidden.determinize)
+    fill_event = staticmethod(hidden.fill_event)
+    fill_command = staticmethod(hidden.fill_command)
     auditor = staticmethod(rules.BidAuditor)
 
     def table(self, settings: SealedBidsSettings) -> Table:

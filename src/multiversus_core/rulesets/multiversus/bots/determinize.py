@@ -15,7 +15,7 @@ the bot's own random source:
   commitment;
 - the salts of secrets chosen in the sample: a stand-in (:func:`apply_sampled`).
 
-Like :func:`~multiversus_core.viewlog.replayable`, which fills hidden
+Like :func:`~multiversus_core.engine.viewlog.replayable`, which fills hidden
 selections with stand-ins, the result is never a match log and never shown
 to anyone: it is a sample to search on.
 """

@@ -1,0 +1,746 @@
+"""View logs, for any game: one viewer's view of a match log, as a file it may publish.
+
+A view log is JSON Lines, like a match log (``docs/log-format.md``, *View
+logs*): a view header naming the viewer, then one entry per entry of the
+match log, redacted by :func:`redact_log` through the game's ruleset
+(``redact_command``, ``redact_event``), each chained to the line before by
+its sequence number and SHA-256 as in a match log, and, once the match is
+over, an end record sealing the chain and revealing the chance seed of a
+match whose chance was secret. It holds nothing the viewer did not know;
+each hidden secret keeps its commitment, so the audit
+(:func:`~multiversus_core.engine.verify.check_commitments`) can hold every
+other seat to its reveals from the view log alone. It is derived, not
+stored: it cannot be appended to. :func:`replayable` fills each placeholder
+in from its reveal (the game's ``fill_event`` and ``fill_command``), so a view
+log replays as its viewer saw the match. Multiversus view logs of version 3
+had no chain; they are read as they are.
+
+Encoding is canonical and reading is strict, with the match log's reason
+codes: anything else raises :class:`~multiversus_core.engine.errors.LogError`
+naming the file, the 1-based line and the byte offset.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import typing
+from collections.abc import Iterator, Sequence
+from typing import Any, Final, Generic, Literal, TypeAlias, TypeVar
+
+import msgspec
+
+from multiversus_core.engine.audit import Committed, Due, Revealed
+from multiversus_core.engine.chance import Chance
+from multiversus_core.engine.errors import LogError, LogErrorCode
+from multiversus_core.engine.log import (
+    LOG_FORMAT,
+    LOG_VERSION,
+    LogEntry,
+    LogHeader,
+    MatchLog,
+    Records,
+    broken_link,
+    cannot_follow,
+    chance_problem,
+    check_line_text,
+    check_seed,
+    decode_record,
+    header_game,
+    plain_names,
+    read_bytes,
+    records_for,
+    starting_state,
+)
+from multiversus_core.engine.records import DEFAULT_GAME, EndRecord, EntryNumber
+from multiversus_core.engine.registry import AnyRuleset, load_ruleset
+from multiversus_core.engine.ruleset import REFEREE
+
+VIEW_RECORD: Final = "view"
+"""The ``record`` value of a view log's first line."""
+
+S = TypeVar("S")
+V = TypeVar("V")
+C = TypeVar("C")
+E = TypeVar("E")
+
+
+class ViewHeader(
+    msgspec.Struct,
+    Generic[S, V],
+    frozen=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="record",
+    tag=VIEW_RECORD,
+    omit_defaults=True,
+):
+    """The first record of a view log: whose view it is, and the match's header."""
+
+    format: Literal["multiversus-log"]
+    """Always ``"multiversus-log"``."""
+    version: int
+    """The log format version (4; view logs are new in 3, which had no chain)."""
+    engine: str
+    """The version of the engine that wrote the match log."""
+    viewer: V
+    """Whose view: one of the game's viewers (``"heroes"``, ``"adversaries"`` or
+    ``"spectator"`` in Multiversus)."""
+    settings: S
+    """The settings the match was started with."""
+    game: str = DEFAULT_GAME
+    """The game's id, as the match log's header gives it; left out for Multiversus."""
+    rules: int = 0
+    """The game's rules version, as the match log's header gives it; left out (0) for
+    Multiversus."""
+
+    def __post_init__(self) -> None:
+        # As LogHeader: a line that names Multiversus is then found not canonical.
+        if self.game == DEFAULT_GAME:
+            msgspec.structs.force_setattr(self, "game", DEFAULT_GAME)
+
+
+class ViewEntryRecord(
+    msgspec.Struct,
+    Generic[C, E],
+    frozen=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="record",
+    tag="entry",
+):
+    """An entry line of a view log: an entry as the viewer saw it, chained to the line before."""
+
+    seq: EntryNumber
+    """The entry's 1-based sequence number (the view header is 0)."""
+    prev: str
+    """The lower-case hex SHA-256 of the previous line's bytes (newline excluded)."""
+    command: C
+    """The command as the viewer may know it."""
+    events: tuple[E, ...]
+    """The events as the viewer may know them."""
+
+
+class ViewEndRecord(EndRecord, frozen=True, tag="end"):
+    """The last line of the view log of a finished match: seals the entries, reveals the chance."""
+
+
+ViewRecord: TypeAlias = "ViewHeader[Any, Any] | ViewEntryRecord[Any, Any] | ViewEndRecord"
+"""One line of a view log in the current format version."""
+
+
+class RedactedEntry(
+    msgspec.Struct,
+    Generic[C, E],
+    frozen=True,
+    forbid_unknown_fields=True,
+    gc=False,
+    tag_field="record",
+    tag="entry",
+):
+    """A log entry as a viewer may know it (and a view log's entry line of version 3)."""
+
+    command: C
+    events: tuple[E, ...]
+
+
+class RedactedLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """A match log as a viewer saw the match: the header and every entry, redacted."""
+
+    viewer: str
+    """One of the game's viewers, or ``"referee"`` (who sees the log as it is)."""
+    header: LogHeader[Any]
+    entries: tuple[RedactedEntry[Any, Any], ...] = ()
+    chance: Chance | None = None
+    """The secret chance seed, once the match is over and its end record revealed it."""
+
+    @property
+    def game(self) -> str:
+        """The id of the game the log is a match of."""
+        return self.header.game
+
+    @property
+    def finished(self) -> bool:
+        """True if the match ended: its last entry holds the game's end event."""
+        if not self.entries:
+            return False
+        end = records_for(self.game).end_event
+        return any(type(event) is end for event in self.entries[-1].events)
+
+
+class ViewRecords:
+    """One game's view log records, built once: the header and entry types with the game's
+    settings, viewers, and placeholders, their decoders, and which types are placeholders."""
+
+    def __init__(self, records: Records) -> None:
+        ruleset: AnyRuleset = records.ruleset
+        self.records = records
+        self.game = records.game
+        viewer: Any = Literal[tuple(ruleset.viewers)]
+        header: Any = ViewHeader
+        entry: Any = ViewEntryRecord
+        redacted: Any = RedactedEntry
+        self.header: Any = header[ruleset.settings_type, viewer]
+        self.entry: Any = entry[ruleset.view_command_type, ruleset.view_event_type]
+        self.redacted: Any = redacted[ruleset.view_command_type, ruleset.view_event_type]
+        self.decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
+            typing.Union[self.header, self.entry, ViewEndRecord]  # noqa: UP007 (made at run time)
+        )
+        self.v3_decoder: msgspec.json.Decoder[Any] = msgspec.json.Decoder(
+            typing.Union[self.header, self.redacted]  # noqa: UP007
+        )
+        self.event_placeholders: frozenset[type] = _placeholders(
+            ruleset.view_event_type, ruleset.event_type
+        )
+        """The view's event types that are not the game's events: its placeholders."""
+        self.command_placeholders: frozenset[type] = _placeholders(
+            ruleset.view_command_type, ruleset.command_type
+        )
+        """The view's command types that are not the game's commands."""
+
+    def schema(self) -> dict[str, Any]:
+        """A JSON Schema of one line of a view log of the game (records named plainly)."""
+        schema: dict[str, Any] = plain_names(
+            msgspec.json.schema(typing.Union[self.header, self.entry, ViewEndRecord])  # noqa: UP007
+        )
+        return schema
+
+
+def _members(union: Any) -> frozenset[type]:
+    args = typing.get_args(union)
+    return frozenset(args) if args else frozenset({union})
+
+
+def _placeholders(view_type: Any, own_type: Any) -> frozenset[type]:
+    return _members(view_type) - _members(own_type)
+
+
+_VIEW_RECORDS: Final[dict[str, ViewRecords]] = {}
+
+
+def view_records_for(game: str) -> ViewRecords:
+    """Return the view log records of the game ``game`` (built at its first use).
+
+    :raises UnknownGameError: if no bundled or installed ruleset has that id.
+    """
+    records = records_for(game)
+    found = _VIEW_RECORDS.get(game)
+    if found is None or found.records is not records:
+        found = _VIEW_RECORDS[game] = ViewRecords(records)
+    return found
+
+
+_encoder: Final = msgspec.json.Encoder()
+_KINDS: Final = "'view', 'entry' or 'end'"
+_V3_KINDS: Final = "'view' or 'entry'"
+OLDEST_VIEW_VERSION: Final = 3
+"""The oldest view log format version this engine reads (version 3, without a chain)."""
+
+
+# --- redacting a log ---------------------------------------------------------------
+
+
+def redact_log(log: MatchLog, viewer: str) -> RedactedLog:
+    """Return a whole match log as ``viewer`` saw the match, entry by entry, through its game's
+    ruleset. The referee's is the log itself.
+
+    :raises ValueError: if ``viewer`` is not one of the game's viewers nor the referee, or
+        (naming the entry) if the log's events do not follow from each other.
+    """
+    ruleset = load_ruleset(log.game)
+    viewers = ruleset.viewers
+    if viewer not in (*viewers, REFEREE):
+        raise ValueError(f"no viewer {viewer!r} ({', '.join(viewers)} or {REFEREE})")
+    if viewer == REFEREE:
+        entries = tuple(RedactedEntry(entry.command, entry.events) for entry in log.entries)
+    else:
+        redact_command, redact_event, evolve = (
+            ruleset.redact_command,
+            ruleset.redact_event,
+            ruleset.evolve,
+        )
+        state = starting_state(log)
+        redacted: list[RedactedEntry[Any, Any]] = []
+        for entry in log.entries:
+            command = redact_command(entry.command, state, viewer)
+            events = []
+            for position, event in enumerate(entry.events, start=1):
+                events.append(redact_event(event, viewer))
+                try:
+                    state = evolve(state, event)
+                except Exception as error:  # only a log edited by hand gets here
+                    reason = cannot_follow(position, event, error)
+                    raise ValueError(f"entry {len(redacted) + 1}: {reason}") from error
+            redacted.append(RedactedEntry(command, tuple(events)))
+        entries = tuple(redacted)
+    # The chance seed is public only once the match is over.
+    chance = log.chance if log.finished else None
+    return RedactedLog(viewer=viewer, header=log.header, entries=entries, chance=chance)
+
+
+# --- writing -----------------------------------------------------------------------
+
+
+def encode_view_log(log: RedactedLog) -> bytes:
+    """Return a redacted log as a view log, in its canonical encoding.
+
+    :raises ValueError: for the referee's view, which hides nothing: the match
+        log itself is the referee's (:func:`~multiversus_core.engine.log.encode_log`).
+    """
+    if log.viewer == REFEREE:
+        raise ValueError("the referee's view hides nothing: write the match log itself")
+    return b"".join(_view_lines(log))
+
+
+def _view_lines(log: RedactedLog) -> list[bytes]:
+    """Every line of a view log (newlines included), with the chain and the end record."""
+    records = view_records_for(log.game)
+    match = log.header
+    header = records.header(
+        format=LOG_FORMAT,
+        version=LOG_VERSION,
+        engine=match.engine,
+        viewer=log.viewer,
+        settings=match.settings,
+        game=match.game,
+        rules=match.rules,
+    )
+    lines = [_encoder.encode(header) + b"\n"]
+    for seq, entry in enumerate(log.entries, start=1):
+        record = ViewEntryRecord(
+            seq=seq, prev=_sha256(lines[-1][:-1]), command=entry.command, events=entry.events
+        )
+        lines.append(_encoder.encode(record) + b"\n")
+    if log.finished:
+        secret = records.records.commitment(match.settings)
+        if secret and log.chance is None:
+            raise ValueError("the match's chance was secret: its end record needs the seed")
+        end = ViewEndRecord(
+            count=len(log.entries),
+            head=_sha256(lines[-1][:-1]),
+            chance=log.chance if secret else None,
+        )
+        lines.append(_encoder.encode(end) + b"\n")
+    return lines
+
+
+def _sha256(line: bytes) -> str:
+    return hashlib.sha256(line).hexdigest()
+
+
+# --- reading -----------------------------------------------------------------------
+
+
+def decode_view_log(data: bytes, path: str = "<memory>") -> RedactedLog:
+    """Read a view log of any game from bytes; ``path`` names it in errors.
+
+    :raises LogError: naming the first bad line, its byte offset and a reason
+        code: an empty or truncated file, invalid UTF-8, malformed or
+        non-canonical JSON, a first line that is not a view header (a match
+        log included: read that with :func:`~multiversus_core.engine.log.read_log`),
+        a game no installed ruleset plays, a view log of another format or
+        rules version, a second header, a record that does not fit the game's
+        schema (a number out of its range included), a broken chain, a bad or
+        missing end record, or a record after the end.
+    """
+    if not data:
+        raise LogError(path, 1, "the file is empty: line 1 should be a view header", 0, "empty")
+    lines = data.split(b"\n")
+    offset = 0
+    version = LOG_VERSION
+    records: ViewRecords | None = None
+    header: Any = None
+    entries: list[RedactedEntry[Any, Any]] = []
+    head = ""
+    end: ViewEndRecord | None = None
+    added: tuple[Any, ...] = ()
+    for number, line in enumerate(lines[:-1], start=1):
+        check_line_text(line, number, offset, path)
+        if number == 1:
+            version, records = _check_view_header(line, path)
+            if version < LOG_VERSION:
+                added = records.records.added_since(version)
+        assert records is not None  # line 1 was read first
+        decoder, kinds = (
+            (records.v3_decoder, _V3_KINDS) if version == 3 else (records.decoder, _KINDS)
+        )
+        record = decode_record(line, number, offset, path, decoder, kinds, added=added)
+        if end is not None:
+            reason = "a record follows the end record; the end is the last line"
+            raise LogError(path, number, reason, offset, "after_end")
+        match record:
+            case ViewHeader() if number > 1:
+                reason = "a view header may only be on line 1; this is a second header"
+                raise LogError(path, number, reason, offset, "misplaced_header")
+            case ViewHeader():
+                header = record
+            case RedactedEntry():  # version 3: no chain to check
+                entries.append(record)
+            case ViewEntryRecord(seq=seq, prev=prev):
+                if seq != len(entries) + 1:
+                    reason = (
+                        f"entry sequence number {seq}, but this is entry {len(entries) + 1}: "
+                        "an entry is missing, repeated or moved"
+                    )
+                    raise LogError(path, number, reason, offset, "bad_seq")
+                if prev != head:
+                    following = lines[number] if number < len(lines) - 1 else None
+                    reason = broken_link(line, number, prev, head, following)
+                    raise LogError(path, number, reason, offset, "bad_chain")
+                entries.append(RedactedEntry(command=record.command, events=record.events))
+            case ViewEndRecord():
+                _check_end(record, header, entries, head, path, number, offset)
+                end = record
+        head = _sha256(line)
+        offset += len(line) + 1
+    if lines[-1]:
+        reason = "the last line does not end with a newline: the view log is truncated"
+        raise LogError(path, len(lines), reason, offset, "truncated")
+    assert header is not None  # a non-empty file ends with a newline: line 1 was read
+    match_header: LogHeader[Any] = LogHeader(
+        format=header.format,
+        version=LOG_VERSION,
+        engine=header.engine,
+        settings=header.settings,
+        game=header.game,
+        rules=header.rules,
+    )
+    log = RedactedLog(
+        viewer=header.viewer,
+        header=match_header,
+        entries=tuple(entries),
+        chance=end.chance if end is not None else None,
+    )
+    if version >= 4 and log.finished and end is None:
+        reason = "the match ended but the view log has no end record: the view log was cut off"
+        raise LogError(path, len(lines), reason, offset, "missing_end")
+    return log
+
+
+def _check_end(
+    end: ViewEndRecord,
+    header: Any,
+    entries: Sequence[RedactedEntry[Any, Any]],
+    head: str,
+    path: str,
+    number: int,
+    offset: int,
+) -> None:
+    """Refuse an end record that does not seal these entries or reveal the right chance."""
+    if end.count != len(entries) or end.head != head:
+        reason = (
+            f"the end record seals {end.count} entries with head {end.head[:16]!r}..., "
+            f"but the view log has {len(entries)} with head {head[:16]!r}..."
+        )
+        raise LogError(path, number, reason, offset, "bad_end")
+    end_event = records_for(header.game).end_event
+    if not entries or not any(type(e) is end_event for e in entries[-1].events):
+        reason = "an end record, but the last entry does not end the match"
+        raise LogError(path, number, reason, offset, "bad_end")
+    problem = chance_problem(header.settings, end.chance)
+    if problem is not None:
+        raise LogError(path, number, problem, offset, "bad_end")
+
+
+def read_view_log(path: str | os.PathLike[str]) -> RedactedLog:
+    """Read a view log file; never changes it.
+
+    :raises LogError: (line 0, ``io_error``) if the file cannot be read, with
+        the system's reason; otherwise as :func:`decode_view_log`.
+    """
+    name = os.fspath(path)
+    return decode_view_log(read_bytes(name), name)
+
+
+def is_view_log(data: bytes) -> bool:
+    """Return whether bytes start like a view log (a first line whose record is ``view``)."""
+    first = data.split(b"\n", 1)[0]
+    try:
+        raw: Any = msgspec.json.decode(first)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        return False
+    return isinstance(raw, dict) and raw.get("record") == VIEW_RECORD
+
+
+def _check_view_header(line: bytes, path: str) -> tuple[int, ViewRecords]:
+    """Check what line 1 claims to be before its full schema, as a match log's header is;
+    return its version and the view records of the game it names."""
+
+    def fail(reason: str, code: LogErrorCode) -> LogError:
+        return LogError(path, 1, reason, 0, code)
+
+    try:
+        raw: Any = msgspec.json.decode(line)
+    except (msgspec.DecodeError, UnicodeError, RecursionError):
+        # decode_record names what is wrong with the line
+        return LOG_VERSION, view_records_for(DEFAULT_GAME)
+    if not isinstance(raw, dict) or raw.get("record") != VIEW_RECORD:
+        found = raw.get("record") if isinstance(raw, dict) else None
+        if found == "header":
+            what = "a match log's header: read a match log with read_log"
+        elif isinstance(found, str):
+            what = f"a record of type {found!r}"
+        else:
+            what = "not a record"
+        raise fail(f"line 1 must be a view header, but it is {what}", "not_header")
+    if raw.get("format") != LOG_FORMAT:
+        raise fail(
+            f"this is not a multiversus view log: its format is {raw.get('format')!r}, "
+            f"not {LOG_FORMAT!r}",
+            "foreign_format",
+        )
+    records = header_game(raw, path)
+    version = raw.get("version")
+    check_seed(raw, path)
+    if type(version) is int and version > LOG_VERSION:
+        raise fail(
+            f"this view log is format version {version}; this engine reads versions "
+            f"{OLDEST_VIEW_VERSION} to {LOG_VERSION}",
+            "newer_version",
+        )
+    if type(version) is not int or version < OLDEST_VIEW_VERSION:
+        raise fail(
+            f"this view log claims format version {version!r}, but view logs are "
+            f"versions {OLDEST_VIEW_VERSION} to {LOG_VERSION}",
+            "bad_version",
+        )
+    if version < LOG_VERSION and records.rules:
+        raise fail(
+            f"this view log claims format version {version}, but view logs of "
+            f"{records.game} begin with version {LOG_VERSION}",
+            "bad_version",
+        )
+    rules = raw.get("rules", 0)
+    if records.rules and rules != records.rules:
+        reason = (
+            f"this view log is of {records.game} rules version {rules!r}; this engine reads "
+            f"its view logs of rules version {records.rules} only"
+        )
+        raise fail(reason, "bad_version")
+    return version, view_records_for(records.game)
+
+
+# --- replaying a view --------------------------------------------------------------
+
+
+class ViewReplay(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """A view log made replayable: entries that fold, as its viewer saw the match.
+
+    Each placeholder is filled in from the reveal that opens it later in the
+    log (the game's ``fill_event`` and ``fill_command``). One the log never
+    reveals gets a stand-in its viewer cannot tell from the truth (in
+    Multiversus: the first coin of the stash, no action coins, the first
+    option of a secret). So the state after any entry, seen through the
+    game's ``view`` as the viewer or as the public, is what that viewer knew
+    then. It is not the match log: never show these states as the referee or
+    as another viewer, and never write them as a log.
+    """
+
+    viewer: str
+    header: LogHeader[Any]
+    """The match log's header, as the view log gives it."""
+    entries: tuple[LogEntry[Any, Any], ...]
+    stand_ins: tuple[int, ...] = ()
+    """The 1-based numbers of the entries that hold a stand-in."""
+    chance: Chance | None = None
+    """The secret chance seed the view log's end record revealed, if any."""
+
+    @property
+    def game(self) -> str:
+        """The id of the game the log is a match of."""
+        return self.header.game
+
+
+class Filler:
+    """Fills a view log's placeholders in, entry by entry, as the states fold.
+
+    The engine pairs each placeholder with the reveal that opens it through the
+    game's audit (a placeholder commits under a key; a reveal under the same key
+    opens it; a new commitment, or the moment it falls due, ends the wait), and
+    asks the game what it stood for.
+    """
+
+    def __init__(self, log: RedactedLog) -> None:
+        self.ruleset = load_ruleset(log.game)
+        self.records = view_records_for(log.game)
+        self.reveals = _reveals(self.ruleset, log, self.records.event_placeholders)
+
+    def event(self, index: int, position: int, shown: Any, state: Any) -> Sequence[Any]:
+        """The events ``shown`` (event ``position``, 1-based, of entry ``index``, 0-based)
+        may be, in ``state``: itself if the viewer saw it."""
+        if type(shown) not in self.records.event_placeholders:
+            return (shown,)
+        filled = self.ruleset.fill_event(shown, self.reveals.get((index, position)), state)
+        if not filled:  # a game's bug, not the log's: say which
+            raise ValueError(f"{self.ruleset.id}: fill_event gave nothing for {shown!r}")
+        return filled
+
+    def revealed(self, index: int, position: int) -> bool:
+        """Whether event ``position`` of entry ``index`` is a placeholder paired with a reveal."""
+        return (index, position) in self.reveals
+
+    def is_placeholder(self, shown: Any) -> bool:
+        """Whether an event is a placeholder."""
+        return type(shown) in self.records.event_placeholders
+
+    def command(self, shown: Any, events: Sequence[Any], state: Any) -> Any:
+        """The command ``shown`` stands for, given in ``state`` before ``events``; None if a
+        placeholder's entry holds no secret it chose."""
+        if type(shown) not in self.records.command_placeholders:
+            return shown
+        return self.ruleset.fill_command(shown, events, state)
+
+
+def _reveals(
+    ruleset: AnyRuleset, log: RedactedLog, placeholders: frozenset[type]
+) -> dict[tuple[int, int], Revealed]:
+    """Pair each placeholder, by (entry index, 1-based position), with what its reveal gives."""
+    auditor = ruleset.auditor(log.header.settings)
+    audited, read = auditor.audited, auditor.read
+    waiting: dict[str, tuple[int, int]] = {}
+    paired: dict[tuple[int, int], Revealed] = {}
+    for index, entry in enumerate(log.entries):
+        for position, event in enumerate(entry.events, start=1):
+            if type(event) not in audited:
+                continue
+            for fact in read(event):
+                match fact:
+                    case Committed(key=key):
+                        waiting.pop(key, None)
+                        if type(event) in placeholders:
+                            waiting[key] = (index, position)
+                    case Revealed(own=False, key=key):
+                        at = waiting.pop(key, None)
+                        if at is not None:
+                            paired[at] = fact
+                    case Due(prefixes=prefixes):
+                        for key in [k for k in waiting if k.startswith(prefixes)]:
+                            del waiting[key]
+    return paired
+
+
+def filled_entries(
+    log: RedactedLog, path: str = "<memory>"
+) -> Iterator[tuple[LogEntry[Any, Any], bool]]:
+    """Yield each entry of a view log filled in with the first of its candidates, and whether
+    it holds a stand-in, folding as it goes.
+
+    :raises ValueError: for the referee's view (the match log itself is the referee's).
+    :raises LogError: (``bad_event``) naming the entry's line if an event cannot
+        follow the ones before it, or a hidden command has no hidden event to go with.
+    """
+    if log.viewer == REFEREE:
+        raise ValueError("the referee's view hides nothing: replay the match log itself")
+    filler = Filler(log)
+    ruleset = filler.ruleset
+    state = ruleset.initial_state(log.header.settings, None)
+    evolve = ruleset.evolve
+    for index, entry in enumerate(log.entries):
+        before = state
+        events: list[Any] = []
+        stood_in = False
+        for position, shown in enumerate(entry.events, start=1):
+            event = filler.event(index, position, shown, state)[0]
+            stood_in = stood_in or (
+                filler.is_placeholder(shown) and not filler.revealed(index, position)
+            )
+            try:
+                state = evolve(state, event)
+            except Exception as error:  # only an edited view log gets here
+                reason = cannot_follow(position, event, error)
+                raise entry_error(log, path, index, reason) from error
+            events.append(event)
+        command = filler.command(entry.command, events, before)
+        if command is None:
+            tag = entry.command.__struct_config__.tag
+            reason = f"a {tag} command, but its entry has no hidden event to go with it"
+            raise entry_error(log, path, index, reason)
+        yield LogEntry(command=command, events=tuple(events)), stood_in
+
+
+def replayable(log: RedactedLog, path: str = "<memory>") -> ViewReplay:
+    """Fill a view log's placeholders in from their reveals, so that it folds.
+
+    ``path`` names the view log in errors.
+
+    :raises ValueError: for the referee's view (the match log itself is the referee's).
+    :raises LogError: (``bad_event``) naming the entry's line if an event cannot
+        follow the ones before it, or a hidden command has no hidden event to go with.
+    """
+    entries: list[LogEntry[Any, Any]] = []
+    stand_ins: list[int] = []
+    for number, (entry, stood_in) in enumerate(filled_entries(log, path), start=1):
+        entries.append(entry)
+        if stood_in:
+            stand_ins.append(number)
+    return ViewReplay(
+        viewer=log.viewer,
+        header=log.header,
+        entries=tuple(entries),
+        stand_ins=tuple(stand_ins),
+        chance=log.chance,
+    )
+
+
+def entry_error(log: RedactedLog, path: str, index: int, reason: str) -> LogError:
+    """A ``bad_event`` error at the line of entry ``index`` (0-based) of a view log."""
+    lines = encode_view_log(log).split(b"\n")
+    return LogError(
+        path, index + 2, reason, sum(len(line) + 1 for line in lines[: index + 1]), "bad_event"
+    )
+
+
+def view_log_schema(game: str = DEFAULT_GAME) -> dict[str, object]:
+    """Return a JSON Schema for one view log line of ``game``: a view header, an entry or an
+    end record.
+
+    :raises UnknownGameError: if no bundled or installed ruleset has that id.
+    """
+    title = load_ruleset(game).title
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"multiversus view log line, format version {LOG_VERSION}",
+        "description": (
+            f"One line of a {title} view log (JSON Lines): line 1 is a view header, "
+            "every later line one entry of the match log as the viewer saw it, with "
+            "hidden selections and secrets replaced by placeholders, chained to the line "
+            "before it, and the view log of a finished match ends with an end record. "
+            "See docs/log-format.md."
+        ),
+        **view_records_for(game).schema(),
+    }
+
+
+__all__ = [
+    "OLDEST_VIEW_VERSION",
+    "VIEW_RECORD",
+    "Filler",
+    "RedactedEntry",
+    "RedactedLog",
+    "ViewEndRecord",
+    "ViewEntryRecord",
+    "ViewHeader",
+    "ViewRecord",
+    "ViewRecords",
+    "ViewReplay",
+    "decode_view_log",
+    "encode_view_log",
+    "filled_entries",
+    "is_view_log",
+    "read_view_log",
+    "redact_log",
+    "replayable",
+    "view_log_schema",
+    "view_records_for",
+]
+
+
+if __name__ == "__main__":
+    import json
+    import sys
+
+    if sys.argv[1:] != ["--schema"]:
+        sys.exit(
+            "usage: python -m multiversus_core.engine.viewlog --schema > docs/view-log-schema.json"
+        )
+    sys.stdout.write(json.dumps(view_log_schema(), indent=2, sort_keys=True) + "\n")
