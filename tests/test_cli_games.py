@@ -6,6 +6,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import pytest
 from typer.testing import CliRunner
 
@@ -125,8 +126,9 @@ def test_replay_as_the_referee_shows_the_state_and_the_outcome(tmp_path: Path) -
     ("words", "says"),
     [
         (["--as", "heroes"], "--as heroes: the viewers of Sealed Bids are seat-1, seat-2"),
-        (["--format", "svg"], "--format svg: a match of Sealed Bids replays as text, json or"),
-        (["--step"], "--step: a match of Sealed Bids replays as text, json or html"),
+        (["--format", "svg"], "--format svg: a match of Sealed Bids replays as text, json, log"),
+        (["--step"], "--step: a match of Sealed Bids replays as text, json, log or html"),
+        (["--as", "referee", "--format", "log"], "--format log writes one viewer's view: use"),
         (["--to", "99"], "--to 99 is out of range"),
     ],
 )
@@ -144,3 +146,69 @@ def test_replay_of_multiversus_names_its_viewers_for_an_unknown_one() -> None:
     result = CliRunner().invoke(app, ["replay", str(golden), "--as", "seat-1"])
     assert result.exit_code == 2
     assert "--as seat-1: the viewers are heroes, adversaries, spectator, referee" in result.output
+
+
+def _bids_view_log(tmp_path: Path, viewer: str, *words: str) -> Path:
+    """Seat ``viewer``'s view log of a sealed-bids match, written by ``replay --format log``."""
+    path = _bids_log(tmp_path, salts="secrets")
+    result = CliRunner().invoke(
+        app, ["replay", str(path), "--as", viewer, "--format", "log", *words]
+    )
+    assert result.exit_code == 0, result.output
+    view = tmp_path / f"{viewer}.jsonl"
+    view.write_bytes(result.stdout_bytes)
+    return view
+
+
+def test_a_view_log_of_another_game_is_written_verified_and_cross_checked(
+    tmp_path: Path,
+) -> None:
+    view = _bids_view_log(tmp_path, "seat-2")
+    header = json.loads(view.read_bytes().splitlines()[0])
+    assert (header["record"], header["game"], header["viewer"]) == ("view", "sealed-bids", "seat-2")
+    verified = CliRunner().invoke(app, ["verify", str(view), "--format", "json"])
+    assert verified.exit_code == 0, verified.output
+    (result,) = json.loads(verified.output)
+    assert (result["ok"], result["view"], result["finished"]) == (True, "seat-2", True)
+    match_log = tmp_path / "bids.jsonl"
+    crossed = CliRunner().invoke(
+        app, ["verify", str(match_log), "--against", str(view), "--format", "json"]
+    )
+    assert crossed.exit_code == 0, crossed.output
+    assert [r["ok"] for r in json.loads(crossed.output)] == [True, True]
+
+
+def test_a_rewritten_bid_in_the_match_log_is_caught_by_another_seat_s_view_log(
+    tmp_path: Path,
+) -> None:
+    from multiversus_core.engine.log import decode_log, encode_log
+
+    view = _bids_view_log(tmp_path, "seat-2")
+    path = tmp_path / "bids.jsonl"
+    log = decode_log(path.read_bytes())
+    # Seat 1's first bid, commitment and all, rewritten as a forger holding the log would.
+    first = log.entries[0]
+    (bid,) = first.events[:1]
+    forged = msgspec.structs.replace(bid, commitment="f" * 64)
+    entries = (msgspec.structs.replace(first, events=(forged, *first.events[1:])), *log.entries[1:])
+    path.write_bytes(encode_log(msgspec.structs.replace(log, entries=entries)))
+    crossed = CliRunner().invoke(
+        app, ["verify", str(path), "--against", str(view), "--format", "json"]
+    )
+    assert crossed.exit_code == 1
+    results = json.loads(crossed.output)
+    assert results[1]["code"] == "views_differ" and results[1]["entry"] == 1
+
+
+def test_a_view_log_of_another_game_replays_as_its_seat_or_the_public_only(
+    tmp_path: Path,
+) -> None:
+    view = _bids_view_log(tmp_path, "seat-2", "--to", "4")
+    own = CliRunner().invoke(app, ["replay", str(view)])
+    assert own.exit_code == 0, own.output
+    assert "After entry 4 of 4, as the seat-2:" in own.output
+    public = CliRunner().invoke(app, ["replay", str(view), "--as", "spectator"])
+    assert public.exit_code == 0, public.output
+    other = CliRunner().invoke(app, ["replay", str(view), "--as", "seat-1"])
+    assert other.exit_code == 2
+    assert "this is the seat-2's view log, which holds only what the seat-2 saw" in other.output

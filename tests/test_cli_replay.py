@@ -13,10 +13,10 @@ from typer.testing import CliRunner, Result
 from multiversus_cli.app import app
 from multiversus_core.engine.log import MatchLog, read_log
 from multiversus_core.engine.log import replay as replay_log
+from multiversus_core.engine.viewlog import decode_view_log, encode_view_log
 from multiversus_core.rulesets.multiversus.events import CoinsSelected
 from multiversus_core.rulesets.multiversus.narrate import result_text
 from multiversus_core.rulesets.multiversus.views import redact_log
-from multiversus_core.viewlog import decode_view_log, encode_view_log
 from tests.support import rechained
 
 VIEWERS = ("heroes", "adversaries", "spectator", "referee")
@@ -324,7 +324,7 @@ def test_format_log_of_a_selection_hides_it_from_the_opponent(bot_log: Path) -> 
 def test_format_log_as_the_referee_is_a_one_line_error(bot_log: Path) -> None:
     result = run("replay", str(bot_log), "--as", "referee", "--format", "log")
     assert result.exit_code == 2
-    assert result.output.startswith("multiversus replay: --format log writes one side's view")
+    assert result.output.startswith("multiversus replay: --format log writes one viewer's view")
     assert len(result.output.strip().splitlines()) == 1
 
 

@@ -5,7 +5,7 @@ state shown goes through :func:`multiversus_core.rulesets.multiversus.views.view
 through :func:`multiversus_core.rulesets.multiversus.views.redact_event`, so a replay as the
 Heroes never tells what the Adversaries had not revealed at that moment.
 A view log replays the same way, as its viewer or the public, once
-:func:`multiversus_core.viewlog.replayable` has filled in what it hides.
+:func:`multiversus_core.engine.viewlog.replayable` has filled in what it hides.
 """
 
 from __future__ import annotations
@@ -28,7 +28,16 @@ from multiversus_core.engine.errors import LogError
 from multiversus_core.engine.log import LogEntry, MatchLog, decode_log, read_bytes
 from multiversus_core.engine.log import replay as replay_log
 from multiversus_core.engine.registry import DEFAULT_GAME, load_ruleset
+from multiversus_core.engine.ruleset import REFEREE
 from multiversus_core.engine.text import printable
+from multiversus_core.engine.verify import Verification, verify, verify_view
+from multiversus_core.engine.viewlog import (
+    decode_view_log,
+    encode_view_log,
+    is_view_log,
+    redact_log,
+    replayable,
+)
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.events import (
     CoinsSelected,
@@ -46,14 +55,12 @@ from multiversus_core.rulesets.multiversus.narrate import (
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import Seat, Side
 from multiversus_core.rulesets.multiversus.views import (
+    PLAYER_VIEWERS,
     Viewer,
     redact_command,
     redact_event,
-    redact_log,
     view,
 )
-from multiversus_core.verify import Verification, verify, verify_view
-from multiversus_core.viewlog import decode_view_log, encode_view_log, is_view_log, replayable
 
 EXIT_OK: Final = 0
 """The replay was printed."""
@@ -135,7 +142,7 @@ def load_replay(command: str, path: Path) -> tuple[MatchLog, Viewer | None]:
     """Read a match log or a view log, checked to fold; a bad one exits 2 with one line.
 
     Returns the entries to fold (a view log's filled in by
-    :func:`~multiversus_core.viewlog.replayable`) and, for a view log, whose
+    :func:`~multiversus_core.engine.viewlog.replayable`) and, for a view log, whose
     view it is: its states may only be shown as that viewer or the public.
 
     :raises typer.Exit: (2) after printing the :class:`LogError`'s message.
@@ -354,18 +361,11 @@ def replay(
         raise fail("replay", "--out writes a page or a picture: use it with --format html or svg")
     log, own = load_replay("replay", log_path)
     if log.game != DEFAULT_GAME:
-        _replay_game(log, viewer, to, output, stepping, out_path)
+        _replay_game(log, own, viewer, to, output, stepping, out_path)
     if viewer is not None and viewer.lower() not in VIEWERS:
         raise fail("replay", f"--as {viewer}: the viewers are {', '.join(VIEWERS)}")
     who: Viewer = ViewerChoice(viewer.lower()).value if viewer is not None else own or "spectator"
-    if own is not None and who not in (own, "spectator"):
-        whose = f"{own}'" if own.endswith("s") else f"{own}'s"
-        shows = "the spectator" if own == "spectator" else f"the {own} or the spectator"
-        raise fail(
-            "replay",
-            f"--as {who}: this is the {whose} view log, which holds only what the {own} "
-            f"saw: replay it as {shows}",
-        )
+    _check_own(own, who)
     count = len(log.entries)
     if to is not None and not 0 <= to <= count:
         raise fail(
@@ -391,16 +391,7 @@ def replay(
         _write(text, out_path)
         raise typer.Exit(EXIT_OK)
     if output is ReplayFormat.log:
-        if who == "referee":
-            raise fail(
-                "replay",
-                "--format log writes one side's view: use --as heroes, adversaries or "
-                "spectator (the match log itself is the referee's)",
-            )
-        cut = MatchLog(header=log.header, entries=log.entries[:to], chance=log.chance)
-        sys.stdout.buffer.write(encode_view_log(redact_log(cut, who)))
-        sys.stdout.buffer.flush()
-        raise typer.Exit(EXIT_OK)
+        _write_view_log(log, who, to, PLAYER_VIEWERS)
     if output is ReplayFormat.json:
         shown = view(state_at(log, to), who)
         out.print(msgspec.json.format(msgspec.json.encode(shown), indent=2).decode(), markup=False)
@@ -428,8 +419,24 @@ VIEWERS: Final[tuple[str, ...]] = tuple(choice.value for choice in ViewerChoice)
 """Whom a Multiversus match replays as."""
 
 
+def _check_own(own: str | None, who: str) -> None:
+    """Refuse to show a view log's match as anyone but its own viewer or the public.
+
+    :raises typer.Exit: (2) for another viewer.
+    """
+    if own is not None and who not in (own, "spectator"):
+        whose = f"{own}'" if own.endswith("s") else f"{own}'s"
+        shows = "the spectator" if own == "spectator" else f"the {own} or the spectator"
+        raise fail(
+            "replay",
+            f"--as {who}: this is the {whose} view log, which holds only what the {own} "
+            f"saw: replay it as {shows}",
+        )
+
+
 def _replay_game(
     log: MatchLog,
+    own: str | None,
     viewer: str | None,
     to: int | None,
     output: ReplayFormat | None,
@@ -437,20 +444,24 @@ def _replay_game(
     out_path: Path | None,
 ) -> NoReturn:
     """Replay a match of a game other than Multiversus, through its ruleset: a transcript and
-    the view at the end (text), the view alone (json), or one page to step through (html).
+    the view at the end (text), the view alone (json), the view log so far (log), or one page
+    to step through (html). ``own`` is the viewer of a view log (None: a match log).
 
     :raises typer.Exit: always: 0 once shown, 2 for options the game's replay does not take.
     """
     ruleset = load_ruleset(log.game)
     known = transcript.viewers(ruleset)
-    who = (viewer or "spectator").lower()
+    who = (viewer or own or "spectator").lower()
     if who not in known:
         listed = ", ".join(known)
         raise fail("replay", f"--as {viewer}: the viewers of {ruleset.title} are {listed}")
-    if stepping or output not in (None, ReplayFormat.text, ReplayFormat.json, ReplayFormat.html):
+    _check_own(own, who)
+    shows = (ReplayFormat.text, ReplayFormat.json, ReplayFormat.log, ReplayFormat.html)
+    if stepping or output not in (None, *shows):
         shown = "--step" if stepping else f"--format {output}"
         raise fail(
-            "replay", f"{shown}: a match of {ruleset.title} replays as text, json or html so far"
+            "replay",
+            f"{shown}: a match of {ruleset.title} replays as text, json, log or html so far",
         )
     count = len(log.entries)
     if to is not None and not 0 <= to <= count:
@@ -461,6 +472,8 @@ def _replay_game(
     if output is ReplayFormat.html:
         _write(html_any.page_html(ruleset, log, who, to), out_path)
         raise typer.Exit(EXIT_OK)
+    if output is ReplayFormat.log:
+        _write_view_log(log, who, to, ruleset.viewers)
     out = Console(highlight=False, soft_wrap=True)
     state = None
     for item in transcript.told(ruleset, log, who, to):
@@ -476,6 +489,23 @@ def _replay_game(
         if result is not None:
             out.print(Text(printable(f"The match is over: {result.reason}.")))
     out.print(transcript.shown_state(ruleset, state, who).decode(), markup=False)
+    raise typer.Exit(EXIT_OK)
+
+
+def _write_view_log(log: MatchLog, who: str, to: int, viewers: Sequence[str]) -> NoReturn:
+    """Write the view log of the first ``to`` entries as ``who`` saw them to the standard output.
+
+    :raises typer.Exit: always: 0 once written, 2 for the referee, whose log is the match log.
+    """
+    if who == REFEREE:
+        raise fail(
+            "replay",
+            f"--format log writes one viewer's view: use --as {', '.join(viewers[:-1])} or "
+            f"{viewers[-1]} (the match log itself is the referee's)",
+        )
+    cut = MatchLog(header=log.header, entries=log.entries[:to], chance=log.chance)
+    sys.stdout.buffer.write(encode_view_log(redact_log(cut, who)))
+    sys.stdout.buffer.flush()
     raise typer.Exit(EXIT_OK)
 
 
