@@ -1019,21 +1019,7 @@ def _check_header_line(line: bytes, path: str) -> tuple[int, Records, int]:
             raise fail(reason, "not_header")
         what = f"a record of type {found!r}" if isinstance(found, str) else "not a record"
         raise fail(f"line 1 must be the header record, but it is {what}", "not_header")
-    if raw.get("format") != LOG_FORMAT:
-        raise fail(
-            f"this is not a multiversus log: its format is {raw.get('format')!r}, "
-            f"not {LOG_FORMAT!r}",
-            "foreign_format",
-        )
-    records = header_game(raw, path)
-    version = raw.get("version")
-    check_seed(raw, path)
-    if type(version) is int and version > LOG_VERSION:
-        raise fail(
-            f"this log is format version {version}; this engine reads versions "
-            f"{OLDEST_LOG_VERSION} to {LOG_VERSION}",
-            "newer_version",
-        )
+    records, version = check_claims(raw, path, "log", OLDEST_LOG_VERSION)
     if type(version) is not int or version < OLDEST_LOG_VERSION:
         raise fail(
             f"this log claims format version {version!r}, but versions are integers "
@@ -1056,6 +1042,33 @@ def _check_header_line(line: bytes, path: str) -> tuple[int, Records, int]:
         reason = f"this log is of {records.game} rules version {payload}; this engine reads {reads}"
         raise fail(reason, "bad_version")
     return version, records, payload
+
+
+def check_claims(raw: dict[str, Any], path: str, noun: str, oldest: int) -> tuple[Records, Any]:
+    """Check a first line's format, game, seed, and that its version is not newer than this
+    engine's; return the records of its game and the version it claims (not checked below).
+    ``noun`` names the file ("log", "view log"), whose versions begin with ``oldest``.
+    Shared by view logs."""
+
+    def fail(reason: str, code: LogErrorCode) -> LogError:
+        return LogError(path, 1, reason, 0, code)
+
+    if raw.get("format") != LOG_FORMAT:
+        raise fail(
+            f"this is not a multiversus {noun}: its format is {raw.get('format')!r}, "
+            f"not {LOG_FORMAT!r}",
+            "foreign_format",
+        )
+    records = header_game(raw, path)
+    version = raw.get("version")
+    check_seed(raw, path)
+    if type(version) is int and version > LOG_VERSION:
+        raise fail(
+            f"this {noun} is format version {version}; this engine reads versions "
+            f"{oldest} to {LOG_VERSION}",
+            "newer_version",
+        )
+    return records, version
 
 
 def header_game(raw: dict[str, Any], path: str) -> Records:

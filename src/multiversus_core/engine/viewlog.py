@@ -43,16 +43,15 @@ from multiversus_core.engine.log import (
     broken_link,
     cannot_follow,
     chance_problem,
+    check_claims,
     check_line_text,
-    check_seed,
     decode_record,
-    header_game,
     plain_names,
     read_bytes,
     records_for,
     starting_state,
 )
-from multiversus_core.engine.records import DEFAULT_GAME, EndRecord, EntryNumber
+from multiversus_core.engine.records import DEFAULT_GAME, EndRecord, EntryRecord
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
 
@@ -61,8 +60,6 @@ VIEW_RECORD: Final = "view"
 
 S = TypeVar("S")
 V = TypeVar("V")
-C = TypeVar("C")
-E = TypeVar("E")
 
 
 class ViewHeader(
@@ -100,48 +97,23 @@ class ViewHeader(
             msgspec.structs.force_setattr(self, "game", DEFAULT_GAME)
 
 
-class ViewEntryRecord(
-    msgspec.Struct,
-    Generic[C, E],
-    frozen=True,
-    forbid_unknown_fields=True,
-    gc=False,
-    tag_field="record",
-    tag="entry",
-):
-    """An entry line of a view log: an entry as the viewer saw it, chained to the line before."""
-
-    seq: EntryNumber
-    """The entry's 1-based sequence number (the view header is 0)."""
-    prev: str
-    """The lower-case hex SHA-256 of the previous line's bytes (newline excluded)."""
-    command: C
-    """The command as the viewer may know it."""
-    events: tuple[E, ...]
-    """The events as the viewer may know them."""
+ViewEntryRecord: TypeAlias = EntryRecord
+"""An entry line of a view log: an entry as the viewer saw it, chained to the line before,
+exactly as a match log's entry line (:class:`.records.EntryRecord`, with the game's commands,
+events and their placeholders)."""
 
 
 class ViewEndRecord(EndRecord, frozen=True, tag="end"):
     """The last line of the view log of a finished match: seals the entries, reveals the chance."""
 
 
-ViewRecord: TypeAlias = "ViewHeader[Any, Any] | ViewEntryRecord[Any, Any] | ViewEndRecord"
+ViewRecord: TypeAlias = ViewHeader[Any, Any] | EntryRecord[Any, Any] | ViewEndRecord
 """One line of a view log in the current format version."""
 
 
-class RedactedEntry(
-    msgspec.Struct,
-    Generic[C, E],
-    frozen=True,
-    forbid_unknown_fields=True,
-    gc=False,
-    tag_field="record",
-    tag="entry",
-):
-    """A log entry as a viewer may know it (and a view log's entry line of version 3)."""
-
-    command: C
-    events: tuple[E, ...]
+RedactedEntry: TypeAlias = LogEntry
+"""A log entry as a viewer may know it: a :class:`.records.LogEntry` whose command and events
+may be placeholders (and a view log's entry line of version 3, as a match log's of version 1)."""
 
 
 class RedactedLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
@@ -483,21 +455,7 @@ def _check_view_header(line: bytes, path: str) -> tuple[int, ViewRecords]:
         else:
             what = "not a record"
         raise fail(f"line 1 must be a view header, but it is {what}", "not_header")
-    if raw.get("format") != LOG_FORMAT:
-        raise fail(
-            f"this is not a multiversus view log: its format is {raw.get('format')!r}, "
-            f"not {LOG_FORMAT!r}",
-            "foreign_format",
-        )
-    records = header_game(raw, path)
-    version = raw.get("version")
-    check_seed(raw, path)
-    if type(version) is int and version > LOG_VERSION:
-        raise fail(
-            f"this view log is format version {version}; this engine reads versions "
-            f"{OLDEST_VIEW_VERSION} to {LOG_VERSION}",
-            "newer_version",
-        )
+    records, version = check_claims(raw, path, "view log", OLDEST_VIEW_VERSION)
     if type(version) is not int or version < OLDEST_VIEW_VERSION:
         raise fail(
             f"this view log claims format version {version!r}, but view logs are "
