@@ -11,6 +11,7 @@ import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+from multiversus_cli.presenters import presenter_for
 from multiversus_core.engine.registry import load_ruleset
 
 
@@ -36,6 +37,7 @@ def installed(
     )
     sys.path.insert(0, str(folder))
     load_ruleset.cache_clear()
+    presenter_for.cache_clear()
     try:
         yield folder
     finally:
@@ -43,3 +45,4 @@ def installed(
         for module in modules or {}:
             sys.modules.pop(module, None)
         load_ruleset.cache_clear()
+        presenter_for.cache_clear()

@@ -126,8 +126,7 @@ def test_replay_as_the_referee_shows_the_state_and_the_outcome(tmp_path: Path) -
     ("words", "says"),
     [
         (["--as", "heroes"], "--as heroes: the viewers of Sealed Bids are seat-1, seat-2"),
-        (["--format", "svg"], "--format svg: a match of Sealed Bids replays as text, json, log"),
-        (["--step"], "--step: a match of Sealed Bids replays as text, json, log or html"),
+        (["--format", "svg"], "--format svg: Sealed Bids draws no picture of its board"),
         (["--as", "referee", "--format", "log"], "--format log writes one viewer's view: use"),
         (["--to", "99"], "--to 99 is out of range"),
     ],
@@ -145,7 +144,10 @@ def test_replay_of_multiversus_names_its_viewers_for_an_unknown_one() -> None:
     golden = Path(__file__).parent.parent / "replays" / "banner-knight--smogon--standard.jsonl"
     result = CliRunner().invoke(app, ["replay", str(golden), "--as", "seat-1"])
     assert result.exit_code == 2
-    assert "--as seat-1: the viewers are heroes, adversaries, spectator, referee" in result.output
+    assert (
+        "--as seat-1: the viewers of Multiversus are heroes, adversaries, spectator, referee"
+        in result.output
+    )
 
 
 def _bids_view_log(tmp_path: Path, viewer: str, *words: str) -> Path:
@@ -212,3 +214,26 @@ def test_a_view_log_of_another_game_replays_as_its_seat_or_the_public_only(
     other = CliRunner().invoke(app, ["replay", str(view), "--as", "seat-1"])
     assert other.exit_code == 2
     assert "this is the seat-2's view log, which holds only what the seat-2 saw" in other.output
+
+
+def test_stepping_through_another_game_s_match_goes_by_entry_and_says_it_has_no_rounds(
+    tmp_path: Path,
+) -> None:
+    path = _bids_log(tmp_path)
+    result = CliRunner().invoke(
+        app, ["replay", str(path), "--as", "seat-1", "--step"], input="n\nr 1\ng 3\nb\nq\n"
+    )
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.startswith("Stepping through 12 entries as the seat-1. Type h for help.")
+    assert "\n1. [round 1" in out and "\n3. [round 1" in out
+    assert "A match of Sealed Bids is not stepped by rounds and turns: use n, p or g." in out
+    assert "Entry 3 of 12 (h for help): " in out
+
+
+def test_the_board_format_shows_another_game_s_view_and_its_outcome(tmp_path: Path) -> None:
+    path = _bids_log(tmp_path)
+    result = CliRunner().invoke(app, ["replay", str(path), "--format", "board"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("The match is over: ")
+    assert json.loads(result.output[result.output.index("{") :])["viewer"] == "spectator"

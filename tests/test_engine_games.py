@@ -219,12 +219,38 @@ class BidsAgain(SealedBidsRuleset):
 RULESET = BidsAgain()
 '''
 
+_PRESENTER = '''
+"""The looks of bids-again: the plain transcript, shouted, and a picture of the scores."""
+
+from multiversus_cli.presenters import Plain
+
+
+class Loud(Plain):
+    def entry(self, folded, number, viewer):
+        head, lines = super().entry(folded, number, viewer)
+        return head.upper(), lines
+
+    def picture(self, folded, viewer, to):
+        scores = folded.states[to].scores
+        return f"<svg><text>{' '.join(map(str, scores))}</text></svg>"
+
+
+PRESENTER = Loud()
+'''
+
 
 @pytest.fixture
 def third_party(tmp_path: Path) -> Iterator[Path]:
     """A package offering the game ``bids-again`` through the entry point group."""
-    points = {"multiversus.rulesets": {"bids-again": "bids_again:RULESET"}}
-    with installed(tmp_path, "bids-again", points, {"bids_again": textwrap.dedent(_PACKAGE)}):
+    points = {
+        "multiversus.rulesets": {"bids-again": "bids_again:RULESET"},
+        "multiversus.presenters": {"bids-again": "bids_again_looks:PRESENTER"},
+    }
+    modules = {
+        "bids_again": textwrap.dedent(_PACKAGE),
+        "bids_again_looks": textwrap.dedent(_PRESENTER),
+    }
+    with installed(tmp_path, "bids-again", points, modules):
         yield tmp_path
 
 
@@ -262,6 +288,10 @@ def test_the_commands_play_verify_and_replay_a_game_from_another_package(
     replayed = runner.invoke(app, ["replay", str(log), "--as", "seat-1"])
     assert replayed.exit_code == 0, replayed.output
     assert "After entry " in replayed.output
+    assert "1. [ROUND 1" in replayed.output  # its own presenter tells the entries
+    picture = runner.invoke(app, ["replay", str(log), "--format", "svg"])
+    assert picture.exit_code == 0, picture.output
+    assert picture.output.startswith("<svg><text>")
     listed = runner.invoke(app, ["games", "--format", "json"])
     assert {"id": "bids-again", "source": "package (bids_again:RULESET)"}.items() <= next(
         game for game in json.loads(listed.output) if game["id"] == "bids-again"

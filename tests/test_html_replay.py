@@ -19,8 +19,8 @@ from typer.testing import CliRunner
 
 from multiversus_cli.app import app
 from multiversus_cli.html import Page, page_html, referee_page, side_page
+from multiversus_cli.presenters.multiversus_text import command_line, event_lines, steps
 from multiversus_cli.render import figure_labels
-from multiversus_cli.replay import command_line, event_lines, steps
 from multiversus_cli.svg import CELL, board_svg, changes
 from multiversus_core import MatchSettings, apply, decider_seat, salted, start_match
 from multiversus_core.engine.log import LogEntry, MatchLog, encode_log, new_header, read_log, replay

@@ -22,7 +22,8 @@ from rich.console import Console
 from rich.text import Text
 
 from multiversus_cli import transcript
-from multiversus_cli.replay import command_line, event_lines, fail, load_log, steps
+from multiversus_cli.presenters.multiversus_text import command_line, event_lines, steps
+from multiversus_cli.replay import fail, load_log
 from multiversus_core.engine.log import MatchLog
 from multiversus_core.engine.registry import DEFAULT_GAME, AnyRuleset, load_ruleset
 from multiversus_core.engine.ruleset import REFEREE

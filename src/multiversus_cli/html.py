@@ -10,8 +10,8 @@ match log as the referee, and is only used when asked for.
 Everything on the page is drawn here, in Python, as text: the board by
 :mod:`multiversus_cli.svg`, the panels by the ``*_html`` functions from a
 :class:`~multiversus_core.rulesets.multiversus.views.MatchView`, and the event list in the words
-of the terminal replay (:func:`multiversus_cli.replay.command_line` and
-:func:`~multiversus_cli.replay.event_lines`). The page's script only puts
+of the terminal replay (:func:`multiversus_cli.presenters.multiversus_text.entry_head`
+and :func:`~multiversus_cli.presenters.multiversus_text.event_lines`). The page's script only puts
 stored parts together: every distinct part (a figure on a space, a panel)
 is stored once, and each entry is a list of part numbers.
 """
@@ -24,8 +24,8 @@ from typing import Final
 
 import msgspec
 
+from multiversus_cli.presenters.multiversus_text import entry_head, event_lines
 from multiversus_cli.render import figure_labels
-from multiversus_cli.replay import command_line, event_lines
 from multiversus_cli.svg import board_parts, changes
 from multiversus_core.engine.log import LogEntry, LogHeader, MatchLog
 from multiversus_core.engine.viewlog import replayable
@@ -156,8 +156,7 @@ def _page(
         for event in entry.events:
             state = evolve(state, event)
         seen = shown(state)
-        where = f"round {before.round}, turn {before.turns_in_round}"
-        head = f"{number}. [{where}] {command_line(before, entry.command, who)}"
+        head = entry_head(number, before, entry.command, who)
         told.append((head, tuple(event_lines(before, entry.events, who))))
         frames.append(_frame(pool, state, seen, seen_before, entry.events, who))
     teams = f"{_team(seen.heroes_team)} v {_team(seen.adversaries_team)}"

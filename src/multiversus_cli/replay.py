@@ -1,33 +1,33 @@
-"""``multiversus replay``: a recorded match, as one side (or the public) saw it.
+"""``multiversus replay``: a recorded match of any game, as one viewer (or the public) saw it.
 
-The log is folded entry by entry (:func:`multiversus_core.rulesets.multiversus.evolve.evolve`); the
-state shown goes through :func:`multiversus_core.rulesets.multiversus.views.view` and every event
-through :func:`multiversus_core.rulesets.multiversus.views.redact_event`, so a replay as the
-Heroes never tells what the Adversaries had not revealed at that moment.
-A view log replays the same way, as its viewer or the public, once
+The log is read and verified, then folded entry by entry through its game's
+ruleset; what is shown of it comes from the game's presenter
+(:mod:`multiversus_cli.presenters`), which tells each entry and draws the
+board as the viewer may know them, so a replay as one side never tells what
+another had not revealed at that moment. A view log replays the same way, as
+its viewer or the public, once
 :func:`multiversus_core.engine.viewlog.replayable` has filled in what it hides.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Final, NamedTuple, NoReturn
+from typing import Annotated, Final, NoReturn
 
-import msgspec
 import typer
-from rich.console import Console, Group, RenderableType
+from rich.console import Console
 from rich.text import Text
 
-from multiversus_cli import html_any, transcript
-from multiversus_cli.render import render_board
+from multiversus_cli import presenters, transcript
 from multiversus_core.engine.errors import LogError
-from multiversus_core.engine.log import LogEntry, MatchLog, decode_log, read_bytes
+from multiversus_core.engine.log import MatchLog, decode_log, read_bytes
 from multiversus_core.engine.log import replay as replay_log
-from multiversus_core.engine.registry import DEFAULT_GAME, load_ruleset
+from multiversus_core.engine.records import DEFAULT_GAME
+from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
 from multiversus_core.engine.text import printable
 from multiversus_core.engine.verify import Verification, verify, verify_view
@@ -37,29 +37,6 @@ from multiversus_core.engine.viewlog import (
     is_view_log,
     redact_log,
     replayable,
-)
-from multiversus_core.rulesets.multiversus.commands import Command
-from multiversus_core.rulesets.multiversus.events import (
-    CoinsSelected,
-    Event,
-    ReactionSelected,
-    SecretChosen,
-)
-from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
-from multiversus_core.rulesets.multiversus.narrate import (
-    Narrator,
-    coin_summary,
-    shown_command,
-    side_name,
-)
-from multiversus_core.rulesets.multiversus.state import MatchState
-from multiversus_core.rulesets.multiversus.terms import Seat, Side
-from multiversus_core.rulesets.multiversus.views import (
-    PLAYER_VIEWERS,
-    Viewer,
-    redact_command,
-    redact_event,
-    view,
 )
 
 EXIT_OK: Final = 0
@@ -92,15 +69,6 @@ Keys (then Enter):
   h or ?      this help"""
 
 
-class ViewerChoice(StrEnum):
-    """Whose view a replay shows."""
-
-    heroes = "heroes"
-    adversaries = "adversaries"
-    spectator = "spectator"
-    referee = "referee"
-
-
 class ReplayFormat(StrEnum):
     """How a replay is printed."""
 
@@ -110,16 +78,6 @@ class ReplayFormat(StrEnum):
     log = "log"
     html = "html"
     svg = "svg"
-
-
-class Step(NamedTuple):
-    """One log entry with the states around it (referee states: redact before showing)."""
-
-    number: int
-    """The 1-based entry number."""
-    entry: LogEntry
-    before: MatchState
-    after: MatchState
 
 
 def fail(command: str, message: str, code: int = EXIT_USAGE) -> typer.Exit:
@@ -138,7 +96,7 @@ def load_log(command: str, path: Path) -> MatchLog:
     return _load(command, path, views=False)[0]
 
 
-def load_replay(command: str, path: Path) -> tuple[MatchLog, Viewer | None]:
+def load_replay(command: str, path: Path) -> tuple[MatchLog, str | None]:
     """Read a match log or a view log, checked to fold; a bad one exits 2 with one line.
 
     Returns the entries to fold (a view log's filled in by
@@ -150,7 +108,7 @@ def load_replay(command: str, path: Path) -> tuple[MatchLog, Viewer | None]:
     return _load(command, path, views=True)
 
 
-def _load(command: str, path: Path, *, views: bool) -> tuple[MatchLog, Viewer | None]:
+def _load(command: str, path: Path, *, views: bool) -> tuple[MatchLog, str | None]:
     """Read a log that verifies: a forged one is refused, never narrated."""
     name = str(path)
     try:
@@ -184,87 +142,6 @@ def _refuse_unless_verified(command: str, result: Verification) -> None:
     if not result.ok:
         reason = f"{result.path}: it does not verify, {result.problem} ({result.code})"
         raise fail(command, reason)
-
-
-def steps(log: MatchLog) -> Iterator[Step]:
-    """Yield every entry of a (checked) log with the referee states before and after it."""
-    state = initial_state(log.header.settings)
-    for number, entry in enumerate(log.entries, start=1):
-        after = state
-        for event in entry.events:
-            after = evolve(after, event)
-        yield Step(number, entry, state, after)
-        state = after
-
-
-def state_at(log: MatchLog, to: int) -> MatchState:
-    """Return the referee state after entry ``to`` (0: before the first entry)."""
-    state = initial_state(log.header.settings)
-    for step in steps(log):
-        if step.number > to:
-            break
-        state = step.after
-    return state
-
-
-def viewer_seat(state: MatchState, viewer: Viewer) -> Seat | None:
-    """Return the seat whose secrets describe.py/render.py may tell (None: the public)."""
-    if viewer in ("heroes", "adversaries"):
-        return state.seat_of(viewer)
-    return None
-
-
-def command_line(state: MatchState, command: Command, viewer: Viewer) -> str:
-    """Return who gave ``command`` and what it was, as ``viewer`` may know it."""
-    return shown_command(state, redact_command(command, state.side_of(command.player), viewer))
-
-
-def _secret_side(event: Event) -> Side | None:
-    match event:
-        case CoinsSelected(side=side) | ReactionSelected(side=side) | SecretChosen(side=side):
-            return side
-        case _:
-            return None
-
-
-def event_lines(state: MatchState, events: tuple[Event, ...], viewer: Viewer) -> list[str]:
-    """Return the events that happened from ``state`` on, as ``viewer`` may know them.
-
-    :func:`redact_event` decides what is hidden: a hidden event is told as the
-    public knows it, a visible secret as its own player knows it.
-    """
-    narrator = Narrator(viewer_seat(state, viewer))
-    for event in events:
-        if redact_event(event, viewer) is not event:
-            narrator.viewer = None
-        else:
-            side = _secret_side(event)
-            if side is not None:
-                narrator.viewer = state.seat_of(side)
-            else:
-                narrator.viewer = viewer_seat(state, viewer)
-        state = narrator.tell(state, (event,))
-    return narrator.take()
-
-
-def board(state: MatchState, viewer: Viewer, *, result: bool = True) -> RenderableType:
-    """Return the board at ``state`` as ``viewer`` may see it (the referee also sees stashes);
-    ``result=False`` leaves out a result the transcript just told."""
-    shown = render_board(state, viewer_seat(state, viewer), result=result)
-    if viewer != "referee" or state.heroes_team is None:
-        return shown
-    lines: list[RenderableType] = [shown, Text("Referee:", style="bold")]
-    for side in ("heroes", "adversaries"):
-        stash = state.piles(side).stash
-        lines.append(Text(f"  {side_name(side)} stash: {coin_summary(state, stash) or 'empty'}"))
-    act = state.activation
-    if act is not None:
-        active = coin_summary(state, (act.coin,)) if act.coin is not None else act.unit
-        reaction = (
-            coin_summary(state, (act.reaction_coin,)) if act.reaction_coin is not None else "none"
-        )
-        lines.append(Text(f"  activation: {active}; reaction: {reaction}"))
-    return Group(*lines)
 
 
 def replay(
@@ -360,63 +237,58 @@ def replay(
     if out_path is not None and output not in (ReplayFormat.html, ReplayFormat.svg):
         raise fail("replay", "--out writes a page or a picture: use it with --format html or svg")
     log, own = load_replay("replay", log_path)
-    if log.game != DEFAULT_GAME:
-        _replay_game(log, own, viewer, to, output, stepping, out_path)
-    if viewer is not None and viewer.lower() not in VIEWERS:
-        raise fail("replay", f"--as {viewer}: the viewers are {', '.join(VIEWERS)}")
-    who: Viewer = ViewerChoice(viewer.lower()).value if viewer is not None else own or "spectator"
+    ruleset = load_ruleset(log.game)
+    known = presenters.viewers(ruleset)
+    if viewer is not None and viewer.lower() not in known:
+        listed = ", ".join(known)
+        raise fail("replay", f"--as {viewer}: the viewers of {ruleset.title} are {listed}")
+    who = viewer.lower() if viewer is not None else own or "spectator"
     _check_own(own, who)
     count = len(log.entries)
     if to is not None and not 0 <= to <= count:
         raise fail(
             "replay", f"--to {to} is out of range: the log has {count} entries (0 to {count})"
         )
+    if output is ReplayFormat.log:
+        _write_view_log(log, who, count if to is None else to, ruleset.viewers)
+    presenter = presenters.presenter_for(log.game)
+    folded = presenters.Folded.of(log)
     out = Console(highlight=False, soft_wrap=True)
     if stepping is None:
         stepping = to is None and not format_given and sys.stdin.isatty() and sys.stdout.isatty()
     if stepping:
-        stepper = Stepper(out, log, who, position=0 if to is None else to)
+        stepper = Stepper(out, folded, presenter, who, position=0 if to is None else to)
         raise typer.Exit(stepper.run())
-    if to is None:
-        to = count
+    to = count if to is None else to
     output = output or ReplayFormat.text
-    if output in (ReplayFormat.html, ReplayFormat.svg):
-        # html imports this module's narration, so it is imported here, not at the top.
-        from multiversus_cli.html import page_html, referee_page, side_page
-
-        # Built from the viewer's view log, never from the referee's states (but for the referee).
-        cut = MatchLog(header=log.header, entries=log.entries[:to])
-        page = referee_page(cut) if who == "referee" else side_page(redact_log(cut, who))
-        text = page_html(page) if output is ReplayFormat.html else page.board_svg(to)
-        _write(text, out_path)
+    if output is ReplayFormat.html:
+        _write(presenter.page(folded, who, to), out_path)
         raise typer.Exit(EXIT_OK)
-    if output is ReplayFormat.log:
-        _write_view_log(log, who, to, PLAYER_VIEWERS)
+    if output is ReplayFormat.svg:
+        picture = presenter.picture(folded, who, to)
+        if picture is None:
+            raise fail("replay", f"--format svg: {ruleset.title} draws no picture of its board")
+        _write(picture, out_path)
+        raise typer.Exit(EXIT_OK)
     if output is ReplayFormat.json:
-        shown = view(state_at(log, to), who)
-        out.print(msgspec.json.format(msgspec.json.encode(shown), indent=2).decode(), markup=False)
+        shown = transcript.shown_state(ruleset, folded.states[to], who)
+        out.print(shown.decode(), markup=False)
         raise typer.Exit(EXIT_OK)
-    state = initial_state(log.header.settings)
-    for step in steps(log):
-        if step.number > to:
-            break
-        state = step.after
-        if output is ReplayFormat.text:
-            before = step.before
-            where = f"round {before.round}, turn {before.turns_in_round}"
-            head = f"{step.number}. [{where}] {command_line(before, step.entry.command, who)}"
-            out.print(Text(printable(head), style="bold"))
-            for line in event_lines(before, step.entry.events, who):
-                out.print(Text(f"   {printable(line)}"))
     if output is ReplayFormat.text:
+        for number in range(1, to + 1):
+            _print_entry(out, presenter.entry(folded, number, who))
         out.print(Text(f"After entry {to} of {count}, as the {who}:", style="bold"))
     # The transcript told the result in its last entry: the board need not tell it again.
-    out.print(board(state, who, result=output is not ReplayFormat.text))
+    out.print(presenter.board(folded, to, who, result=output is not ReplayFormat.text))
     raise typer.Exit(EXIT_OK)
 
 
-VIEWERS: Final[tuple[str, ...]] = tuple(choice.value for choice in ViewerChoice)
-"""Whom a Multiversus match replays as."""
+def _print_entry(out: Console, told: tuple[str, Sequence[str]]) -> None:
+    """Print one entry's head line (bold) and its events, indented."""
+    head, lines = told
+    out.print(Text(printable(head), style="bold"))
+    for line in lines:
+        out.print(Text(f"   {printable(line)}"))
 
 
 def _check_own(own: str | None, who: str) -> None:
@@ -432,64 +304,6 @@ def _check_own(own: str | None, who: str) -> None:
             f"--as {who}: this is the {whose} view log, which holds only what the {own} "
             f"saw: replay it as {shows}",
         )
-
-
-def _replay_game(
-    log: MatchLog,
-    own: str | None,
-    viewer: str | None,
-    to: int | None,
-    output: ReplayFormat | None,
-    stepping: bool | None,
-    out_path: Path | None,
-) -> NoReturn:
-    """Replay a match of a game other than Multiversus, through its ruleset: a transcript and
-    the view at the end (text), the view alone (json), the view log so far (log), or one page
-    to step through (html). ``own`` is the viewer of a view log (None: a match log).
-
-    :raises typer.Exit: always: 0 once shown, 2 for options the game's replay does not take.
-    """
-    ruleset = load_ruleset(log.game)
-    known = transcript.viewers(ruleset)
-    who = (viewer or own or "spectator").lower()
-    if who not in known:
-        listed = ", ".join(known)
-        raise fail("replay", f"--as {viewer}: the viewers of {ruleset.title} are {listed}")
-    _check_own(own, who)
-    shows = (ReplayFormat.text, ReplayFormat.json, ReplayFormat.log, ReplayFormat.html)
-    if stepping or output not in (None, *shows):
-        shown = "--step" if stepping else f"--format {output}"
-        raise fail(
-            "replay",
-            f"{shown}: a match of {ruleset.title} replays as text, json, log or html so far",
-        )
-    count = len(log.entries)
-    if to is not None and not 0 <= to <= count:
-        raise fail(
-            "replay", f"--to {to} is out of range: the log has {count} entries (0 to {count})"
-        )
-    to = count if to is None else to
-    if output is ReplayFormat.html:
-        _write(html_any.page_html(ruleset, log, who, to), out_path)
-        raise typer.Exit(EXIT_OK)
-    if output is ReplayFormat.log:
-        _write_view_log(log, who, to, ruleset.viewers)
-    out = Console(highlight=False, soft_wrap=True)
-    state = None
-    for item in transcript.told(ruleset, log, who, to):
-        if not isinstance(item, transcript.Told):
-            state = item
-        elif output is not ReplayFormat.json:
-            out.print(Text(printable(f"{item.number}. {item.command}"), style="bold"))
-            for line in item.events:
-                out.print(Text(f"   {printable(line)}"))
-    if output is not ReplayFormat.json:
-        out.print(Text(f"After entry {to} of {count}, as the {who}:", style="bold"))
-        result = ruleset.outcome(state)
-        if result is not None:
-            out.print(Text(printable(f"The match is over: {result.reason}.")))
-    out.print(transcript.shown_state(ruleset, state, who).decode(), markup=False)
-    raise typer.Exit(EXIT_OK)
 
 
 def _write_view_log(log: MatchLog, who: str, to: int, viewers: Sequence[str]) -> NoReturn:
@@ -531,30 +345,25 @@ class _StopStepping(Exception):
 
 @dataclass
 class Stepper:
-    """An interactive walk through a (checked) log, one entry at a time, as one viewer.
+    """An interactive walk through a (checked) log, one entry at a time, as one viewer, for any
+    game: its presenter tells each entry and draws the board (:mod:`.presenters`).
 
     Position ``k`` is the state after entry ``k`` (0: before the first entry);
     every referee state is kept, so going back costs nothing.
     """
 
     out: Console
-    log: MatchLog
-    viewer: Viewer
+    folded: presenters.Folded
+    presenter: presenters.Presenter
+    viewer: str
     position: int = 0
     read_line: Callable[[], str] = input
     """Reads one line of input; raises EOFError at the end of the input."""
 
-    def __post_init__(self) -> None:
-        self.steps: Sequence[Step] = tuple(steps(self.log))
-        self.states: Sequence[MatchState] = (
-            initial_state(self.log.header.settings),
-            *(step.after for step in self.steps),
-        )
-
     @property
     def count(self) -> int:
         """The number of entries in the log."""
-        return len(self.steps)
+        return self.folded.count
 
     def run(self) -> int:
         """Show the position, then answer keys until q, the end of the input or Ctrl-C."""
@@ -602,7 +411,8 @@ class Stepper:
             case ("p" | "prev" | "previous" | "back", 0):
                 self.go(self.position - 1, "This is before the first entry; n goes on.")
             case ("t" | "turn", 0):
-                self.go(self.next_turn(), "No turn begins after this entry.")
+                if self._by_rounds():
+                    self.go(self.next_turn(), "No turn begins after this entry.")
             case ("g" | "go", 1):
                 number = _number(args[0])
                 if number is None or not 0 <= number <= self.count:
@@ -610,15 +420,10 @@ class Stepper:
                 else:
                     self.go(number, "")
             case ("r" | "round", 1):
-                number = _number(args[0])
-                start = None if number is None else self.round_start(number)
-                if start is None:
-                    last = self.states[-1].round
-                    self.wrong(f"There is no round {args[0][:20]!r} here: type r and 0 to {last}.")
-                else:
-                    self.go(start, "")
+                if self._by_rounds():
+                    self._go_to_round(args[0])
             case ("b" | "board", 0):
-                self.out.print(board(self.states[self.position], self.viewer))
+                self.out.print(self.presenter.board(self.folded, self.position, self.viewer))
             case ("h" | "?" | "help", _):
                 self.out.print(STEP_HELP, markup=False)
             case ("q" | "quit" | "exit", 0):
@@ -627,6 +432,28 @@ class Stepper:
                 self.wrong(f"{key} needs a number, as in {key[0]} 12.")
             case _:
                 self.wrong(f"{raw.strip()[:20]!r} is not a key here.")
+
+    def _by_rounds(self) -> bool:
+        """Whether the game counts rounds and turns; says so when it does not."""
+        if self.presenter.progress(self.folded, self.position) is None:
+            title = self.folded.ruleset.title
+            self.wrong(f"A match of {title} is not stepped by rounds and turns: use n, p or g.")
+            return False
+        return True
+
+    def _go_to_round(self, word: str) -> None:
+        number = _number(word)
+        start = None if number is None else self.round_start(number)
+        if start is None:
+            last = self._progress(self.count)[0]
+            self.wrong(f"There is no round {word[:20]!r} here: type r and 0 to {last}.")
+        else:
+            self.go(start, "")
+
+    def _progress(self, position: int) -> tuple[int, int]:
+        progress = self.presenter.progress(self.folded, position)
+        assert progress is not None  # asked only of a game that counts rounds
+        return progress
 
     def wrong(self, message: str) -> None:
         """Say what was wrong with the input; the prompt follows again."""
@@ -642,19 +469,16 @@ class Stepper:
 
     def next_turn(self) -> int | None:
         """The first later position where a new turn has begun, if any."""
-        here = self.states[self.position]
+        here = self._progress(self.position)
         for k in range(self.position + 1, self.count + 1):
-            state = self.states[k]
-            if state.turns_in_round > 0 and (state.round, state.turns_in_round) != (
-                here.round,
-                here.turns_in_round,
-            ):
+            progress = self._progress(k)
+            if progress[1] > 0 and progress != here:
                 return k
         return None
 
     def round_start(self, number: int) -> int | None:
         """The first position in round ``number``, if the log reaches it."""
-        return next((k for k, state in enumerate(self.states) if state.round == number), None)
+        return next((k for k in range(self.count + 1) if self._progress(k)[0] == number), None)
 
     def show(self) -> None:
         """Print the entry at the position, its events and the board, as the viewer knows them."""
@@ -662,18 +486,13 @@ class Stepper:
         if self.position == 0:
             self.out.print(Text(f"Before the first entry (of {self.count}).", style="bold"))
         else:
-            step = self.steps[self.position - 1]
-            before = step.before
-            where = f"round {before.round}, turn {before.turns_in_round}"
-            head = (
-                f"{step.number}. [{where}] {command_line(before, step.entry.command, self.viewer)}"
-            )
-            self.out.print(Text(printable(head), style="bold"))
-            for line in event_lines(before, step.entry.events, self.viewer):
-                self.out.print(Text(f"   {printable(line)}"))
+            _print_entry(self.out, self.presenter.entry(self.folded, self.position, self.viewer))
         # An entry that ended the match told its result just above.
-        told = self.position > 0 and self.states[self.position - 1].is_over is False
-        self.out.print(board(self.states[self.position], self.viewer, result=not told))
+        ruleset, states = self.folded.ruleset, self.folded.states
+        told = self.position > 0 and ruleset.outcome(states[self.position - 1]) is None
+        self.out.print(
+            self.presenter.board(self.folded, self.position, self.viewer, result=not told)
+        )
 
 
 def _number(word: str) -> int | None:
@@ -687,16 +506,8 @@ __all__ = [
     "EXIT_USAGE",
     "EXIT_WRITE",
     "ReplayFormat",
-    "Step",
     "Stepper",
-    "ViewerChoice",
-    "board",
-    "command_line",
-    "event_lines",
     "fail",
     "load_log",
     "replay",
-    "state_at",
-    "steps",
-    "viewer_seat",
 ]

@@ -32,9 +32,9 @@ def viewers(ruleset: AnyRuleset) -> tuple[str, ...]:
     return (*ruleset.viewers, REFEREE)
 
 
-def seat_of(ruleset: AnyRuleset, log: MatchLog, state: Any, viewer: str) -> int | None:
+def seat_of(ruleset: AnyRuleset, settings: Any, state: Any, viewer: str) -> int | None:
     """The seat ``viewer`` is in ``state`` (None for the public and the referee)."""
-    seats = len(ruleset.table(log.header.settings).players)
+    seats = len(ruleset.table(settings).players)
     return next((s for s in range(1, seats + 1) if ruleset.viewer_of(state, s) == viewer), None)
 
 
@@ -43,25 +43,33 @@ def start(ruleset: AnyRuleset, log: MatchLog) -> Any:
     return starting_state(log)
 
 
+def tell(ruleset: AnyRuleset, settings: Any, before: Any, entry: Any, viewer: str) -> Told:
+    """One entry (given in state ``before``) told as ``viewer`` knew it, unnumbered (0)."""
+    if viewer == REFEREE:
+        shown, seat = entry.command, None
+    else:
+        shown = ruleset.redact_command(entry.command, before, viewer)
+        seat = seat_of(ruleset, settings, before, viewer)
+    line = f"[{ruleset.where(before)}] {ruleset.describe_command(shown, before)}"
+    lines = []
+    state = before
+    for event in entry.events:
+        seen = event if viewer == REFEREE else ruleset.redact_event(event, viewer)
+        text = ruleset.narrate(seen, state, seat)
+        if text:
+            lines.append(text)
+        state = ruleset.evolve(state, event)
+    return Told(0, line, tuple(lines))
+
+
 def told(ruleset: AnyRuleset, log: MatchLog, viewer: str, to: int) -> Iterator[Told | Any]:
     """Yield each of the first ``to`` entries told as ``viewer`` knew it, then the state after
     them."""
     state = start(ruleset, log)
+    settings = log.header.settings
     for number, entry in enumerate(log.entries[:to], start=1):
-        if viewer == REFEREE:
-            shown, seat = entry.command, None
-        else:
-            shown = ruleset.redact_command(entry.command, state, viewer)
-            seat = seat_of(ruleset, log, state, viewer)
-        line = f"[{ruleset.where(state)}] {ruleset.describe_command(shown, state)}"
-        lines = []
-        for event in entry.events:
-            seen = event if viewer == REFEREE else ruleset.redact_event(event, viewer)
-            text = ruleset.narrate(seen, state, seat)
-            if text:
-                lines.append(text)
-            state = ruleset.evolve(state, event)
-        yield Told(number, line, tuple(lines))
+        yield tell(ruleset, settings, state, entry, viewer)._replace(number=number)
+        state = ruleset.fold(state, entry.events)
     yield state
 
 

@@ -1,0 +1,170 @@
+"""How each game's matches look: what the commands ask of a game besides its ruleset.
+
+``replay`` works for every game through the game's ruleset and one
+:class:`Presenter`: an entry told in words, the board (or the view) after
+it, how a match is counted in rounds and turns for stepping, one HTML page
+to step through, and a picture of the board if the game draws one. A game
+without a presenter of its own gets :class:`Plain`: the match told in the
+ruleset's words (``describe_command``, ``narrate``) and the viewer's view as
+JSON. Multiversus' presenter draws its board (:mod:`.multiversus`). Another
+package offers its game's presenter through the ``multiversus.presenters``
+entry point group, named by the game's id (``"module:attribute"`` of an
+object with the members of :class:`Presenter`); entry points are read only
+for a game that has no bundled presenter.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from dataclasses import dataclass
+from typing import Any, Final, Protocol
+
+from rich.console import Group, RenderableType
+from rich.text import Text
+
+from multiversus_cli import html_any, transcript
+from multiversus_core.engine.log import MatchLog, starting_state
+from multiversus_core.engine.registry import AnyRuleset, load_ruleset
+from multiversus_core.engine.ruleset import REFEREE
+
+ENTRY_POINT_GROUP: Final = "multiversus.presenters"
+"""The entry point group through which other packages offer their game's presenter."""
+
+BUNDLED: Final[dict[str, str]] = {
+    "multiversus": "multiversus_cli.presenters.multiversus:PRESENTER",
+}
+"""The presenters this program brings, by game id: ``"module:attribute"``."""
+
+
+@dataclass(frozen=True)
+class Folded:
+    """A checked log with the referee's state before its first entry and after each: what a
+    presenter draws from. Never show a state but through the game's views."""
+
+    ruleset: AnyRuleset
+    log: MatchLog
+    states: tuple[Any, ...]
+    """Position 0 is before the first entry; position ``k`` is after entry ``k``."""
+
+    @classmethod
+    def of(cls, log: MatchLog) -> Folded:
+        """Fold a log whose events are known to follow each other (read and verified)."""
+        ruleset = load_ruleset(log.game)
+        state = starting_state(log)
+        states = [state]
+        for entry in log.entries:
+            state = ruleset.fold(state, entry.events)
+            states.append(state)
+        return cls(ruleset, log, tuple(states))
+
+    @property
+    def count(self) -> int:
+        """The number of entries in the log."""
+        return len(self.log.entries)
+
+
+class Presenter(Protocol):
+    """One game's looks, as the commands ask for them."""
+
+    def entry(self, folded: Folded, number: int, viewer: str) -> tuple[str, tuple[str, ...]]:
+        """Entry ``number`` (1-based) as ``viewer`` knew it: its head line (``"12. [round 2,
+        turn 1] ..."``: the number, where the match stood, who gave what), then a line per
+        event worth telling."""
+        ...
+
+    def board(
+        self, folded: Folded, position: int, viewer: str, *, result: bool = True
+    ) -> RenderableType:
+        """The match at ``position`` (0: before the first entry) as ``viewer`` may see it;
+        ``result=False`` leaves out a result the transcript just told."""
+        ...
+
+    def progress(self, folded: Folded, position: int) -> tuple[int, int] | None:
+        """The round and the turn in it at ``position``, to step by them; None for a game
+        that is not played in rounds and turns."""
+        ...
+
+    def page(self, folded: Folded, viewer: str, to: int) -> str:
+        """One self-contained HTML page to step through the first ``to`` entries as ``viewer``
+        knew them."""
+        ...
+
+    def picture(self, folded: Folded, viewer: str, to: int) -> str | None:
+        """The board after entry ``to`` as ``viewer`` may see it, as one SVG document; None for
+        a game that draws no picture."""
+        ...
+
+
+class Plain:
+    """Any game's looks, through its ruleset alone: the match in the ruleset's words, and the
+    viewer's view (the referee's state) as JSON."""
+
+    def entry(self, folded: Folded, number: int, viewer: str) -> tuple[str, tuple[str, ...]]:
+        """The entry told by the ruleset, redacted for ``viewer``."""
+        ruleset, before = folded.ruleset, folded.states[number - 1]
+        told = transcript.tell(
+            ruleset, folded.log.header.settings, before, folded.log.entries[number - 1], viewer
+        )
+        return f"{number}. {told.command}", told.events
+
+    def board(
+        self, folded: Folded, position: int, viewer: str, *, result: bool = True
+    ) -> RenderableType:
+        """The outcome, once there is one, then the view as JSON (the ruleset's own words
+        may not tell the result)."""
+        ruleset, state = folded.ruleset, folded.states[position]
+        shown = Text(transcript.shown_state(ruleset, state, viewer).decode())
+        outcome = ruleset.outcome(state)
+        if outcome is None:
+            return shown
+        return Group(Text(f"The match is over: {outcome.reason}."), shown)
+
+    def progress(self, folded: Folded, position: int) -> tuple[int, int] | None:
+        """None: a game is not known to be played in rounds and turns."""
+        return None
+
+    def page(self, folded: Folded, viewer: str, to: int) -> str:
+        """Every entry in the ruleset's words, the view as JSON beside it
+        (:mod:`multiversus_cli.html_any`)."""
+        return html_any.page_html(folded.ruleset, folded.log, viewer, to)
+
+    def picture(self, folded: Folded, viewer: str, to: int) -> str | None:
+        """None: no picture."""
+        return None
+
+
+PLAIN: Final = Plain()
+
+
+def viewers(ruleset: AnyRuleset) -> tuple[str, ...]:
+    """Everyone a match may be shown as: the game's viewers, then the referee."""
+    return (*ruleset.viewers, REFEREE)
+
+
+@functools.cache
+def presenter_for(game: str) -> Presenter:
+    """The presenter of the game ``game``: bundled, offered by a package, or :data:`PLAIN`."""
+    target = BUNDLED.get(game)
+    if target is None:
+        from importlib import metadata  # only for a game without a bundled presenter: start-up
+
+        points = metadata.entry_points(group=ENTRY_POINT_GROUP, name=game)
+        target = next((point.value for point in points), None)
+    if target is None:
+        return PLAIN
+    module, _, attribute = target.partition(":")
+    found: Presenter = getattr(importlib.import_module(module), attribute)
+    return found
+
+
+__all__ = [
+    "BUNDLED",
+    "ENTRY_POINT_GROUP",
+    "PLAIN",
+    "Folded",
+    "Plain",
+    "Presenter",
+    "presenter_for",
+    "viewers",
+]

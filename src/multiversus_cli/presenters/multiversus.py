@@ -1,0 +1,59 @@
+"""Multiversus' looks (:class:`~multiversus_cli.presenters.Presenter`): its transcript and board
+in the terminal (:mod:`.multiversus_text`), its HTML replay page and SVG board
+(:mod:`multiversus_cli.html`)."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from rich.console import RenderableType
+
+from multiversus_cli.html import Page, page_html, referee_page, side_page
+from multiversus_cli.presenters import Folded, Presenter
+from multiversus_cli.presenters.multiversus_text import board, entry_head, event_lines
+from multiversus_core.engine.log import MatchLog
+from multiversus_core.engine.viewlog import redact_log
+from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.views import Viewer
+
+
+class MultiversusPresenter:
+    """Multiversus' looks (:class:`~multiversus_cli.presenters.Presenter`)."""
+
+    def entry(self, folded: Folded, number: int, viewer: str) -> tuple[str, tuple[str, ...]]:
+        """The entry in the replay's words (:func:`command_line`, :func:`event_lines`)."""
+        before, entry = folded.states[number - 1], folded.log.entries[number - 1]
+        who: Viewer = viewer  # type: ignore[assignment]  # one of the game's viewers
+        head = entry_head(number, before, entry.command, who)
+        return head, tuple(event_lines(before, entry.events, who))
+
+    def board(
+        self, folded: Folded, position: int, viewer: str, *, result: bool = True
+    ) -> RenderableType:
+        """The board as ``viewer`` sees it (:func:`board`)."""
+        return board(folded.states[position], viewer, result=result)  # type: ignore[arg-type]
+
+    def progress(self, folded: Folded, position: int) -> tuple[int, int]:
+        """The round (0: the set-up) and the turns begun in it."""
+        state: MatchState = folded.states[position]
+        return state.round, state.turns_in_round
+
+    def page(self, folded: Folded, viewer: str, to: int) -> str:
+        """The HTML replay (:mod:`multiversus_cli.html`), built from the viewer's view log."""
+        return page_html(_page(folded, viewer, to))
+
+    def picture(self, folded: Folded, viewer: str, to: int) -> str:
+        """The HTML replay's board after entry ``to``, as one SVG document."""
+        return _page(folded, viewer, to).board_svg(to)
+
+
+def _page(folded: Folded, viewer: str, to: int) -> Page:
+    # Built from the viewer's view log, never from the referee's states (but for the referee).
+    cut = MatchLog(header=folded.log.header, entries=folded.log.entries[:to])
+    return referee_page(cut) if viewer == "referee" else side_page(redact_log(cut, viewer))
+
+
+PRESENTER: Final = MultiversusPresenter()
+"""Multiversus' presenter, as :mod:`multiversus_cli.presenters` finds it."""
+
+_CONFORMS: Final[Presenter] = PRESENTER
