@@ -14,6 +14,8 @@ from tests.test_layers import _imports
 CLI = Path(__file__).parent.parent / "src" / "multiversus_cli"
 
 GENERIC = (
+    "diff",
+    "differences",
     "games",
     "html_any",
     "play_any",
@@ -25,10 +27,10 @@ GENERIC = (
 )
 """The modules of the commands (and what they share) that work for every game."""
 
-STILL_MIXED = ("play", "diff", "simulate", "simulate_any")
+STILL_MIXED = ("play", "simulate", "simulate_any")
 """Commands that work for every game but still hold Multiversus' own path beside the generic
-one (its menus, its board in a diff, its teams grid), not yet behind its presenter. This list
-only shrinks."""
+one (its menus and guide, its grid of teams), not yet behind its presenter. This list only
+shrinks."""
 
 GAME_SPECIFIC = (
     "multiversus_core.rulesets",
@@ -40,7 +42,6 @@ GAME_SPECIFIC = (
     "multiversus_cli.menu",
     "multiversus_cli.teams",
     "multiversus_cli.play",
-    "multiversus_cli.diff",
     "multiversus_cli.simulate",
 )
 """One game's code: its ruleset, and Multiversus' looks and commands."""

@@ -24,6 +24,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from multiversus_cli import html_any, transcript
+from multiversus_cli.differences import Found, field_differences, field_line, words
 from multiversus_core.engine.log import MatchLog, starting_state
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
@@ -95,6 +96,16 @@ class Presenter(Protocol):
         a game that draws no picture."""
         ...
 
+    def differences(self, a: Any, b: Any) -> tuple[Found, ...]:
+        """How two referee states of the game differ, for ``diff``: one ``{"field": name,
+        "a": ..., "b": ...}`` (JSON values) per difference, or finer ones a game chooses."""
+        ...
+
+    def difference(self, found: Found, state: Any) -> str:
+        """One of :meth:`differences`, in a line; ``state`` (a state after the entry that
+        differs) names what the values refer to."""
+        ...
+
 
 class Plain:
     """Any game's looks, through its ruleset alone: the match in the ruleset's words, and the
@@ -132,6 +143,14 @@ class Plain:
     def picture(self, folded: Folded, viewer: str, to: int) -> str | None:
         """None: no picture."""
         return None
+
+    def differences(self, a: Any, b: Any) -> tuple[Found, ...]:
+        """The states' top-level fields that differ."""
+        return field_differences(a, b)
+
+    def difference(self, found: Found, state: Any) -> str:
+        """The values in words, or as JSON when short."""
+        return field_line(found, words, records=True)
 
 
 PLAIN: Final = Plain()

@@ -8,8 +8,9 @@ from typing import Final
 
 from rich.console import RenderableType
 
+from multiversus_cli.differences import Found
 from multiversus_cli.html import Page, page_html, referee_page, side_page
-from multiversus_cli.presenters import Folded, Presenter
+from multiversus_cli.presenters import Folded, Presenter, multiversus_diff
 from multiversus_cli.presenters.multiversus_text import board, entry_head, event_lines
 from multiversus_core.engine.log import MatchLog
 from multiversus_core.engine.viewlog import redact_log
@@ -45,6 +46,14 @@ class MultiversusPresenter:
     def picture(self, folded: Folded, viewer: str, to: int) -> str:
         """The HTML replay's board after entry ``to``, as one SVG document."""
         return _page(folded, viewer, to).board_svg(to)
+
+    def differences(self, a: MatchState, b: MatchState) -> tuple[Found, ...]:
+        """Field by field, figures one by one (:mod:`.multiversus_diff`)."""
+        return multiversus_diff.state_differences(a, b)
+
+    def difference(self, found: Found, state: MatchState) -> str:
+        """In Multiversus' words: squares, conditions, and figures, units and coins by name."""
+        return multiversus_diff.difference_line(found, state)
 
 
 def _page(folded: Folded, viewer: str, to: int) -> Page:

@@ -1,0 +1,120 @@
+"""How two matches' states differ, in words: what ``diff`` tells, for any game.
+
+A game's presenter (:mod:`multiversus_cli.presenters`) says how two of its
+states differ and tells each difference in a line; these are the pieces
+every presenter shares: the differences field by field, and a value in
+words when it is short enough for a line.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any, Final, TypeAlias
+
+import msgspec
+
+Found: TypeAlias = dict[str, Any]
+"""One difference: ``{"field": name, "a": ..., "b": ...}`` (a game may add keys)."""
+
+Words: TypeAlias = Callable[[str, Any], "str | None"]
+"""A field's value in words, or None if it is too large to tell in a line."""
+
+DIGEST: Final = re.compile(r"[0-9a-f]{64}")
+"""A commitment, salt or digest: 64 hex digits."""
+
+MOST_PARTS: Final = 4
+"""The most differences inside one field that a line tells; it counts the rest."""
+
+
+def fields(struct: msgspec.Struct) -> dict[str, Any]:
+    """A struct's fields by name, in order."""
+    return {name: getattr(struct, name) for name in struct.__struct_fields__}
+
+
+def words(field: str, value: Any) -> str | None:
+    """A value in words, or None if it is too large to tell in a line."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, str) and DIGEST.fullmatch(value):
+        return value[:12] + "…"  # a commitment or salt: its start tells them apart
+    if isinstance(value, (int, str)):
+        return str(value)
+    if isinstance(value, (list, tuple)) and all(isinstance(v, (int, str)) for v in value):
+        return ", ".join(str(v) for v in value) or "none"
+    return None
+
+
+def field_differences(
+    a: msgspec.Struct,
+    b: msgspec.Struct,
+    special: Mapping[str, Callable[[Any, Any], list[Found]]] | None = None,
+) -> tuple[Found, ...]:
+    """The differences of two states of one game, field by field: ``{"field": name, "a": ...,
+    "b": ...}``, or what ``special`` gives for a field it names."""
+    found: list[Found] = []
+    left, right = fields(a), fields(b)
+    for name, value in left.items():
+        if value == right[name]:
+            continue
+        if special and name in special:
+            found.extend(special[name](value, right[name]))
+        else:
+            found.append(
+                {
+                    "field": name,
+                    "a": msgspec.to_builtins(value),
+                    "b": msgspec.to_builtins(right[name]),
+                }
+            )
+    return tuple(found)
+
+
+def nested_differences(a: dict[str, Any], b: dict[str, Any], told: Words) -> list[str]:
+    """The keys of two structs' values that differ, in words where a value is short.
+
+    Nested structs are followed (``action.steps_left``); at most
+    :data:`MOST_PARTS` are told, and the rest counted.
+    """
+    parts: list[str] = []
+
+    def walk(a: dict[str, Any], b: dict[str, Any], prefix: str) -> None:
+        for key in dict.fromkeys([*a, *b]):
+            left, right = a.get(key), b.get(key)
+            if left == right:
+                continue
+            name = prefix + key
+            if isinstance(left, dict) and isinstance(right, dict):
+                walk(left, right, name + ".")
+                continue
+            wa, wb = told(key, left), told(key, right)
+            label = name.replace("_", " ")
+            both = wa is not None and wb is not None
+            parts.append(f"{label} {wa} in A, {wb} in B" if both else f"{label} differs")
+
+    walk(a, b, "")
+    if len(parts) > MOST_PARTS:
+        rest = len(parts) - MOST_PARTS
+        parts = [*parts[:MOST_PARTS], f"and {rest} more"]
+    return parts or ["differs"]
+
+
+def field_line(found: Found, told: Words, *, records: bool, nested: Words | None = None) -> str:
+    """One field's difference in a line: both values in words, the keys of nested values
+    that differ (told by ``nested``, else ``told``), or (``records``) both values as JSON
+    when short."""
+    field = found["field"]
+    a, b = told(field, found["a"]), told(field, found["b"])
+    what = field.replace("_", " ")
+    if a is not None and b is not None:
+        return f"{what}: {a} in A, {b} in B"
+    if isinstance(found["a"], dict) and isinstance(found["b"], dict):
+        parts = nested_differences(found["a"], found["b"], nested or told)
+        return f"{what}: " + "; ".join(parts)
+    if records:
+        a, b = (msgspec.json.encode(found[side]).decode() for side in ("a", "b"))
+        if len(a) + len(b) <= 120:
+            return f"{what}: {a} in A, {b} in B"
+    return f"{what}: differs"
