@@ -18,6 +18,7 @@ GENERIC = (
     "differences",
     "games",
     "html_any",
+    "play",
     "play_any",
     "presenters/__init__",
     "replay",
@@ -27,21 +28,22 @@ GENERIC = (
 )
 """The modules of the commands (and what they share) that work for every game."""
 
-STILL_MIXED = ("play", "simulate", "simulate_any")
+STILL_MIXED = ("simulate", "simulate_any")
 """Commands that work for every game but still hold Multiversus' own path beside the generic
-one (its menus and guide, its grid of teams), not yet behind its presenter. This list only
-shrinks."""
+one (its grid of teams and variants), not yet behind its presenter. This list only shrinks."""
 
 GAME_SPECIFIC = (
     "multiversus_core.rulesets",
     "multiversus_cli.presenters.multiversus",
+    "multiversus_cli.presenters.multiversus_diff",
+    "multiversus_cli.presenters.multiversus_play",
+    "multiversus_cli.presenters.multiversus_text",
     "multiversus_cli.render",
     "multiversus_cli.svg",
     "multiversus_cli.html",
     "multiversus_cli.guide",
     "multiversus_cli.menu",
     "multiversus_cli.teams",
-    "multiversus_cli.play",
     "multiversus_cli.simulate",
 )
 """One game's code: its ruleset, and Multiversus' looks and commands."""
@@ -59,3 +61,15 @@ def test_the_generic_commands_import_no_game_s_code() -> None:
 
 def test_every_module_listed_is_there() -> None:
     assert all((CLI / f"{name}.py").is_file() for name in (*GENERIC, *STILL_MIXED))
+
+
+def test_the_play_command_s_help_names_multiversus_defaults_as_the_game_has_them() -> None:
+    from multiversus_cli import play
+    from multiversus_cli.presenters.multiversus_play import DEFAULT_BOT
+    from multiversus_core.rulesets.multiversus.catalog import DEFAULT_ADVERSARIES, DEFAULT_HEROES
+
+    assert (play.MULTIVERSUS_HEROES, play.MULTIVERSUS_ADVERSARIES, play.MULTIVERSUS_BOT) == (
+        DEFAULT_HEROES,
+        DEFAULT_ADVERSARIES,
+        DEFAULT_BOT,
+    )

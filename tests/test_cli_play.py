@@ -19,7 +19,7 @@ from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
 from multiversus_cli.menu import build_menu
-from multiversus_cli.play import Game, PlayerKind
+from multiversus_cli.presenters.multiversus_play import Game, PlayerKind
 from multiversus_core import DeclineReaction, MatchSettings, legal_commands, start_match
 from multiversus_core.engine.log import LogWriter, read_log, replay
 from multiversus_core.engine.verify import verify

@@ -1,138 +1,53 @@
-"""``multiversus play``: a match at the terminal, with a human or a bot in each seat.
+"""``multiversus play``: a match of any game at the terminal, a person or a bot in each seat.
 
-Every accepted command is written to the match log before anything else
-happens, so quitting, closing the input or pressing Ctrl-C leaves a log that
-``--resume`` carries on from.
+The command reads its options into a :class:`~multiversus_cli.play_any.PlayRequest`
+and hands it to the game's presenter (:mod:`multiversus_cli.presenters`):
+any game is played through its ruleset (:mod:`multiversus_cli.play_any`),
+Multiversus, the default game, by its own menus and guide
+(:mod:`multiversus_cli.presenters.multiversus_play`). Its options
+(``--heroes``, ``--player1`` and the like) are declared here, for its help,
+and passed on as the request's game options. Every accepted command is
+written to the match log before anything else happens, so quitting,
+closing the input or pressing Ctrl-C leaves a log that ``--resume`` carries
+on from.
 """
 
 from __future__ import annotations
 
-import shlex
-import signal
-import sys
-import threading
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import datetime
-from enum import StrEnum
 from pathlib import Path
-from secrets import randbelow
-from types import FrameType
 from typing import Annotated, Final
 
 import typer
 from rich.console import Console
-from rich.text import Text
 
-from multiversus_cli import play_any
-from multiversus_cli.guide import explain_decision, how_to_win
-from multiversus_cli.menu import Menu, build_menu
-from multiversus_cli.render import render_board, render_piles, render_units, status_line
-from multiversus_core.engine.errors import LogError, MultiversusError, SettingsError
-from multiversus_core.engine.log import LogWriter, MatchLog, game_of, read_bytes, replay
-from multiversus_core.engine.registry import DEFAULT_GAME, load_ruleset
-from multiversus_core.engine.text import printable, printable_lines
-from multiversus_core.engine.verify import verify
-from multiversus_core.rulesets.multiversus.board import Figure
-from multiversus_core.rulesets.multiversus.bots.specs import Bot, command_for, make_bot
-from multiversus_core.rulesets.multiversus.catalog import (
-    DEFAULT_ADVERSARIES,
-    DEFAULT_HEROES,
-    find_team,
-    missing_team,
+from multiversus_cli.play_any import (
+    EXIT_FAILURE,
+    EXIT_INTERRUPTED,
+    EXIT_OK,
+    EXIT_USAGE,
+    PlayRequest,
+    one_line,
 )
-from multiversus_core.rulesets.multiversus.commands import Command, React
-from multiversus_core.rulesets.multiversus.decide import decider_seat, waiting_for
-from multiversus_core.rulesets.multiversus.events import Event
-from multiversus_core.rulesets.multiversus.evolve import initial_state
-from multiversus_core.rulesets.multiversus.legal import legal_commands
-from multiversus_core.rulesets.multiversus.match import apply, secret_chance_settings, start_match
-from multiversus_core.rulesets.multiversus.narrate import (
-    Narrator,
-    decision_help,
-    result_text,
-    secrets_summary,
-    side_name,
-)
-from multiversus_core.rulesets.multiversus.secrets import salted
-from multiversus_core.rulesets.multiversus.settings import MatchSettings
-from multiversus_core.rulesets.multiversus.state import MatchState
-from multiversus_core.rulesets.multiversus.terms import SEATS, Seat
+from multiversus_cli.presenters import presenter_for
+from multiversus_core.engine.errors import UnknownGameError
+from multiversus_core.engine.log import game_of, read_bytes
+from multiversus_core.engine.records import DEFAULT_GAME
+from multiversus_core.engine.registry import load_ruleset
+from multiversus_core.engine.text import printable
 
-EXIT_OK: Final = 0
-"""The match ended, or the player quit with ``q`` or closed the input: the log is kept."""
-EXIT_FAILURE: Final = 1
-"""The log could not be written, or the engine failed (a bug)."""
-EXIT_USAGE: Final = 2
-"""Bad options: an unknown team or scenario, a log that exists or cannot be read."""
-EXIT_INTERRUPTED: Final = 130
-"""Ctrl-C: the log is kept (128 + SIGINT, as shells report it)."""
+MULTIVERSUS_HEROES: Final = "banner-knight"
+"""Multiversus' default Hero team, for the help (``tests/test_cli_layers.py`` holds it to the
+catalog's)."""
+MULTIVERSUS_ADVERSARIES: Final = "smogon"
+"""Multiversus' default Adversary team, likewise."""
+MULTIVERSUS_BOT: Final = "heuristic"
+"""The bot ``bot`` stands for in Multiversus, and its default opponent in seat 2, likewise."""
 
 EPILOG: Final = (
     "Exit codes: 0 the match ended, or you quit (q or Ctrl-D; the log is kept); "
     "1 the log could not be written; 2 bad options (unknown team, log exists or "
     "cannot be read); 130 interrupted with Ctrl-C (the log is kept)."
 )
-
-_HELP: Final = """\
-Type the number of a choice and press Enter (Enter alone takes the only choice).
-A coin selection takes two steps, the unit coin and then the action coins;
-0 goes back a step until the selection is made.
-At any prompt you can also type:
-  ?  the decision in front of you, explained (the odds at the Initiative roll)
-  b  the board                 u  units, figures and their spaces
-  d  coin piles: your stash, both discards, the opponent's stash count
-  l  the match so far, in words
-  m  the list of choices again  h  this help
-  q  quit; the log is kept, and --resume carries on from it
-`multiversus rules` gives the rules on one screen."""
-
-
-class PlayerKind(StrEnum):
-    """Who sits in a seat: a person, or a bot (which one, its spec says)."""
-
-    human = "human"
-    bot = "bot"
-
-
-BOT_ALIAS: Final = "bot"
-"""The player option ``bot`` names the default bot, kept from when it was the only one."""
-
-DEFAULT_BOT: Final = "heuristic"
-"""The bot ``bot`` stands for, and the default opponent in seat 2."""
-
-THINKING_DELAY: Final = 0.3
-"""Seconds a bot may think before a spinner shows that it is thinking."""
-
-
-def player_spec(value: str) -> str:
-    """Return the player option as ``human`` or a bot spec (``bot`` is the default bot).
-
-    :raises UsageError: if it names neither a person nor a known bot.
-    """
-    value = value.strip()
-    if value.lower() == "human":
-        return "human"
-    spec = DEFAULT_BOT if value.lower() == BOT_ALIAS else value
-    try:
-        make_bot(spec, 0)
-    except ValueError as exc:
-        raise UsageError(f"{exc}; or human") from None
-    return spec
-
-
-class UsageError(Exception):
-    """Options that cannot start a match; the message says why."""
-
-
-class _Quit(Exception):
-    """The player typed q."""
-
-
-class _InputEnded(Exception):
-    """Standard input was closed (Ctrl-D, or the end of a pipe)."""
 
 
 # --- the command ----------------------------------------------------------------
@@ -164,12 +79,15 @@ def play(
     ] = None,
     heroes: Annotated[
         str | None,
-        typer.Option(help=f"Id of the Hero team. (default: {DEFAULT_HEROES})", show_default=False),
+        typer.Option(
+            help=f"Id of the Hero team. (default: {MULTIVERSUS_HEROES})", show_default=False
+        ),
     ] = None,
     adversaries: Annotated[
         str | None,
         typer.Option(
-            help=f"Id of the Adversary team. (default: {DEFAULT_ADVERSARIES})", show_default=False
+            help=f"Id of the Adversary team. (default: {MULTIVERSUS_ADVERSARIES})",
+            show_default=False,
         ),
     ] = None,
     scenario: Annotated[
@@ -195,10 +113,12 @@ def play(
         str,
         typer.Option(
             help="Who plays seat 1: human, or a bot (random, heuristic, mcts, mcts:N "
-            f"iterations, or an installed one); bot means {DEFAULT_BOT}."
+            f"iterations, or an installed one); bot means {MULTIVERSUS_BOT}."
         ),
     ] = "human",
-    player2: Annotated[str, typer.Option(help="Who plays seat 2, as for --player1.")] = DEFAULT_BOT,
+    player2: Annotated[
+        str, typer.Option(help="Who plays seat 2, as for --player1.")
+    ] = MULTIVERSUS_BOT,
     name1: Annotated[
         str | None, typer.Option(help="Name of seat 1. (default: Player 1, or Bot)")
     ] = None,
@@ -265,762 +185,33 @@ def play(
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if resume is not None and game == DEFAULT_GAME and resume.is_file():
         game = game_of(read_bytes(str(resume)))  # a log names its game
-    if game != DEFAULT_GAME:
-        given = {
-            "--heroes": heroes,
-            "--adversaries": adversaries,
-            "--scenario": scenario,
-            "--name1": name1,
-            "--name2": name2,
-        }
-        raise typer.Exit(
-            _play_game(
-                out,
-                err,
-                game,
-                [option for option, value in given.items() if value is not None],
-                players=players,
-                names=names,
-                seed=seed,
-                log=log,
-                resume=resume,
-                bot_seed=bot_seed,
-                quiet=quiet,
-                delay=delay,
-                seeded_salts=seeded_salts,
-            )
-        )
-    if players is not None or names is not None:
-        err.print(
-            "multiversus play: --players and --names are for other games: "
-            "Multiversus takes --player1/--player2 and --name1/--name2",
-            markup=False,
-        )
-        raise typer.Exit(EXIT_USAGE)
-    try:
-        specs: dict[Seat, str] = {1: player_spec(player1), 2: player_spec(player2)}
-        kinds = {
-            seat: PlayerKind.human if spec == "human" else PlayerKind.bot
-            for seat, spec in specs.items()
-        }
-        game = _prepare(
-            out,
-            kinds,
-            heroes=heroes,
-            adversaries=adversaries,
-            scenario=scenario,
-            seed=seed,
-            log=log,
-            names=(name1, name2),
-            bot_seed=bot_seed,
-            resume=resume,
-            quiet=quiet,
-            seeded_salts=seeded_salts,
-            specs=specs,
-            delay=delay,
-        )
-    except (UsageError, MultiversusError) as exc:
-        err.print(printable(f"multiversus play: {_one_line(exc)}"), markup=False)
-        raise typer.Exit(EXIT_USAGE) from None
-    raise typer.Exit(game.run())
-
-
-def _play_game(
-    out: Console,
-    err: Console,
-    game: str,
-    multiversus_only: list[str],
-    *,
-    players: str | None,
-    names: str | None,
-    seed: int | None,
-    log: Path | None,
-    resume: Path | None,
-    bot_seed: int | None,
-    quiet: bool,
-    delay: float,
-    seeded_salts: bool,
-) -> int:
-    """Play a match of a game other than Multiversus (:mod:`multiversus_cli.play_any`)."""
-    try:
-        ruleset = load_ruleset(game)
-        if multiversus_only:
-            raise play_any.PlayError(
-                f"{', '.join(multiversus_only)}: Multiversus options, not {ruleset.title}'s "
-                "(use --players and --names)"
-            )
-        specs = play_any.seat_specs(ruleset, players)
-        if resume is not None:
-            fixed = {"--seed": seed, "--names": names, "--log": log}
-            clashes = [option for option, value in fixed.items() if value is not None]
-            if seeded_salts:
-                clashes.append("--seeded-salts")
-            if clashes:
-                raise play_any.PlayError(
-                    f"{', '.join(clashes)} cannot be used with --resume: the log fixes the match"
-                )
-            if not resume.is_file():
-                raise play_any.PlayError(f"no log file {str(resume)!r}")
-            try:
-                writer, match = LogWriter.resume(resume, _refuse_unless_verified)
-            except LogError as exc:
-                reason = f"cannot carry on from this log: {_one_line(exc)}"
-                raise play_any.PlayError(reason) from None
-            return play_any.resume(
-                ruleset, specs, writer, match, out, bot_seed=bot_seed, quiet=quiet, delay=delay
-            )
-        settings, chance = play_any.settings_for(ruleset, names, seed, seeded_salts)
-        path = log or play_any.default_log(ruleset)
-        if path.exists():
-            raise play_any.PlayError(f"{str(path)!r} already exists: choose another --log")
-    except (play_any.PlayError, UsageError, MultiversusError) as exc:
-        err.print(printable(f"multiversus play: {_one_line(exc)}"), markup=False)
-        return EXIT_USAGE
-    return play_any.run(
-        ruleset, specs, settings, chance, path, out, bot_seed=bot_seed, quiet=quiet, delay=delay
-    )
-
-
-def _refuse_unless_verified(log: MatchLog) -> None:
-    """Refuse to carry on a log that verify refuses (its chance seed re-derives the rolls).
-
-    :raises UsageError: with verify's reason.
-    """
-    checked = verify(log)
-    if not checked.ok:
-        reason = " ".join(printable(f"{checked.problem} ({checked.code})").split())
-        raise UsageError(f"cannot carry on from this log: it does not verify, {reason}")
-
-
-def _one_line(exc: BaseException) -> str:
-    return " ".join(printable(str(exc)).split()) or type(exc).__name__
-
-
-def default_log_path(now: datetime | None = None, folder: Path | None = None) -> Path:
-    """Return ``./multiversus-<YYYYmmdd-HHMMSS>.jsonl``, numbered if that file exists."""
-    stamp = (now or datetime.now()).strftime("%Y%m%d-%H%M%S")
-    folder = folder or Path()
-    path = folder / f"multiversus-{stamp}.jsonl"
-    number = 2
-    while path.exists():
-        path = folder / f"multiversus-{stamp}-{number}.jsonl"
-        number += 1
-    return path
-
-
-def _prepare(
-    out: Console,
-    kinds: dict[Seat, PlayerKind],
-    *,
-    heroes: str | None,
-    adversaries: str | None,
-    scenario: str | None,
-    seed: int | None,
-    log: Path | None,
-    names: tuple[str | None, str | None],
-    bot_seed: int | None,
-    resume: Path | None,
-    quiet: bool,
-    seeded_salts: bool = False,
-    specs: dict[Seat, str] | None = None,
-    delay: float = 0.0,
-) -> Game:
-    """Check the options and open the log; return a game ready to run.
-
-    :raises UsageError: for options that cannot start a match.
-    :raises MultiversusError: for unknown teams (SettingsError) or a bad log (LogError).
-    """
-    if quiet and any(kind is PlayerKind.human for kind in kinds.values()):
-        raise UsageError("--quiet is for a game between two bots (--player1 bot --player2 bot)")
-    if delay:
-        if not delay >= 0 or delay == float("inf"):
-            raise UsageError(f"--delay {delay}: give a number of seconds from 0")
-        if any(kind is PlayerKind.human for kind in kinds.values()):
-            raise UsageError("--delay paces a game between two bots (--player1 bot --player2 bot)")
-        if quiet:
-            raise UsageError("--delay paces what a game shows; --quiet shows only the result")
-    if resume is not None:
-        fixed = {
-            "--heroes": heroes,
-            "--adversaries": adversaries,
-            "--scenario": scenario,
-            "--seed": seed,
-            "--log": log,
-            "--name1": names[0],
-            "--name2": names[1],
-            "--seeded-salts": seeded_salts or None,
-        }
-        clashes = [option for option, value in fixed.items() if value is not None]
-        if clashes:
-            raise UsageError(
-                f"{', '.join(clashes)} cannot be used with --resume: the log fixes the match"
-            )
-        if not resume.is_file():
-            raise UsageError(f"no log file {str(resume)!r}")
-        try:  # a forged log is not carried on, nor sealed if its end record is missing
-            writer, match_log = LogWriter.resume(resume, _refuse_unless_verified)
-        except LogError as exc:
-            raise UsageError(f"cannot carry on from this log: {_one_line(exc)}") from None
-        try:
-            state = replay(match_log, str(resume))
-        except Exception as exc:  # a log edited by hand can break replay in any way
-            writer.close()
-            raise UsageError(f"cannot carry on from this log: {_one_line(exc)}") from None
-        history = [(entry.command, tuple(entry.events)) for entry in match_log.entries]
-        path = resume
-        if writer.torn is not None:
-            torn = writer.torn
-            out.print(
-                printable(
-                    f"The log's last line ({torn.line}) was cut short when the program stopped; "
-                    f"its {torn.size} bytes were moved to {torn.path} and the match carries on "
-                    "from the line before it."
-                ),
-                markup=False,
-            )
-    else:
-        settings = _settings(
-            kinds, heroes, adversaries, scenario, seed, names, seeded_salts=seeded_salts
-        )
-        chance = None
-        if seed is None:  # chance is secret until the end: the header holds its commitment
-            settings, chance = secret_chance_settings(settings)
-        state = start_match(settings, chance)
-        if log is not None and log.exists():
-            raise UsageError(
-                f"{str(log)!r} already exists: choose another --log, or carry it on with --resume"
-            )
-        path = log if log is not None else default_log_path()
-        try:
-            writer = LogWriter.create(path, settings, chance)
-        except LogError as exc:
-            raise UsageError(f"cannot write the log {str(path)!r}: {exc.reason}") from None
-        history = []
-    settings = state.settings
-    # A bot's seed is its own, never the match's chance seed.
-    if bot_seed is None and PlayerKind.bot in kinds.values():
-        bot_seed = randbelow(10**9)
-    specs = specs or dict.fromkeys(SEATS, DEFAULT_BOT)
-    bots = {
-        seat: make_bot(specs[seat], bot_seed or 0)
-        for seat in SEATS
-        if kinds[seat] is PlayerKind.bot
-    }
-    return Game(
-        out=out,
-        state=state,
-        writer=writer,
-        path=path,
-        kinds=kinds,
-        bots=bots,
+    request = PlayRequest(
+        players=players,
+        names=names,
+        seed=seed,
+        log=log,
+        resume=resume,
         bot_seed=bot_seed,
-        history=history,
         quiet=quiet,
-        resumed=resume is not None,
-        specs={seat: specs[seat] for seat in bots},
         delay=delay,
+        seeded_salts=seeded_salts,
+        game_options={
+            "heroes": heroes,
+            "adversaries": adversaries,
+            "scenario": scenario,
+            "name1": name1,
+            "name2": name2,
+            "player1": player1,
+            "player2": player2,
+        },
     )
-
-
-def _settings(
-    kinds: dict[Seat, PlayerKind],
-    heroes: str | None,
-    adversaries: str | None,
-    scenario: str | None,
-    seed: int | None,
-    names: tuple[str | None, str | None],
-    *,
-    seeded_salts: bool = False,
-) -> MatchSettings:
-    heroes = heroes or DEFAULT_HEROES
-    adversaries = adversaries or DEFAULT_ADVERSARIES
-    if scenario is None:
-        sheet = find_team(adversaries)
-        if sheet is None:
-            raise SettingsError(missing_team(adversaries))
-        if sheet.scenarios:
-            scenario = sheet.scenarios[0].id
-    both_bots = all(kind is PlayerKind.bot for kind in kinds.values())
-    players: list[str] = []
-    for seat, given in zip(SEATS, names, strict=True):
-        if given is not None:
-            players.append(given.strip())
-        elif kinds[seat] is PlayerKind.bot:
-            players.append(f"Bot {seat}" if both_bots else "Bot")
-        else:
-            players.append(f"Player {seat}")
-    return MatchSettings(
-        heroes=heroes,
-        adversaries=adversaries,
-        scenario=scenario,
-        seed=0 if seed is None else seed,
-        players=(players[0], players[1]),
-        salts="seed" if seeded_salts else "secrets",
-    )
-
-
-# --- the game loop ----------------------------------------------------------------
-
-
-@dataclass
-class Game:
-    """A match being played at the terminal, writing its log as it goes."""
-
-    out: Console
-    state: MatchState
-    writer: LogWriter
-    path: Path
-    kinds: dict[Seat, PlayerKind]
-    bots: dict[Seat, Bot]
-    bot_seed: int | None
-    history: list[tuple[Command, tuple[Event, ...]]]
-    quiet: bool = False
-    resumed: bool = False
-    specs: dict[Seat, str] = field(default_factory=dict)
-    """The spec of each seat's bot, as the player options named it."""
-    read_line: Callable[[], str] = field(default_factory=lambda: _read_stdin)
-    """Reads one line of input; raises EOFError at the end of the input."""
-    delay: float = 0.0
-    """Seconds to wait after each command of a game between two bots."""
-    sleep: Callable[[float], None] = field(default_factory=lambda: time.sleep)
-    """Waits that many seconds (``delay``)."""
-    narrator: Narrator = field(init=False)
-    _shown_figures: tuple[Figure, ...] | None = field(default=None, init=False)
-    _after_secret: bool = field(default=False, init=False)
-
-    def __post_init__(self) -> None:
-        self.narrator = Narrator(self.viewer, announce_result=False)  # _finish tells it
-
-    @property
-    def humans(self) -> tuple[Seat, ...]:
-        """The seats played at the keyboard."""
-        return tuple(seat for seat in SEATS if self.kinds[seat] is PlayerKind.human)
-
-    @property
-    def is_hot_seat(self) -> bool:
-        """True when two people share the screen."""
-        return len(self.humans) == 2
-
-    @property
-    def viewer(self) -> Seat | None:
-        """Whose secrets the running commentary may tell: the only human's, or nobody's."""
-        humans = self.humans
-        return humans[0] if len(humans) == 1 else None
-
-    def run(self) -> int:
-        """Play until the match ends or the player stops; return the exit code."""
-        try:
-            with self.writer:
-                self._introduce()
-                self._loop()
-        except _Quit:
-            self._flush()
-            self.out.print("You left the match.")
-            self._print_resume_hint()
-            return EXIT_OK
-        except _InputEnded:
-            self._flush()
-            self.out.print("\nThe input ended, so the match stops here.")
-            self._print_resume_hint()
-            return EXIT_OK
-        except KeyboardInterrupt:
-            self._flush()
-            self.out.print("\nInterrupted.")
-            self._print_resume_hint()
-            return EXIT_INTERRUPTED
-        except (OSError, LogError) as exc:
-            self._flush()
-            self._error(f"could not write the log {str(self.path)!r}: {_one_line(exc)}")
-            return EXIT_FAILURE
-        except MultiversusError as exc:
-            self._flush()
-            self._error(f"the engine refused a command it had offered (a bug): {_one_line(exc)}")
-            self._print_resume_hint()
-            return EXIT_FAILURE
-        self._finish()
-        return EXIT_OK
-
-    # --- stages -------------------------------------------------------------------
-
-    def _introduce(self) -> None:
-        if self.quiet:
-            return
-        settings = self.state.settings
-        if self.resumed:
-            self.out.print(
-                printable(f"Resuming {self.path}: {len(self.history)} commands replayed."),
-                markup=False,
-            )
-            if self.state.is_over:
-                self.out.print("The match in this log is already over.")
-        else:
-            if settings.chance:
-                self.out.print(
-                    "Chance is secret: the log commits to a fresh seed and reveals it at the end."
-                )
-            else:
-                self.out.print(f"Seed {settings.seed} (play it again with --seed {settings.seed}).")
-            self.out.print(printable(f"Saving the log to {self.path}"), markup=False)
-        for seat in SEATS:
-            bot = self.bots.get(seat)
-            kind = "human" if bot is None else f"{self.specs.get(seat, DEFAULT_BOT)} bot"
-            name = printable(settings.players[seat - 1])
-            self.out.print(f"Seat {seat}: {name} ({kind})", markup=False)
-        if self.is_hot_seat:
-            self.out.print("Hot-seat: pass the keyboard when asked; secret choices are screened.")
-        if not self.state.is_over:
-            self._tell(how_to_win(self.state))
-        if self.humans:
-            self.out.print("Type h at any prompt for help.")
-            self.out.print("Type ? to have the decision in front of you explained.")
-
-    def _loop(self) -> None:
-        while not self.state.is_over:
-            seat = decider_seat(self.state)
-            if seat is None:
-                raise MultiversusError(f"nobody is to decide ({self.state.pending})")
-            bot = self.bots.get(seat)
-            command = self._think(bot, seat) if bot else self._ask(seat)
-            self._commit(command)
-            if not self.humans:
-                self._flush(keep_open_steps=True)
-                if self.delay and not self.state.is_over:
-                    self.sleep(self.delay)
-
-    def _think(self, bot: Bot, seat: Seat) -> Command:
-        """The bot's command; a spinner shows while it thinks for more than a moment."""
-        if self.quiet:
-            return command_for(bot, self.state, seat)
-        name = printable(self.state.settings.players[seat - 1])
-        with _spinner_after(self.out, Text(f"{name} is thinking…"), THINKING_DELAY):
-            return command_for(bot, self.state, seat)
-
-    def _commit(self, command: Command) -> None:
-        before = self.state
-        command = salted(command, before.settings)
-        with _interrupts_deferred():
-            state, events = apply(before, command)
-            self.writer.append(command, events)
-        self.state = state
-        self.history.append((command, events))
-        self.narrator.tell(before, events)
-        # A secret decision leaves the chooser's secret on the shared screen; reacting
-        # reveals the reaction, so only the other answers need the screen cleared after.
-        if self.is_hot_seat and is_private_decision(before) and not isinstance(command, React):
-            self._after_secret = True
-
-    def _finish(self) -> None:
-        self._flush()
-        state = self.state
-        result = f"The match ended in round {state.round} of 6: {result_text(state)}."
-        if self.quiet:
-            self.out.print(
-                printable(
-                    f"{result.removesuffix('.')}; {len(self.history)} commands, "
-                    f"seed {chance_seed(state)}. Log: {self.path}"
-                ),
-                markup=False,
-            )
-            return
-        self.out.print()
-        self.out.print(render_board(state, self.viewer, result=False))  # told once, below
-        self.out.print()
-        self.out.print(Text(printable(result), style="bold"), soft_wrap=False)
-        secrets = secrets_summary(state, None)  # every secret is revealed at the end
-        if secrets:
-            self.out.print("The secrets were:", markup=False)
-            for line in secrets:
-                self.out.print(f"  {printable(line)}", markup=False)
-        if state.settings.chance:
-            seed = chance_seed(state)
-            self.out.print(
-                f"The secret chance seed, now revealed: {seed} (the log's end record holds it; "
-                f"play the same dice again with --seed {seed}).",
-                markup=False,
-            )
-        self.out.print(printable(f"The log is saved in {self.path}"), markup=False)
-
-    # --- a human decision ---------------------------------------------------------
-
-    def _ask(self, seat: Seat) -> Command:
-        state = self.state
-        secret = is_private_decision(state)
-        if self.is_hot_seat and (secret or self._after_secret):
-            self._hand_over(seat, secret=secret)
-        self._after_secret = False
-        self._flush()
-        commands = legal_commands(state, seat)
-        if not commands:
-            raise MultiversusError(f"no legal command for seat {seat}")
-        self.out.print()
-        self._show_position(seat)
-        self.out.print(Text(f"▶ {printable(waiting_for(state))}", style="bold"))
-        help_text = decision_help(state, seat)
-        if help_text is not None:
-            self._tell(help_text)
-        steps = [build_menu(state, commands)]
-        self._show_menu(steps[-1])
-        while True:
-            menu = steps[-1]
-            count = len(menu.choices)
-            back = ", 0 goes back" if menu.back is not None else ""
-            raw = self._read(f"Choice (1-{count}{back}, h for help): ")
-            answer = raw.strip().lower()
-            if answer == "" and count == 1:
-                answer = "1"
-            if answer in ("0", "back") and menu.back is not None:
-                steps.pop()
-                self._show_menu(steps[-1])
-                continue
-            try:
-                number = int(answer)
-            except ValueError:
-                pass
-            else:
-                if 1 <= number <= count:
-                    choice = menu.choices[number - 1]
-                    if choice.submenu is None:
-                        assert choice.command is not None
-                        return choice.command
-                    steps.append(choice.submenu)
-                    self._show_menu(choice.submenu)
-                    continue
-                self._say_wrong(f"There is no choice {number}.", menu)
-                continue
-            if not self._extra(answer, seat, menu):
-                shown = raw.strip()
-                if not shown:
-                    self._say_wrong("Nothing was typed.", menu)
-                else:
-                    self._say_wrong(f"{shown[:20]!r} is not a choice.", menu)
-
-    def _screen_seat(self, seat: Seat) -> Seat | None:
-        """Whose secrets the screen may show while ``seat`` decides.
-
-        At a shared screen only a private decision (screened by clearing before
-        and after) shows the deciding player's secrets; otherwise the public view.
-        """
-        if self.is_hot_seat and not is_private_decision(self.state):
-            return None
-        return seat
-
-    def _extra(self, answer: str, seat: Seat, menu: Menu) -> bool:
-        """Answer one of the letters any prompt accepts; False if it is not one."""
-        viewer = self._screen_seat(seat)
-        match answer:
-            case "b" | "board":
-                self.out.print(render_board(self.state, viewer))
-            case "u" | "units":
-                self.out.print(render_units(self.state, viewer))
-            case "d" | "discard" | "coins" | "piles":
-                self.out.print(render_piles(self.state, viewer))
-            case "l" | "log":
-                self._show_log(viewer)
-            case "m" | "menu" | "list":
-                self._show_menu(menu)
-            case "?" | "explain" | "why":
-                commands = tuple(menu.commands())
-                self._tell(explain_decision(self.state, seat, commands))
-            case "h" | "help":
-                self.out.print(_HELP, markup=False)
-            case "q" | "quit" | "exit":
-                raise _Quit
-            case _:
-                return False
-        return True
-
-    def _tell(self, text: str) -> None:
-        """Print the program's own paragraphs, wrapped between words at the screen's width."""
-        self.out.print(printable_lines(text), markup=False, soft_wrap=False)
-
-    def _say_wrong(self, what: str, menu: Menu) -> None:
-        count = len(menu.choices)
-        only = "1" if count == 1 else f"a number from 1 to {count}"
-        if menu.back is not None:
-            only += " (0 goes back)"
-        self.out.print(f"{what} Type {only}, or h for help.", style="yellow", markup=False)
-
-    def _read(self, prompt: str) -> str:
-        self.out.print(prompt, end="", markup=False)
-        try:
-            line = self.read_line()
-        except EOFError:
-            raise _InputEnded from None
-        except UnicodeDecodeError:
-            line = "\ufffd"
-        if not sys.stdin.isatty():
-            self.out.print(line, markup=False)  # echo piped input, so the transcript reads well
-        return line
-
-    def _hand_over(self, seat: Seat, *, secret: bool) -> None:
-        self._clear_screen()
-        name = printable(self.state.settings.players[seat - 1])
-        side = self.state.side_of(seat)
-        who = f"{name} ({side_name(side)})" if side else name
-        why = ""
-        if secret:
-            why = " for a secret choice" if self.state.pending != "offer" else " to react"
-        self.out.print(
-            f"Pass the keyboard to {who}{why}. {name}: press Enter when you are ready.",
-            markup=False,
-        )
-        answer = self._read("")
-        if answer.strip().lower() in ("q", "quit"):
-            raise _Quit
-
-    def _clear_screen(self) -> None:
-        self._shown_figures = None  # show the board again on the fresh screen
-        if self.out.is_terminal:
-            self.out.clear()
-            self.out.file.write("\033[3J")  # the scrollback too, where the terminal allows
-            self.out.file.flush()
-        else:
-            self.out.print("──── the screen is cleared here ────")
-
-    def _show_position(self, seat: Seat) -> None:
-        state = self.state
-        viewer = self._screen_seat(seat)
-        if state.board is not None and state.figures != self._shown_figures:
-            self.out.print(render_board(state, viewer))
-            self._shown_figures = state.figures
-        else:
-            self.out.print(status_line(state, viewer))
-
-    def _show_menu(self, menu: Menu) -> None:
-        """List the choices by number, one line per group (the unit coins, a figure's steps);
-        a choice of no group has a line of its own, and going back comes last."""
-        groups: list[tuple[str | None, list[str]]] = []
-        for number, choice in enumerate(menu.choices, start=1):
-            heading = None if choice.heading is None else printable(choice.heading)
-            item = f"{number:>2} {printable(choice.label)}"
-            if groups and heading is not None and groups[-1][0] == heading:
-                groups[-1][1].append(item)
-            else:
-                groups.append((heading, [item]))
-        if menu.back is not None:
-            groups.append((None, [f" 0 {menu.back}"]))
-        indent = max((len(h) + 2 for h, _ in groups if h is not None), default=0)
-        for heading, items in groups:
-            pad = indent if heading is not None else 0
-            for i, line in enumerate(_pack(items, max(self.out.width - pad, 30))):
-                head = f"{heading}:" if heading is not None and i == 0 else ""
-                text = Text()
-                text.append(head.ljust(pad), style="bold")
-                for j, item in enumerate(line):
-                    text.append(("    " if j else "") + item[:2], style="bold cyan")
-                    text.append(item[2:])
-                self.out.print(text)
-
-    def _show_log(self, seat: Seat | None) -> None:
-        state = initial_state(self.state.settings)
-        narrator = Narrator(seat)
-        for _, events in self.history:
-            state = narrator.tell(state, events)
-        lines = narrator.take()
-        self.out.print(Text(f"The match so far ({len(self.history)} commands):", style="bold"))
-        for line in lines or ["Nothing has happened yet."]:
-            self.out.print(f"  {printable(line)}", markup=False)
-
-    # --- output -------------------------------------------------------------------
-
-    def _flush(self, *, keep_open_steps: bool = False) -> None:
-        lines = self.narrator.take(keep_open_steps=keep_open_steps)
-        if self.quiet:
-            return
-        for line in lines:
-            self.out.print(f"  {printable(line)}", markup=False)
-
-    def _error(self, message: str) -> None:
-        Console(stderr=True, highlight=False, soft_wrap=True).print(
-            printable(f"multiversus play: {message}"), markup=False
-        )
-
-    def _print_resume_hint(self) -> None:
-        words = ["multiversus", "play", "--resume", str(self.path)]
-        for seat in SEATS:
-            default = "human" if seat == 1 else DEFAULT_BOT
-            spec = self.specs.get(seat, DEFAULT_BOT) if seat in self.bots else "human"
-            if spec != default:
-                words += [f"--player{seat}", spec]
-        if self.bot_seed is not None and self.bots:
-            words += ["--bot-seed", str(self.bot_seed)]
-        self.out.print(printable(f"The log is kept in {self.path}. To carry on:"), markup=False)
-        self.out.print(f"  {printable(shlex.join(words))}", markup=False)
-
-
-def chance_seed(state: MatchState) -> int:
-    """The seed of a match's chance: public, or the secret one (show it only once it is over)."""
-    return state.chance.seed if state.chance is not None else state.settings.seed
-
-
-def is_private_decision(state: MatchState) -> bool:
-    """True if the decision waited for shows the decider's secrets, so at a shared screen
-    the other player must look away: a coin selection, a set-up secret, or a reaction
-    offer while the reaction selected is still hidden."""
-    if state.pending in ("select", "react", "secret"):
-        return True
-    act = state.activation
-    return state.pending == "offer" and act is not None and not act.reaction_revealed
-
-
-def _read_stdin() -> str:
-    """Read a line from standard input (with line editing at a terminal)."""
-    return input()
-
-
-def _pack(items: Sequence[str], width: int) -> list[list[str]]:
-    """Pack menu items into lines no wider than ``width``, four spaces apart, never split."""
-    lines: list[list[str]] = []
-    used = 0
-    for item in items:
-        if lines and used + 4 + len(item) <= width:
-            lines[-1].append(item)
-            used += 4 + len(item)
-        else:
-            lines.append([item])
-            used = len(item)
-    return lines
-
-
-@contextmanager
-def _spinner_after(console: Console, text: Text, delay: float) -> Iterator[None]:
-    """Show a spinner with ``text`` if the block is still running after ``delay`` seconds.
-
-    Ctrl-C still interrupts the block; the spinner stops with it.
-    """
-    status = console.status(text, spinner="dots")
-    timer = threading.Timer(delay, status.start)
-    timer.daemon = True
-    timer.start()
     try:
-        yield
-    finally:
-        timer.cancel()
-        if timer.is_alive():
-            timer.join()
-        status.stop()
-
-
-@contextmanager
-def _interrupts_deferred() -> Iterator[None]:
-    """Hold Ctrl-C until the block ends, so a command and its log entry are written whole."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    caught: list[int] = []
-
-    def hold(signum: int, frame: FrameType | None) -> None:
-        caught.append(signum)
-
-    previous = signal.signal(signal.SIGINT, hold)
-    try:
-        yield
-    finally:
-        signal.signal(
-            signal.SIGINT, previous if previous is not None else signal.default_int_handler
-        )
-        if caught:
-            raise KeyboardInterrupt
+        presenter = presenter_for(game)
+        load_ruleset(game)
+    except UnknownGameError as exc:
+        err.print(printable(f"multiversus play: {one_line(exc)}"), markup=False)
+        raise typer.Exit(EXIT_USAGE) from None
+    raise typer.Exit(presenter.play(out, err, game, request))
 
 
 __all__ = [
@@ -1029,9 +220,5 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
-    "Game",
-    "PlayerKind",
-    "default_log_path",
-    "is_private_decision",
     "play",
 ]

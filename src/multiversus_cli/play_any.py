@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final
@@ -23,10 +24,12 @@ from rich.console import Console
 from rich.text import Text
 
 from multiversus_core.engine.chance import chance_commitment, fresh_chance
+from multiversus_core.engine.errors import LogError, MultiversusError
 from multiversus_core.engine.log import LogWriter, MatchLog, replay
-from multiversus_core.engine.registry import AnyRuleset
+from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.engine.ruleset import Table
 from multiversus_core.engine.text import printable
+from multiversus_core.engine.verify import verify
 
 HUMAN: Final = "human"
 
@@ -34,8 +37,119 @@ Ask = Callable[[str], str]
 """Reads one line of a person's answer after showing the prompt (``input`` at the terminal)."""
 
 
+EXIT_OK: Final = 0
+"""The match ended, or the player quit with ``q`` or closed the input: the log is kept."""
+EXIT_FAILURE: Final = 1
+"""The log could not be written, or the engine failed (a bug)."""
+EXIT_USAGE: Final = 2
+"""Bad options: an unknown game, team or scenario, a log that exists or cannot be read."""
+EXIT_INTERRUPTED: Final = 130
+"""Ctrl-C: the log is kept (128 + SIGINT, as shells report it)."""
+
+
 class PlayError(Exception):
     """Options that cannot start a match of this game; the message says why."""
+
+
+@dataclass(frozen=True)
+class PlayRequest:
+    """What ``multiversus play`` was asked for, handed to the game's presenter."""
+
+    players: str | None = None
+    """Who sits at each seat, by seat, comma-separated (``--players``)."""
+    names: str | None = None
+    """The players' names, by seat, comma-separated (``--names``)."""
+    seed: int | None = None
+    log: Path | None = None
+    resume: Path | None = None
+    bot_seed: int | None = None
+    quiet: bool = False
+    delay: float = 0.0
+    seeded_salts: bool = False
+    game_options: Mapping[str, str | None] = field(default_factory=dict)
+    """The options of one game (Multiversus' ``--heroes``, ``--player1`` and the like), by
+    name; None where one was not given (``--player1``, ``--player2`` always are)."""
+
+
+def one_line(exc: BaseException) -> str:
+    """An error's message on one printable line."""
+    return " ".join(printable(str(exc)).split()) or type(exc).__name__
+
+
+def refuse_unless_verified(log: MatchLog) -> None:
+    """Refuse to carry on a log that verify refuses (its chance seed re-derives the rolls).
+
+    :raises PlayError: with verify's reason.
+    """
+    checked = verify(log)
+    if not checked.ok:
+        reason = " ".join(printable(f"{checked.problem} ({checked.code})").split())
+        raise PlayError(f"cannot carry on from this log: it does not verify, {reason}")
+
+
+_OTHER_GAME_S: Final = ("heroes", "adversaries", "scenario", "name1", "name2")
+"""Multiversus' options that another game refuses when given (``--player1`` and ``--player2``
+have defaults, and are passed by)."""
+
+
+def play_request(out: Console, err: Console, game: str, request: PlayRequest) -> int:
+    """Play the match of ``game`` that ``request`` asks for, through its ruleset; return the
+    exit code."""
+    try:
+        ruleset = load_ruleset(game)
+        given = [
+            f"--{name}" for name in _OTHER_GAME_S if request.game_options.get(name) is not None
+        ]
+        if given:
+            raise PlayError(
+                f"{', '.join(given)}: Multiversus options, not {ruleset.title}'s "
+                "(use --players and --names)"
+            )
+        specs = seat_specs(ruleset, request.players)
+        resumed = request.resume
+        if resumed is not None:
+            fixed = {"--seed": request.seed, "--names": request.names, "--log": request.log}
+            clashes = [option for option, value in fixed.items() if value is not None]
+            if request.seeded_salts:
+                clashes.append("--seeded-salts")
+            if clashes:
+                raise PlayError(
+                    f"{', '.join(clashes)} cannot be used with --resume: the log fixes the match"
+                )
+            if not resumed.is_file():
+                raise PlayError(f"no log file {str(resumed)!r}")
+            try:
+                writer, match = LogWriter.resume(resumed, refuse_unless_verified)
+            except LogError as exc:
+                raise PlayError(f"cannot carry on from this log: {one_line(exc)}") from None
+            return resume(
+                ruleset,
+                specs,
+                writer,
+                match,
+                out,
+                bot_seed=request.bot_seed,
+                quiet=request.quiet,
+                delay=request.delay,
+            )
+        settings, chance = settings_for(ruleset, request.names, request.seed, request.seeded_salts)
+        path = request.log or default_log(ruleset)
+        if path.exists():
+            raise PlayError(f"{str(path)!r} already exists: choose another --log")
+    except (PlayError, MultiversusError) as exc:
+        err.print(printable(f"multiversus play: {one_line(exc)}"), markup=False)
+        return EXIT_USAGE
+    return run(
+        ruleset,
+        specs,
+        settings,
+        chance,
+        path,
+        out,
+        bot_seed=request.bot_seed,
+        quiet=request.quiet,
+        delay=request.delay,
+    )
 
 
 class Quit(Exception):

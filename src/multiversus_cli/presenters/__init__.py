@@ -1,9 +1,10 @@
 """How each game's matches look: what the commands ask of a game besides its ruleset.
 
-``replay`` works for every game through the game's ruleset and one
-:class:`Presenter`: an entry told in words, the board (or the view) after
-it, how a match is counted in rounds and turns for stepping, one HTML page
-to step through, and a picture of the board if the game draws one. A game
+``replay``, ``diff`` and ``play`` work for every game through the game's
+ruleset and one :class:`Presenter`: an entry told in words, the board (or
+the view) after it, how a match is counted in rounds and turns for
+stepping, one HTML page to step through, a picture of the board if the game
+draws one, how two states differ, and a match played at the terminal. A game
 without a presenter of its own gets :class:`Plain`: the match told in the
 ruleset's words (``describe_command``, ``narrate``) and the viewer's view as
 JSON. Multiversus' presenter draws its board (:mod:`.multiversus`). Another
@@ -20,11 +21,12 @@ import importlib
 from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
-from rich.console import Group, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from multiversus_cli import html_any, transcript
+from multiversus_cli import html_any, play_any, transcript
 from multiversus_cli.differences import Found, field_differences, field_line, words
+from multiversus_cli.play_any import PlayRequest
 from multiversus_core.engine.log import MatchLog, starting_state
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
@@ -106,6 +108,11 @@ class Presenter(Protocol):
         differs) names what the values refer to."""
         ...
 
+    def play(self, out: Console, err: Console, game: str, request: PlayRequest) -> int:
+        """Play the match of ``game`` that ``multiversus play`` asks for at the terminal;
+        return the exit code (:mod:`multiversus_cli.play`)."""
+        ...
+
 
 class Plain:
     """Any game's looks, through its ruleset alone: the match in the ruleset's words, and the
@@ -151,6 +158,11 @@ class Plain:
     def difference(self, found: Found, state: Any) -> str:
         """The values in words, or as JSON when short."""
         return field_line(found, words, records=True)
+
+    def play(self, out: Console, err: Console, game: str, request: PlayRequest) -> int:
+        """Each seat's legal commands by number, bots at theirs
+        (:mod:`multiversus_cli.play_any`)."""
+        return play_any.play_request(out, err, game, request)
 
 
 PLAIN: Final = Plain()

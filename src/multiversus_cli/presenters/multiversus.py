@@ -6,11 +6,12 @@ from __future__ import annotations
 
 from typing import Final
 
-from rich.console import RenderableType
+from rich.console import Console, RenderableType
 
 from multiversus_cli.differences import Found
 from multiversus_cli.html import Page, page_html, referee_page, side_page
-from multiversus_cli.presenters import Folded, Presenter, multiversus_diff
+from multiversus_cli.play_any import PlayRequest
+from multiversus_cli.presenters import Folded, Presenter, multiversus_diff, multiversus_play
 from multiversus_cli.presenters.multiversus_text import board, entry_head, event_lines
 from multiversus_core.engine.log import MatchLog
 from multiversus_core.engine.viewlog import redact_log
@@ -54,6 +55,10 @@ class MultiversusPresenter:
     def difference(self, found: Found, state: MatchState) -> str:
         """In Multiversus' words: squares, conditions, and figures, units and coins by name."""
         return multiversus_diff.difference_line(found, state)
+
+    def play(self, out: Console, err: Console, game: str, request: PlayRequest) -> int:
+        """Multiversus' own menus, guide and board (:mod:`.multiversus_play`)."""
+        return multiversus_play.play_request(out, err, request)
 
 
 def _page(folded: Folded, viewer: str, to: int) -> Page:
