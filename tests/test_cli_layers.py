@@ -23,20 +23,23 @@ GENERIC = (
     "presenters/__init__",
     "replay",
     "runners",
+    "simulate",
+    "simulate_any",
+    "simulate_report",
+    "simulating",
     "transcript",
     "verify",
 )
 """The modules of the commands (and what they share) that work for every game."""
 
-STILL_MIXED = ("simulate", "simulate_any")
-"""Commands that work for every game but still hold Multiversus' own path beside the generic
-one (its grid of teams and variants), not yet behind its presenter. This list only shrinks."""
 
 GAME_SPECIFIC = (
     "multiversus_core.rulesets",
     "multiversus_cli.presenters.multiversus",
     "multiversus_cli.presenters.multiversus_diff",
     "multiversus_cli.presenters.multiversus_play",
+    "multiversus_cli.presenters.multiversus_report",
+    "multiversus_cli.presenters.multiversus_simulate",
     "multiversus_cli.presenters.multiversus_text",
     "multiversus_cli.render",
     "multiversus_cli.svg",
@@ -44,7 +47,6 @@ GAME_SPECIFIC = (
     "multiversus_cli.guide",
     "multiversus_cli.menu",
     "multiversus_cli.teams",
-    "multiversus_cli.simulate",
 )
 """One game's code: its ruleset, and Multiversus' looks and commands."""
 
@@ -59,17 +61,32 @@ def test_the_generic_commands_import_no_game_s_code() -> None:
     assert not found
 
 
-def test_every_module_listed_is_there() -> None:
-    assert all((CLI / f"{name}.py").is_file() for name in (*GENERIC, *STILL_MIXED))
+OWN_COMMANDS = ("rules", "teams")
+"""Multiversus' own commands (``multiversus rules``, ``multiversus teams``): about its rules and
+its team sheets, not any game's."""
+
+ROOT = ("__init__", "app")
+"""The package and the root command, which loads each command's module by name."""
 
 
-def test_the_play_command_s_help_names_multiversus_defaults_as_the_game_has_them() -> None:
-    from multiversus_cli import play
-    from multiversus_cli.presenters.multiversus_play import DEFAULT_BOT
+def test_every_module_is_generic_or_one_game_s() -> None:
+    found = {str(path.relative_to(CLI).with_suffix("")) for path in CLI.rglob("*.py")}
+    game_s = {
+        mod.removeprefix("multiversus_cli.").replace(".", "/")
+        for mod in GAME_SPECIFIC
+        if mod.startswith("multiversus_cli.")
+    }
+    assert found == {*GENERIC, *game_s, *OWN_COMMANDS, *ROOT}
+
+
+def test_the_commands_help_names_multiversus_defaults_as_the_game_has_them() -> None:
+    from multiversus_cli import play, simulate
+    from multiversus_cli.presenters import multiversus_play, multiversus_simulate
     from multiversus_core.rulesets.multiversus.catalog import DEFAULT_ADVERSARIES, DEFAULT_HEROES
 
     assert (play.MULTIVERSUS_HEROES, play.MULTIVERSUS_ADVERSARIES, play.MULTIVERSUS_BOT) == (
         DEFAULT_HEROES,
         DEFAULT_ADVERSARIES,
-        DEFAULT_BOT,
+        multiversus_play.DEFAULT_BOT,
     )
+    assert simulate.DEFAULT_BOT == multiversus_simulate.DEFAULT_BOT

@@ -1,11 +1,13 @@
 """``multiversus simulate``: many bot matches of any game over a grid, and their summary.
 
-The grid, the seeds and each match are :mod:`multiversus_core.engine.simulation`
-(any game's grid: its bots rotated over the seats) and
-:mod:`multiversus_core.rulesets.multiversus.simulation` (Multiversus' grid of
-pairings and variants); where the matches run is :mod:`multiversus_cli.runners`.
-A grid comes with a :class:`Plan`: its tasks, its file's codec, its summary
-and the views of it. This module reads the options, keeps the ``--out`` file
+The game's presenter turns the options into a :class:`~multiversus_cli.simulating.Plan`
+(:mod:`multiversus_cli.presenters`): any game's grid, its bots rotated over
+the seats (:mod:`multiversus_cli.simulate_any`), or Multiversus' grid of
+pairings and variants (:mod:`multiversus_cli.presenters.multiversus_simulate`);
+a plan holds its tasks, its file's codec, its summary and the views of it.
+Where the matches run is :mod:`multiversus_cli.runners`. This module reads
+the options (Multiversus' are declared here, for its help, and handed on as
+the request's game options), keeps the ``--out`` file
 (one JSON line per match, appended and flushed as each batch comes back, so
 a run resumes where it stopped), saves logs, shows progress, and prints the
 summary as a table or JSON, or writes it as an HTML report, the same way for
@@ -16,16 +18,16 @@ from __future__ import annotations
 
 import fcntl
 import signal
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from enum import StrEnum
 from pathlib import Path
 from types import FrameType
-from typing import IO, Annotated, Any, Final, Protocol
+from typing import IO, Annotated, Any, Final
 
 import msgspec
 import typer
-from rich.console import Console, RenderableType
+from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -35,26 +37,16 @@ from rich.progress import (
     TextColumn,
     TimeRemainingColumn,
 )
-from rich.table import Table
 from rich.text import Text
 
+from multiversus_cli.presenters import presenter_for
 from multiversus_cli.runners import Runner
-from multiversus_core.engine.errors import MultiversusError, UnknownGameError
-from multiversus_core.engine.registry import DEFAULT_GAME, load_ruleset
+from multiversus_cli.simulating import Plan, SimulateRequest, UsageError
+from multiversus_core.engine.errors import UnknownGameError
+from multiversus_core.engine.records import DEFAULT_GAME
+from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.simulation import Codec, MatchResult, Record, game_of_header
 from multiversus_core.engine.simulation import Task as MatchTask
-from multiversus_core.rulesets.multiversus.bots.specs import make_bot
-from multiversus_core.rulesets.multiversus.catalog import installed_teams
-from multiversus_core.rulesets.multiversus.simulation import (
-    CODEC,
-    Grid,
-    Interval,
-    MatchRecord,
-    Summary,
-    summarize,
-    variants_label,
-)
-from multiversus_core.rulesets.multiversus.variants import VARIANTS
 
 EXIT_OK: Final = 0
 """Every match of the grid was played to its end."""
@@ -67,7 +59,8 @@ EXIT_INTERRUPTED: Final = 130
 """Ctrl-C: every finished match is kept."""
 
 DEFAULT_BOT: Final = "heuristic"
-"""The bot that plays each side unless told otherwise."""
+"""The bot that plays each side of Multiversus unless told otherwise (``tests/test_cli_layers.py``
+holds it to Multiversus' presenter's)."""
 
 EPILOG: Final = (
     "Exit codes: 0 every match played; 1 a match raised or its worker died (recorded as an "
@@ -77,88 +70,12 @@ EPILOG: Final = (
     "matches are kept)."
 )
 
-MULTIVERSUS_OPTIONS: Final = (
-    "heroes",
-    "adversaries",
-    "variants",
-    "heroes_bot",
-    "adversaries_bot",
-)
-"""The parameters of the options that make Multiversus' grid."""
-GAME_OPTIONS: Final = ("players", "fixed_seats")
-"""The parameters of the options that make another game's grid."""
-
 
 class OutputFormat(StrEnum):
     """How the summary is printed."""
 
     table = "table"
     json = "json"
-
-
-class UsageError(Exception):
-    """A bad option or --out file; the message is one line for the user."""
-
-
-class Plan(Protocol):
-    """What the command needs of a grid: its tasks, its file, its summary and views of it."""
-
-    @property
-    def grid(self) -> Any:
-        """The grid (a frozen struct with ``game``, ``matches`` and ``seed``), as the --out
-        file's header records it."""
-        ...
-
-    @property
-    def codec(self) -> Codec[Any, Any]:
-        """Reads and writes the lines of the grid's --out file."""
-        ...
-
-    def tasks(self, *, keep_logs: bool = False) -> Sequence[MatchTask]:
-        """Every match of the grid."""
-        ...
-
-    def summarize(self, records: Iterable[Any]) -> Any:
-        """The summary of the records (a struct with ``played`` and ``total``)."""
-        ...
-
-    def table(self, summary: Any) -> RenderableType:
-        """The summary for people."""
-        ...
-
-    def report(self, summary: Any, records: Sequence[Any]) -> str:
-        """The summary and the records as one HTML page."""
-        ...
-
-    def log_name(self, record: Any) -> str:
-        """The file name of a match's log."""
-        ...
-
-
-class MultiversusPlan:
-    """Multiversus' grid: each Hero team against each Adversary team under each variant set."""
-
-    codec: Final = CODEC
-
-    def __init__(self, grid: Grid) -> None:
-        self.grid = grid
-
-    def tasks(self, *, keep_logs: bool = False) -> Sequence[MatchTask]:
-        return self.grid.tasks(keep_logs=keep_logs)
-
-    def summarize(self, records: Iterable[MatchRecord]) -> Summary:
-        return summarize(self.grid, records)
-
-    def table(self, summary: Summary) -> RenderableType:
-        return summary_table(summary)
-
-    def report(self, summary: Summary, records: Sequence[MatchRecord]) -> str:
-        from multiversus_cli.simulate_report import render_report
-
-        return render_report(summary, records)
-
-    def log_name(self, record: MatchRecord) -> str:
-        return log_name(record)
 
 
 def simulate(
@@ -312,25 +229,22 @@ def simulate(
         return source is not None and source.name in ("COMMANDLINE", "ENVIRONMENT")
 
     try:
-        plan: Plan
-        if game == DEFAULT_GAME:
-            if wrong := next((name for name in GAME_OPTIONS if given(name)), None):
-                raise UsageError(
-                    f"--{wrong.replace('_', '-')} is for other games; multiversus takes "
-                    "--heroes-bot and --adversaries-bot"
-                )
-            plan = MultiversusPlan(
-                make_grid(heroes, adversaries, variants, heroes_bot, adversaries_bot, matches, seed)
-            )
-        else:
-            from multiversus_cli.simulate_any import GamePlan, make_game_grid
-
-            if wrong := next((name for name in MULTIVERSUS_OPTIONS if given(name)), None):
-                raise UsageError(
-                    f"--{wrong.replace('_', '-')} is for multiversus only; {game} takes --players"
-                )
-            ruleset = load_ruleset(game)
-            plan = GamePlan(ruleset, make_game_grid(ruleset, players, fixed_seats, matches, seed))
+        request = SimulateRequest(
+            matches=matches,
+            seed=seed,
+            players=players,
+            fixed_seats=fixed_seats,
+            game_options={
+                "heroes": heroes,
+                "adversaries": adversaries,
+                "variants": variants,
+                "heroes_bot": heroes_bot,
+                "adversaries_bot": adversaries_bot,
+            },
+            given=frozenset(name for name in ctx.params if given(name)),
+        )
+        load_ruleset(game)
+        plan: Plan = presenter_for(game).plan(game, request)
         if workers is not None and workers < 1:
             raise UsageError(f"--workers must be at least 1, not {workers}")
         if scheduler is not None and workers is not None:
@@ -430,87 +344,6 @@ def simulate(
 
 
 # --- options -----------------------------------------------------------------
-
-
-def make_grid(
-    heroes: Sequence[str] | None,
-    adversaries: Sequence[str] | None,
-    variants: Sequence[str] | None,
-    heroes_bot: str,
-    adversaries_bot: str,
-    matches: int,
-    seed: int,
-) -> Grid:
-    """The grid the options name.
-
-    :raises UsageError: for an unknown team, variant or bot, a team of the
-        wrong side, or a count or seed out of range.
-    """
-    check_run(matches, seed)
-    for spec in (heroes_bot, adversaries_bot):
-        try:
-            make_bot(spec, 0)
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-    return Grid(
-        heroes=_teams(heroes, "heroes"),
-        adversaries=_teams(adversaries, "adversaries"),
-        variants=_variant_sets(variants),
-        heroes_bot=heroes_bot,
-        adversaries_bot=adversaries_bot,
-        matches=matches,
-        seed=seed,
-    )
-
-
-def check_run(matches: int, seed: int) -> None:
-    """Check the matches per cell and the master seed of any grid.
-
-    :raises UsageError: if either is out of range.
-    """
-    if matches < 1:
-        raise UsageError(f"--matches must be at least 1, not {matches}")
-    if not 0 <= seed < 2**64:
-        raise UsageError(f"--seed must be from 0 to 2**64 - 1, not {seed}")
-
-
-def _names(values: Sequence[str] | None) -> list[str]:
-    return [n.strip() for value in values or () for n in value.split(",") if n.strip()]
-
-
-def _teams(values: Sequence[str] | None, side: str) -> tuple[str, ...]:
-    try:
-        teams = {t.id: t for t in installed_teams()}
-    except MultiversusError as exc:
-        raise UsageError(str(exc)) from None
-    names = _names(values)
-    if not names:
-        return tuple(t for t, sheet in teams.items() if sheet.side == side)
-    for name in names:
-        if name not in teams:
-            known = ", ".join(t for t, sheet in teams.items() if sheet.side == side)
-            raise UsageError(f"no team {name!r} is installed (the {side}: {known})")
-        if teams[name].side != side:
-            raise UsageError(f"{name} plays the {teams[name].side}, not the {side}")
-    return tuple(dict.fromkeys(names))
-
-
-def _variant_sets(values: Sequence[str] | None) -> tuple[tuple[str, ...], ...]:
-    sets: list[tuple[str, ...]] = []
-    for value in values or ["standard"]:
-        word = value.strip()
-        if word == "standard":
-            sets.append(())
-        elif word == "all":
-            sets.extend([(), *((name,) for name in sorted(VARIANTS))])
-        else:
-            names = _names([word])
-            for name in names:
-                if name not in VARIANTS:
-                    known = ", ".join(sorted(VARIANTS))
-                    raise UsageError(f"no variant {name!r} (known: standard, all, {known})")
-            sets.append(tuple(sorted(set(names))))
-    return tuple(dict.fromkeys(sets))
 
 
 def _runner(scheduler: str | None, workers: int | None) -> Runner:
@@ -614,74 +447,7 @@ def _read_out(
     return records
 
 
-def log_name(record: MatchRecord) -> str:
-    """The file name of a match's log: its cell and its index."""
-    variants = variants_label(record.variants)
-    return f"{record.heroes}-v-{record.adversaries}-{variants}-{record.index:05d}.jsonl"
-
-
 # --- the summary -------------------------------------------------------------
-
-
-def summary_table(summary: Summary) -> Table:
-    """One row per cell: matches, wins, draws, the Heroes' win rate and its interval."""
-    grid = summary.grid
-    title = (
-        f"{summary.played} of {summary.total} matches, {grid.heroes_bot} (Heroes) v "
-        f"{grid.adversaries_bot} (Adversaries), seed {grid.seed}"
-    )
-    table = Table(
-        title=title,
-        title_justify="left",
-        caption="H, A: the Heroes' and the Adversaries' wins. H win rate: the Heroes' share of "
-        "decided matches (draws left out), with its 95% Wilson interval. Unbalanced: the "
-        "interval excludes 50%; H or A is the side favoured. Rounds: the mean round the "
-        "matches ended in.",
-        caption_justify="left",
-    )
-    table.add_column("heroes v\nadversaries", no_wrap=True)
-    with_variants = grid.variants != ((),)
-    if with_variants:
-        table.add_column("variants", no_wrap=True)
-    table.add_column("matches", justify="right", no_wrap=True)
-    table.add_column("H", justify="right", no_wrap=True)
-    table.add_column("A", justify="right", no_wrap=True)
-    table.add_column("draw", justify="right", no_wrap=True)
-    if summary.errors:
-        table.add_column("error", justify="right", style="red", no_wrap=True)
-    table.add_column("H win rate\n(95% CI)", justify="right", no_wrap=True)
-    table.add_column("rounds", justify="right", no_wrap=True)
-    table.add_column("end reasons", no_wrap=True)
-    table.add_column("balance", no_wrap=True)
-    for cell in summary.cells:
-        row: list[str | Text] = [f"{cell.heroes} v\n{cell.adversaries}"]
-        if with_variants:
-            row.append(variants_label(cell.variants))
-        row += [
-            str(cell.matches),
-            str(cell.heroes_wins),
-            str(cell.adversaries_wins),
-            str(cell.draws),
-        ]
-        if summary.errors:
-            row.append(str(cell.errors))
-        row += [
-            rate_text(cell.win_rate, cell.interval),
-            f"{cell.mean_rounds:.2f}" if cell.mean_rounds is not None else "-",
-            "\n".join(f"{reason} {count}" for reason, count in cell.reasons.items()),
-            Text(f"unbalanced: {'H' if cell.favoured == 'heroes' else 'A'}", style="bold red")
-            if cell.unbalanced
-            else Text("ok", style="green"),
-        ]
-        table.add_row(*row)
-    return table
-
-
-def rate_text(rate: float | None, interval: Interval | None) -> str:
-    """``"42% (31-54%)"``: a win rate and its interval, or ``"-"`` with no decided match."""
-    if rate is None or interval is None:
-        return "-"
-    return f"{rate:.0%} ({interval.low * 100:.0f}-{interval.high:.0%})"
 
 
 # --- progress and Ctrl-C -----------------------------------------------------
@@ -762,16 +528,7 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
-    "GAME_OPTIONS",
-    "MULTIVERSUS_OPTIONS",
-    "MultiversusPlan",
     "OutputFormat",
-    "Plan",
-    "UsageError",
-    "check_run",
-    "make_grid",
     "open_out",
-    "rate_text",
     "simulate",
-    "summary_table",
 ]

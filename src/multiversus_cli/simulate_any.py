@@ -15,7 +15,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from multiversus_cli.simulate import UsageError, check_run, rate_text
+from multiversus_cli.simulating import SimulateRequest, UsageError, check_run, rate_text
 from multiversus_core.engine.registry import AnyRuleset
 from multiversus_core.engine.simulation import (
     GAME_CODEC,
@@ -32,6 +32,23 @@ DEFAULT_BOT: Final = "random"
 
 REASONS_SHOWN: Final = 3
 """End reasons a cell shows in the table (the JSON summary and the report have them all)."""
+
+
+MULTIVERSUS_OPTIONS: Final = ("heroes", "adversaries", "variants", "heroes_bot", "adversaries_bot")
+"""The parameters of the options that make Multiversus' grid, which another game refuses."""
+
+
+def plan_for(ruleset: AnyRuleset, request: SimulateRequest) -> GamePlan:
+    """The game's plan for the request.
+
+    :raises UsageError: for a Multiversus option given, the wrong number of bots, a bot the
+        game does not have, or a count or seed out of range.
+    """
+    request.refuse(MULTIVERSUS_OPTIONS, f"is for multiversus only; {ruleset.id} takes --players")
+    grid = make_game_grid(
+        ruleset, request.players, request.fixed_seats, request.matches, request.seed
+    )
+    return GamePlan(ruleset, grid)
 
 
 class GamePlan:
@@ -186,5 +203,6 @@ __all__ = [
     "game_log_name",
     "game_tables",
     "make_game_grid",
+    "plan_for",
     "totals_table",
 ]

@@ -1,7 +1,8 @@
 """The HTML report of a simulation: one self-contained page, charts drawn as inline SVG.
 
-:func:`render_report` (Multiversus' grid) and :func:`render_game_report`
-(any game's) are pure functions from a summary and its records to text.
+:func:`render_game_report` (any game's grid) is a pure function from a
+summary and its records to text; the page and its charts are shared with
+Multiversus' report (:mod:`multiversus_cli.presenters.multiversus_report`).
 The page loads nothing (no script, no font, no image, no style sheet from
 elsewhere), so it reads the same offline, attached to a mail or archived
 with the run.
@@ -16,12 +17,6 @@ from typing import Final, NamedTuple
 
 import multiversus_core
 from multiversus_core.engine.simulation import GameRecord, GameSummary, Interval, WinRate
-from multiversus_core.rulesets.multiversus.simulation import (
-    CellSummary,
-    MatchRecord,
-    Summary,
-    variants_label,
-)
 
 PALETTE: Final = (
     "#4e79a7",
@@ -52,48 +47,16 @@ svg text { font-family: system-ui, sans-serif; font-size: 12px; fill: #222; }
 """
 
 
-def _label(cell: CellSummary) -> str:
-    return f"{cell.heroes} v {cell.adversaries}, {variants_label(cell.variants)}"
-
-
-def render_report(summary: Summary, records: Sequence[MatchRecord]) -> str:
-    """The whole report as one HTML page."""
-    grid = summary.grid
-    title = f"Simulation: {grid.heroes_bot} (Heroes) v {grid.adversaries_bot} (Adversaries)"
-    return _page(
-        title,
-        summary.played,
-        summary.total,
-        summary.errors,
-        grid.matches,
-        grid.seed,
-        [
-            "<h2>The Heroes' win rate</h2>",
-            '<p class="note">The Heroes\' share of decided matches (draws left out), with its '
-            "95% Wilson interval. A cell whose interval excludes 50% is unbalanced (red).</p>",
-            win_rate_chart(summary.cells),
-            "<h2>Cells</h2>",
-            cell_table(summary.cells),
-            "<h2>Match length</h2>",
-            '<p class="note">Commands per match (set-up included), every cell together; '
-            "matches that raised are left out.</p>",
-            length_chart([r.commands for r in records if not r.failed]),
-            "<h2>End reasons</h2>",
-            reasons_chart(summary.cells),
-        ],
-    )
-
-
 def render_game_report(title: str, summary: GameSummary, records: Sequence[GameRecord]) -> str:
     """The whole report of any game's grid (``title`` is the game's name) as one HTML page."""
     grid = summary.grid
     fair = "-" if summary.fair is None else f"{summary.fair:.1%}"
     totals = [
-        _Rate(f"seat {seat}", rate, f"seat {seat}") for seat, rate in enumerate(summary.seats, 1)
+        Rate(f"seat {seat}", rate, f"seat {seat}") for seat, rate in enumerate(summary.seats, 1)
     ]
-    totals += [_Rate(bot, rate, bot) for bot, rate in summary.bots.items()]
+    totals += [Rate(bot, rate, bot) for bot, rate in summary.bots.items()]
     seats = [
-        _Rate(f"{cell.cell.label}: seat {seat}", rate, f"{cell.cell.label}: seat {seat} ({bot})")
+        Rate(f"{cell.cell.label}: seat {seat}", rate, f"{cell.cell.label}: seat {seat} ({bot})")
         for cell in summary.cells
         for seat, (bot, rate) in enumerate(zip(cell.bots, cell.seats, strict=True), start=1)
     ]
@@ -103,7 +66,7 @@ def render_game_report(title: str, summary: GameSummary, records: Sequence[GameR
         "each seat's were every seat alike. One whose interval excludes it is red.</p>"
     )
     cells = [(cell.cell.label, cell.reasons) for cell in summary.cells]
-    return _page(
+    return page(
         f"Simulation of {title}: {' v '.join(grid.bots)}",
         summary.played,
         summary.total,
@@ -113,20 +76,20 @@ def render_game_report(title: str, summary: GameSummary, records: Sequence[GameR
         [
             "<h2>Each seat and each bot, over every cell</h2>",
             share,
-            _rate_chart(totals, summary.fair, "Win rate of each seat and each bot"),
+            rate_chart(totals, summary.fair, "Win rate of each seat and each bot"),
             "<h2>Each seat, cell by cell</h2>",
-            _rate_chart(seats, summary.fair, "Win rate of each seat per cell"),
+            rate_chart(seats, summary.fair, "Win rate of each seat per cell"),
             "<h2>Match length</h2>",
             '<p class="note">Commands per match, every cell together; matches that raised '
             "are left out.</p>",
             length_chart([r.commands for r in records if not r.failed]),
             "<h2>End reasons</h2>",
-            _reasons_chart(cells),
+            reasons_chart(cells),
         ],
     )
 
 
-def _page(
+def page(
     title: str, played: int, total: int, errors: int, matches: int, seed: int, body: list[str]
 ) -> str:
     parts = [
@@ -143,59 +106,15 @@ def _page(
     return "\n".join(parts) + "\n"
 
 
-def cell_table(cells: Sequence[CellSummary]) -> str:
-    """The per-cell table, as the terminal shows it."""
-    head = (
-        "<tr><th>heroes v adversaries</th><th>variants</th><th>matches</th><th>Heroes</th>"
-        "<th>Adversaries</th><th>draws</th><th>errors</th><th>Heroes' win rate</th>"
-        "<th>95% interval</th><th>mean rounds</th><th>end reasons</th><th>balance</th></tr>"
-    )
-    rows = [head]
-    for cell in cells:
-        rate = f"{cell.win_rate:.1%}" if cell.win_rate is not None else "-"
-        interval = f"{cell.interval.low:.1%} to {cell.interval.high:.1%}" if cell.interval else "-"
-        rounds = f"{cell.mean_rounds:.2f}" if cell.mean_rounds is not None else "-"
-        reasons = ", ".join(f"{escape(k)} {v}" for k, v in cell.reasons.items())
-        balance = (
-            f'<span class="unbalanced">unbalanced: favours the {cell.favoured}</span>'
-            if cell.unbalanced
-            else '<span class="ok">ok</span>'
-        )
-        rows.append(
-            f'<tr><td>{escape(cell.heroes)} v {escape(cell.adversaries)}</td><td class="text">'
-            f"{escape(variants_label(cell.variants))}</td><td>{cell.matches}</td>"
-            f"<td>{cell.heroes_wins}</td><td>{cell.adversaries_wins}</td><td>{cell.draws}</td>"
-            f"<td>{cell.errors}</td><td>{rate}</td><td>{interval}</td><td>{rounds}</td>"
-            f'<td class="text">{reasons}</td><td class="text">{balance}</td></tr>'
-        )
-    return "<table>" + "".join(rows) + "</table>"
-
-
-class _Rate(NamedTuple):
+class Rate(NamedTuple):
     label: str
     rate: WinRate
     tip: str
 
 
-def win_rate_chart(cells: Sequence[CellSummary]) -> str:
-    """Each cell's win rate as a dot on its 95% interval, against a line at 50%."""
+def rate_chart(rates: Sequence[Rate], fair: float | None, title: str) -> str:
     rows = [
-        _Row(
-            _label(c),
-            c.win_rate,
-            c.interval,
-            c.unbalanced,
-            f"{c.heroes_wins} of {c.heroes_wins + c.adversaries_wins} decided",
-            "no decided match",
-        )
-        for c in cells
-    ]
-    return _chart(rows, 0.5, "The Heroes' win rate per cell")
-
-
-def _rate_chart(rates: Sequence[_Rate], fair: float | None, title: str) -> str:
-    rows = [
-        _Row(
+        Row(
             r.label,
             r.rate.rate,
             r.rate.interval,
@@ -205,10 +124,10 @@ def _rate_chart(rates: Sequence[_Rate], fair: float | None, title: str) -> str:
         )
         for r in rates
     ]
-    return _chart(rows, fair, title)
+    return chart(rows, fair, title)
 
 
-class _Row(NamedTuple):
+class Row(NamedTuple):
     label: str
     rate: float | None
     interval: Interval | None
@@ -217,7 +136,7 @@ class _Row(NamedTuple):
     empty: str
 
 
-def _chart(rows: Sequence[_Row], centre: float | None, title: str) -> str:
+def chart(rows: Sequence[Row], centre: float | None, title: str) -> str:
     """Each row's rate as a dot on its 95% interval, against a solid line at ``centre``."""
     left, width, row = 330, 420, 24
     height = row * len(rows) + 40
@@ -297,12 +216,7 @@ def length_chart(lengths: Sequence[int], bins: int = 20) -> str:
     return "".join(parts)
 
 
-def reasons_chart(cells: Sequence[CellSummary]) -> str:
-    """Each cell's end reasons as one bar, split by reason, with a legend."""
-    return _reasons_chart([(_label(cell), cell.reasons) for cell in cells])
-
-
-def _reasons_chart(cells: Sequence[tuple[str, Mapping[str, int]]]) -> str:
+def reasons_chart(cells: Sequence[tuple[str, Mapping[str, int]]]) -> str:
     totals: Counter[str] = Counter()
     for _, reasons_of in cells:
         totals.update(reasons_of)
@@ -360,10 +274,12 @@ class _Linear:
 
 
 __all__ = [
-    "cell_table",
+    "Rate",
+    "Row",
+    "chart",
     "length_chart",
+    "page",
+    "rate_chart",
     "reasons_chart",
     "render_game_report",
-    "render_report",
-    "win_rate_chart",
 ]

@@ -1,10 +1,11 @@
 """How each game's matches look: what the commands ask of a game besides its ruleset.
 
-``replay``, ``diff`` and ``play`` work for every game through the game's
+``replay``, ``diff``, ``play`` and ``simulate`` work for every game through the game's
 ruleset and one :class:`Presenter`: an entry told in words, the board (or
 the view) after it, how a match is counted in rounds and turns for
 stepping, one HTML page to step through, a picture of the board if the game
-draws one, how two states differ, and a match played at the terminal. A game
+draws one, how two states differ, a match played at the terminal, and the
+grid ``simulate`` plays. A game
 without a presenter of its own gets :class:`Plain`: the match told in the
 ruleset's words (``describe_command``, ``narrate``) and the viewer's view as
 JSON. Multiversus' presenter draws its board (:mod:`.multiversus`). Another
@@ -24,9 +25,10 @@ from typing import Any, Final, Protocol
 from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
-from multiversus_cli import html_any, play_any, transcript
+from multiversus_cli import html_any, play_any, simulate_any, transcript
 from multiversus_cli.differences import Found, field_differences, field_line, words
 from multiversus_cli.play_any import PlayRequest
+from multiversus_cli.simulating import Plan, SimulateRequest
 from multiversus_core.engine.log import MatchLog, starting_state
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
@@ -113,6 +115,14 @@ class Presenter(Protocol):
         return the exit code (:mod:`multiversus_cli.play`)."""
         ...
 
+    def plan(self, game: str, request: SimulateRequest) -> Plan:
+        """The grid of bot matches of ``game`` that ``multiversus simulate`` asks for, and how
+        to run, record and summarise it (:mod:`multiversus_cli.simulating`).
+
+        :raises UsageError: for options that make no grid of the game.
+        """
+        ...
+
 
 class Plain:
     """Any game's looks, through its ruleset alone: the match in the ruleset's words, and the
@@ -163,6 +173,10 @@ class Plain:
         """Each seat's legal commands by number, bots at theirs
         (:mod:`multiversus_cli.play_any`)."""
         return play_any.play_request(out, err, game, request)
+
+    def plan(self, game: str, request: SimulateRequest) -> Plan:
+        """Its bots rotated over the seats (:mod:`multiversus_cli.simulate_any`)."""
+        return simulate_any.plan_for(load_ruleset(game), request)
 
 
 PLAIN: Final = Plain()

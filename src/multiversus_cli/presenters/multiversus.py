@@ -11,8 +11,15 @@ from rich.console import Console, RenderableType
 from multiversus_cli.differences import Found
 from multiversus_cli.html import Page, page_html, referee_page, side_page
 from multiversus_cli.play_any import PlayRequest
-from multiversus_cli.presenters import Folded, Presenter, multiversus_diff, multiversus_play
+from multiversus_cli.presenters import (
+    Folded,
+    Presenter,
+    multiversus_diff,
+    multiversus_play,
+    multiversus_simulate,
+)
 from multiversus_cli.presenters.multiversus_text import board, entry_head, event_lines
+from multiversus_cli.simulating import Plan, SimulateRequest
 from multiversus_core.engine.log import MatchLog
 from multiversus_core.engine.viewlog import redact_log
 from multiversus_core.rulesets.multiversus.state import MatchState
@@ -59,6 +66,11 @@ class MultiversusPresenter:
     def play(self, out: Console, err: Console, game: str, request: PlayRequest) -> int:
         """Multiversus' own menus, guide and board (:mod:`.multiversus_play`)."""
         return multiversus_play.play_request(out, err, request)
+
+    def plan(self, game: str, request: SimulateRequest) -> Plan:
+        """Each Hero team against each Adversary team under each variant set
+        (:mod:`.multiversus_simulate`)."""
+        return multiversus_simulate.plan_for(request)
 
 
 def _page(folded: Folded, viewer: str, to: int) -> Page:
