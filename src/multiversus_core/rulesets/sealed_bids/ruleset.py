@@ -56,8 +56,6 @@ class SearchGame:
 
     legal = staticmethod(rules.legal_commands)
     determinize = staticmethod(hidden.determinize)
-    fill_event = staticmethod(hidden.fill_event)
-    fill_command = staticmethod(hidden.fill_command)
 
     def to_move(self, state: SealedBidsState) -> Seat | None:
         """The first seat the match waits for, or None once it is over."""
