@@ -29,6 +29,8 @@ from typing import Final, Literal, Protocol, TypeAlias
 
 import msgspec
 
+from multiversus_core.engine.errors import InvalidCommandError
+
 SaltSource: TypeAlias = Literal["seed", "secrets"]
 """Where the salts of a match's commitments come from."""
 
@@ -76,6 +78,33 @@ def opens(commitment: str, salt: str, what: msgspec.Struct) -> bool:
 def is_salt(text: str) -> bool:
     """True if ``text`` is a salt as logs write it: 64 lower-case hex digits."""
     return _HEX_SALT.fullmatch(text) is not None
+
+
+def check_salt(
+    salt: str | None,
+    source: SaltSource,
+    *,
+    salted: str = "its secrets",
+    needs: str = "the command needs a fresh salt",
+    seeded: str = "",
+) -> None:
+    """Check a secret command's salt against the match's salt source, for any game.
+
+    ``salted`` names what the game salts ("its bids"), ``needs`` says what a command
+    without a salt lacks, and ``seeded`` (if given) how else to start the match, in the
+    messages.
+
+    :raises InvalidCommandError: if the salt is malformed, missing in a ``"secrets"``
+        match, or given in a ``"seed"`` match.
+    """
+    if salt is not None and not is_salt(salt):
+        raise InvalidCommandError("a salt is 64 lower-case hex digits (32 bytes)")
+    if source == "secrets" and salt is None:
+        raise InvalidCommandError(f"this match salts {salted} from `secrets`: {needs}")
+    if source == "seed" and salt is not None:
+        raise InvalidCommandError(
+            f"this match derives its salts from the seed: leave the salt out{seeded}"
+        )
 
 
 def fresh_salt() -> str:

@@ -43,7 +43,7 @@ from multiversus_core.engine.commit import (
     seeded_key,
     seeded_salt,
 )
-from multiversus_core.engine.errors import InvalidCommandError
+from multiversus_core.engine.commit import check_salt as engine_check_salt
 from multiversus_core.rulesets.multiversus.builder import Builder
 from multiversus_core.rulesets.multiversus.commands import (
     ChooseSecret,
@@ -183,23 +183,18 @@ def salted(command: Command, settings: MatchSettings) -> Command:
 
 
 def check_salt(salt: str | None, settings: MatchSettings) -> None:
-    """Check a secret command's salt against the match's salt source.
+    """Check a secret command's salt against the match's salt source
+    (:func:`multiversus_core.engine.commit.check_salt`).
 
     :raises InvalidCommandError: if the salt is malformed, missing in a
         ``"secrets"`` match, or given in a ``"seed"`` match.
     """
-    if salt is not None and not is_salt(salt):
-        raise InvalidCommandError("a salt is 64 lower-case hex digits (32 bytes)")
-    if settings.salts == "secrets" and salt is None:
-        raise InvalidCommandError(
-            "this match salts its secrets from `secrets`: the command needs a fresh salt "
-            "(multiversus_core.salted adds one)"
-        )
-    if settings.salts == "seed" and salt is not None:
-        raise InvalidCommandError(
-            "this match derives its salts from the seed: leave the salt out "
-            "(or start the match with salts='secrets')"
-        )
+    engine_check_salt(
+        salt,
+        settings.salts,
+        needs="the command needs a fresh salt (multiversus_core.salted adds one)",
+        seeded=" (or start the match with salts='secrets')",
+    )
 
 
 def seal(

@@ -13,7 +13,7 @@ from msgspec.structs import replace
 
 from multiversus_core.engine.audit import Committed, Due, Revealed, SecretFact
 from multiversus_core.engine.chance import Chance, Seed, roll
-from multiversus_core.engine.commit import SaltSource, commit, is_salt, seeded_salt
+from multiversus_core.engine.commit import SaltSource, check_salt, commit, is_salt, seeded_salt
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError, SettingsError
 from multiversus_core.engine.ruleset import Outcome, Seat
 
@@ -308,12 +308,7 @@ def _check_well_formed(command: Command, settings: SealedBidsSettings) -> None:
         return
     if type(command.token) is not int or command.token not in TOKENS:
         raise InvalidCommandError(f"a bid is one of the tokens 1 to 5, not {command.token!r}")
-    if command.salt is not None and not is_salt(command.salt):
-        raise InvalidCommandError("a salt is 64 lower-case hex digits (32 bytes)")
-    if settings.salts == "secrets" and command.salt is None:
-        raise InvalidCommandError("this match salts its bids from `secrets`: the bid needs a salt")
-    if settings.salts == "seed" and command.salt is not None:
-        raise InvalidCommandError("this match derives its salts from the seed: leave the salt out")
+    check_salt(command.salt, settings.salts, salted="its bids", needs="the bid needs a salt")
 
 
 def _bid(command: Bid, state: SealedBidsState) -> tuple[Event, ...]:
