@@ -38,8 +38,9 @@ SALT_BYTES: Final = 32
 """A salt is 32 random bytes, written as 64 lower-case hex digits."""
 
 STAND_IN_SALT: Final = "0" * (2 * SALT_BYTES)
-"""The salt a filled-in view log gives a secret it never reveals (:mod:`.viewlog`): its
-commitment is not the one recorded, and is never compared."""
+"""The salt of a secret no one chose for real: one a filled-in view log never reveals
+(:mod:`.viewlog`), or one a search imagines in a sampled state. Its commitment is never
+compared."""
 
 _HEX_SALT: Final = re.compile(r"[0-9a-f]{64}")
 _encoder: Final = msgspec.json.Encoder()

@@ -12,7 +12,7 @@ from msgspec.structs import replace
 
 from multiversus_core.engine.bots import BotMaker, SearchBot, UniformBot
 from multiversus_core.engine.chance import Chance, opens_chance
-from multiversus_core.engine.commit import fresh_salt
+from multiversus_core.engine.commit import STAND_IN_SALT, fresh_salt
 from multiversus_core.engine.errors import SettingsError
 from multiversus_core.engine.records import Upcast
 from multiversus_core.engine.ruleset import Ruleset, Seat, Table, Viewer, table_of, with_table_of
@@ -64,7 +64,7 @@ class SearchGame:
     def apply(self, state: SealedBidsState, command: Command) -> SealedBidsState:
         """The state after ``command``; an imagined bid's salt is never revealed to anyone."""
         if isinstance(command, Bid) and command.salt is None and state.settings.salts == "secrets":
-            command = replace(command, salt="00" * 32)
+            command = replace(command, salt=STAND_IN_SALT)
         return rules.decide(command, state)[1]
 
     def evaluate(self, state: SealedBidsState, player: Seat) -> float:

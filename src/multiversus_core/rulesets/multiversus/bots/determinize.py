@@ -23,11 +23,11 @@ to anyone: it is a sample to search on.
 from __future__ import annotations
 
 import random
-from typing import Final
 
 from msgspec.structs import replace
 
 from multiversus_core.engine.chance import Chance
+from multiversus_core.engine.commit import STAND_IN_SALT
 from multiversus_core.rulesets.multiversus.commands import (
     ChooseSecret,
     Command,
@@ -91,10 +91,6 @@ def determinize(view: MatchView, rng: random.Random) -> MatchState:
     if view.activation is not None:
         state = _with_activation(state, view.activation, rng)
     return state
-
-
-STAND_IN_SALT: Final = "0" * 64
-"""The salt of every secret chosen in a sample: its commitments are never checked or shown."""
 
 
 def apply_sampled(state: MatchState, command: Command) -> tuple[MatchState, tuple[Event, ...]]:
