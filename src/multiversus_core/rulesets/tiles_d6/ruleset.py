@@ -1,0 +1,302 @@
+"""tiles-d6 behind the engine's one door: settings, views, chance, bots and :data:`RULESET`.
+
+Nothing is hidden (T28): a viewer sees the state without its chance seed,
+no event or command is ever redacted, and no secret is committed. The dice
+are the only unknown: every one is a chance point of the engine's, drawn in
+the order the rules roll them, or supplied by the command when rolled at the
+table.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+import msgspec
+from msgspec.structs import replace
+
+from multiversus_core.engine.audit import Revealed, SecretFact
+from multiversus_core.engine.bots import BotMaker, SearchBot, UniformBot
+from multiversus_core.engine.chance import Chance, opens_chance
+from multiversus_core.engine.commit import is_salt
+from multiversus_core.engine.errors import SettingsError
+from multiversus_core.engine.records import Upcast
+from multiversus_core.engine.ruleset import (
+    REFEREE,
+    Outcome,
+    Ruleset,
+    Seat,
+    Table,
+    Viewer,
+    table_of,
+    with_table_of,
+)
+from multiversus_core.rulesets.tiles_d6 import rules, words
+from multiversus_core.rulesets.tiles_d6.content import find_map, find_roster
+from multiversus_core.rulesets.tiles_d6.model import (
+    Attack,
+    Attacked,
+    BramblesRolled,
+    Command,
+    ConcussionRolled,
+    EndTurn,
+    Event,
+    Fire,
+    Fired,
+    MatchEnded,
+    RollOff,
+    RollOffRolled,
+    Stats,
+    StepTo,
+    TilesSettings,
+    TilesState,
+    Unit,
+    WithdrawRolled,
+)
+
+VIEWERS: Final[tuple[Viewer, ...]] = ("seat-1", "seat-2", "spectator")
+
+
+class TilesView(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """The match as a viewer knows it: everything but the chance seed (T28)."""
+
+    viewer: Viewer
+    state: TilesState
+    """The state, with no chance seed and its settings' seed 0."""
+
+
+def check_settings(settings: TilesSettings) -> None:
+    """Check the settings can start a match: :class:`SettingsError` names the first wrong field."""
+    s = settings
+    if len(s.players) != 2 or not all(isinstance(p, str) and p.strip() for p in s.players):
+        raise SettingsError("players: name both players, seat 1 first")
+    if find_map(s.map) is None:
+        raise SettingsError(f"map: no map {s.map!r} is installed")
+    if len(s.rosters) != 2:
+        raise SettingsError("rosters: name a roster for each seat, seat 1 first")
+    for seat, roster in enumerate(s.rosters, start=1):
+        if find_roster(roster) is None:
+            raise SettingsError(f"rosters: no roster {roster!r} is installed (seat {seat})")
+    if not 0 <= s.seed < 2**64:
+        raise SettingsError(f"seed: the seed is from 0 to 2**64 - 1, not {s.seed}")
+    if s.salts not in ("seed", "secrets"):
+        raise SettingsError(f"salts: salts come from 'seed' or 'secrets', not {s.salts!r}")
+    if s.chance and not is_salt(s.chance):
+        raise SettingsError("chance: a chance commitment is 64 lower-case hex digits")
+    if s.chance and s.seed != 0:
+        raise SettingsError("seed: the seed is 0 when chance is secret")
+
+
+def initial_state(settings: TilesSettings, chance: Chance | None) -> TilesState:
+    """The match before the roll-off: every unit of both rosters off the board.
+
+    :raises SettingsError: if ``chance`` does not open the settings' commitment.
+    """
+    if chance is not None and not opens_chance(settings.chance, chance):
+        raise SettingsError("chance: the chance seed does not open the settings' commitment")
+    game_map = find_map(settings.map)
+    assert game_map is not None  # check_settings found it
+    units: list[Unit] = []
+    for seat, roster_id in enumerate(settings.rosters, start=1):
+        roster = find_roster(roster_id)
+        assert roster is not None
+        for kind in roster.units:
+            for number in range(1, kind.count + 1):
+                own = kind.id if kind.count == 1 else f"{kind.id}-{number}"
+                stats = Stats(
+                    kind.id,
+                    kind.name,
+                    kind.move,
+                    kind.combat,
+                    kind.strength,
+                    kind.ranged,
+                    kind.power,
+                    kind.evade,
+                    kind.health,
+                    kind.defense,
+                    tuple(kind.traits),
+                )
+                units.append(Unit(f"{seat}.{own}", seat, stats, kind.health))
+    return TilesState(settings, tuple(game_map.rows), tuple(units), chance)
+
+
+def view(state: TilesState, viewer: Viewer) -> TilesView:
+    """What ``viewer`` may know: the whole state but the chance seed (T28)."""
+    if viewer not in VIEWERS:
+        raise ValueError(f"no viewer {viewer!r} in tiles-d6: {', '.join(VIEWERS)}")
+    settings = replace(state.settings, seed=0)
+    return TilesView(viewer, replace(state, settings=settings, chance=None))
+
+
+def determinize(seen: TilesView, rng: random.Random) -> TilesState:
+    """A full state ``seen`` cannot tell from the truth: a fresh chance seed."""
+    state, settings = seen.state, seen.state.settings
+    if settings.chance:
+        return replace(state, chance=Chance(rng.getrandbits(64), f"{rng.getrandbits(256):064x}"))
+    return replace(state, settings=replace(settings, seed=rng.getrandbits(64)))
+
+
+def with_recorded_chance(command: Command, events: Sequence[msgspec.Struct]) -> Command:
+    """A command supplying the dice its recorded events show (verify before the seed is out)."""
+    match command:
+        case RollOff(dice=None):
+            rolled = [e.dice for e in events if isinstance(e, RollOffRolled)]
+            return replace(command, dice=rolled[0]) if rolled else command
+        case StepTo(dice=None):
+            dice = tuple(e.die for e in events if isinstance(e, BramblesRolled | WithdrawRolled))
+            return replace(command, dice=dice)
+        case Attack(die=None):
+            faces = [e.die for e in events if isinstance(e, Attacked)]
+            return replace(command, die=faces[0]) if faces else command
+        case Fire(die=None):
+            faces = [e.die for e in events if isinstance(e, Fired)]
+            return replace(command, die=faces[0]) if faces else command
+        case EndTurn(dice=None):
+            dice = tuple(e.die for e in events if isinstance(e, ConcussionRolled))
+            return replace(command, dice=dice)
+    return command
+
+
+class NoSecrets:
+    """The audit of a game that commits to nothing (T28)."""
+
+    audited: Final[frozenset[type]] = frozenset()
+
+    def __init__(self, settings: TilesSettings) -> None:
+        del settings  # nothing to bind a secret to
+
+    def read(self, event: msgspec.Struct) -> Sequence[SecretFact]:
+        """Nothing: no event commits, reveals or makes anything due."""
+        return ()
+
+
+class SearchGame:
+    """tiles-d6 as information-set MCTS sees it: a playout runs to the end of the turn after
+    the one it began in, judged by the injuries and health each side has dealt."""
+
+    legal = staticmethod(rules.legal_commands)
+    determinize = staticmethod(determinize)
+
+    def to_move(self, state: TilesState) -> Seat | None:
+        """The seat the match waits for, or None once it is over."""
+        return next(iter(rules.to_act(state)), None)
+
+    def apply(self, state: TilesState, command: Command) -> TilesState:
+        """The state after ``command``."""
+        return rules.decide(command, state)[1]
+
+    def evaluate(self, state: TilesState, player: Seat) -> float:
+        """The result once over; else the share of the enemy's health taken, less the share
+        of one's own, with an injury counting as the unit's whole health."""
+        result = rules.outcome(state)
+        if result is not None:
+            return result.returns[player - 1]
+
+        def lost(seat: Seat) -> float:
+            units = [u for u in state.units if u.seat == seat]
+            full = sum(u.stats.health for u in units) or 1
+            left = sum(max(u.health, 0) for u in units if not u.injured)
+            return 1 - left / full
+
+        return max(-1.0, min(1.0, lost(rules.other(player)) - lost(player)))
+
+    def is_horizon(self, start: TilesState, state: TilesState) -> bool:
+        """True once the match is over or two turns have ended since the playout began."""
+        return state.phase == "over" or state.turn >= start.turn + 2
+
+    def playout(self, state: TilesState, legal: Sequence[Command], rng: random.Random) -> Command:
+        """Choose at random."""
+        return rng.choice(legal)
+
+
+SEARCH_GAME: Final = SearchGame()
+
+
+class TilesRuleset:
+    """tiles-d6, as the engine sees it."""
+
+    id: Final = "tiles-d6"
+    title: Final = "tiles-d6"
+    rules_version: Final = 1
+    settings_type: Final = TilesSettings
+    command_type: Final[Any] = Command
+    event_type: Final[Any] = Event
+    end_event: Final = MatchEnded
+    view_event_type: Final[Any] = Event
+    view_command_type: Final[Any] = Command
+    viewers: Final = VIEWERS
+    log_upcasts: Final[Mapping[int, Upcast]] = {}
+    """Rules version 1 is the first: nothing to upcast."""
+    bots: Final[Mapping[str, BotMaker]] = {
+        "random": UniformBot,
+        "mcts": lambda seed: SearchBot(SEARCH_GAME, seed, iterations=200),
+    }
+
+    check_settings = staticmethod(check_settings)
+    initial_state = staticmethod(initial_state)
+    to_act = staticmethod(rules.to_act)
+    legal_commands = staticmethod(rules.legal_commands)
+    decide = staticmethod(rules.decide)
+    evolve = staticmethod(rules.evolve)
+    fold = staticmethod(rules.fold)
+    where = staticmethod(words.where)
+    describe_command = staticmethod(words.describe_command)
+    narrate = staticmethod(words.narrate)
+    view = staticmethod(view)
+    determinize = staticmethod(determinize)
+    auditor = staticmethod(NoSecrets)
+    with_recorded_chance = staticmethod(with_recorded_chance)
+
+    def outcome(self, state: TilesState) -> Outcome | None:
+        """The winner of a wipe-out or of the injuries after round 8, or a draw (T3)."""
+        return rules.outcome(state)
+
+    def table(self, settings: TilesSettings) -> Table:
+        """The settings' seed, chance commitment, salt source and players."""
+        return table_of(settings)
+
+    def with_table(self, settings: TilesSettings, table: Table) -> TilesSettings:
+        """``settings`` with the table's seed, chance, salts and players."""
+        return with_table_of(settings, table)
+
+    def viewer_of(self, state: TilesState, seat: Seat | None) -> Viewer:
+        """``"seat-N"`` for seat N, ``"spectator"`` for None."""
+        return "spectator" if seat is None else f"seat-{seat}"
+
+    def redact_event(self, event: Event, viewer: Viewer) -> msgspec.Struct:
+        """The event itself: nothing is hidden (T28)."""
+        return event
+
+    def redact_command(self, command: Command, state: TilesState, viewer: Viewer) -> msgspec.Struct:
+        """The command itself: nothing is hidden (T28)."""
+        return command
+
+    def fill_event(
+        self, placeholder: msgspec.Struct, revealed: Revealed | None, state: TilesState
+    ) -> Sequence[Event]:
+        """Never asked: a view log of this game holds no placeholder."""
+        raise ValueError(f"tiles-d6 has no placeholders, not {placeholder!r}")
+
+    def fill_command(
+        self, placeholder: msgspec.Struct, events: Sequence[Event], state: TilesState
+    ) -> Command | None:
+        """Never asked: a view log of this game holds no placeholder."""
+        raise ValueError(f"tiles-d6 has no placeholders, not {placeholder!r}")
+
+    def salted(self, command: Command, settings: TilesSettings) -> Command:
+        """The command itself: nothing is secret, so nothing is salted (T28)."""
+        return command
+
+    def search_game(self) -> SearchGame:
+        """The one :class:`SearchGame` every search shares: it keeps nothing."""
+        return SEARCH_GAME
+
+
+RULESET: Final = TilesRuleset()
+"""The ruleset of tiles-d6."""
+
+_CONFORMS: Final[Ruleset[TilesSettings, TilesState, Command, Event, TilesView]] = RULESET
+"""Proves to the type checker that :data:`RULESET` is a ruleset."""
+
+__all__ = ["RULESET", "VIEWERS", "TilesRuleset", "TilesView", "check_settings", "view"]
