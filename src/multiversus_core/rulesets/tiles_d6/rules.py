@@ -12,7 +12,7 @@ from typing import Final
 
 from msgspec.structs import replace
 
-from multiversus_core.engine.chance import Chance, roll
+from multiversus_core.engine.chance import roll
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.engine.grid import (
     Grid,
@@ -112,7 +112,9 @@ def evolve(state: TilesState, event: Event) -> TilesState:
         case Stepped(unit=unit, to=to, cost=cost, fell=fell):
             state = _with_unit(state, unit, at=to, prone=fell)
             assert state.action is not None
-            return _with_action(state, points=state.action.points - cost, steps=state.action.steps + 1)
+            return _with_action(
+                state, points=state.action.points - cost, steps=state.action.steps + 1
+            )
         case BramblesRolled() | WithdrawRolled() | Fired() | ConcussionRolled():
             state = replace(state, draws=state.draws + 1)
             if isinstance(event, ConcussionRolled) and event.recovered:
@@ -140,9 +142,10 @@ def evolve(state: TilesState, event: Event) -> TilesState:
             return _with_unit(state, unit, concussed=state.turn, prone=True)
         case Injured(unit=unit, by=by):
             state = _with_unit(state, unit, injured=True, at=None)
-            injured = tuple(n + 1 if seat == by else n for seat, n in zip(SEATS, state.injured))
+            first, second = state.injured
+            injured = (first + (by == 1), second + (by == 2))
             action = None if state.action and state.action.unit == unit else state.action
-            return replace(state, injured=(injured[0], injured[1]), action=action)
+            return replace(state, injured=injured, action=action)
         case StunRecovered(unit=unit):
             return _with_unit(state, unit, stunned=0)
         case TurnStarted(seat=seat):
@@ -222,10 +225,14 @@ def crowd(state: TilesState, attacker: Unit, defender: Unit) -> int:
     units next to the attacker (the defender counts), every unit on the board (T22, T37)."""
     assert attacker.at is not None and defender.at is not None
     mine = sum(
-        1 for u in on_board(state, attacker.seat) if u.at is not None and is_adjacent(u.at, defender.at)
+        1
+        for u in on_board(state, attacker.seat)
+        if u.at is not None and is_adjacent(u.at, defender.at)
     )
     theirs = sum(
-        1 for u in on_board(state, defender.seat) if u.at is not None and is_adjacent(u.at, attacker.at)
+        1
+        for u in on_board(state, defender.seat)
+        if u.at is not None and is_adjacent(u.at, attacker.at)
     )
     return mine - theirs
 
@@ -644,11 +651,7 @@ class _Decision:
 
 
 def _is_coord(value: object) -> bool:
-    return (
-        isinstance(value, tuple)
-        and len(value) == 2
-        and all(type(v) is int for v in value)
-    )
+    return isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value)
 
 
 def step_cost(state: TilesState, unit: Unit) -> int:

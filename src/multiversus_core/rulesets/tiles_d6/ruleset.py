@@ -23,7 +23,6 @@ from multiversus_core.engine.commit import is_salt
 from multiversus_core.engine.errors import SettingsError
 from multiversus_core.engine.records import Upcast
 from multiversus_core.engine.ruleset import (
-    REFEREE,
     Outcome,
     Ruleset,
     Seat,
