@@ -576,3 +576,56 @@ def test_t40_picking_another_unit_ends_the_previous_unit_s_action() -> None:
     assert events[0] == ActionEnded("1.a")
     with pytest.raises(IllegalCommandError):
         rules.decide(StartMove(1, "1.a"), state)
+
+
+# --- tiles and units ------------------------------------------------------------------------
+
+
+def test_t7_a_door_blocks_sight_not_movement_and_a_window_movement_not_sight() -> None:
+    rows = ("..+...", "......", "..=...", "......", "......", "......")
+    state = playing([unit("1.a", 1, (1, 0)), unit("1.b", 1, (1, 2)), unit("2.z", 2, (5, 5))], rows)
+    _, moving = run(state, StartMove(1, "1.a"))
+    assert StepTo(1, (2, 0)) in rules.legal_commands(moving, 1)  # through the door
+    _, moving = run(state, StartMove(1, "1.b"))
+    assert StepTo(1, (2, 2)) not in rules.legal_commands(moving, 1)  # not through the window
+    assert not rules.in_sight(state, (1, 0), (3, 0)) and rules.in_sight(state, (1, 2), (3, 2))
+
+
+def test_t6_units_never_block_the_line_of_sight() -> None:
+    shooter, target = _shooter(), unit("2.c", 2, (0, 4))
+    between = unit("2.d", 2, (0, 2))
+    state = playing([shooter, target, between])
+    assert not rules.fire_problem(state, shooter, target)
+
+
+def test_t8_attributes_are_used_as_values_their_differences_equal_the_modifiers() -> None:
+    a, d = unit("1.a", 1, (2, 2), combat=5), unit("2.c", 2, (3, 2), evade=2)
+    assert rules.melee_modifier(playing([a, d]), a, d, charge=False) == (5 - 3) - (2 - 3)
+
+
+def test_t9_a_unit_without_ranged_or_power_cannot_fire_and_health_never_heals() -> None:
+    shooter = unit("1.s", 1, (0, 0), ranged=0, power=3)
+    state = playing([shooter, unit("2.c", 2, (0, 4), health=3)])
+    assert rules.fire_problem(state, shooter, state.units[1]) == "it has no ranged attack"
+    hurt = unit("2.c", 2, (3, 2), health=2)
+    state = playing([unit("1.a", 1, (2, 2)), hurt])
+    _, state = run(state, EndTurn(1), EndTurn(2), EndTurn(1))
+    after = state.unit("2.c")
+    assert after is not None and after.health == 2
+
+
+def test_t21_prone_changes_no_defense_only_the_chance_to_be_hit() -> None:
+    standing = _attack(unit("1.a", 1, (2, 2), strength=4, combat=9), unit("2.c", 2, (3, 2)), 6)
+    prone = _attack(
+        unit("1.a", 1, (2, 2), strength=4, combat=9), unit("2.c", 2, (3, 2), prone=True), 6
+    )
+    damage = [e.damage for e in (*standing, *prone) if isinstance(e, Damaged)]
+    assert damage == [3, 3]
+
+
+def test_tp1_standing_up_needs_a_move_point_as_a_step_does() -> None:
+    state = playing([unit("1.a", 1, (0, 0), prone=True, move=1), unit("2.z", 2, (5, 5))])
+    _, charging = run(state, StartCharge(1, "1.a"))  # Move 1, less 1 for the Charge: 0 points
+    assert StandUp(1) not in rules.legal_commands(charging, 1)
+    with pytest.raises(IllegalCommandError, match="no move point left to stand up"):
+        rules.decide(StandUp(1), charging)
