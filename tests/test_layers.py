@@ -20,7 +20,7 @@ the old names of moved modules."""
 
 LAZY_STANDARD_IMPORTS = frozenset(
     {
-        ("multiversus_core.rulesets.multiversus.catalog", "importlib.metadata"),
+        ("multiversus_core.engine.datafile", "importlib.metadata"),
         ("multiversus_core.engine.registry", "importlib.metadata"),
         ("multiversus_core.engine.log", "json"),
         ("multiversus_core.engine.log", "sys"),

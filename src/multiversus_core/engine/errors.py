@@ -22,15 +22,27 @@ class IllegalCommandError(MultiversusError, ValueError):
     """A well-formed command that the rules do not allow at this point."""
 
 
-class SheetError(MultiversusError, ValueError):
+class DataFileError(MultiversusError, ValueError):
+    """A game's data file (a team sheet, a roster, a map) that cannot be read or breaks its rules.
+
+    The message is one line: the source, then the field at fault and why.
+    """
+
+    def __init__(self, source: str, reason: str, claimed: str | None = None) -> None:
+        super().__init__(f"{source}: {reason}")
+        self.source = source
+        """The file or entry point the data came from."""
+        self.reason = reason
+        """What is wrong, naming the field."""
+        self.claimed = claimed
+        """The id the data claims, when it could be read that far (else None)."""
+
+
+class SheetError(DataFileError):
     """A team sheet that cannot be read or breaks the sheet rules."""
 
     def __init__(self, source: str, reason: str, team: str | None = None) -> None:
-        super().__init__(f"{source}: {reason}")
-        self.source = source
-        """The file or team the sheet came from."""
-        self.reason = reason
-        """What is wrong, naming the field."""
+        super().__init__(source, reason, team)
         self.team = team
         """The id the sheet claims, when it could be read that far (else None)."""
 

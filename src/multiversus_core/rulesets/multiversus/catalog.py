@@ -16,8 +16,7 @@ from importlib import resources
 from os import PathLike
 from typing import Final, TypeAlias
 
-import msgspec
-
+from multiversus_core.engine.datafile import convert_struct, offered
 from multiversus_core.engine.errors import IllegalCommandError, SheetError
 from multiversus_core.rulesets.multiversus.layout import lay_out
 from multiversus_core.rulesets.multiversus.sheets import (
@@ -129,36 +128,7 @@ def _entry_point_sheets() -> Iterator[tuple[str, TeamSheet] | SheetError]:
     point that cannot be loaded, is not callable, fails, or offers something
     that is not a valid sheet yields a :class:`SheetError` naming it.
     """
-    import importlib.metadata  # only when the installed teams are first asked for: start-up
-
-    for point in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
-        source = f"entry point {point.name!r} ({point.value})"
-        try:
-            provider = point.load()
-        except Exception as exc:
-            yield SheetError(source, f"cannot be loaded: {exc}")
-            continue
-        if not callable(provider):
-            yield SheetError(source, "loads to something that is not callable")
-            continue
-        try:
-            items = list(provider())
-        except Exception as exc:
-            yield SheetError(source, f"failed to list its teams: {exc}")
-            continue
-        for i, item in enumerate(items):
-            try:
-                if isinstance(item, TeamSheet):
-                    where = f"{source}, team {i} ({item.id})"
-                    yield where, _checked(item, where)
-                elif isinstance(item, str | PathLike):
-                    yield str(item), load_sheet(item)
-                else:
-                    raise SheetError(
-                        source, f"team {i} is a {type(item).__name__}, not a TeamSheet or a path"
-                    )
-            except SheetError as exc:
-                yield exc
+    return offered(ENTRY_POINT_GROUP, TeamSheet, "team", load_sheet, _checked, SheetError)
 
 
 def _checked(sheet: TeamSheet, source: str) -> TeamSheet:
@@ -166,13 +136,7 @@ def _checked(sheet: TeamSheet, source: str) -> TeamSheet:
 
     :raises SheetError: naming the source and the field at fault.
     """
-    team = sheet.id if isinstance(sheet.id, str) else None
-    try:
-        checked = msgspec.convert(msgspec.to_builtins(sheet), type=TeamSheet)
-    except msgspec.ValidationError as exc:
-        raise SheetError(source, str(exc), team) from None
-    except (TypeError, ValueError, RecursionError) as exc:
-        raise SheetError(source, f"not a sheet's plain data: {exc}", team) from None
+    checked = convert_struct(sheet, TeamSheet, source, "sheet", SheetError)
     validate_sheet(checked, source)
     return checked
 

@@ -19,16 +19,24 @@ installed teams of the other side) every scenario has room for every Hero.
 
 from __future__ import annotations
 
-import re
-import tomllib
 from collections.abc import Mapping
 from os import PathLike
-from pathlib import Path
 from types import MappingProxyType
-from typing import Final, Literal, NoReturn, Protocol, TypeAlias
+from typing import Final, Literal, NoReturn, TypeAlias
 
 import msgspec
 
+from multiversus_core.engine.datafile import MAX_ID as MAX_ID
+from multiversus_core.engine.datafile import MAX_NAME as MAX_NAME
+from multiversus_core.engine.datafile import MAX_TEXT as MAX_TEXT
+from multiversus_core.engine.datafile import (
+    Fail,
+    check_id,
+    check_name,
+    check_range,
+    decode_toml,
+    read_file,
+)
 from multiversus_core.engine.errors import SheetError
 from multiversus_core.rulesets.multiversus.ability import REGISTRY
 from multiversus_core.rulesets.multiversus.board import Board, Figure, Tile
@@ -80,16 +88,6 @@ coins per unit and colour, ``abilities`` per unit, ``scenarios`` per sheet,
 board ``width`` and ``height`` in spaces, special ``tiles`` and ``heroes``
 deployment squares per scenario, ``secrets`` per sheet, ``options`` per secret
 and ``win_conditions`` per sheet."""
-
-MAX_ID: Final = 32
-"""The longest id (of a team, unit, scenario or secret), in characters."""
-MAX_NAME: Final = 64
-"""The longest name (of a team, unit, scenario, terrain or secret option)."""
-MAX_TEXT: Final = 2000
-"""The longest description or rules text."""
-
-_ID: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
-"""The id alphabet: ASCII letters and digits, then also '-' and '_'."""
 
 SecretKind: TypeAlias = Literal["power", "identity", "scheme"]
 """What a set-up secret is (R23): a secret power, a hidden identity (its
@@ -218,27 +216,9 @@ def decode_sheet(data: bytes, source: str) -> TeamSheet:
 
     :raises SheetError: naming the source and the field at fault.
     """
-    if len(data) > MAX_SHEET_BYTES:
-        raise SheetError(source, f"the file is larger than {MAX_SHEET_BYTES} bytes")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise SheetError(source, f"not valid TOML: not UTF-8 ({exc.reason})") from None
-    if _bracket_depth(text) > MAX_DEPTH:
-        raise SheetError(source, f"tables, arrays and keys are nested more than {MAX_DEPTH} deep")
-    try:
-        raw = tomllib.loads(text)
-    except RecursionError:  # defensive: the depth check above rules it out
-        raise SheetError(source, "not valid TOML: nested too deeply") from None
-    except ValueError as exc:  # TOMLDecodeError, or an integer with too many digits
-        raise SheetError(source, f"not valid TOML: {exc}") from None
-    if _depth(raw) > MAX_DEPTH:
-        raise SheetError(source, f"tables, arrays and keys are nested more than {MAX_DEPTH} deep")
-    try:
-        sheet = msgspec.convert(raw, type=TeamSheet)
-    except msgspec.ValidationError as exc:
-        team = raw.get("id")
-        raise SheetError(source, str(exc), team if isinstance(team, str) else None) from None
+    sheet = decode_toml(
+        data, source, TeamSheet, SheetError, max_bytes=MAX_SHEET_BYTES, max_depth=MAX_DEPTH
+    )
     validate_sheet(sheet, source)
     return sheet
 
@@ -248,68 +228,8 @@ def load_sheet(path: str | PathLike[str]) -> TeamSheet:
 
     :raises SheetError: if the file cannot be read or is not a valid sheet.
     """
-    try:
-        with Path(path).open("rb") as file:
-            data = file.read(MAX_SHEET_BYTES + 1)
-    except OSError as exc:
-        raise SheetError(str(path), exc.strerror or str(exc)) from None
+    data = read_file(path, MAX_SHEET_BYTES, SheetError)
     return decode_sheet(data, str(path))
-
-
-_STRING: Final = r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\''
-_KEY_PART: Final = r'[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\''
-_TOKENS: Final = re.compile(
-    rf"(?P<key>(?<![A-Za-z0-9_-])(?:{_KEY_PART})(?:[ \t]*\.[ \t]*(?:{_KEY_PART}))+)"
-    rf"|{_STRING}|#[^\n]*|[\[\]{{}}]",
-    re.DOTALL,
-)
-"""TOML dotted keys (their parts counted), strings and comments (skipped) and brackets."""
-_KEY_PARTS: Final = re.compile(_KEY_PART)
-
-
-def _bracket_depth(text: str) -> int:
-    """Return the deepest nesting of brackets, braces and dotted keys outside strings and comments.
-
-    Counted before parsing because the TOML parser recurses on brackets and
-    takes time quadratic in the parts of a dotted key.
-    """
-    depth = deepest = 0
-    for token in _TOKENS.finditer(text):
-        key = token.group("key")
-        if key is not None:
-            deepest = max(deepest, depth + len(_KEY_PARTS.findall(key)))
-            if deepest > MAX_DEPTH:
-                break
-            continue
-        match token.group():
-            case "[" | "{":
-                depth += 1
-                deepest = max(deepest, depth)
-                if deepest > MAX_DEPTH:
-                    break
-            case "]" | "}":
-                depth = max(0, depth - 1)
-    return deepest
-
-
-def _depth(value: object) -> int:
-    """Return how deeply tables and arrays nest in a decoded value (dotted keys included)."""
-    deepest = 0
-    stack: list[tuple[dict[str, object] | list[object], int]] = []
-    if isinstance(value, dict | list):
-        stack.append((value, 1))
-    while stack:
-        item, depth = stack.pop()
-        deepest = max(deepest, depth)
-        if deepest > MAX_DEPTH:
-            break
-        children = item.values() if isinstance(item, dict) else item
-        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
-    return deepest
-
-
-class _Fail(Protocol):
-    def __call__(self, field: str, reason: str) -> NoReturn: ...
 
 
 def validate_sheet(sheet: TeamSheet, source: str) -> None:
@@ -324,18 +244,18 @@ def validate_sheet(sheet: TeamSheet, source: str) -> None:
     def fail(field: str, reason: str) -> NoReturn:
         raise SheetError(source, f"{field}: {reason}", sheet.id)
 
-    _check_id(sheet.id, "id", fail)
-    _check_name(sheet.name, "name", fail)
-    _check_name(sheet.description, "description", fail, longest=MAX_TEXT, empty=True)
+    check_id(sheet.id, "id", fail)
+    check_name(sheet.name, "name", fail)
+    check_name(sheet.description, "description", fail, longest=MAX_TEXT, empty=True)
     _check_count(len(sheet.units), "units", "units", fail, "a team needs at least one unit")
     seen: set[str] = set()
     for i, unit in enumerate(sheet.units):
-        _check_id(unit.id, f"units[{i}].id", fail)
+        check_id(unit.id, f"units[{i}].id", fail)
         where = f"units[{i}] ({unit.id})"
         if unit.id in seen:
             fail(f"{where}.id", "two units share this id")
         seen.add(unit.id)
-        _check_name(unit.name, f"{where}.name", fail)
+        check_name(unit.name, f"{where}.name", fail)
         _check_count(
             unit.characters,
             "characters",
@@ -384,47 +304,20 @@ def validate_sheet(sheet: TeamSheet, source: str) -> None:
     _check_count(len(sheet.scenarios), "scenarios", "scenarios", fail)
     scenario_ids: set[str] = set()
     for i, sc in enumerate(sheet.scenarios):
-        _check_id(sc.id, f"scenarios[{i}].id", fail)
+        check_id(sc.id, f"scenarios[{i}].id", fail)
         if sc.id in scenario_ids:
             fail(f"scenarios[{i}] ({sc.id}).id", "two scenarios share this id")
         scenario_ids.add(sc.id)
         _validate_scenario(sheet, sc, f"scenarios[{i}] ({sc.id})", fail)
 
 
-def _check_count(value: int, limit: str, field: str, fail: _Fail, below: str = "") -> None:
-    least, most = LIMITS[limit]
-    if value < least and below:
-        fail(field, below)
-    if not least <= value <= most:
-        fail(field, f"must be from {least} to {most}, not {value}")
+def _check_count(value: int, limit: str, field: str, fail: Fail, below: str = "") -> None:
+    check_range(value, *LIMITS[limit], field, fail, below)
 
 
-def _check_id(value: str, field: str, fail: _Fail) -> None:
-    if not _ID.fullmatch(value) or len(value) > MAX_ID:
-        fail(
-            field,
-            f"an id is 1 to {MAX_ID} ASCII letters, digits, '-' or '_', "
-            f"starting with a letter or digit, not {value[: MAX_ID + 8]!r}",
-        )
-
-
-def _check_name(
-    value: str, field: str, fail: _Fail, *, longest: int = MAX_NAME, empty: bool = False
-) -> None:
-    if not value and not empty:
-        fail(field, "must not be empty")
-    if value and not value.strip() and not empty:
-        fail(field, "must not be blank: a name of spaces only names nothing on the screen")
-    if len(value) > longest:
-        fail(field, f"is longer than {longest} characters")
-    if not value.isprintable():
-        bad = next(ch for ch in value if not ch.isprintable())
-        fail(field, f"holds the control or format character {bad!r}")
-
-
-def _validate_scenario(sheet: TeamSheet, sc: ScenarioSheet, where: str, fail: _Fail) -> None:
+def _validate_scenario(sheet: TeamSheet, sc: ScenarioSheet, where: str, fail: Fail) -> None:
     """Check a scenario's board, tiles and starting squares: the Adversaries set up on it."""
-    _check_name(sc.name, f"{where}.name", fail)
+    check_name(sc.name, f"{where}.name", fail)
     _check_count(sc.width, "width", f"{where}.width", fail)
     _check_count(sc.height, "height", f"{where}.height", fail)
     if sc.width % 2 or sc.height % 2:
@@ -438,7 +331,7 @@ def _validate_scenario(sheet: TeamSheet, sc: ScenarioSheet, where: str, fail: _F
         if tile.origin in corners:
             fail(f"{where}.tiles[{j}].origin", f"{list(tile.origin)} already has a tile")
         corners.add(tile.origin)
-        _check_name(tile.terrain, f"{where}.tiles[{j}].terrain", fail)
+        check_name(tile.terrain, f"{where}.tiles[{j}].terrain", fail)
     board = sc.board()
     placements: dict[str, int] = {}
     for j, placement in enumerate(sc.adversaries):
@@ -519,24 +412,24 @@ def figure_ids(sheet: TeamSheet) -> tuple[str, ...]:
     return tuple(ids)
 
 
-def _validate_secrets(sheet: TeamSheet, fail: _Fail) -> None:
+def _validate_secrets(sheet: TeamSheet, fail: Fail) -> None:
     _check_count(len(sheet.secrets), "secrets", "secrets", fail)
     names: set[str] = set()
     figures = figure_ids(sheet)
     for i, secret in enumerate(sheet.secrets):
         if not secret.name:
             fail(f"secrets[{i}].name", "a secret needs a name")
-        _check_id(secret.name, f"secrets[{i}].name", fail)
+        check_id(secret.name, f"secrets[{i}].name", fail)
         where = f"secrets[{i}] ({secret.name})"
         if secret.name in names:
             fail(f"{where}.name", "two secrets share this name")
         names.add(secret.name)
-        _check_name(secret.text, f"{where}.text", fail, longest=MAX_TEXT, empty=True)
+        check_name(secret.text, f"{where}.text", fail, longest=MAX_TEXT, empty=True)
         if not secret.options:
             fail(f"{where}.options", "a secret needs at least one option")
         _check_count(len(secret.options), "options", f"{where}.options", fail)
         for j, option in enumerate(secret.options):
-            _check_name(option, f"{where}.options[{j}]", fail)
+            check_name(option, f"{where}.options[{j}]", fail)
             if option in secret.options[:j]:
                 fail(f"{where}.options[{j}]", f"{option!r} is listed twice")
             if secret.kind == "identity" and option not in figures:

@@ -1,0 +1,263 @@
+"""Games' data files: TOML read into typed structs, every hostile input refused in one line.
+
+A game's content (Multiversus' team sheets, a game's rosters and maps) comes
+as TOML files that anyone may write, so every reader here is bounded: at
+most ``max_bytes`` of the file are read, nesting deeper than ``max_depth``
+is refused before the TOML parser sees it (and again after), and the TOML is
+decoded by msgspec into a struct that refuses unknown fields. Every problem
+is a :class:`~multiversus_core.engine.errors.DataFileError` (or the game's
+subclass of it) whose message is one line naming the file and the field.
+
+The checks a game runs on a decoded struct share the id and name rules
+(:func:`check_id`, :func:`check_name`, :func:`check_range`), and packages
+offer more files through entry points read by :func:`offered`.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Callable, Iterator
+from os import PathLike
+from pathlib import Path
+from typing import Final, NoReturn, Protocol, TypeVar
+
+import msgspec
+
+from multiversus_core.engine.errors import DataFileError
+
+MAX_ID: Final = 32
+"""The longest id, in characters."""
+MAX_NAME: Final = 64
+"""The longest name, in characters."""
+MAX_TEXT: Final = 2000
+"""The longest description or rules text, in characters."""
+
+_ID: Final = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]*")
+"""The id alphabet: ASCII letters and digits, then also '-' and '_'."""
+
+
+class Identified(Protocol):
+    """A struct read from a data file: it has an id."""
+
+    @property
+    def id(self) -> str: ...
+
+
+S = TypeVar("S", bound=Identified)
+"""The struct a data file decodes to."""
+E = TypeVar("E", bound=DataFileError)
+"""The error a game raises for its data files."""
+
+
+class Fail(Protocol):
+    """Raises the data file's error for a field: ``fail("units[0].name", "must not be empty")``."""
+
+    def __call__(self, field: str, reason: str) -> NoReturn: ...
+
+
+def read_file(path: str | PathLike[str], max_bytes: int, error: type[E]) -> bytes:
+    """Return at most ``max_bytes + 1`` bytes of a file (one more, so too big can be told).
+
+    :raises DataFileError: (of the type ``error``) if the file cannot be read.
+    """
+    try:
+        with Path(path).open("rb") as file:
+            return file.read(max_bytes + 1)
+    except OSError as exc:
+        raise error(str(path), exc.strerror or str(exc)) from None
+
+
+def decode_toml(
+    data: bytes,
+    source: str,
+    struct: type[S],
+    error: type[E],
+    *,
+    max_bytes: int,
+    max_depth: int,
+) -> S:
+    """Decode a TOML file into ``struct`` (which should forbid unknown fields), unvalidated.
+
+    The size and the nesting are checked before the TOML is parsed, so a
+    hostile file costs little time and memory. A msgspec error names the
+    field as ``$.units[0].move``.
+
+    :raises DataFileError: (of the type ``error``) naming the source and the field at fault.
+    """
+    if len(data) > max_bytes:
+        raise error(source, f"the file is larger than {max_bytes} bytes")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(source, f"not valid TOML: not UTF-8 ({exc.reason})") from None
+    if _bracket_depth(text, max_depth) > max_depth:
+        raise error(source, f"tables, arrays and keys are nested more than {max_depth} deep")
+    try:
+        raw = tomllib.loads(text)
+    except RecursionError:  # defensive: the depth check above rules it out
+        raise error(source, "not valid TOML: nested too deeply") from None
+    except ValueError as exc:  # TOMLDecodeError, or an integer with too many digits
+        raise error(source, f"not valid TOML: {exc}") from None
+    if _depth(raw, max_depth) > max_depth:
+        raise error(source, f"tables, arrays and keys are nested more than {max_depth} deep")
+    try:
+        return msgspec.convert(raw, type=struct)
+    except msgspec.ValidationError as exc:
+        claimed = raw.get("id")
+        raise error(source, str(exc), claimed if isinstance(claimed, str) else None) from None
+
+
+def convert_struct(item: S, struct: type[S], source: str, what: str, error: type[E]) -> S:
+    """Return a struct built in Python with its field types checked as if read from TOML.
+
+    (msgspec does not check the types given to a struct's constructor.)
+
+    :raises DataFileError: (of the type ``error``) naming the source and the field at fault;
+        ``what`` names the file's kind in the message ("sheet", "roster").
+    """
+    claimed = item.id if isinstance(item.id, str) else None
+    try:
+        return msgspec.convert(msgspec.to_builtins(item), type=struct)
+    except msgspec.ValidationError as exc:
+        raise error(source, str(exc), claimed) from None
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise error(source, f"not a {what}'s plain data: {exc}", claimed) from None
+
+
+def offered(
+    group: str,
+    struct: type[S],
+    noun: str,
+    load: Callable[[str | PathLike[str]], S],
+    check: Callable[[S, str], S],
+    error: type[E],
+) -> Iterator[tuple[str, S] | E]:
+    """Yield (source, item) for everything the entry points of ``group`` offer, or the error.
+
+    Each entry point loads to a callable that returns items: structs built in
+    Python (passed to ``check`` with their source) or paths of files (passed
+    to ``load``). An entry point that cannot be loaded, is not callable,
+    fails, or offers something that is not a valid item yields an error
+    naming it; ``noun`` names an item in the messages ("team", "roster").
+    """
+    import importlib.metadata  # only when installed content is first asked for: start-up
+
+    for point in importlib.metadata.entry_points(group=group):
+        source = f"entry point {point.name!r} ({point.value})"
+        try:
+            provider = point.load()
+        except Exception as exc:
+            yield error(source, f"cannot be loaded: {exc}")
+            continue
+        if not callable(provider):
+            yield error(source, "loads to something that is not callable")
+            continue
+        try:
+            items = list(provider())
+        except Exception as exc:
+            yield error(source, f"failed to list its {noun}s: {exc}")
+            continue
+        for i, item in enumerate(items):
+            try:
+                if isinstance(item, struct):
+                    where = f"{source}, {noun} {i} ({item.id})"
+                    yield where, check(item, where)
+                elif isinstance(item, str | PathLike):
+                    yield str(item), load(item)
+                else:
+                    raise error(
+                        source,
+                        f"{noun} {i} is a {type(item).__name__}, not a {struct.__name__} or a path",
+                    )
+            except error as exc:
+                yield exc
+
+
+def check_id(value: str, field: str, fail: Fail) -> None:
+    """Check an id: 1 to :data:`MAX_ID` ASCII letters, digits, '-' or '_', not starting with
+    '-' or '_'."""
+    if not _ID.fullmatch(value) or len(value) > MAX_ID:
+        fail(
+            field,
+            f"an id is 1 to {MAX_ID} ASCII letters, digits, '-' or '_', "
+            f"starting with a letter or digit, not {value[: MAX_ID + 8]!r}",
+        )
+
+
+def check_name(
+    value: str, field: str, fail: Fail, *, longest: int = MAX_NAME, empty: bool = False
+) -> None:
+    """Check a name (or, with ``empty``, a text that may be empty): not blank, at most
+    ``longest`` characters, none of them a control or format character."""
+    if not value and not empty:
+        fail(field, "must not be empty")
+    if value and not value.strip() and not empty:
+        fail(field, "must not be blank: a name of spaces only names nothing on the screen")
+    if len(value) > longest:
+        fail(field, f"is longer than {longest} characters")
+    if not value.isprintable():
+        bad = next(ch for ch in value if not ch.isprintable())
+        fail(field, f"holds the control or format character {bad!r}")
+
+
+def check_range(value: int, least: int, most: int, field: str, fail: Fail, below: str = "") -> None:
+    """Check a count or number is from ``least`` to ``most``; ``below`` says why, if too small."""
+    if value < least and below:
+        fail(field, below)
+    if not least <= value <= most:
+        fail(field, f"must be from {least} to {most}, not {value}")
+
+
+_STRING: Final = r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\''
+_KEY_PART: Final = r'[A-Za-z0-9_-]+|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\''
+_TOKENS: Final = re.compile(
+    rf"(?P<key>(?<![A-Za-z0-9_-])(?:{_KEY_PART})(?:[ \t]*\.[ \t]*(?:{_KEY_PART}))+)"
+    rf"|{_STRING}|#[^\n]*|[\[\]{{}}]",
+    re.DOTALL,
+)
+"""TOML dotted keys (their parts counted), strings and comments (skipped) and brackets."""
+_KEY_PARTS: Final = re.compile(_KEY_PART)
+
+
+def _bracket_depth(text: str, limit: int) -> int:
+    """Return the deepest nesting of brackets, braces and dotted keys outside strings and
+    comments, or a number above ``limit`` as soon as it is passed.
+
+    Counted before parsing because the TOML parser recurses on brackets and
+    takes time quadratic in the parts of a dotted key.
+    """
+    depth = deepest = 0
+    for token in _TOKENS.finditer(text):
+        key = token.group("key")
+        if key is not None:
+            deepest = max(deepest, depth + len(_KEY_PARTS.findall(key)))
+            if deepest > limit:
+                break
+            continue
+        match token.group():
+            case "[" | "{":
+                depth += 1
+                deepest = max(deepest, depth)
+                if deepest > limit:
+                    break
+            case "]" | "}":
+                depth = max(0, depth - 1)
+    return deepest
+
+
+def _depth(value: object, limit: int) -> int:
+    """Return how deeply tables and arrays nest in a decoded value (dotted keys included), or a
+    number above ``limit`` as soon as it is passed."""
+    deepest = 0
+    stack: list[tuple[dict[str, object] | list[object], int]] = []
+    if isinstance(value, dict | list):
+        stack.append((value, 1))
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if deepest > limit:
+            break
+        children = item.values() if isinstance(item, dict) else item
+        stack.extend((child, depth + 1) for child in children if isinstance(child, dict | list))
+    return deepest

@@ -1,0 +1,542 @@
+"""tiles-d6 content: unit types, rosters and maps, read from data files.
+
+Rulings T9 (a unit's type gives its attributes and traits), T27 (halves and
+centre), T29 (the bundled rosters), T30 (the bundled map), T31 (coordinates)
+and T32 (other rosters and maps may be used). Rosters and maps are TOML files
+decoded by msgspec into the structs below, then checked by
+:func:`validate_roster` and :func:`validate_map`; every problem is a
+one-line :class:`~multiversus_core.engine.errors.DataFileError` naming the
+file and the field. A file may come from anyone, so everything in it is
+bounded (:data:`LIMITS`, :data:`MAX_BYTES`, :data:`MAX_DEPTH`, and the id
+and name rules of :mod:`multiversus_core.engine.datafile`).
+
+The installed rosters and maps are the bundled ones, then those other
+packages offer through the entry point groups :data:`ROSTER_GROUP` and
+:data:`MAP_GROUP`: each entry point names a callable (``"module:attribute"``)
+returning structs or paths of TOML files, as Multiversus' team entry points do.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from functools import cache
+from importlib import resources
+from os import PathLike
+from types import MappingProxyType
+from typing import Final, Literal, NoReturn, TypeAlias, TypeVar
+
+import msgspec
+
+from multiversus_core.engine.datafile import (
+    MAX_TEXT,
+    Fail,
+    Identified,
+    check_id,
+    check_name,
+    check_range,
+    convert_struct,
+    decode_toml,
+    offered,
+    read_file,
+)
+from multiversus_core.engine.errors import DataFileError
+
+Trait: TypeAlias = Literal["flying", "large", "small"]
+"""A unit type's traits: Flying (T12, T19), Large and Small (T22, T26)."""
+
+TILES: Final = ".T#+=~^"
+"""The legend (T7): ground, tree, wall, door, window, water, brambles."""
+BLOCKS_MOVEMENT: Final = frozenset("T#=")
+"""The tiles no unit may enter (T5, T7): tree, wall, window. Every other tile is open."""
+CENTRE_GAP: Final = 2
+"""Set-up bars the tiles within this distance of a centre tile (T27)."""
+
+ROSTER_GROUP: Final = "multiversus.tiles_d6.rosters"
+"""The entry point group other packages use to offer rosters."""
+MAP_GROUP: Final = "multiversus.tiles_d6.maps"
+"""The entry point group other packages use to offer maps."""
+
+MAX_BYTES: Final = 64 * 1024
+"""The largest roster or map file read, in bytes (a 40 by 40 map takes under 2 KiB)."""
+MAX_DEPTH: Final = 5
+"""The deepest nesting of tables and arrays a file may use (a roster needs 4: the file,
+``units``, a unit type, its ``traits``)."""
+
+ATTRIBUTES: Final = ("move", "combat", "strength", "ranged", "power", "evade", "health", "defense")
+"""A unit type's eight attributes, in the rules' order (T9)."""
+
+LIMITS: Final[Mapping[str, tuple[int, int]]] = MappingProxyType(
+    {
+        "move": (1, 12),
+        "combat": (0, 12),
+        "strength": (0, 12),
+        "ranged": (0, 12),
+        "power": (0, 12),
+        "evade": (0, 12),
+        "health": (1, 12),
+        "defense": (0, 12),
+        "count": (1, 12),
+        "unit_types": (1, 12),
+        "units": (1, 24),
+        "width": (4, 40),
+        "height": (4, 40),
+    }
+)
+"""The range (least, most) of every number in a roster or map: each attribute (a unit with
+no Move could never step, one with no Health would start Injured), ``count`` per unit type,
+``unit_types`` per roster, ``units`` fielded per roster in all, and a map's ``width`` and
+``height`` in tiles."""
+
+
+class UnitType(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A unit type on a roster: its attributes and traits (T9), and how many the roster fields.
+
+    Attributes are values, not modifiers (T8). Ranged and Power may be 0; a
+    unit fires only when both are above 0 (T26), so a type with one of them
+    0 and the other not is allowed and cannot fire.
+    """
+
+    id: str
+    """Short id, unique on the roster, used in logs ("spearman")."""
+    name: str
+    """The type's name as printed ("Spearman")."""
+    move: int
+    """Move points a Move action starts with (T10)."""
+    combat: int
+    """Added to a melee attack's roll (T22)."""
+    strength: int
+    """Melee damage, and knockdown and stun against the target's Strength (T24)."""
+    ranged: int
+    """Added to a Fire action's roll (T26)."""
+    power: int
+    """Fire damage (T26)."""
+    evade: int
+    """Subtracted from the roll of every attack on the unit (T22, T26)."""
+    health: int
+    """Damage the unit takes before it is Injured (T9, T17)."""
+    defense: int
+    """Subtracted from the damage of every hit on the unit (T24, T26)."""
+    traits: tuple[Trait, ...] = ()
+    count: int = 1
+    """How many units of this type the roster fields."""
+
+
+class RosterUnit(msgspec.Struct, frozen=True):
+    """One unit a roster fields: its own id and name, and its type."""
+
+    id: str
+    """The type's id, or ``<type>-<n>`` from 1 when the roster fields several ("goblin-2")."""
+    name: str
+    """The type's name, or ``<name> <n>`` when the roster fields several ("Goblin 2")."""
+    unit_type: UnitType
+
+
+class Roster(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A side's roster: its unit types (open to both players, T27)."""
+
+    id: str
+    name: str
+    units: tuple[UnitType, ...]
+    """The unit types, each with how many the roster fields."""
+    description: str = ""
+
+    def fielded(self) -> tuple[RosterUnit, ...]:
+        """Return the units the roster fields, in file order, each with its own id."""
+        found: list[RosterUnit] = []
+        for unit in self.units:
+            if unit.count == 1:
+                found.append(RosterUnit(unit.id, unit.name, unit))
+            else:
+                found.extend(
+                    RosterUnit(f"{unit.id}-{n}", f"{unit.name} {n}", unit)
+                    for n in range(1, unit.count + 1)
+                )
+        return tuple(found)
+
+
+class GameMap(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A board of tiles (T4, T7): one string of legend characters per row, top row first.
+
+    Coordinates are (column, row) from 0 at the top left (T31).
+    """
+
+    id: str
+    name: str
+    rows: tuple[str, ...]
+    """The rows, top (north) first; each character is a tile of :data:`TILES`."""
+
+    @property
+    def width(self) -> int:
+        """The number of columns."""
+        return len(self.rows[0]) if self.rows else 0
+
+    @property
+    def height(self) -> int:
+        """The number of rows."""
+        return len(self.rows)
+
+    def tile(self, column: int, row: int) -> str:
+        """Return the legend character of the tile at (column, row).
+
+        :raises IndexError: if the tile is not on the map (T4: it does not exist).
+        """
+        if not (0 <= column < self.width and 0 <= row < self.height):
+            raise IndexError(f"({column}, {row}) is not on the {self.width}x{self.height} map")
+        return self.rows[row][column]
+
+    @property
+    def halves(self) -> tuple[range, range]:
+        """Return the rows of the north and the south half (T27, T31): the first and the last
+        ``height // 2`` rows (on an odd height the middle row is in neither)."""
+        half = self.height // 2
+        return range(half), range(self.height - half, self.height)
+
+    def centre_distance(self, column: int, row: int) -> int:
+        """Return the distance (T4) from (column, row) to the nearest centre tile (T27: the
+        middle column or two by the middle row or two)."""
+
+        def off(value: int, size: int) -> int:
+            return max((size - 1) // 2 - value, value - size // 2, 0)
+
+        return max(off(column, self.width), off(row, self.height))
+
+
+def decode_roster(data: bytes, source: str) -> Roster:
+    """Decode and validate a TOML roster.
+
+    :raises DataFileError: naming the source and the field at fault.
+    """
+    roster = decode_toml(
+        data, source, Roster, DataFileError, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH
+    )
+    validate_roster(roster, source)
+    return roster
+
+
+def load_roster(path: str | PathLike[str]) -> Roster:
+    """Read a roster file (at most :data:`MAX_BYTES` of it).
+
+    :raises DataFileError: if the file cannot be read or is not a valid roster.
+    """
+    return decode_roster(read_file(path, MAX_BYTES, DataFileError), str(path))
+
+
+def decode_map(data: bytes, source: str) -> GameMap:
+    """Decode and validate a TOML map.
+
+    :raises DataFileError: naming the source and the field at fault.
+    """
+    game_map = decode_toml(
+        data, source, GameMap, DataFileError, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH
+    )
+    validate_map(game_map, source)
+    return game_map
+
+
+def load_map(path: str | PathLike[str]) -> GameMap:
+    """Read a map file (at most :data:`MAX_BYTES` of it).
+
+    :raises DataFileError: if the file cannot be read or is not a valid map.
+    """
+    return decode_map(read_file(path, MAX_BYTES, DataFileError), str(path))
+
+
+def _failing(source: str, claimed: str) -> Fail:
+    def fail(field: str, reason: str) -> NoReturn:
+        raise DataFileError(source, f"{field}: {reason}", claimed)
+
+    return fail
+
+
+def _check(value: int, limit: str, field: str, fail: Fail, below: str = "") -> None:
+    check_range(value, *LIMITS[limit], field, fail, below)
+
+
+def validate_roster(roster: Roster, source: str) -> None:
+    """Check the rules a well-typed roster must still follow: ids, names and :data:`LIMITS`.
+
+    :raises DataFileError: naming the source and the field at fault.
+    """
+    fail = _failing(source, roster.id)
+    check_id(roster.id, "id", fail)
+    check_name(roster.name, "name", fail)
+    check_name(roster.description, "description", fail, longest=MAX_TEXT, empty=True)
+    _check(len(roster.units), "unit_types", "units", fail, "a roster needs at least one unit type")
+    seen: set[str] = set()
+    for i, unit in enumerate(roster.units):
+        check_id(unit.id, f"units[{i}].id", fail)
+        where = f"units[{i}] ({unit.id})"
+        if unit.id in seen:
+            fail(f"{where}.id", "two unit types share this id")
+        seen.add(unit.id)
+        check_name(unit.name, f"{where}.name", fail)
+        for attribute in ATTRIBUTES:
+            _check(getattr(unit, attribute), attribute, f"{where}.{attribute}", fail)
+        _check(unit.count, "count", f"{where}.count", fail)
+        for j, trait in enumerate(unit.traits):
+            if trait in unit.traits[:j]:
+                fail(f"{where}.traits[{j}]", f"{trait!r} is listed twice")
+        if "large" in unit.traits and "small" in unit.traits:
+            fail(f"{where}.traits", "a unit type is not both large and small")
+    most = LIMITS["units"][1]
+    total = sum(unit.count for unit in roster.units)
+    if total > most:
+        fail("units", f"the roster fields {total} units in all, more than {most}")
+    ids = [unit.id for unit in roster.fielded()]
+    if len(set(ids)) != len(ids):
+        twice = next(u for i, u in enumerate(ids) if u in ids[:i])
+        fail("units", f"two units would share the id {twice!r} (a unit type's id clashes)")
+
+
+def validate_map(game_map: GameMap, source: str) -> None:
+    """Check the rules a well-typed map must still follow.
+
+    Its size is within :data:`LIMITS`, every row is as long and holds only
+    :data:`TILES`, each half (T27) has a tile a unit may be set up on (open,
+    and farther than :data:`CENTRE_GAP` from every centre tile), and every open
+    tile can be reached from every other by the steps of T5.
+
+    :raises DataFileError: naming the source and the field at fault.
+    """
+    fail = _failing(source, game_map.id)
+    check_id(game_map.id, "id", fail)
+    check_name(game_map.name, "name", fail)
+    _check(game_map.height, "height", "rows", fail)
+    least, most = LIMITS["width"]
+    width = game_map.width
+    if not least <= width <= most:
+        fail("rows[0]", f"a row is from {least} to {most} tiles long, not {width}")
+    for r, row in enumerate(game_map.rows):
+        if len(row) != width:
+            fail(f"rows[{r}]", f"is {len(row)} tiles long, but rows[0] is {width}")
+        for c, tile in enumerate(row):
+            if tile not in TILES:
+                fail(
+                    f"rows[{r}]",
+                    f"column {c} holds {tile!r}, not a tile (the tiles are {' '.join(TILES)})",
+                )
+    for half, rows in zip(("north", "south"), game_map.halves, strict=True):
+        if not any(
+            game_map.rows[r][c] not in BLOCKS_MOVEMENT
+            and game_map.centre_distance(c, r) > CENTRE_GAP
+            for r in rows
+            for c in range(width)
+        ):
+            fail(
+                "rows",
+                f"the {half} half (rows {rows[0]} to {rows[-1]}) has no tile to set up on: "
+                f"each blocks movement or is within {CENTRE_GAP} of the centre (T27)",
+            )
+    unreached = _unreached(game_map)
+    if unreached is not None:
+        (c, r), (c0, r0) = unreached
+        fail(
+            "rows",
+            f"the open tile at column {c}, row {r} cannot be reached from column {c0}, row {r0} "
+            "(every open tile must connect to every other, T5)",
+        )
+
+
+def _unreached(game_map: GameMap) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Return an open tile no step chain reaches from the first open tile, and that tile.
+
+    A step goes to one of the 8 neighbours that is open; a diagonal step is
+    barred when both tiles it passes between block movement (T5).
+    """
+    open_tiles = [
+        (c, r)
+        for r, row in enumerate(game_map.rows)
+        for c, tile in enumerate(row)
+        if tile not in BLOCKS_MOVEMENT
+    ]
+    if not open_tiles:
+        return None
+
+    def blocked(c: int, r: int) -> bool:
+        return game_map.rows[r][c] in BLOCKS_MOVEMENT
+
+    start = open_tiles[0]
+    reached = {start}
+    queue = deque([start])
+    while queue:
+        c, r = queue.popleft()
+        for dc in (-1, 0, 1):
+            for dr in (-1, 0, 1):
+                to = (c + dc, r + dr)
+                if (
+                    to in reached
+                    or not (0 <= to[0] < game_map.width and 0 <= to[1] < game_map.height)
+                    or blocked(*to)
+                    or (dc and dr and blocked(c + dc, r) and blocked(c, r + dr))
+                ):
+                    continue
+                reached.add(to)
+                queue.append(to)
+    missing = next((tile for tile in open_tiles if tile not in reached), None)
+    return None if missing is None else (missing, start)
+
+
+# --- the installed rosters and maps ------------------------------------------------------
+
+BUNDLED_FOLDER: Final = "multiversus_core/rulesets/tiles_d6/data"
+"""Where the bundled files are (``rosters/`` and ``maps/``), as sources name them."""
+
+RosterProvider: TypeAlias = Callable[[], Iterable[Roster | str | PathLike[str]]]
+"""What a :data:`ROSTER_GROUP` entry point loads to: a callable returning rosters or paths of
+TOML roster files."""
+MapProvider: TypeAlias = Callable[[], Iterable[GameMap | str | PathLike[str]]]
+"""What a :data:`MAP_GROUP` entry point loads to: a callable returning maps or paths of TOML
+map files."""
+
+_S = TypeVar("_S", bound=Identified)
+
+
+def _bundled(folder: str, decode: Callable[[bytes, str], _S]) -> tuple[_S, ...]:
+    """Return the bundled files of a folder of ``data/``, by file name.
+
+    :raises DataFileError: if one is broken or two share an id (a packaging bug).
+    """
+    files = resources.files("multiversus_core.rulesets.tiles_d6").joinpath("data", folder)
+    items: list[_S] = []
+    for entry in sorted(files.iterdir(), key=lambda e: e.name):
+        if entry.name.endswith(".toml"):
+            source = f"{BUNDLED_FOLDER}/{folder}/{entry.name}"
+            item = decode(entry.read_bytes(), source)
+            if any(other.id == item.id for other in items):
+                raise DataFileError(source, f"id: {item.id!r} is taken by another bundled file")
+            items.append(item)
+    return tuple(items)
+
+
+def _installed(
+    bundled: tuple[_S, ...],
+    folder: str,
+    group: str,
+    struct: type[_S],
+    noun: str,
+    load: Callable[[str | PathLike[str]], _S],
+    validate: Callable[[_S, str], None],
+) -> tuple[tuple[_S, ...], tuple[DataFileError, ...]]:
+    """Return the bundled items then the valid offered ones by id, and why the others are out.
+
+    An offered item is left out if it is invalid or takes an id already taken.
+    """
+
+    def check(item: _S, source: str) -> _S:
+        checked = convert_struct(item, struct, source, noun, DataFileError)
+        validate(checked, source)
+        return checked
+
+    sources = {item.id: f"{BUNDLED_FOLDER}/{folder} ({item.id})" for item in bundled}
+    accepted: list[_S] = []
+    invalid: list[DataFileError] = []
+    for found in offered(group, struct, noun, load, check, DataFileError):
+        if isinstance(found, DataFileError):
+            invalid.append(found)
+            continue
+        source, item = found
+        if item.id in sources:
+            reason = f"id: the {noun} id {item.id!r} is taken by {sources[item.id]}"
+            invalid.append(DataFileError(source, reason, item.id))
+            continue
+        sources[item.id] = source
+        accepted.append(item)
+    accepted.sort(key=lambda item: item.id)
+    return (*bundled, *accepted), tuple(invalid)
+
+
+@cache
+def bundled_rosters() -> tuple[Roster, ...]:
+    """Return the rosters that ship with the library (T29), by file name.
+
+    :raises DataFileError: if a bundled roster is broken (a packaging bug).
+    """
+    return _bundled("rosters", decode_roster)
+
+
+@cache
+def bundled_maps() -> tuple[GameMap, ...]:
+    """Return the maps that ship with the library (T30), by file name.
+
+    :raises DataFileError: if a bundled map is broken (a packaging bug).
+    """
+    return _bundled("maps", decode_map)
+
+
+@cache
+def _rosters() -> tuple[tuple[Roster, ...], tuple[DataFileError, ...]]:
+    return _installed(
+        bundled_rosters(), "rosters", ROSTER_GROUP, Roster, "roster", load_roster, validate_roster
+    )
+
+
+@cache
+def _maps() -> tuple[tuple[GameMap, ...], tuple[DataFileError, ...]]:
+    return _installed(bundled_maps(), "maps", MAP_GROUP, GameMap, "map", load_map, validate_map)
+
+
+def installed_rosters() -> tuple[Roster, ...]:
+    """Return the bundled rosters, then the valid rosters of the :data:`ROSTER_GROUP` entry
+    points by id (read once; :func:`forget_installed` reads them again).
+
+    :raises DataFileError: if a bundled roster is broken (a packaging bug).
+    """
+    return _rosters()[0]
+
+
+def invalid_rosters() -> tuple[DataFileError, ...]:
+    """Return why each roster the entry points offer was left out of :func:`installed_rosters`:
+    each error names its source and, when it could be read that far, the id it claims."""
+    return _rosters()[1]
+
+
+def find_roster(roster_id: str) -> Roster | None:
+    """Return the installed roster with this id, or None (entry points are read only for an
+    id no bundled roster has).
+
+    :raises DataFileError: if a bundled roster is broken (a packaging bug).
+    """
+    return _find(roster_id, bundled_rosters(), installed_rosters)
+
+
+def installed_maps() -> tuple[GameMap, ...]:
+    """Return the bundled maps, then the valid maps of the :data:`MAP_GROUP` entry points by id
+    (read once; :func:`forget_installed` reads them again).
+
+    :raises DataFileError: if a bundled map is broken (a packaging bug).
+    """
+    return _maps()[0]
+
+
+def invalid_maps() -> tuple[DataFileError, ...]:
+    """Return why each map the entry points offer was left out of :func:`installed_maps`."""
+    return _maps()[1]
+
+
+def find_map(map_id: str) -> GameMap | None:
+    """Return the installed map with this id, or None (entry points are read only for an id no
+    bundled map has).
+
+    :raises DataFileError: if a bundled map is broken (a packaging bug).
+    """
+    return _find(map_id, bundled_maps(), installed_maps)
+
+
+def _find(
+    item_id: str, bundled: tuple[_S, ...], installed: Callable[[], tuple[_S, ...]]
+) -> _S | None:
+    for item in bundled:
+        if item.id == item_id:
+            return item
+    for item in installed():
+        if item.id == item_id:
+            return item
+    return None
+
+
+def forget_installed() -> None:
+    """Forget what the entry points offered, so that the next question reads them again (after
+    a package is installed during a session)."""
+    _rosters.cache_clear()
+    _maps.cache_clear()
