@@ -41,6 +41,7 @@ from multiversus_core.engine.datafile import (
     read_file,
 )
 from multiversus_core.engine.errors import DataFileError
+from multiversus_core.engine.grid import Coord, Grid, centre_tiles, distance, neighbours, step_open
 
 Trait: TypeAlias = Literal["flying", "large", "small"]
 """A unit type's traits: Flying (T12, T19), Large and Small (T22, T26)."""
@@ -195,11 +196,12 @@ class GameMap(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     def centre_distance(self, column: int, row: int) -> int:
         """Return the distance (T4) from (column, row) to the nearest centre tile (T27: the
         middle column or two by the middle row or two)."""
+        return min(distance((column, row), at) for at in centre_tiles(self.grid))
 
-        def off(value: int, size: int) -> int:
-            return max((size - 1) // 2 - value, value - size // 2, 0)
-
-        return max(off(column, self.width), off(row, self.height))
+    @property
+    def grid(self) -> Grid:
+        """The map's square grid (T4)."""
+        return Grid(self.width, self.height)
 
 
 def decode_roster(data: bytes, source: str) -> Roster:
@@ -344,33 +346,21 @@ def _unreached(game_map: GameMap) -> tuple[tuple[int, int], tuple[int, int]] | N
     A step goes to one of the 8 neighbours that is open; a diagonal step is
     barred when both tiles it passes between block movement (T5).
     """
-    open_tiles = [
-        (c, r)
-        for r, row in enumerate(game_map.rows)
-        for c, tile in enumerate(row)
-        if tile not in BLOCKS_MOVEMENT
-    ]
+    grid = game_map.grid
+
+    def blocked(at: Coord) -> bool:
+        return game_map.rows[at[1]][at[0]] in BLOCKS_MOVEMENT
+
+    open_tiles = [at for at in grid.tiles() if not blocked(at)]
     if not open_tiles:
         return None
-
-    def blocked(c: int, r: int) -> bool:
-        return game_map.rows[r][c] in BLOCKS_MOVEMENT
-
     start = open_tiles[0]
     reached = {start}
     queue = deque([start])
     while queue:
-        c, r = queue.popleft()
-        for dc in (-1, 0, 1):
-            for dr in (-1, 0, 1):
-                to = (c + dc, r + dr)
-                if (
-                    to in reached
-                    or not (0 <= to[0] < game_map.width and 0 <= to[1] < game_map.height)
-                    or blocked(*to)
-                    or (dc and dr and blocked(c + dc, r) and blocked(c, r + dr))
-                ):
-                    continue
+        at = queue.popleft()
+        for to in neighbours(grid, at):
+            if to not in reached and step_open(grid, at, to, blocked):
                 reached.add(to)
                 queue.append(to)
     missing = next((tile for tile in open_tiles if tile not in reached), None)

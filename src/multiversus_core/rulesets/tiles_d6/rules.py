@@ -25,6 +25,7 @@ from multiversus_core.engine.grid import (
     step_open,
 )
 from multiversus_core.engine.ruleset import Outcome, Seat
+from multiversus_core.rulesets.tiles_d6.content import BLOCKS_MOVEMENT, CENTRE_GAP
 from multiversus_core.rulesets.tiles_d6.model import (
     ROUNDS,
     SEATS,
@@ -70,8 +71,6 @@ from multiversus_core.rulesets.tiles_d6.model import (
     WithdrawRolled,
 )
 
-BLOCKS_MOVEMENT: Final = frozenset("T#=")
-"""Trees, walls and windows (T7)."""
 BLOCKS_SIGHT: Final = frozenset("T#+")
 """Trees, walls and doors (T7)."""
 WATER: Final = "~"
@@ -282,7 +281,7 @@ def deploy_tiles(state: TilesState, seat: Seat) -> tuple[Coord, ...]:
         for column in range(grid.width)
         if tile(state, (column, row)) not in BLOCKS_MOVEMENT
         and unit_at(state, (column, row)) is None
-        and all(distance((column, row), c) > 2 for c in centres)
+        and all(distance((column, row), c) > CENTRE_GAP for c in centres)
     )
 
 

@@ -100,23 +100,22 @@ def initial_state(settings: TilesSettings, chance: Chance | None) -> TilesState:
     for seat, roster_id in enumerate(settings.rosters, start=1):
         roster = find_roster(roster_id)
         assert roster is not None
-        for kind in roster.units:
-            for number in range(1, kind.count + 1):
-                own = kind.id if kind.count == 1 else f"{kind.id}-{number}"
-                stats = Stats(
-                    kind.id,
-                    kind.name,
-                    kind.move,
-                    kind.combat,
-                    kind.strength,
-                    kind.ranged,
-                    kind.power,
-                    kind.evade,
-                    kind.health,
-                    kind.defense,
-                    tuple(kind.traits),
-                )
-                units.append(Unit(f"{seat}.{own}", seat, stats, kind.health))
+        for fielded in roster.fielded():
+            kind = fielded.unit_type
+            stats = Stats(
+                kind.id,
+                kind.name,
+                kind.move,
+                kind.combat,
+                kind.strength,
+                kind.ranged,
+                kind.power,
+                kind.evade,
+                kind.health,
+                kind.defense,
+                tuple(kind.traits),
+            )
+            units.append(Unit(f"{seat}.{fielded.id}", seat, stats, kind.health))
     return TilesState(settings, tuple(game_map.rows), tuple(units), chance)
 
 
