@@ -18,6 +18,7 @@ from multiversus_core.engine.registry import load_ruleset
 RULESETS = [
     pytest.param(load_ruleset("multiversus"), id="multiversus"),
     pytest.param(load_ruleset("sealed-bids"), id="sealed-bids"),
+    pytest.param(load_ruleset("tiles-d6"), id="tiles-d6"),
 ]
 """Every ruleset the kit checks, with its test id."""
 

@@ -335,6 +335,32 @@ def codes_of(ruleset: Any, settings: Any, entries: Entries) -> set[str]:
     return {problem.code for problem in problems_of(ruleset, settings, entries)}
 
 
+def keeps_secrets(ruleset: Any, settings: Any) -> bool:
+    """Whether the game hides anything but its chance seed: its audit reads some event, or its
+    view unions hold placeholders. A game of open information (tiles-d6) keeps none."""
+    return (
+        bool(ruleset.auditor(settings).audited)
+        or ruleset.view_event_type != ruleset.event_type
+        or ruleset.view_command_type != ruleset.command_type
+    )
+
+
+def check_open_game(ruleset: Any, match: Match) -> list[str]:
+    """A game that keeps no secret commits to nothing and redacts nothing: every event and
+    command reaches every viewer as it is, and no event states a secret fact."""
+    problems: list[str] = []
+    settings = match.example.settings
+    if any(facts for facts in facts_of(ruleset, settings, entries_of(match))):
+        problems.append("a game that keeps no secret states secret facts")
+    for number, step in enumerate(match.steps, start=1):
+        for viewer in ruleset.viewers:
+            if ruleset.redact_command(step.command, step.before, viewer) != step.command:
+                problems.append(f"step {number}: {viewer} is not shown the command as it is")
+            if any(ruleset.redact_event(e, viewer) != e for e in step.events):
+                problems.append(f"step {number}: {viewer} is not shown the events as they are")
+    return problems
+
+
 def check_commitments_kept(ruleset: Any, match: Match) -> list[str]:
     """The engine's audit finds no problem in the match's log, nor in any viewer's redacted
     log; a placeholder says what its event says about the secrets (the chooser's own copy
@@ -346,7 +372,7 @@ def check_commitments_kept(ruleset: Any, match: Match) -> list[str]:
         for p in problems_of(ruleset, settings, full)
     ]
     facts = facts_of(ruleset, settings, full)
-    if not any(_committed(entry) for entry in facts):
+    if keeps_secrets(ruleset, settings) and not any(_committed(entry) for entry in facts):
         problems.append("the match has no secrets to check")
 
     def public(facts: list[SecretFact]) -> list[bytes]:

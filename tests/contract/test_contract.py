@@ -10,6 +10,7 @@ the check to say so.
 from __future__ import annotations
 
 import random
+import typing
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
@@ -18,7 +19,7 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core.engine.audit import Revealed, SecretFact
+from multiversus_core.engine.audit import Committed, Revealed, SecretFact
 from multiversus_core.engine.registry import game_ids, load_ruleset
 from tests.contract.kit import (
     REFUSED,
@@ -33,6 +34,7 @@ from tests.contract.kit import (
     check_legal,
     check_log,
     check_no_leaked_secrets,
+    check_open_game,
     check_recorded_chance,
     check_search,
     check_view_logs,
@@ -41,6 +43,7 @@ from tests.contract.kit import (
     dropped,
     entries_of,
     examples,
+    keeps_secrets,
     patched,
     play,
     seats,
@@ -166,6 +169,9 @@ def test_a_reveal_with_another_salt_does_not_open_its_commitment(
 ) -> None:
     for match in matches(ruleset, base_settings, seed):
         entries = tampered(ruleset, match)
+        if not keeps_secrets(ruleset, base_settings):  # nothing committed, nothing to tamper
+            assert entries is None and check_open_game(ruleset, match) == []
+            continue
         assert entries is not None and entries != entries_of(match)
         assert codes_of(ruleset, match.example.settings, entries) == {"reveal_mismatch"}
 
@@ -177,6 +183,9 @@ def test_a_chooser_s_own_copy_with_another_salt_does_not_give_its_commitment(
 ) -> None:
     for match in matches(ruleset, base_settings, seed):
         entries = tampered(ruleset, match, own=True)
+        if not keeps_secrets(ruleset, base_settings):
+            assert entries is None and check_open_game(ruleset, match) == []
+            continue
         assert entries is not None and entries != entries_of(match)
         assert codes_of(ruleset, match.example.settings, entries) == {"bad_commitment"}
 
@@ -188,6 +197,9 @@ def test_a_secret_whose_reveal_is_dropped_is_found_unrevealed(
 ) -> None:
     for match in matches(ruleset, base_settings, seed):
         entries = dropped(ruleset, match)
+        if not keeps_secrets(ruleset, base_settings):
+            assert entries is None and check_open_game(ruleset, match) == []
+            continue
         assert entries is not None
         assert "unrevealed" in codes_of(ruleset, match.example.settings, entries)
 
@@ -252,10 +264,12 @@ def test_the_leak_checks_catch_a_view_that_shows_everything(
     ruleset: Any, base_settings: Any
 ) -> None:
     leaky = patched(ruleset, view=lambda state, viewer: state)
-    for kind in ("seeded", "secret-salts", "secret-chance"):
+    secrets = keeps_secrets(ruleset, base_settings)  # else only the chance seed is hidden
+    for kind in ("seeded", "secret-salts", "secret-chance") if secrets else ("secret-chance",):
         match = one_match(ruleset, base_settings, kind)
         assert check_no_leaked_secrets(leaky, match) != []
-        assert check_indistinguishable(leaky, match, random.Random(1)) != []
+        if secrets:  # no secret choice to tell apart in a game of open information
+            assert check_indistinguishable(leaky, match, random.Random(1)) != []
 
 
 def test_the_log_check_catches_a_decide_that_the_log_does_not_hold_to(
@@ -290,7 +304,36 @@ def test_the_words_check_catches_a_narration_that_fails_or_says_nothing(
     assert check_words(patched(ruleset, describe_command=lambda shown, state: ""), match) != []
 
 
+class Hidden(msgspec.Struct, frozen=True, tag="hidden"):
+    """A placeholder a game of open information has no business showing."""
+
+
+def test_the_open_game_check_catches_a_redaction_or_a_commitment(
+    ruleset: Any, base_settings: Any
+) -> None:
+    match = one_match(ruleset, base_settings, "secret-salts")
+    hiding = patched(ruleset, redact_event=lambda event, viewer: Hidden())
+    assert check_open_game(hiding, match) != []
+    veiled = patched(ruleset, redact_command=lambda command, state, viewer: Hidden())
+    assert check_open_game(veiled, match) != []
+    every = frozenset(typing.get_args(ruleset.event_type))
+    committing = patched(ruleset, auditor=lambda settings: Committing(every))
+    assert check_open_game(committing, match) != []
+
+
+class Committing:
+    """An auditor that reads every event as a commitment."""
+
+    def __init__(self, audited: frozenset[type]) -> None:
+        self.audited = audited
+
+    def read(self, event: Any) -> Sequence[SecretFact]:
+        return (Committed("k", "0" * 64, Hidden(), "a secret"),)
+
+
 def test_the_leak_checks_catch_events_left_unredacted(ruleset: Any, base_settings: Any) -> None:
+    if not keeps_secrets(ruleset, base_settings):
+        return  # its events are shown as they are: check_open_game holds it to that
     leaky = patched(ruleset, redact_event=lambda event, viewer: event)
     match = one_match(ruleset, base_settings, "secret-salts")
     assert check_no_leaked_secrets(leaky, match) != []
@@ -298,6 +341,8 @@ def test_the_leak_checks_catch_events_left_unredacted(ruleset: Any, base_setting
 
 
 def test_the_leak_checks_catch_commands_left_unredacted(ruleset: Any, base_settings: Any) -> None:
+    if not keeps_secrets(ruleset, base_settings):
+        return  # its commands are shown as they are: check_open_game holds it to that
     leaky = patched(ruleset, redact_command=lambda command, state, viewer: command)
     match = one_match(ruleset, base_settings, "secret-salts")
     assert check_no_leaked_secrets(leaky, match) != []
@@ -366,6 +411,8 @@ class Unrevealing:
 def test_the_commitments_check_catches_a_secret_never_revealed(
     ruleset: Any, base_settings: Any
 ) -> None:
+    if not keeps_secrets(ruleset, base_settings):
+        return  # nothing is committed to go unrevealed: check_open_game holds it to that
     unrevealing = patched(ruleset, auditor=lambda settings: Unrevealing(ruleset.auditor(settings)))
     match = one_match(ruleset, base_settings, "seeded")
     assert any("unrevealed" in problem for problem in check_commitments_kept(unrevealing, match))
@@ -374,6 +421,9 @@ def test_the_commitments_check_catches_a_secret_never_revealed(
 def test_the_commitments_check_catches_a_placeholder_that_commits_nothing(
     ruleset: Any, base_settings: Any
 ) -> None:
+    if not keeps_secrets(ruleset, base_settings):
+        return  # no placeholder at all: check_open_game holds it to that
+
     class Placeholder(msgspec.Struct, frozen=True, tag="placeholder"):
         pass
 
@@ -389,6 +439,12 @@ def test_the_encoding_check_catches_placeholders_the_view_unions_leave_out(
     ruleset: Any, base_settings: Any
 ) -> None:
     match = one_match(ruleset, base_settings, "secret-salts")
+    if not keeps_secrets(ruleset, base_settings):  # no placeholders: leave out a real event
+        dropped_type = type(match.steps[0].events[0])
+        kept = [t for t in typing.get_args(ruleset.event_type) if t is not dropped_type]
+        events_only = patched(ruleset, view_event_type=typing.Union[tuple(kept)])  # noqa: UP007
+        assert check_encoding(events_only, match) != []
+        return
     events_only = patched(ruleset, view_event_type=ruleset.event_type)
     commands_only = patched(ruleset, view_command_type=ruleset.command_type)
     assert check_encoding(events_only, match) != []

@@ -378,6 +378,20 @@ def decide(command: Command, state: TilesState) -> tuple[tuple[Event, ...], Tile
     return tuple(events), after
 
 
+_PHASE_OF: Final[dict[type, str]] = {
+    RollOff: "roll_off",
+    ChooseHalf: "choose_half",
+    Place: "deploy",
+}
+"""The phase each set-up command belongs to; every other command is for play."""
+_WHEN: Final = {
+    "roll_off": "the roll-off",
+    "choose_half": "player one's choice of half, after the roll-off",
+    "deploy": "the set-up",
+    "play": "play, once both sides are set up",
+}
+
+
 class _Decision:
     """One command's events, folded as they are made so each rule sees the state before it."""
 
@@ -391,12 +405,13 @@ class _Decision:
             self.state = evolve(self.state, event)
 
     def run(self, command: Command) -> TilesState:
+        phase = _PHASE_OF.get(type(command), "play")
+        if self.state.phase != phase:
+            raise IllegalCommandError(f"a {command.__struct_config__.tag} is for {_WHEN[phase]}")
         match command:
             case RollOff(dice=dice):
                 self._roll_off(dice)
             case ChooseHalf(player=seat, half=half):
-                if self.state.phase != "choose_half":
-                    raise IllegalCommandError("the halves are chosen after the roll-off")
                 if half not in ("north", "south"):
                     raise InvalidCommandError(f"a half is north or south, not {half!r}")
                 self.emit(HalfChosen(seat, half))
@@ -405,8 +420,6 @@ class _Decision:
             case EndTurn(player=seat, dice=dice):
                 self._end_turn(seat, dice)
             case _:
-                if self.state.phase != "play":
-                    raise IllegalCommandError("units act once both sides are set up")
                 self._play(command)
         if self.state.phase == "play":
             self._check_wipe_out()
@@ -443,8 +456,6 @@ class _Decision:
     # --- turns --------------------------------------------------------------------------------
 
     def _end_turn(self, seat: Seat, supplied: tuple[int, ...] | None) -> None:
-        if self.state.phase != "play":
-            raise IllegalCommandError("turns begin once both sides are set up")
         self._end_action()
         dice = _Dice(self.state, supplied)
         turn = self.state.turn
