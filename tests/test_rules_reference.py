@@ -5,18 +5,22 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "rules-reference.md"
+TILES = ROOT / "docs" / "tiles-d6-reference.md"
+"""tiles-d6's rulings, on a page of their own."""
 
 
-def _cited_tests() -> list[tuple[str, str]]:
+def _cited_tests(page: Path = REFERENCE) -> list[tuple[str, str]]:
     """Return (test file, test name) for every test the reference names.
 
     A citation is ``test_file.py::test_name``, or ``::test_name`` for the
     file named last before it in the same table cell.
     """
     cited = []
-    for line in REFERENCE.read_text(encoding="utf-8").splitlines():
+    for line in page.read_text(encoding="utf-8").splitlines():
         for cell in line.split("|"):
             current = None
             for match in re.finditer(r"`(test_\w+\.py)?::(test_\w+)`|`(test_\w+\.py)`", cell):
@@ -30,13 +34,18 @@ def _cited_tests() -> list[tuple[str, str]]:
     return cited
 
 
-def test_every_cited_test_exists() -> None:
-    cited = _cited_tests()
-    assert len(cited) > 100
+def _test_file(name: str) -> Path | None:
+    return next((ROOT / "tests").rglob(name), None)
+
+
+@pytest.mark.parametrize(("page", "least"), [(REFERENCE, 100), (TILES, 60)])
+def test_every_cited_test_exists(page: Path, least: int) -> None:
+    cited = _cited_tests(page)
+    assert len(cited) > least
     missing = []
     for file_, name in cited:
-        path = ROOT / "tests" / file_
-        if not path.exists() or not re.search(rf"def {name}\b", path.read_text(encoding="utf-8")):
+        path = _test_file(file_)
+        if path is None or not re.search(rf"def {name}\b", path.read_text(encoding="utf-8")):
             missing.append(f"{file_}::{name}")
     assert not missing, missing
 
@@ -47,14 +56,22 @@ def test_every_ruling_r1_to_r23_is_referenced() -> None:
     assert not missing, missing
 
 
-def test_every_cited_module_exists() -> None:
-    text = REFERENCE.read_text(encoding="utf-8")
+def test_every_tiles_d6_ruling_t1_to_t40_has_its_row() -> None:
+    text = TILES.read_text(encoding="utf-8")
+    missing = [f"T{n}" for n in range(1, 41) if not re.search(rf"^\| T{n} ", text, re.MULTILINE)]
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("page", [REFERENCE, TILES])
+def test_every_cited_module_exists(page: Path) -> None:
+    text = page.read_text(encoding="utf-8")
     tests = set(re.findall(r"`(test_\w+\.py)", text))
     modules = set(re.findall(r"`(\w+\.py)(?:::\w+)?`", text)) - tests
     core = ROOT / "src" / "multiversus_core"
     folders = (
         core / "rulesets" / "multiversus",
         core / "rulesets" / "sealed_bids",
+        core / "rulesets" / "tiles_d6",
         core / "engine",
         core,
     )
