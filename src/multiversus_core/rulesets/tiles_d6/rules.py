@@ -712,7 +712,8 @@ def _points_end(state: TilesState) -> MatchEnded:
         return MatchEnded(None, state.injured, f"round 8 ended with {first} injured on each side")
     winner: Seat = 1 if first > second else 2
     most, least = max(first, second), min(first, second)
-    reason = f"after round 8, {names[winner - 1]} injured {most} units to {least}"
+    units = "unit" if most == 1 else "units"
+    reason = f"after round 8, {names[winner - 1]} injured {most} enemy {units} to {least}"
     return MatchEnded(winner, state.injured, reason)
 
 
