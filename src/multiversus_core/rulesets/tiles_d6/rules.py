@@ -184,17 +184,20 @@ def unit_at(state: TilesState, at: Coord) -> Unit | None:
     return next((u for u in state.units if u.at == at), None)
 
 
+def next_to(state: TilesState, at: Coord, seat: Seat) -> tuple[Unit, ...]:
+    """The units of ``seat`` on the board next to ``at``, whatever their posture or status
+    (T18, T37)."""
+    return tuple(u for u in on_board(state, seat) if u.at is not None and is_adjacent(u.at, at))
+
+
 def is_adjacent_tile(state: TilesState, at: Coord, seat: Seat) -> bool:
-    """Whether an enemy of ``seat`` is next to ``at``, whatever its posture or status (T18)."""
-    return any(u.at is not None and is_adjacent(u.at, at) for u in on_board(state, other(seat)))
+    """Whether an enemy of ``seat`` is next to ``at`` (T18)."""
+    return bool(next_to(state, at, other(seat)))
 
 
 def adjacent_enemies(state: TilesState, unit: Unit) -> tuple[Unit, ...]:
     """The enemies next to a unit on the board (T18)."""
-    at = unit.at
-    if at is None:
-        return ()
-    return tuple(e for e in on_board(state, other(unit.seat)) if is_adjacent(e.at or at, at))
+    return () if unit.at is None else next_to(state, unit.at, other(unit.seat))
 
 
 def can_act(state: TilesState, unit: Unit) -> bool:
@@ -223,17 +226,9 @@ def crowd(state: TilesState, attacker: Unit, defender: Unit) -> int:
     """Attacker's-side units next to the defender (the attacker counts) minus defender's-side
     units next to the attacker (the defender counts), every unit on the board (T22, T37)."""
     assert attacker.at is not None and defender.at is not None
-    mine = sum(
-        1
-        for u in on_board(state, attacker.seat)
-        if u.at is not None and is_adjacent(u.at, defender.at)
-    )
-    theirs = sum(
-        1
-        for u in on_board(state, defender.seat)
-        if u.at is not None and is_adjacent(u.at, attacker.at)
-    )
-    return mine - theirs
+    mine = next_to(state, defender.at, attacker.seat)
+    theirs = next_to(state, attacker.at, defender.seat)
+    return len(mine) - len(theirs)
 
 
 def size_bonus(target: Unit) -> int:
