@@ -164,6 +164,17 @@ def test_simulate_plays_a_game_s_grid_and_its_records_are_its_tasks(tmp_path: Pa
     assert by_key(records(out)) == by_key([play_game_task(t).record for t in GRID.tasks()])
 
 
+def test_a_narrow_table_keeps_the_seating_whole_and_counts_each_reason() -> None:
+    result = CliRunner().invoke(
+        app, ["simulate", "--game", "tiles-d6", "--matches", "2"], env={"COLUMNS": "80"}
+    )
+    assert result.exit_code == 0, result.output
+    assert "2 of 2 matches of tiles-d6, seed 0" in result.stdout
+    assert "│ random v random │" in result.stdout
+    # The long reason wraps in its column; its count follows it in brackets.
+    assert re.search(r"on each side \(2\)", result.stdout), result.stdout
+
+
 def test_one_worker_or_two_play_the_same_records(tmp_path: Path) -> None:
     one, two = tmp_path / "one.jsonl", tmp_path / "two.jsonl"
     for path, workers in ((one, "1"), (two, "2")):

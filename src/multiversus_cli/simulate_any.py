@@ -134,14 +134,14 @@ def cells_table(title: str, summary: GameSummary) -> Table:
     for seat in range(1, len(grid.bots) + 1):
         table.add_column(f"seat {seat}", justify="right", no_wrap=True)
     table.add_column("commands", justify="right", no_wrap=True)
-    table.add_column("end reasons", no_wrap=True)
+    table.add_column("end reasons", min_width=16)
     for cell in summary.cells:
         row: list[str | Text] = [cell.cell.label, str(cell.matches), str(cell.draws)]
         if summary.errors:
             row.append(str(cell.errors))
         for bot, rate in zip(cell.bots, cell.seats, strict=True):
             row.append(_rate(f"{bot} {rate.wins}\n", rate))
-        reasons = [f"{reason} {count}" for reason, count in cell.reasons.items()]
+        reasons = [f"{reason} ({count})" for reason, count in cell.reasons.items()]
         if len(reasons) > REASONS_SHOWN:
             reasons[REASONS_SHOWN:] = [f"and {len(reasons) - REASONS_SHOWN} other reasons"]
         row += [
