@@ -440,14 +440,14 @@ def _token(seen: TilesState, unit: Unit, label: str, xy: tuple[int, int], span: 
     r = span / 2 - 4
     if unit.prone:
         out.append(
-            f'<ellipse cx="{cx:g}" cy="{cy + 4:g}" rx="{r + 2:g}" ry="{r / 2 + 1:g}" '
-            f'fill="{colour}"{opacity} stroke="#111" stroke-width="1.5"/>'
+            f'<ellipse class="tiles-body" cx="{cx:g}" cy="{cy + 4:g}" rx="{r + 2:g}" '
+            f'ry="{r / 2 + 1:g}" fill="{colour}"{opacity} stroke="#111" stroke-width="1.5"/>'
         )
         label_y = cy + 4
     else:
         out.append(
-            f'<circle cx="{cx:g}" cy="{cy:g}" r="{r:g}" fill="{colour}"{opacity} '
-            'stroke="#111" stroke-width="1.5"/>'
+            f'<circle class="tiles-body" cx="{cx:g}" cy="{cy:g}" r="{r:g}" '
+            f'fill="{colour}"{opacity} stroke="#111" stroke-width="1.5"/>'
         )
         label_y = cy
     out.append(f'<text class="tiles-label" x="{cx:g}" y="{label_y:g}">{escape(label)}</text>')
