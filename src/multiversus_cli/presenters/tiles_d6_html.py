@@ -50,8 +50,10 @@ CELL: Final = 40
 """The side of one tile, in SVG units."""
 MARGIN: Final = 24
 """Room for the file letters above the board and the rank numbers left of it."""
-STRIP: Final = 46
-"""The height of the strip of units off the board."""
+STRIP: Final = 40
+"""The height of a line of the strip of units off the board."""
+OFF_LEFT: Final = 110
+"""Where the units off the board begin, right of the strip's name."""
 ROW: Final = 20
 """The height of a legend line."""
 WIDEST: Final = 500
@@ -237,8 +239,7 @@ def board_parts(seen: TilesState, change: Highlight | None = None) -> list[str]:
         if unit.at is not None:
             parts.append(_token(seen, unit, short[unit.id], _xy(unit.at), CELL))
         else:
-            x = MARGIN + 110 + off * (CELL - 2)
-            parts.append(_token(seen, unit, short[unit.id], (x, _bottom(seen) + 6), CELL - 6))
+            parts.append(_token(seen, unit, short[unit.id], _off_xy(seen, off), CELL - 6))
             off += 1
     parts += [
         attack_mark(
@@ -282,7 +283,25 @@ def _kinds(seen: TilesState) -> list[str]:
 def _size(seen: TilesState) -> tuple[int, int]:
     width = max(MARGIN + len(seen.rows[0]) * CELL + 8, WIDEST)
     lines = 3 + (len(_kinds(seen)) + 1) // 2
-    return width, _bottom(seen) + STRIP + ROW * lines + 8
+    return width, _legend_top(seen) + ROW * lines + 8
+
+
+def _per_line(seen: TilesState) -> int:
+    """How many units off the board a line of the strip holds."""
+    width = max(MARGIN + len(seen.rows[0]) * CELL + 8, WIDEST)
+    return max((width - MARGIN - OFF_LEFT) // (CELL - 2), 1)
+
+
+def _off_xy(seen: TilesState, slot: int) -> tuple[int, int]:
+    """Where the ``slot``-th unit off the board is drawn."""
+    line, place = divmod(slot, _per_line(seen))
+    return MARGIN + OFF_LEFT + place * (CELL - 2), _bottom(seen) + 6 + line * STRIP
+
+
+def _legend_top(seen: TilesState) -> int:
+    """Below the strip, with a line for each unit the strip may have to hold at once."""
+    lines = -(-len(seen.units) // _per_line(seen))
+    return _bottom(seen) + 6 + STRIP * lines
 
 
 _STYLE: Final = (
@@ -343,7 +362,7 @@ def _head(seen: TilesState) -> list[str]:
         out.append(f'<text class="tiles-num" x="{MARGIN // 2}" y="{y}">{r + 1}</text>')
     out.append(f'<text class="tiles-text" x="{left}" y="{bottom + 6 + CELL // 2 - 3}">')
     out.append("Off the board:</text>")
-    out.append(_legend(seen, left, bottom + STRIP + ROW // 2 + 4))
+    out.append(_legend(seen, left, _legend_top(seen) + ROW // 2 + 4))
     return [opening, title, "".join(out)]
 
 
