@@ -193,13 +193,7 @@ def terrain_kinds(board: Board) -> list[tuple[str, bool, bool]]:
     return list(kinds.values())
 
 
-_DEFS: Final = (
-    "<defs>"
-    '<pattern id="mv-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
-    'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" stroke="#333" '
-    'stroke-width="2" stroke-opacity="0.45"/></pattern>'
-    '<pattern id="mv-dots" width="6" height="6" patternUnits="userSpaceOnUse">'
-    '<circle cx="3" cy="3" r="1" fill="#222" fill-opacity="0.35"/></pattern>'
+ARROWS: Final = (
     '<marker id="mv-arrow-move" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" '
     'markerHeight="5" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#f59e0b"/>'
     "</marker>"
@@ -209,7 +203,16 @@ _DEFS: Final = (
     '<marker id="mv-arrow-attack" viewBox="0 0 10 10" refX="8" refY="5" markerWidth="5" '
     'markerHeight="5" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" fill="#dc2626"/>'
     "</marker>"
-    "</defs>"
+)
+"""The arrow heads of :func:`path_mark` and :func:`attack_mark`, for a board's ``<defs>``."""
+
+_DEFS: Final = (
+    "<defs>"
+    '<pattern id="mv-hatch" width="6" height="6" patternUnits="userSpaceOnUse" '
+    'patternTransform="rotate(45)"><line x1="0" y1="0" x2="0" y2="6" stroke="#333" '
+    'stroke-width="2" stroke-opacity="0.45"/></pattern>'
+    '<pattern id="mv-dots" width="6" height="6" patternUnits="userSpaceOnUse">'
+    '<circle cx="3" cy="3" r="1" fill="#222" fill-opacity="0.35"/></pattern>' + ARROWS + "</defs>"
     "<style>"
     ".mv-label{font:bold 13px sans-serif;fill:#fff;text-anchor:middle;dominant-baseline:central}"
     ".mv-large .mv-label{font-size:20px}"
@@ -398,36 +401,62 @@ def _offboard(figure: Figure, label: str, slot: int, board: Board) -> str:
 
 
 def _path(path: Path, size: str) -> str:
-    colour = "#f59e0b" if path.kind == "move" else "#0d9488"
-    points = " ".join(f"{x:g},{y:g}" for x, y in (_centre(s, size) for s in path.squares))
-    x0, y0 = _centre(path.squares[0], size)
-    dash = ' stroke-dasharray="7 4"' if path.kind == "push" else ""
+    return path_mark(path.figure, path.kind, [_centre(s, size) for s in path.squares])
+
+
+def path_mark(
+    figure: str, kind: Literal["move", "push"], points: Sequence[tuple[float, float]]
+) -> str:
+    """Return the way a piece went in one entry, through ``points`` (its start first), as a
+    line with an arrow head (:data:`ARROWS`): ``move`` solid, ``push`` dashed."""
+    colour = "#f59e0b" if kind == "move" else "#0d9488"
+    line = " ".join(f"{x:g},{y:g}" for x, y in points)
+    x0, y0 = points[0]
+    dash = ' stroke-dasharray="7 4"' if kind == "push" else ""
     return (
-        f'<g class="mv-change mv-{path.kind}" data-figure="{escape(path.figure)}">'
+        f'<g class="mv-change mv-{kind}" data-figure="{escape(figure)}">'
         f'<circle cx="{x0:g}" cy="{y0:g}" r="5" fill="{colour}"/>'
-        f'<polyline points="{points}" fill="none" stroke="{colour}" stroke-width="5" '
+        f'<polyline points="{line}" fill="none" stroke="{colour}" stroke-width="5" '
         f'stroke-linecap="round" stroke-linejoin="round" stroke-opacity="0.85"{dash} '
-        f'marker-end="url(#mv-arrow-{path.kind})"/></g>'
+        f'marker-end="url(#mv-arrow-{kind})"/></g>'
     )
 
 
 def _attack(attack: Attack, sizes: Mapping[str, str]) -> str:
     if attack.attacker_square is None or attack.target_square is None:
         return '<g class="mv-change mv-attack"></g>'
-    x1, y1 = _centre(attack.attacker_square, sizes.get(attack.attacker, "medium"))
-    x2, y2 = _centre(attack.target_square, sizes.get(attack.target, "medium"))
-    # From edge to edge, so that the arrow covers neither figure's label.
-    length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
     start = (CELL if sizes.get(attack.attacker) == "large" else CELL / 2) - 4
     end = (CELL if sizes.get(attack.target) == "large" else CELL / 2) + 2
+    return attack_mark(
+        attack.attacker,
+        attack.target,
+        "hit" if attack.hit else "miss",
+        (_centre(attack.attacker_square, sizes.get(attack.attacker, "medium")), start),
+        (_centre(attack.target_square, sizes.get(attack.target, "medium")), end),
+    )
+
+
+def attack_mark(
+    attacker: str,
+    target: str,
+    word: str,
+    source: tuple[tuple[float, float], float],
+    aim: tuple[tuple[float, float], float],
+    kind: str = "attack",
+) -> str:
+    """Return an attack as an arrow from the attacker to a ring round the target, ``word``
+    (``"hit"``, ``"miss"``) above it. ``source`` and ``aim`` are each piece's centre and the
+    room to leave round it, so that the arrow covers neither piece's label."""
+    (x1, y1), start = source
+    (x2, y2), end = aim
+    length = max(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5, 1.0)
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
     x1, y1 = x1 + ux * min(start, length / 2), y1 + uy * min(start, length / 2)
     tx, ty = x2, y2
     x2, y2 = x2 - ux * min(end, length / 2), y2 - uy * min(end, length / 2)
-    word = "hit" if attack.hit else "miss"
     return (
-        f'<g class="mv-change mv-attack mv-{word}" data-figure="{escape(attack.attacker)}" '
-        f'data-target="{escape(attack.target)}">'
+        f'<g class="mv-change mv-{kind} mv-{word}" data-figure="{escape(attacker)}" '
+        f'data-target="{escape(target)}">'
         f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="#dc2626" '
         'stroke-width="4" stroke-dasharray="2 5" stroke-linecap="round" '
         'marker-end="url(#mv-arrow-attack)"/>'
@@ -463,13 +492,16 @@ def _rolls(rolls: Sequence[Roll], board: Board) -> list[str]:
 
 
 __all__ = [
+    "ARROWS",
     "SIDE_COLOURS",
     "Attack",
     "Changes",
     "Path",
     "Roll",
+    "attack_mark",
     "board_parts",
     "board_svg",
     "changes",
+    "path_mark",
     "terrain_kinds",
 ]

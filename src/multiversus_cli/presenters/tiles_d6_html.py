@@ -1,0 +1,673 @@
+"""tiles-d6's HTML replay page and SVG board, drawn from one viewer's view.
+
+:func:`picture` draws the board after an entry: every tile by its kind (T7)
+with a legend, files lettered and ranks numbered as players name tiles
+(:func:`~multiversus_core.rulesets.tiles_d6.words.square`), the set-up halves
+while units are placed (T27), every unit as a token in its seat's colour
+with a short label, a prone unit lying flat, Stunned and Concussed marked,
+lost health as a bar, units off the board (not placed yet, or Injured) in
+a strip below, and the entry's steps, attacks and shots drawn over it.
+:func:`page` steps through a match with the replay page any game uses
+(:mod:`multiversus_cli.replay_page`): each entry in the ruleset's words
+(:mod:`multiversus_cli.transcript`), the board after it, where the match
+stands, a roster table, and the result once there is one.
+
+Every position is read through the ruleset's one door, :func:`view` (the
+referee sees the state itself); nothing is hidden in this game (T28) but
+the chance seed, which nothing here reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from html import escape
+from typing import Final, Literal, TypeAlias
+
+import msgspec
+
+from multiversus_cli import replay_page, transcript
+from multiversus_cli.presenters import Folded
+from multiversus_cli.replay_page import Pool
+from multiversus_cli.svg import ARROWS, SIDE_COLOURS, attack_mark, path_mark
+from multiversus_core.engine.grid import centre_tiles
+from multiversus_core.engine.ruleset import REFEREE, Seat
+from multiversus_core.rulesets.tiles_d6.content import BLOCKS_MOVEMENT, CENTRE_GAP, find_map
+from multiversus_core.rulesets.tiles_d6.model import (
+    ROUNDS,
+    Attacked,
+    Coord,
+    Fired,
+    Stepped,
+    TilesState,
+    Unit,
+    UnitPlaced,
+)
+from multiversus_core.rulesets.tiles_d6.rules import BLOCKS_SIGHT, deployer, grid_of
+from multiversus_core.rulesets.tiles_d6.ruleset import RULESET
+from multiversus_core.rulesets.tiles_d6.words import square, unit_name
+
+CELL: Final = 40
+"""The side of one tile, in SVG units."""
+MARGIN: Final = 24
+"""Room for the file letters above the board and the rank numbers left of it."""
+STRIP: Final = 40
+"""The height of a line of the strip of units off the board."""
+OFF_LEFT: Final = 110
+"""Where the units off the board begin, right of the strip's name."""
+ROW: Final = 20
+"""The height of a legend line."""
+WIDEST: Final = 500
+"""The least width of the picture, so that the legend fits beside a small map."""
+
+SEAT_COLOURS: Final[Mapping[Seat, str]] = {
+    1: SIDE_COLOURS["heroes"],
+    2: SIDE_COLOURS["adversaries"],
+}
+"""Each seat's units, in the colours the sides have on Multiversus' board."""
+
+Kind: TypeAlias = Literal["ground", "tree", "wall", "door", "window", "water", "brambles"]
+KINDS: Final[Mapping[str, Kind]] = {
+    ".": "ground",
+    "T": "tree",
+    "#": "wall",
+    "+": "door",
+    "=": "window",
+    "~": "water",
+    "^": "brambles",
+}
+"""Each legend character of a map (T7) by the name of its kind."""
+
+_SYMBOLS: Final[Mapping[Kind, str]] = {
+    "ground": '<rect width="40" height="40" fill="#efe6d2"/>',
+    "tree": (
+        '<rect width="40" height="40" fill="#d4e6c3"/>'
+        '<rect x="18" y="25" width="4" height="11" fill="#6b4423"/>'
+        '<circle cx="20" cy="17" r="12" fill="#2f7d32" stroke="#1b4d1e"/>'
+    ),
+    "wall": (
+        '<rect width="40" height="40" fill="#6b6b6b"/>'
+        '<path d="M0,10H40M0,20H40M0,30H40M12,0V10M32,0V10M2,10V20M22,10V20M12,20V30'
+        'M32,20V30M2,30V40M22,30V40" stroke="#444" stroke-width="1.5"/>'
+    ),
+    "door": (
+        '<rect width="40" height="40" fill="#6b6b6b"/>'
+        '<rect x="8" y="3" width="24" height="34" rx="3" fill="#a0522d" stroke="#5c2e12"/>'
+        '<circle cx="27" cy="21" r="2" fill="#f5d76e"/>'
+    ),
+    "window": (
+        '<rect width="40" height="40" fill="#6b6b6b"/>'
+        '<rect x="6" y="9" width="28" height="22" fill="#bfe3f5" stroke="#f8fafc" '
+        'stroke-width="2"/><path d="M20,9V31M6,20H34" stroke="#f8fafc" stroke-width="2"/>'
+    ),
+    "water": (
+        '<rect width="40" height="40" fill="#6fa8dc"/>'
+        '<path d="M4,13q4,-4 8,0t8,0t8,0t8,0M4,25q4,-4 8,0t8,0t8,0t8,0" fill="none" '
+        'stroke="#e0f2fe" stroke-width="2"/>'
+    ),
+    "brambles": (
+        '<rect width="40" height="40" fill="#c9d7a1"/>'
+        '<path d="M3,12l5,-6l5,6l5,-6l5,6l5,-6l5,6l5,-6M3,28l5,-6l5,6l5,-6l5,6l5,-6l5,6l5,-6" '
+        'fill="none" stroke="#7c4a12" stroke-width="2"/>'
+    ),
+}
+"""How each kind of tile is drawn, in a 40 by 40 box."""
+
+
+def _blocks(character: str) -> str:
+    """What a tile blocks (T5, T6, T7), in words."""
+    blocked = [
+        what
+        for what, tiles in (("movement", BLOCKS_MOVEMENT), ("sight", BLOCKS_SIGHT))
+        if character in tiles
+    ]
+    return " and ".join(blocked)
+
+
+# --- what the board is drawn from -------------------------------------------------------------
+
+
+def seen_state(state: TilesState, viewer: str) -> TilesState:
+    """The match as ``viewer`` may know it: its view (the state itself for the referee).
+
+    :raises ValueError: for a viewer the game does not have.
+    """
+    return state if viewer == REFEREE else RULESET.view(state, viewer).state
+
+
+class Strike(msgspec.Struct, frozen=True, gc=False):
+    """A melee attack (T22) or a shot (T26) made in one entry."""
+
+    kind: Literal["attack", "fire"]
+    unit: str
+    target: str
+    outcome: str
+    """``hit``, ``miss`` or (an attack's) ``backfire`` (T25)."""
+    source: Coord
+    aim: Coord
+
+
+class Highlight(msgspec.Struct, frozen=True, gc=False):
+    """What one entry did on the board, to draw over it."""
+
+    steps: tuple[tuple[str, tuple[Coord, ...]], ...] = ()
+    """Each unit that stepped, with the tiles it went through, its start first."""
+    placed: tuple[Coord, ...] = ()
+    """The tiles units were set up on."""
+    strikes: tuple[Strike, ...] = ()
+
+
+def highlight(before: TilesState, events: Iterable[msgspec.Struct]) -> Highlight:
+    """What ``events`` did on the board, starting from the board ``before``."""
+    where: dict[str, Coord | None] = {u.id: u.at for u in before.units}
+    steps: dict[str, list[Coord]] = {}
+    placed: list[Coord] = []
+    strikes: list[Strike] = []
+
+    def strike(kind: Literal["attack", "fire"], unit: str, target: str, outcome: str) -> None:
+        source, aim = where.get(unit), where.get(target)
+        if source is not None and aim is not None:
+            strikes.append(Strike(kind, unit, target, outcome, source, aim))
+
+    for event in events:
+        match event:
+            case Stepped(unit=unit, to=to):
+                start = where.get(unit)
+                steps.setdefault(unit, [] if start is None else [start]).append(to)
+                where[unit] = to
+            case UnitPlaced(at=at):
+                placed.append(at)
+            case Attacked(unit=unit, target=target, result=result):
+                strike("attack", unit, target, result)
+            case Fired(unit=unit, target=target, hit=hit):
+                strike("fire", unit, target, "hit" if hit else "miss")
+            case _:
+                pass
+    paths = tuple((unit, tuple(path)) for unit, path in steps.items())
+    return Highlight(paths, tuple(placed), tuple(strikes))
+
+
+# --- drawing ----------------------------------------------------------------------------------
+
+
+def labels(units: Sequence[Unit]) -> dict[str, str]:
+    """Each unit's short label: the fewest first letters of its type's name that tell the
+    seat's types apart, then its number on the roster ("Go2" for Goblin 2)."""
+    out: dict[str, str] = {}
+    for seat in {u.seat for u in units}:
+        names = {u.stats.name for u in units if u.seat == seat}
+        for unit in (u for u in units if u.seat == seat):
+            name = unit.stats.name
+            size = next(
+                (n for n in range(2, len(name)) if all(o[:n] != name[:n] for o in names - {name})),
+                len(name),
+            )
+            out[unit.id] = name[:size].capitalize() + _number(unit)
+    return out
+
+
+def _number(unit: Unit) -> str:
+    """The unit's number on its roster, when it fields several of its type ("2")."""
+    tail = unit.id.rsplit("-", 1)
+    return tail[1] if len(tail) == 2 and tail[1].isdigit() else ""
+
+
+def statuses(unit: Unit) -> tuple[str, ...]:
+    """The unit's statuses (T15-T17): ``stunned``, ``concussed``, ``injured``."""
+    marked = (("stunned", unit.stunned), ("concussed", unit.concussed), ("injured", unit.injured))
+    return tuple(name for name, on in marked if on)
+
+
+def posture(unit: Unit) -> str:
+    """``prone`` or ``standing`` (T10, T13, T24)."""
+    return "prone" if unit.prone else "standing"
+
+
+def board_parts(seen: TilesState, change: Highlight | None = None) -> list[str]:
+    """The board of ``seen`` as SVG parts, in order: the frame with its title, the tiles and
+    the legend, the set-up halves (while units are placed), the entry's steps, one part per
+    unit, the entry's attacks and shots, and the closing tag. Joined, they are one SVG
+    document."""
+    change = change or Highlight()
+    short = labels(seen.units)
+    parts = _head(seen)
+    if seen.phase in ("choose_half", "deploy"):
+        parts.append(_halves(seen))
+    parts += [path_mark(unit, "move", [_centre(at) for at in path]) for unit, path in change.steps]
+    parts += [_placed(at) for at in change.placed]
+    off = 0
+    for unit in seen.units:
+        if unit.at is not None:
+            parts.append(_token(seen, unit, short[unit.id], _xy(unit.at), CELL))
+        else:
+            parts.append(_token(seen, unit, short[unit.id], _off_xy(seen, off), CELL - 6))
+            off += 1
+    parts += [
+        attack_mark(
+            s.unit, s.target, s.outcome, (_centre(s.source), 14), (_centre(s.aim), 20), s.kind
+        )
+        for s in change.strikes
+    ]
+    parts.append("</svg>")
+    return parts
+
+
+def board_svg(seen: TilesState, change: Highlight | None = None) -> str:
+    """The board of ``seen`` as one SVG document (:func:`board_parts`, joined)."""
+    return "".join(board_parts(seen, change))
+
+
+def _xy(at: Coord) -> tuple[int, int]:
+    return MARGIN + at[0] * CELL, MARGIN + at[1] * CELL
+
+
+def _centre(at: Coord) -> tuple[float, float]:
+    x, y = _xy(at)
+    return x + CELL / 2, y + CELL / 2
+
+
+def _bottom(seen: TilesState) -> int:
+    return MARGIN + len(seen.rows) * CELL
+
+
+def _file(column: int) -> str:
+    """A column's letters, as :func:`square` names it."""
+    return square((column, 0))[:-1]
+
+
+def _kinds(seen: TilesState) -> list[str]:
+    """The legend characters of the map, in the order of :data:`KINDS`."""
+    present = {c for row in seen.rows for c in row}
+    return [c for c in KINDS if c in present]
+
+
+def _size(seen: TilesState) -> tuple[int, int]:
+    width = max(MARGIN + len(seen.rows[0]) * CELL + 8, WIDEST)
+    lines = 3 + (len(_kinds(seen)) + 1) // 2
+    return width, _legend_top(seen) + ROW * lines + 8
+
+
+def _per_line(seen: TilesState) -> int:
+    """How many units off the board a line of the strip holds."""
+    width = max(MARGIN + len(seen.rows[0]) * CELL + 8, WIDEST)
+    return max((width - MARGIN - OFF_LEFT) // (CELL - 2), 1)
+
+
+def _off_xy(seen: TilesState, slot: int) -> tuple[int, int]:
+    """Where the ``slot``-th unit off the board is drawn."""
+    line, place = divmod(slot, _per_line(seen))
+    return MARGIN + OFF_LEFT + place * (CELL - 2), _bottom(seen) + 6 + line * STRIP
+
+
+def _legend_top(seen: TilesState) -> int:
+    """Below the strip, with a line for each unit the strip may have to hold at once."""
+    lines = -(-len(seen.units) // _per_line(seen))
+    return _bottom(seen) + 6 + STRIP * lines
+
+
+_STYLE: Final = (
+    "<style>"
+    ".tiles-label{font:bold 12px sans-serif;fill:#fff;text-anchor:middle;"
+    "dominant-baseline:central}"
+    ".tiles-num{font:11px sans-serif;fill:#555;text-anchor:middle;dominant-baseline:central}"
+    ".tiles-text{font:12px sans-serif;fill:#222;dominant-baseline:central}"
+    ".mv-mark{font:bold 13px sans-serif;text-anchor:middle;dominant-baseline:central}"
+    ".tiles-badge{font:bold 10px sans-serif;text-anchor:middle;dominant-baseline:central}"
+    "</style>"
+)
+
+
+def _title(seen: TilesState) -> str:
+    game_map = find_map(seen.settings.map)
+    name = game_map.name if game_map is not None else seen.settings.map
+    return f"tiles-d6 board, {name}: {where_words(seen)}"
+
+
+def _head(seen: TilesState) -> list[str]:
+    """The opening tag, the title (where the match stands), then the tiles and the legend: the
+    first and the last are the same all match long, so a page stores them once."""
+    width, height = _size(seen)
+    symbols = "".join(
+        f'<symbol id="tiles-{kind}" viewBox="0 0 40 40">{drawn}</symbol>'
+        for kind, drawn in _SYMBOLS.items()
+    )
+    opening = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="mv-board tiles-board" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
+        'aria-labelledby="tiles-board-title">'
+    )
+    title = f'<title id="tiles-board-title">{escape(_title(seen))}</title>'
+    out = [
+        f"<defs>{symbols}{ARROWS}</defs>{_STYLE}",
+        '<rect width="100%" height="100%" fill="#fafafa"/>',
+    ]
+    for row, characters in enumerate(seen.rows):
+        for column, character in enumerate(characters):
+            kind, x, y = KINDS[character], *_xy((column, row))
+            name = square((column, row))
+            out.append(
+                f'<g class="tiles-tile" data-square="{name}" data-kind="{kind}">'
+                f"<title>{name}: {kind}</title>"
+                f'<use href="#tiles-{kind}" x="{x}" y="{y}" width="{CELL}" height="{CELL}"/></g>'
+            )
+    columns, rows = len(seen.rows[0]), len(seen.rows)
+    left, top, right, bottom = MARGIN, MARGIN, MARGIN + columns * CELL, _bottom(seen)
+    grid = [f"M{left + c * CELL},{top}V{bottom}" for c in range(columns + 1)]
+    grid += [f"M{left},{top + r * CELL}H{right}" for r in range(rows + 1)]
+    out.append(f'<path d="{"".join(grid)}" stroke="#00000033" stroke-width="1" fill="none"/>')
+    for c in range(columns):
+        x = left + c * CELL + CELL // 2
+        out.append(f'<text class="tiles-num" x="{x}" y="{MARGIN // 2}">{_file(c)}</text>')
+    for r in range(rows):
+        y = top + r * CELL + CELL // 2
+        out.append(f'<text class="tiles-num" x="{MARGIN // 2}" y="{y}">{r + 1}</text>')
+    out.append(f'<text class="tiles-text" x="{left}" y="{bottom + 6 + CELL // 2 - 3}">')
+    out.append("Off the board:</text>")
+    out.append(_legend(seen, left, _legend_top(seen) + ROW // 2 + 4))
+    return [opening, title, "".join(out)]
+
+
+def _legend(seen: TilesState, x: int, y: int) -> str:
+    names = seen.settings.players
+    out = []
+    for i, seat in enumerate((1, 2)):
+        out.append(
+            f'<circle cx="{x + i * 200 + 7}" cy="{y}" r="7" fill="{SEAT_COLOURS[seat]}"/>'
+            f'<text class="tiles-text" x="{x + i * 200 + 19}" y="{y}">'
+            f"{escape(names[seat - 1])} (seat {seat})</text>"
+        )
+    out.append(
+        f'<text class="tiles-text" x="{x}" y="{y + ROW}">Flat: prone · S Stunned · '
+        "C Concussed · red: health lost · faded: acted this turn</text>"
+    )
+    for i, character in enumerate(_kinds(seen)):
+        kind = KINDS[character]
+        lx, ly = x + (i % 2) * 240, y + ROW * (2 + i // 2)
+        blocks = _blocks(character)
+        words = f"{kind} ({character})" + (f", blocks {blocks}" if blocks else "")
+        out.append(
+            f'<g class="tiles-key" data-kind="{kind}">'
+            f'<use href="#tiles-{kind}" x="{lx}" y="{ly - 8}" width="16" height="16"/>'
+            f'<text class="tiles-text" x="{lx + 22}" y="{ly}">{escape(words)}</text></g>'
+        )
+    return "".join(out)
+
+
+def _halves(seen: TilesState) -> str:
+    """The north and south halves (T27), each in its seat's colour once chosen, and the
+    tiles round the centre where no unit may be set up."""
+    grid = grid_of(seen)
+    half = grid.height // 2
+    names = seen.settings.players
+    out = ['<g class="tiles-halves">']
+    for name, first in (("north", 0), ("south", grid.height - half)):
+        seat: Seat | None = None
+        if seen.north is not None:
+            seat = seen.north if name == "north" else 3 - seen.north
+        colour = "#64748b" if seat is None else SEAT_COLOURS[seat]
+        whose = "" if seat is None else f": {names[seat - 1]} sets up here"
+        x, y = _xy((0, first))
+        out.append(
+            f'<rect class="tiles-half" data-half="{name}" x="{x + 2}" y="{y + 2}" '
+            f'width="{grid.width * CELL - 4}" height="{half * CELL - 4}" fill="{colour}" '
+            f'fill-opacity="0.12" stroke="{colour}" stroke-width="3" stroke-dasharray="8 4">'
+            f"<title>The {name} half{escape(whose)}</title></rect>"
+        )
+    centres = centre_tiles(grid)
+    (c0, r0), (c1, r1) = centres[0], centres[-1]
+    x, y = _xy((max(c0 - CENTRE_GAP, 0), max(r0 - CENTRE_GAP, 0)))
+    x1, y1 = _xy(
+        (min(c1 + CENTRE_GAP, grid.width - 1) + 1, min(r1 + CENTRE_GAP, grid.height - 1) + 1)
+    )
+    out.append(
+        f'<rect class="tiles-centre" x="{x}" y="{y}" width="{x1 - x}" height="{y1 - y}" '
+        'fill="#0f172a" fill-opacity="0.08" stroke="#0f172a" stroke-dasharray="3 3">'
+        f"<title>No unit is set up within {CENTRE_GAP} tiles of the centre</title></rect></g>"
+    )
+    return "".join(out)
+
+
+def _placed(at: Coord) -> str:
+    cx, cy = _centre(at)
+    return (
+        f'<g class="mv-change tiles-placed" data-square="{square(at)}">'
+        f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL / 2 - 1:g}" fill="none" stroke="#f59e0b" '
+        'stroke-width="3"/></g>'
+    )
+
+
+def _token(seen: TilesState, unit: Unit, label: str, xy: tuple[int, int], span: int) -> str:
+    """A unit drawn with its tile's top left at ``xy``, ``span`` across."""
+    x, y = xy
+    cx, cy = x + span / 2, y + span / 2
+    colour = SEAT_COLOURS[unit.seat]
+    marks = statuses(unit)
+    acted = unit.id in seen.acted and unit.at is not None
+    where = "" if unit.at is None else square(unit.at)
+    classes = " ".join(
+        ["tiles-unit", f"tiles-seat-{unit.seat}", f"tiles-{posture(unit)}"]
+        + [f"tiles-{m}" for m in marks]
+        + (["tiles-acted"] if acted else [])
+    )
+    said = [posture(unit), *marks, f"{max(unit.health, 0)} of {unit.stats.health} health"]
+    title = f"{unit_name(seen, unit.id)} ({label}){', on ' + where if where else ''}: "
+    out = [
+        f'<g class="{classes}" data-unit="{escape(unit.id)}" data-square="{where}" '
+        f'data-posture="{posture(unit)}" data-statuses="{" ".join(marks)}" '
+        f'data-health="{unit.health}"><title>{escape(title + ", ".join(said))}</title>'
+    ]
+    opacity = ' fill-opacity="0.5"' if acted or unit.injured else ""
+    r = span / 2 - 4
+    if unit.prone:
+        out.append(
+            f'<ellipse class="tiles-body" cx="{cx:g}" cy="{cy + 4:g}" rx="{r + 2:g}" '
+            f'ry="{r / 2 + 1:g}" fill="{colour}"{opacity} stroke="#111" stroke-width="1.5"/>'
+        )
+        label_y = cy + 4
+    else:
+        out.append(
+            f'<circle class="tiles-body" cx="{cx:g}" cy="{cy:g}" r="{r:g}" '
+            f'fill="{colour}"{opacity} stroke="#111" stroke-width="1.5"/>'
+        )
+        label_y = cy
+    out.append(f'<text class="tiles-label" x="{cx:g}" y="{label_y:g}">{escape(label)}</text>')
+    if unit.health < unit.stats.health:
+        full = span - 8
+        left = full * max(unit.health, 0) / unit.stats.health
+        out.append(
+            f'<rect x="{x + 4}" y="{y + span - 5}" width="{full}" height="4" fill="#dc2626"/>'
+            f'<rect x="{x + 4}" y="{y + span - 5}" width="{left:g}" height="4" fill="#16a34a"/>'
+        )
+    badges = [("S", "#facc15", "stunned"), ("C", "#c084fc", "concussed"), ("†", "#fff", "injured")]
+    corner = 0
+    for letter, fill, name in badges:
+        if name in marks:
+            bx = x + span - 7 - corner * 14
+            out.append(
+                f'<circle cx="{bx}" cy="{y + 7}" r="7" fill="{fill}" stroke="#111"/>'
+                f'<text class="tiles-badge" x="{bx}" y="{y + 7}" fill="#111">{letter}</text>'
+            )
+            corner += 1
+    out.append("</g>")
+    return "".join(out)
+
+
+# --- the panels -------------------------------------------------------------------------------
+
+
+def where_words(seen: TilesState) -> str:
+    """Where the match stands, in a few words ("round 3 of 8, Bob's turn")."""
+    names = seen.settings.players
+    match seen.phase:
+        case "roll_off":
+            return "set-up, the roll-off"
+        case "choose_half":
+            first = "" if seen.first is None else f": {names[seen.first - 1]} chooses a half"
+            return "set-up" + first
+        case "deploy":
+            placing = deployer(seen)
+            return "set-up" + ("" if placing is None else f": {names[placing - 1]} places")
+        case "over":
+            return f"the match is over after round {seen.round}"
+    turn = "" if seen.active is None else f", {names[seen.active - 1]}'s turn"
+    return f"round {seen.round} of {ROUNDS}{turn}"
+
+
+def _seat(seen: TilesState, seat: Seat) -> str:
+    name = escape(seen.settings.players[seat - 1])
+    return f'<span class="tiles-seat-{seat}">{name}</span>'
+
+
+def status_html(seen: TilesState) -> str:
+    """Where the match stands: the round and whose turn, the action under way, the injuries
+    each seat has made (T3, T38), and the result once the match is over, as HTML."""
+    words = [f"<b>{escape(where_words(seen)[0].upper() + where_words(seen)[1:])}</b>"]
+    if seen.phase == "play" and seen.active is not None:
+        words.append(f"turn {seen.turn} of the match · units acted: {len(seen.acted)}")
+    if seen.action is not None:
+        action = seen.action
+        doing = "charging" if action.charge else "moving"
+        left = f"{action.points} point{'s' if action.points != 1 else ''} left"
+        words.append(f"{escape(unit_name(seen, action.unit))} is {doing}, {left}")
+    if seen.first is not None:
+        words.append(f"player one: {_seat(seen, seen.first)}")
+    injured = " · ".join(f"{_seat(seen, s)} {seen.injured[s - 1]}" for s in (1, 2))
+    words.append(f"enemy units injured: {injured}")
+    out = [f'<p class="tiles-status">{" · ".join(words)}</p>']
+    if seen.phase == "over":
+        winner = "a draw" if seen.winner is None else f"{_seat(seen, seen.winner)} wins"
+        out.append(f'<p class="tiles-result"><b>Result</b>: {winner} ({escape(seen.reason)}).</p>')
+    return "".join(out)
+
+
+def roster_parts(seen: TilesState) -> list[str]:
+    """Every unit, seat 1's first, as a table: a row per unit (its token's label, its name,
+    tile, health, posture and statuses) between the table's head and end."""
+    short = labels(seen.units)
+    parts = [
+        '<table class="tiles-roster"><caption>Units (seat 1 first: '
+        f"{_seat(seen, 1)}, then {_seat(seen, 2)})</caption><tr><th>Token</th><th>Unit</th>"
+        "<th>Tile</th><th>Health</th><th>Posture</th><th>Statuses</th></tr>"
+    ]
+    for unit in seen.units:
+        off = "injured" if unit.injured else "not placed"
+        at = off if unit.at is None else square(unit.at)
+        marks = [*statuses(unit)] + (["acted"] if unit.id in seen.acted else [])
+        number = _number(unit)
+        name = unit.stats.name + (f" {number}" if number else "")
+        parts.append(
+            f'<tr data-unit="{escape(unit.id)}"><td class="tiles-seat-{unit.seat}">'
+            f"{escape(short[unit.id])}</td><td>{escape(name)}</td><td>{at}</td>"
+            f"<td>{max(unit.health, 0)}/{unit.stats.health}</td><td>{posture(unit)}</td>"
+            f"<td>{', '.join(marks) or '—'}</td></tr>"
+        )
+    parts.append("</table>")
+    return parts
+
+
+def roster_html(seen: TilesState) -> str:
+    """The roster table (:func:`roster_parts`, joined)."""
+    return "".join(roster_parts(seen))
+
+
+_PAGE_STYLE: Final = """.tiles-seat-1{color:#1d4ed8;font-weight:bold}
+.tiles-seat-2{color:#b91c1c;font-weight:bold}
+table.tiles-roster{border-collapse:collapse;font-size:13px;margin:6px 0}
+table.tiles-roster caption{text-align:left;font-size:13px;padding:2px 0}
+table.tiles-roster th,table.tiles-roster td{border:1px solid #cbd5e1;padding:2px 6px;
+text-align:left}
+.tiles-entry{background:#fff;border:1px solid #cbd5e1;padding:2px 8px;font-size:14px}
+.tiles-entry ul{margin:2px 0 4px;padding-left:18px}"""
+"""The seats' colours and the roster table."""
+
+
+# --- the presenter's two members --------------------------------------------------------------
+
+
+def _whom(seen: TilesState, viewer: str) -> str:
+    if viewer == REFEREE:
+        return "the referee"
+    if viewer == "spectator":
+        return "the public (spectator)"
+    seat = int(viewer.rpartition("-")[2])
+    return f"{seen.settings.players[seat - 1]} (seat {seat})"
+
+
+def entry_html(head: str, lines: Sequence[str]) -> str:
+    """An entry told: its head line, then a line per event worth telling, as HTML."""
+    told = "".join(f"<li>{escape(line)}</li>" for line in lines)
+    return f'<div class="tiles-entry"><p><b>{escape(head)}</b></p><ul>{told}</ul></div>'
+
+
+def _frame(
+    pool: Pool, seen: TilesState, change: Highlight | None, told: tuple[str, tuple[str, ...]]
+) -> replay_page.Frame:
+    panels = (entry_html(*told), status_html(seen), *roster_parts(seen))
+    return pool.frame(board_parts(seen, change), panels)
+
+
+def _change(folded: Folded, seen_before: TilesState, number: int, viewer: str) -> Highlight:
+    events = folded.log.entries[number - 1].events
+    if viewer == REFEREE:
+        return highlight(seen_before, events)
+    return highlight(seen_before, (RULESET.redact_event(e, viewer) for e in events))
+
+
+def page(folded: Folded, viewer: str, to: int) -> str:
+    """One self-contained HTML page stepping through the first ``to`` entries as ``viewer``
+    knew them: each entry in the ruleset's words, then the board, where the match stands and
+    the roster after it.
+
+    :raises ValueError: for a viewer the game does not have.
+    """
+    pool = Pool()
+    seen = seen_state(folded.states[0], viewer)
+    frames = [_frame(pool, seen, None, ("Before the first entry", ()))]
+    told: list[tuple[str, tuple[str, ...]]] = []
+    settings = folded.log.header.settings
+    for number in range(1, to + 1):
+        before, seen = seen, seen_state(folded.states[number], viewer)
+        entry = folded.log.entries[number - 1]
+        said = transcript.tell(RULESET, settings, before, entry, viewer)
+        told.append((f"{number}. {said.command}", said.events))
+        frames.append(_frame(pool, seen, _change(folded, before, number, viewer), told[-1]))
+    names = " v ".join(seen.settings.players)
+    game_map = find_map(seen.settings.map)
+    on = game_map.name if game_map is not None else seen.settings.map
+    title = f"tiles-d6 replay: {names} on {on}, as {_whom(seen, viewer)}"
+    shown = replay_page.Page(title, viewer, tuple(pool.parts), tuple(frames), tuple(told))
+    return replay_page.page_html(shown, _PAGE_STYLE)
+
+
+def picture(folded: Folded, viewer: str, to: int) -> str:
+    """The board after entry ``to`` (0: before the first) as ``viewer`` may see it, as one
+    SVG document, that entry's steps, attacks and shots drawn over it.
+
+    :raises ValueError: for a viewer the game does not have.
+    """
+    seen = seen_state(folded.states[to], viewer)
+    if to == 0:
+        return board_svg(seen)
+    before = seen_state(folded.states[to - 1], viewer)
+    return board_svg(seen, _change(folded, before, to, viewer))
+
+
+__all__ = [
+    "KINDS",
+    "SEAT_COLOURS",
+    "Highlight",
+    "Strike",
+    "board_parts",
+    "board_svg",
+    "entry_html",
+    "highlight",
+    "labels",
+    "page",
+    "picture",
+    "posture",
+    "roster_html",
+    "roster_parts",
+    "seen_state",
+    "status_html",
+    "statuses",
+    "where_words",
+]

@@ -1,0 +1,225 @@
+"""A replay page: one self-contained HTML document that steps through a match, any game's.
+
+A page is a :class:`Page`: the match's positions as frames (before the first
+entry, then after each), every entry told in words beside them. A frame is
+the board's SVG parts and the panels' HTML parts, as numbers into one pool
+that stores each distinct part once (a board's tiles, a figure that did not
+move), so a long match stays small. Everything is drawn in Python, as text;
+the page's script only puts stored parts together and steps: buttons, a
+slider, play and pause, the arrow keys, Home and End, a click on an entry,
+and ``#entry-N`` in the address. Nothing is fetched.
+
+A game writes its page with :func:`page_html` and its own CSS for what its
+panels and board hold (Multiversus: :mod:`multiversus_cli.html`).
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Final
+
+import msgspec
+
+
+class Frame(msgspec.Struct, frozen=True, gc=False):
+    """One position of the replay: the state after entry ``k`` as the viewer knew it."""
+
+    svg: tuple[int, ...]
+    """The board's parts, as numbers into the page's part pool."""
+    panels: tuple[int, ...]
+    """The panels beside the board (where the match stands, the pieces, the score), as numbers
+    into the pool."""
+
+
+class Page(msgspec.Struct, frozen=True, gc=False):
+    """Everything a replay page shows, before it is written out as HTML."""
+
+    title: str
+    viewer: str
+    pool: tuple[str, ...]
+    """Each distinct SVG or HTML part once."""
+    frames: tuple[Frame, ...]
+    """Position 0 (before the first entry) to the last entry."""
+    entries: tuple[tuple[str, tuple[str, ...]], ...]
+    """Each entry's heading and narrated events, in the terminal replay's words."""
+
+    def board_svg(self, k: int) -> str:
+        """Return the board after entry ``k`` (0: before the first) as one SVG document."""
+        return "".join(self.pool[i] for i in self.frames[k].svg)
+
+
+class Pool:
+    """The parts of a page being built, each distinct part once."""
+
+    def __init__(self) -> None:
+        self.parts: list[str] = []
+        self.index: dict[str, int] = {}
+
+    def add(self, part: str) -> int:
+        """Return the number of ``part``, storing it if it is new."""
+        number = self.index.get(part)
+        if number is None:
+            number = self.index[part] = len(self.parts)
+            self.parts.append(part)
+        return number
+
+    def frame(self, svg: list[str] | tuple[str, ...], panels: list[str] | tuple[str, ...]) -> Frame:
+        """Return the frame of these board parts and panels, storing each part."""
+        return Frame(tuple(self.add(p) for p in svg), tuple(self.add(p) for p in panels))
+
+
+def page_html(page: Page, style: str = "") -> str:
+    """Return the page as one self-contained HTML document: nothing is fetched.
+
+    ``style`` is the game's own CSS, for what its panels and board hold.
+    """
+    data = msgspec.json.encode(
+        {
+            "pool": page.pool,
+            "frames": [[f.svg, f.panels] for f in page.frames],
+        }
+    ).replace(b"<", b"\\u003c")  # no "</script>" can close the data early
+    items = ['<li data-k="0" class="mv-entry"><b>0. Before the first entry</b></li>']
+    for k, (head, lines) in enumerate(page.entries, start=1):
+        told = "".join(f"<li>{escape(line)}</li>" for line in lines)
+        items.append(
+            f'<li data-k="{k}" class="mv-entry"><b>{escape(head)}</b>'
+            + (f"<ul>{told}</ul>" if told else "")
+            + "</li>"
+        )
+    count = len(page.entries)
+    return _TEMPLATE.format(
+        title=escape(page.title),
+        count=count,
+        style=_LAYOUT + style + _LIST,
+        script=_SCRIPT,
+        data=data.decode(),
+        entries="".join(items),
+    )
+
+
+_LAYOUT: Final = """
+:root{font-family:system-ui,sans-serif;color:#1f2937;background:#f8fafc}
+body{margin:0;padding:12px}
+h1{font-size:18px;margin:0 0 8px}
+#mv-main{display:flex;gap:16px;align-items:flex-start;flex-wrap:wrap}
+#mv-left{flex:0 0 auto;max-width:560px}
+#mv-right{flex:1 1 400px;min-width:320px;max-width:820px}
+#mv-controls{display:flex;gap:4px;align-items:center;margin:6px 0;flex-wrap:wrap}
+#mv-controls button{font-size:14px;padding:3px 9px;cursor:pointer}
+#mv-slider{flex:1 1 200px}
+#mv-position{font-variant-numeric:tabular-nums;min-width:9em}
+"""
+"""The page's layout and step controls: before the game's own CSS."""
+
+_LIST: Final = """
+#mv-panels p{margin:4px 0;font-size:14px}
+#mv-entries{list-style:none;padding:0;margin:0;max-height:60vh;overflow:auto;font-size:13px;
+border:1px solid #cbd5e1;background:#fff}
+#mv-entries>li{padding:3px 6px;border-bottom:1px solid #eef2f7;cursor:pointer}
+#mv-entries>li:hover{background:#f1f5f9}
+#mv-entries>li.mv-current{background:#fef3c7}
+#mv-entries ul{margin:2px 0 0 0;padding-left:18px}
+.mv-board{max-width:100%;height:auto}
+.mv-change{pointer-events:none}
+"""
+"""The panels, the list of entries and the board: after the game's own CSS."""
+
+_SCRIPT: Final = """
+(function(){
+"use strict";
+const data=JSON.parse(document.getElementById("mv-data").textContent);
+const pool=data.pool, frames=data.frames, last=frames.length-1;
+const board=document.getElementById("mv-board"), panels=document.getElementById("mv-panels");
+const slider=document.getElementById("mv-slider"), position=document.getElementById("mv-position");
+const list=document.getElementById("mv-entries"), play=document.getElementById("mv-play");
+const items=list.querySelectorAll("li.mv-entry");
+let k=0, timer=null;
+function join(parts){let s="";for(const i of parts){s+=pool[i];}return s;}
+function show(n){
+  k=Math.max(0,Math.min(last,n));
+  board.innerHTML=join(frames[k][0]);
+  panels.innerHTML=join(frames[k][1]);
+  slider.value=String(k);
+  position.textContent="Entry "+k+" of "+last;
+  const old=list.querySelector("li.mv-current");
+  if(old){old.classList.remove("mv-current");}
+  const item=items[k];
+  item.classList.add("mv-current");
+  const top=item.offsetTop-list.offsetTop, bottom=top+item.offsetHeight;
+  if(top<list.scrollTop||bottom>list.scrollTop+list.clientHeight){
+    list.scrollTop=Math.max(0,top-list.clientHeight/3);
+  }
+  document.body.dataset.entry=String(k);
+}
+function stop(){if(timer!==null){clearInterval(timer);timer=null;}play.textContent="Play";}
+function start(){
+  if(k>=last){show(0);}
+  play.textContent="Pause";
+  timer=setInterval(function(){if(k>=last){stop();}else{show(k+1);}},700);
+}
+function toggle(){if(timer===null){start();}else{stop();}}
+document.getElementById("mv-first").addEventListener("click",function(){stop();show(0);});
+document.getElementById("mv-prev").addEventListener("click",function(){stop();show(k-1);});
+document.getElementById("mv-next").addEventListener("click",function(){stop();show(k+1);});
+document.getElementById("mv-last").addEventListener("click",function(){stop();show(last);});
+play.addEventListener("click",toggle);
+slider.addEventListener("input",function(){stop();show(Number(slider.value));});
+list.addEventListener("click",function(e){
+  const item=e.target.closest("li.mv-entry");
+  if(item){stop();show(Number(item.dataset.k));}
+});
+document.addEventListener("keydown",function(e){
+  if(e.target===slider&&e.key.startsWith("Arrow")){return;}
+  if(e.altKey||e.ctrlKey||e.metaKey){return;}
+  let to=null;
+  if(e.key==="ArrowRight"||e.key==="ArrowDown"){to=k+1;}
+  else if(e.key==="ArrowLeft"||e.key==="ArrowUp"){to=k-1;}
+  else if(e.key==="Home"){to=0;}
+  else if(e.key==="End"){to=last;}
+  else if(e.key===" "&&e.target.tagName!=="BUTTON"){e.preventDefault();toggle();return;}
+  if(to!==null){e.preventDefault();stop();show(to);}
+});
+function wanted(){const m=/^#entry-(\\d+)$/.exec(location.hash);return m?Number(m[1]):null;}
+window.addEventListener("hashchange",function(){stop();show(wanted()??0);});
+show(wanted()??0);
+performance.mark("mv-first-frame");
+})();
+"""
+
+_TEMPLATE: Final = """<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<style>{style}</style>
+</head>
+<body data-entry="0">
+<h1>{title}</h1>
+<div id="mv-main">
+<div id="mv-left">
+<div id="mv-controls">
+<button id="mv-first" type="button" title="First (Home)">&#xAB; First</button>
+<button id="mv-prev" type="button" title="Previous (Left arrow)">&#x2039; Prev</button>
+<button id="mv-play" type="button" title="Play or pause (Space)">Play</button>
+<button id="mv-next" type="button" title="Next (Right arrow)">Next &#x203A;</button>
+<button id="mv-last" type="button" title="Last (End)">Last &#xBB;</button>
+<input id="mv-slider" type="range" min="0" max="{count}" value="0" aria-label="Entry">
+<span id="mv-position">Entry 0 of {count}</span>
+</div>
+<div id="mv-board"></div>
+</div>
+<div id="mv-right">
+<div id="mv-panels"></div>
+<ol id="mv-entries">{entries}</ol>
+</div>
+</div>
+<script type="application/json" id="mv-data">{data}</script>
+<script>{script}</script>
+</body>
+</html>
+"""
+
+
+__all__ = ["Frame", "Page", "Pool", "page_html"]
