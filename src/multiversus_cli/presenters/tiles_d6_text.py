@@ -65,14 +65,19 @@ MARKED_STYLE: Final = "bold black on bright_green"
 """The squares a choice may go to (a step, a placement)."""
 
 
+UNIT_LETTERS: Final = "abcdefgijklmnoprstuvwxyz"
+"""The letters units are shown by, in roster order: 24, a roster's most (h and q are the
+keys of help and quitting at the terminal)."""
+
+
 def letters(state: TilesState) -> dict[str, str]:
-    """A letter for every unit, by id, in roster order: seat 1's upper case (A, B, ...),
-    seat 2's lower case (a, b, ...)."""
+    """A letter for every unit, by id, in roster order (:data:`UNIT_LETTERS`): seat 1's upper
+    case (A, B, ...), seat 2's lower case (a, b, ...)."""
     shown: dict[str, str] = {}
     counts = {1: 0, 2: 0}
     for unit in state.units:
-        base = "A" if unit.seat == 1 else "a"
-        shown[unit.id] = chr(ord(base) + counts[unit.seat] % 26)
+        letter = UNIT_LETTERS[counts[unit.seat] % len(UNIT_LETTERS)]
+        shown[unit.id] = letter.upper() if unit.seat == 1 else letter
         counts[unit.seat] += 1
     return shown
 
@@ -299,7 +304,7 @@ def statuses(state: TilesState, unit: Unit) -> tuple[str, ...]:
         points = "1 point" if action.points == 1 else f"{action.points} points"
         attack = ", attack made" if action.attacked else ""
         found.append(f"{kind}: {points} left{attack}")
-    elif unit.id in state.acted:
+    elif unit.id in state.acted and state.phase == "play":
         found.append("acted")
     return tuple(found)
 
@@ -307,6 +312,7 @@ def statuses(state: TilesState, unit: Unit) -> tuple[str, ...]:
 __all__ = [
     "SEAT_STYLES",
     "TILE_WORDS",
+    "UNIT_LETTERS",
     "board",
     "entry_head",
     "event_lines",
