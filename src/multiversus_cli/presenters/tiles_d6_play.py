@@ -393,9 +393,9 @@ def answer(state: TilesState, seat: Seat, menu: Menu, typed: str) -> Command | M
         if at in menu.squares:
             return menu.squares[at]
         raise Wrong(_refused(state, seat, menu, at))
-    keys = ", ".join(choice.key for choice in menu.choices)
-    square_too = " or a square" if menu.squares else ""
-    raise Wrong(f"{printable(text[:20])!r} is not a choice here: type {keys}{square_too}.")
+    offered = [choice.key for choice in menu.choices] + (["a square"] if menu.squares else [])
+    either = ", ".join(offered[:-1]) + " or " + offered[-1] if len(offered) > 1 else offered[0]
+    raise Wrong(f"{printable(text[:20])!r} is not a choice here: type {either}.")
 
 
 def _refused(state: TilesState, seat: Seat, menu: Menu, at: Coord) -> str:
