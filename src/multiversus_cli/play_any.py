@@ -244,17 +244,8 @@ def run(
     out.print(Text(printable(f"The log is kept in {log}; `multiversus verify` checks it.")))
     with LogWriter.create(log, settings, chance) as writer:
         state = ruleset.initial_state(settings, chance)
-        return _play(
-            ruleset,
-            specs,
-            settings,
-            state,
-            writer,
-            out,
-            _Pace(bot_seed, quiet, delay),
-            ask,
-            terminal or BY_NUMBER,
-        )
+        options = _Options(bot_seed, quiet, delay, ask, terminal or BY_NUMBER)
+        return _play(ruleset, specs, settings, state, writer, out, options)
 
 
 def resume(
@@ -276,26 +267,20 @@ def resume(
     out.print(Text(printable(heading), style="bold"))
     with writer:
         state = replay(match, writer.path)
-        return _play(
-            ruleset,
-            specs,
-            settings,
-            state,
-            writer,
-            out,
-            _Pace(bot_seed, quiet, delay),
-            ask,
-            terminal or BY_NUMBER,
-        )
+        options = _Options(bot_seed, quiet, delay, ask, terminal or BY_NUMBER)
+        return _play(ruleset, specs, settings, state, writer, out, options)
 
 
 @dataclass(frozen=True)
-class _Pace:
-    """The bots' seed, and how much of a match is shown and how fast."""
+class _Options:
+    """How a match is played here: the bots' seed, how much is shown and how fast, and how
+    people answer and decide."""
 
     bot_seed: int | None
     quiet: bool
     delay: float
+    ask: Ask
+    terminal: Terminal
 
 
 def _play(
@@ -305,11 +290,10 @@ def _play(
     state: Any,
     writer: LogWriter,
     out: Console,
-    pace: _Pace,
-    ask: Ask,
-    terminal: Terminal,
+    options: _Options,
 ) -> int:
-    bot_seed, quiet, delay = pace.bot_seed, pace.quiet, pace.delay
+    bot_seed, quiet, delay = options.bot_seed, options.quiet, options.delay
+    ask, terminal = options.ask, options.terminal
     base = secrets.randbits(32) if bot_seed is None else bot_seed
     bots = {
         seat: ruleset.bots[spec](base + seat)
