@@ -20,17 +20,22 @@ from multiversus_cli.presenters.tiles_d6_play import (
     MOST_CHOICES,
     PROMPT,
     TilesTerminal,
+    menu_for,
     play_request,
 )
 from multiversus_core.engine.log import read_log
 from multiversus_core.engine.verify import verify_file
 from multiversus_core.rulesets.tiles_d6 import rules
 from multiversus_core.rulesets.tiles_d6.model import (
+    Attack,
     ChooseHalf,
+    EndAction,
     Place,
     RollOff,
+    StandUp,
     StartCharge,
     StartMove,
+    StepTo,
     TilesSettings,
     TilesState,
 )
@@ -335,3 +340,26 @@ def test_a_step_to_a_square_the_rules_refuse_says_why() -> None:
     shown = explain(state, "h7", "c3")
     assert "Spearman 1 cannot step to h7: a unit stands there." in shown
     assert "Spearman 1 cannot step to c3: a step goes to one of the 8 neighbouring tiles." in shown
+
+
+def test_the_menus_lead_to_every_legal_command_and_no_other() -> None:
+    # During a Move or a Charge the menu keeps to the moving unit: stopping it leads back to
+    # the other units and the end of the turn.
+    rng = random.Random(11)
+    state = RULESET.initial_state(TilesSettings(seed=11), None)
+    while seats := rules.to_act(state):
+        legal = rules.legal_commands(state, seats[0])
+        offered = list(menu_for(state, seats[0], legal).commands())
+        assert len(offered) == len(set(offered))
+        action = state.action
+        if action is None:
+            assert set(offered) == set(legal)
+        else:
+            kept = {
+                c
+                for c in legal
+                if isinstance(c, StepTo | StandUp | EndAction)
+                or (isinstance(c, Attack) and c.unit == action.unit)
+            }
+            assert set(offered) == kept
+        state = rules.decide(rng.choice(legal), state)[1]

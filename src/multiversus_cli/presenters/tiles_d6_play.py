@@ -52,8 +52,8 @@ from multiversus_core.rulesets.tiles_d6.words import own_name, parse_square, squ
 
 GAME: Final = "tiles-d6"
 MOST_CHOICES: Final = 12
-"""No menu offers more choices than this (a menu of units offers a roster's most, 24, by
-letter only with a bigger roster than the bundled ones)."""
+"""No menu offers more choices than this with the bundled rosters (a roster of more than 11
+units lengthens the list of units to act, one letter each)."""
 PROMPT: Final = "Choice (? odds, h help, q quits): "
 FACES: Final = range(1, 7)
 """The faces of a d6."""
