@@ -47,8 +47,10 @@ GAME_SPECIFIC = (
     "multiversus_cli.guide",
     "multiversus_cli.menu",
     "multiversus_cli.teams",
+    "multiversus_cli.presenters.tiles_d6_play",
+    "multiversus_cli.presenters.tiles_d6_text",
 )
-"""One game's code: its ruleset, and Multiversus' looks and commands."""
+"""One game's code: its ruleset, Multiversus' looks and commands, and tiles-d6's looks."""
 
 
 def test_the_generic_commands_import_no_game_s_code() -> None:

@@ -1,8 +1,9 @@
 """``multiversus play --game ID``: a match of any game at the terminal, through its ruleset.
 
 People and bots sit at the seats (``--players``); a person chooses from the
-legal commands, numbered, each told by the ruleset; a bot is given its
-seat's view only. Where several seats decide at once, they decide one after
+legal commands, numbered, each told by the ruleset, unless the game's
+presenter brings a :class:`Terminal` of its own (a board, shorter menus); a
+bot is given its seat's view only. Where several seats decide at once, they decide one after
 the other, in seat order, and each secret choice stays sealed on the screen:
 what is printed of the match is what the public may know. As in a
 Multiversus match, the log is written as the match goes, its chance seed is
@@ -24,6 +25,7 @@ from rich.console import Console
 from rich.text import Text
 
 from multiversus_core.engine.chance import chance_commitment, fresh_chance
+from multiversus_core.engine.commit import SaltSource
 from multiversus_core.engine.errors import LogError, MultiversusError
 from multiversus_core.engine.log import LogWriter, MatchLog, replay
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
@@ -92,9 +94,18 @@ _OTHER_GAME_S: Final = ("heroes", "adversaries", "scenario", "name1", "name2")
 have defaults, and are passed by)."""
 
 
-def play_request(out: Console, err: Console, game: str, request: PlayRequest) -> int:
-    """Play the match of ``game`` that ``request`` asks for, through its ruleset; return the
-    exit code."""
+def play_request(
+    out: Console,
+    err: Console,
+    game: str,
+    request: PlayRequest,
+    terminal: Terminal | None = None,
+    ask: Ask = input,
+) -> int:
+    """Play the match of ``game`` that ``request`` asks for, through its ruleset, its people
+    deciding through ``terminal`` (by number among the legal commands unless a game gives its
+    own) and answering through ``ask``; return the exit code."""
+    terminal = terminal or BY_NUMBER
     try:
         ruleset = load_ruleset(game)
         given = [
@@ -131,6 +142,8 @@ def play_request(out: Console, err: Console, game: str, request: PlayRequest) ->
                 bot_seed=request.bot_seed,
                 quiet=request.quiet,
                 delay=request.delay,
+                terminal=terminal,
+                ask=ask,
             )
         settings, chance = settings_for(ruleset, request.names, request.seed, request.seeded_salts)
         path = request.log or default_log(ruleset)
@@ -149,6 +162,8 @@ def play_request(out: Console, err: Console, game: str, request: PlayRequest) ->
         bot_seed=request.bot_seed,
         quiet=request.quiet,
         delay=request.delay,
+        terminal=terminal,
+        ask=ask,
     )
 
 
@@ -190,7 +205,7 @@ def settings_for(
     players = ruleset.table(default).players
     if names is not None:
         players = tuple(name.strip() for name in names.split(","))
-    salts = "seed" if seeded_salts else "secrets"
+    salts: SaltSource = "seed" if seeded_salts else "secrets"
     chance = None if seed is not None else fresh_chance()
     table = Table(
         seed if seed is not None else 0,
@@ -218,6 +233,7 @@ def run(
     quiet: bool = False,
     delay: float = 0.0,
     ask: Ask = input,
+    terminal: Terminal | None = None,
 ) -> int:
     """Play a new match to its end (or until a person quits); return the exit status (0).
 
@@ -228,7 +244,8 @@ def run(
     out.print(Text(printable(f"The log is kept in {log}; `multiversus verify` checks it.")))
     with LogWriter.create(log, settings, chance) as writer:
         state = ruleset.initial_state(settings, chance)
-        return _play(ruleset, specs, settings, state, writer, out, bot_seed, quiet, delay, ask)
+        options = _Options(bot_seed, quiet, delay, ask, terminal or BY_NUMBER)
+        return _play(ruleset, specs, settings, state, writer, out, options)
 
 
 def resume(
@@ -242,6 +259,7 @@ def resume(
     quiet: bool = False,
     delay: float = 0.0,
     ask: Ask = input,
+    terminal: Terminal | None = None,
 ) -> int:
     """Carry on the match of a log (:meth:`LogWriter.resume` opened it) to its end."""
     settings = match.header.settings
@@ -249,7 +267,20 @@ def resume(
     out.print(Text(printable(heading), style="bold"))
     with writer:
         state = replay(match, writer.path)
-        return _play(ruleset, specs, settings, state, writer, out, bot_seed, quiet, delay, ask)
+        options = _Options(bot_seed, quiet, delay, ask, terminal or BY_NUMBER)
+        return _play(ruleset, specs, settings, state, writer, out, options)
+
+
+@dataclass(frozen=True)
+class _Options:
+    """How a match is played here: the bots' seed, how much is shown and how fast, and how
+    people answer and decide."""
+
+    bot_seed: int | None
+    quiet: bool
+    delay: float
+    ask: Ask
+    terminal: Terminal
 
 
 def _play(
@@ -259,11 +290,10 @@ def _play(
     state: Any,
     writer: LogWriter,
     out: Console,
-    bot_seed: int | None,
-    quiet: bool,
-    delay: float,
-    ask: Ask,
+    options: _Options,
 ) -> int:
+    bot_seed, quiet, delay = options.bot_seed, options.quiet, options.delay
+    ask, terminal = options.ask, options.terminal
     base = secrets.randbits(32) if bot_seed is None else bot_seed
     bots = {
         seat: ruleset.bots[spec](base + seat)
@@ -279,7 +309,8 @@ def _play(
             command = bots[seat].choose(view, legal)
         else:
             try:
-                command = _ask(ruleset, state, seat, legal, names, out, ask)
+                decision = Decision(ruleset, state, seat, tuple(legal), names)
+                command = terminal.choose(decision, out, ask)
             except Quit:
                 out.print(
                     Text(
@@ -292,54 +323,89 @@ def _play(
         events, after = ruleset.decide(command, state)
         writer.append(command, events)
         if not quiet:
-            _tell(ruleset, state, command, events, out)
+            terminal.tell(ruleset, state, command, events, out)
             if delay and not any(spec == HUMAN for spec in specs):
                 time.sleep(delay)
         state = after
-    result = ruleset.outcome(state)
-    out.print(Text(printable(f"The match is over: {result.reason}."), style="bold"))
+    terminal.finish(ruleset, state, out, quiet=quiet)
     return 0
 
 
-def _tell(ruleset: AnyRuleset, state: Any, command: Any, events: Any, out: Console) -> None:
-    """Print an entry as the public knows it: a secret choice stays sealed on the screen."""
-    public = ruleset.viewer_of(state, None)
-    shown = ruleset.redact_command(command, state, public)
-    out.print(Text(printable(ruleset.describe_command(shown, state))))
-    for event in events:
-        line = ruleset.narrate(ruleset.redact_event(event, public), state, None)
-        state = ruleset.evolve(state, event)
-        if line:
-            out.print(Text(printable(f"   {line}")))
+@dataclass(frozen=True)
+class Decision:
+    """What a person decides at the terminal: a command for ``seat`` in ``state``."""
+
+    ruleset: AnyRuleset
+    state: Any
+    seat: int
+    legal: tuple[Any, ...]
+    """The seat's legal commands, in the ruleset's order."""
+    names: tuple[str, ...]
+    """The players' names, by seat."""
 
 
-def _ask(
-    ruleset: AnyRuleset,
-    state: Any,
-    seat: int,
-    legal: Any,
-    names: tuple[str, ...],
-    out: Console,
-    ask: Ask,
-) -> Any:
-    """A person's choice among the legal commands, by number; q quits.
+class Terminal:
+    """How a match goes at the terminal: how a person decides, how each entry is told and how
+    the match closes. This one lists the legal commands by number and tells the match in the
+    ruleset's words; a game's presenter may give its own (a board, shorter menus)."""
 
-    :raises Quit: when the person types q, or the input ends.
+    def choose(self, decision: Decision, out: Console, ask: Ask) -> Any:
+        """A person's choice among the legal commands, by number; q quits.
+
+        :raises Quit: when the person types q, or the input ends.
+        """
+        ruleset, state, seat, legal = (
+            decision.ruleset,
+            decision.state,
+            decision.seat,
+            decision.legal,
+        )
+        heading = f"{decision.names[seat - 1]}, seat {seat}: {ruleset.where(state)}"
+        out.print(Text(printable(heading), style="bold"))
+        for number, command in enumerate(legal, start=1):
+            out.print(Text(printable(f"  {number}. {ruleset.describe_command(command, state)}")))
+        while True:
+            answer = read_answer(ask, f"Your choice (1-{len(legal)}, q quits): ").lower()
+            if answer == "q":
+                raise Quit
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return legal[int(answer) - 1]
+            out.print(Text(f"Type a number from 1 to {len(legal)}, or q."))
+
+    def tell(
+        self, ruleset: AnyRuleset, state: Any, command: Any, events: Any, out: Console
+    ) -> None:
+        """Print an entry as the public knows it: a secret choice stays sealed on the screen."""
+        public = ruleset.viewer_of(state, None)
+        shown = ruleset.redact_command(command, state, public)
+        out.print(Text(printable(ruleset.describe_command(shown, state))))
+        for event in events:
+            line = ruleset.narrate(ruleset.redact_event(event, public), state, None)
+            state = ruleset.evolve(state, event)
+            if line:
+                out.print(Text(printable(f"   {line}")))
+
+    def finish(self, ruleset: AnyRuleset, state: Any, out: Console, *, quiet: bool) -> None:
+        """Print how the match ended."""
+        result = ruleset.outcome(state)
+        assert result is not None  # the match is over: nobody is to act
+        out.print(Text(printable(f"The match is over: {result.reason}."), style="bold"))
+
+
+BY_NUMBER: Final = Terminal()
+"""Each person chooses among the legal commands by number: every game's, unless it has its
+own."""
+
+
+def read_answer(ask: Ask, prompt: str) -> str:
+    """A person's answer, stripped.
+
+    :raises Quit: when the input ends.
     """
-    heading = f"{names[seat - 1]}, seat {seat}: {ruleset.where(state)}"
-    out.print(Text(printable(heading), style="bold"))
-    for number, command in enumerate(legal, start=1):
-        out.print(Text(printable(f"  {number}. {ruleset.describe_command(command, state)}")))
-    while True:
-        try:
-            answer = ask(f"Your choice (1-{len(legal)}, q quits): ").strip().lower()
-        except EOFError:
-            raise Quit from None
-        if answer == "q":
-            raise Quit
-        if answer.isdigit() and 1 <= int(answer) <= len(legal):
-            return legal[int(answer) - 1]
-        out.print(Text(f"Type a number from 1 to {len(legal)}, or q."))
+    try:
+        return ask(prompt).strip()
+    except EOFError:
+        raise Quit from None
 
 
 def default_log(ruleset: AnyRuleset) -> Path:

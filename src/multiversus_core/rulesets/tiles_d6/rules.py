@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Final
+from typing import Final, Literal, TypeAlias
 
 from msgspec.structs import replace
 
@@ -75,6 +75,10 @@ BLOCKS_SIGHT: Final = frozenset("T#+")
 """Trees, walls and doors (T7)."""
 WATER: Final = "~"
 BRAMBLES: Final = "^"
+HIT: Final = 4
+"""The total an attack or a Fire needs to hit (T23, T26)."""
+
+AttackResult: TypeAlias = Literal["hit", "miss", "backfire"]
 
 
 def other(seat: Seat) -> Seat:
@@ -261,6 +265,51 @@ def fire_modifier(state: TilesState, shooter: Unit, target: Unit) -> int:
         - target.prone
         - brambles
     )
+
+
+def melee_result(face: int, modifier: int) -> AttackResult:
+    """What a melee die comes to with ``modifier`` added (T23): a 1, or a total of 1 or less,
+    backfires (checked first); a total of 4 or more hits; anything else misses."""
+    total = face + modifier
+    if face == 1 or total <= 1:
+        return "backfire"
+    return "hit" if total >= HIT else "miss"
+
+
+def fire_hits(total: int) -> bool:
+    """Whether a Fire's total (the die and :func:`fire_modifier`) hits: 4 or more (T26)."""
+    return total >= HIT
+
+
+def rolls_brambles(state: TilesState, unit: Unit) -> bool:
+    """Whether a step out of the unit's tile rolls for brambles: it leaves brambles and is not
+    Flying (T11, T12)."""
+    assert unit.at is not None
+    return tile(state, unit.at) == BRAMBLES and "flying" not in unit.stats.traits
+
+
+def brambles_fall(face: int) -> bool:
+    """Whether the brambles die falls: on a 1 only (T11)."""
+    return face == 1
+
+
+def withdraw_modifier(state: TilesState, unit: Unit, to: Coord) -> int | None:
+    """What is added to the withdraw die of the unit's step to ``to``: -1 into a tile next to
+    an enemy, +1 Flying; None when the step withdraws from no enemy and rolls none (T19)."""
+    assert unit.at is not None
+    if not is_adjacent_tile(state, unit.at, unit.seat):
+        return None
+    return ("flying" in unit.stats.traits) - is_adjacent_tile(state, to, unit.seat)
+
+
+def withdraw_falls(total: int) -> bool:
+    """Whether a withdraw total (the die and :func:`withdraw_modifier`) falls: 3 or less (T19)."""
+    return total <= 3
+
+
+def concussion_recovers(face: int) -> bool:
+    """Whether a concussed unit's end-of-turn die recovers it: 4 or more (T15)."""
+    return face >= 4
 
 
 def deploy_tiles(state: TilesState, seat: Seat) -> tuple[Coord, ...]:
@@ -459,7 +508,7 @@ class _Decision:
                 self.emit(StunRecovered(unit.id))
             if unit.concussed and unit.concussed < turn:
                 die = dice.roll()
-                self.emit(ConcussionRolled(unit.id, die, die >= 4))
+                self.emit(ConcussionRolled(unit.id, die, concussion_recovers(die)))
         dice.done()
         self.emit(TurnEnded(seat))
         state = self.state
@@ -559,18 +608,16 @@ class _Decision:
         if reason:
             raise IllegalCommandError(f"{unit.id} cannot step to {to}: {reason}")
         dice = _Dice(state, supplied)
-        flying = "flying" in unit.stats.traits
-        leaving = tile(state, unit.at)
-        withdrawing = is_adjacent_tile(state, unit.at, unit.seat)
+        withdraw = withdraw_modifier(state, unit, to)
         fell = False
-        if leaving == BRAMBLES and not flying:  # T11, T12
+        if rolls_brambles(state, unit):  # T11, T12
             die = dice.roll()
-            fell = die == 1
+            fell = brambles_fall(die)
             self.emit(BramblesRolled(unit.id, die, fell))
-        if withdrawing and not fell:  # T19, T35: no withdraw roll after a brambles fall
+        if withdraw is not None and not fell:  # T19, T35: no withdraw roll after a brambles fall
             die = dice.roll()
-            total = die - is_adjacent_tile(state, to, unit.seat) + flying
-            fell = total <= 3
+            total = die + withdraw
+            fell = withdraw_falls(total)
             self.emit(WithdrawRolled(unit.id, die, total, fell))
         dice.done()
         self.emit(Stepped(unit.id, to, step_cost(state, unit), fell))
@@ -599,15 +646,13 @@ class _Decision:
             self.emit(ActionStarted(attacker.id, "attack"))
         face = dice.roll()
         dice.done()
-        total = face + melee_modifier(self.state, attacker, target, charge=charge)
-        if face == 1 or total <= 1:  # T23: a backfire, checked first
-            self.emit(Attacked(attacker.id, target.id, face, total, "backfire", charge))
+        modifier = melee_modifier(self.state, attacker, target, charge=charge)
+        result = melee_result(face, modifier)
+        self.emit(Attacked(attacker.id, target.id, face, face + modifier, result, charge))
+        if result == "backfire":
             self._strike(target, attacker, by=target.seat)  # T25, T39
-        elif total >= 4:
-            self.emit(Attacked(attacker.id, target.id, face, total, "hit", charge))
+        elif result == "hit":
             self._strike(attacker, target, by=attacker.seat)
-        else:
-            self.emit(Attacked(attacker.id, target.id, face, total, "miss", charge))
         if not charge:
             self._end_action()
         else:
@@ -644,7 +689,7 @@ class _Decision:
         face = dice.roll()
         dice.done()
         total = face + fire_modifier(self.state, shooter, target)
-        hit = total >= 4
+        hit = fire_hits(total)
         self.emit(Fired(shooter.id, target.id, face, total, hit))
         if hit:  # T26: damage only, at least 1
             damage = max(1, shooter.stats.power - target.stats.defense)

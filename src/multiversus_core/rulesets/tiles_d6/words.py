@@ -45,9 +45,11 @@ from multiversus_core.rulesets.tiles_d6.model import (
     TilesState,
     TurnEnded,
     TurnStarted,
+    Unit,
     UnitPlaced,
     WithdrawRolled,
 )
+from multiversus_core.rulesets.tiles_d6.rules import next_to_place
 
 
 def square(at: Coord) -> str:
@@ -61,15 +63,35 @@ def square(at: Coord) -> str:
     return f"{letters}{row + 1}"
 
 
+def parse_square(text: str) -> Coord | None:
+    """The tile a player's square name stands for (``"c4"`` is (2, 3)), whatever the case and
+    surrounding blanks; None if ``text`` is no square name. The board may not hold it."""
+    text = text.strip().lower()
+    letters = text.rstrip("0123456789")
+    digits = text[len(letters) :]
+    if not letters or not digits or not letters.isascii() or not letters.isalpha():
+        return None
+    if len(letters) > 2 or len(digits) > 3 or int(digits) < 1:
+        return None
+    column = 0
+    for letter in letters:
+        column = column * 26 + ord(letter) - ord("a") + 1
+    return column - 1, int(digits) - 1
+
+
+def own_name(unit: Unit) -> str:
+    """A unit's name on its own side: its type's name and its number (``"Spearman 2"``)."""
+    _, _, own = unit.id.partition(".")
+    number = own.rsplit("-", 1)[1] if "-" in own and own.rsplit("-", 1)[1].isdigit() else ""
+    return unit.stats.name + (f" {number}" if number else "")
+
+
 def unit_name(state: TilesState, unit_id: str) -> str:
     """A unit as players name it: its type's name and its number, and whose it is."""
     unit = state.unit(unit_id)
     if unit is None:
         return unit_id
-    _, _, own = unit.id.partition(".")
-    number = own.rsplit("-", 1)[1] if "-" in own and own.rsplit("-", 1)[1].isdigit() else ""
-    name = unit.stats.name + (f" {number}" if number else "")
-    return f"{state.settings.players[unit.seat - 1]}'s {name}"
+    return f"{state.settings.players[unit.seat - 1]}'s {own_name(unit)}"
 
 
 def where(state: TilesState) -> str:
@@ -96,25 +118,32 @@ def describe_command(shown: msgspec.Struct, state: TilesState) -> str:
             return f"{who}: roll off" + ("" if dice is None else f" ({dice[0]} and {dice[1]})")
         case ChooseHalf(half=half):
             return f"{who}: deploy in the {half} half"
-        case Place(at=at):
-            return f"{who}: place a unit on {square(at)}"
+        case Place(player=seat, at=at):
+            placed = next_to_place(state, seat)
+            what = "a unit" if placed is None else unit_name(state, placed.id)
+            return f"{who}: place {what} on {square(at)}"
         case StartMove(unit=unit):
             return f"{who}: move {unit_name(state, unit)}"
         case StartCharge(unit=unit):
             return f"{who}: charge with {unit_name(state, unit)}"
         case StandUp():
-            return f"{who}: stand up"
+            return f"{who}: stand {_moving(state)} up"
         case StepTo(to=to):
-            return f"{who}: step to {square(to)}"
+            return f"{who}: step {_moving(state)} to {square(to)}"
         case Attack(unit=unit, target=target):
             return f"{who}: {unit_name(state, unit)} attacks {unit_name(state, target)}"
         case Fire(unit=unit, target=target):
             return f"{who}: {unit_name(state, unit)} fires at {unit_name(state, target)}"
         case EndAction():
-            return f"{who}: stop"
+            return f"{who}: stop {_moving(state)}"
         case EndTurn():
             return f"{who}: end the turn"
     return type(shown).__name__
+
+
+def _moving(state: TilesState) -> str:
+    """The unit whose Move or Charge is under way, or "the moving unit" (a command out of turn)."""
+    return "the moving unit" if state.action is None else unit_name(state, state.action.unit)
 
 
 def narrate(event: msgspec.Struct, state: TilesState, seat: Seat | None) -> str | None:
