@@ -22,11 +22,13 @@ GENERIC = (
     "play_any",
     "presenters/__init__",
     "replay",
+    "replay_page",
     "runners",
     "simulate",
     "simulate_any",
     "simulate_report",
     "simulating",
+    "svg_marks",
     "transcript",
     "verify",
 )
@@ -47,6 +49,9 @@ GAME_SPECIFIC = (
     "multiversus_cli.guide",
     "multiversus_cli.menu",
     "multiversus_cli.teams",
+    "multiversus_cli.presenters.tiles_d6",
+    "multiversus_cli.presenters.tiles_d6_diff",
+    "multiversus_cli.presenters.tiles_d6_html",
     "multiversus_cli.presenters.tiles_d6_play",
     "multiversus_cli.presenters.tiles_d6_text",
 )

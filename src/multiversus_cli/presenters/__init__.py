@@ -38,6 +38,7 @@ ENTRY_POINT_GROUP: Final = "multiversus.presenters"
 
 BUNDLED: Final[dict[str, str]] = {
     "multiversus": "multiversus_cli.presenters.multiversus:PRESENTER",
+    "tiles-d6": "multiversus_cli.presenters.tiles_d6:PRESENTER",
 }
 """The presenters this program brings, by game id: ``"module:attribute"``."""
 

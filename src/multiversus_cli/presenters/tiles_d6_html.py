@@ -28,7 +28,7 @@ import msgspec
 from multiversus_cli import replay_page, transcript
 from multiversus_cli.presenters import Folded
 from multiversus_cli.replay_page import Pool
-from multiversus_cli.svg import ARROWS, SIDE_COLOURS, attack_mark, path_mark
+from multiversus_cli.svg_marks import ARROWS, attack_mark, path_mark
 from multiversus_core.engine.grid import centre_tiles
 from multiversus_core.engine.ruleset import REFEREE, Seat
 from multiversus_core.rulesets.tiles_d6.content import BLOCKS_MOVEMENT, CENTRE_GAP, find_map
@@ -59,11 +59,8 @@ ROW: Final = 20
 WIDEST: Final = 500
 """The least width of the picture, so that the legend fits beside a small map."""
 
-SEAT_COLOURS: Final[Mapping[Seat, str]] = {
-    1: SIDE_COLOURS["heroes"],
-    2: SIDE_COLOURS["adversaries"],
-}
-"""Each seat's units, in the colours the sides have on Multiversus' board."""
+SEAT_COLOURS: Final[Mapping[Seat, str]] = {1: "#1d4ed8", 2: "#b91c1c"}
+"""Each seat's units: blue and red, as the terminal shows them."""
 
 Kind: TypeAlias = Literal["ground", "tree", "wall", "door", "window", "water", "brambles"]
 KINDS: Final[Mapping[str, Kind]] = {

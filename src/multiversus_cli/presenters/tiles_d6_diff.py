@@ -1,0 +1,114 @@
+"""How two tiles-d6 matches' states differ, in the game's words, for ``diff``: units one by
+one (which of square, health, posture and statuses), squares by name ("c4"), units by name."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import msgspec
+
+from multiversus_cli.differences import Found, field_differences, field_line, words
+from multiversus_core.rulesets.tiles_d6.model import TilesState, Unit
+from multiversus_core.rulesets.tiles_d6.words import square, unit_name
+
+_UNIT_FIELDS: Final = ("at", "health", "prone", "stunned", "concussed", "injured")
+"""A unit's fields that change in play, in the order a line tells them."""
+_LABELS: Final = {"at": "square", "prone": "prone", "stunned": "stunned turns"}
+_UNIT_IDS: Final = frozenset({"unit", "acted"})
+"""Keys whose values are unit ids."""
+
+
+def state_differences(a: TilesState, b: TilesState) -> tuple[Found, ...]:
+    """The differences of two referee states, field by field; units one by one instead:
+    ``{"field": "units", "unit": id, "name": ..., "differs": [...], "a": ..., "b": ...}``
+    naming the unit's fields that differ (or ``"presence"``)."""
+
+    def units(ua: tuple[Unit, ...], ub: tuple[Unit, ...]) -> list[Found]:
+        found = _unit_differences(ua, ub)
+        for one in found:
+            one["name"] = unit_name(a if a.unit(one["unit"]) else b, one["unit"])
+        return found
+
+    return field_differences(a, b, {"units": units})
+
+
+def _unit_differences(a: tuple[Unit, ...], b: tuple[Unit, ...]) -> list[Found]:
+    left, right = {u.id: u for u in a}, {u.id: u for u in b}
+    found: list[Found] = []
+    for unit_id in [*left, *(i for i in right if i not in left)]:
+        ua, ub = left.get(unit_id), right.get(unit_id)
+        if ua == ub:
+            continue
+        if ua is None or ub is None:
+            differs = ["presence"]
+        else:
+            names = [*_UNIT_FIELDS, *(f for f in ua.__struct_fields__ if f not in _UNIT_FIELDS)]
+            differs = [f for f in names if getattr(ua, f) != getattr(ub, f)]
+
+        def values(unit: Unit | None, differs: list[str] = differs) -> dict[str, Any] | None:
+            if unit is None:
+                return None
+            return {f: msgspec.to_builtins(getattr(unit, f)) for f in differs if f != "presence"}
+
+        found.append(
+            {
+                "field": "units",
+                "unit": unit_id,
+                "differs": differs,
+                "a": values(ua),
+                "b": values(ub),
+            }
+        )
+    return found
+
+
+def tiles_words(field: str, value: Any) -> str | None:
+    """A value in words, squares named as on the board."""
+    if field in ("at", "to") and isinstance(value, (list, tuple)) and len(value) == 2:
+        return square((int(value[0]), int(value[1])))
+    if field == "at" and value is None:
+        return "off the board"
+    if field == "injured" and isinstance(value, (list, tuple)):
+        return " and ".join(f"{n} by seat {seat}" for seat, n in enumerate(value, start=1))
+    if value == "":
+        return "none"
+    if field == "rows":
+        return None  # the map: too large for a line
+    return words(field, value)
+
+
+def _action_words(state: TilesState, value: Any) -> str | None:
+    if not isinstance(value, dict):
+        return None if value is not None else "none"
+    kind = "charge" if value.get("charge") else "move"
+    return f"the {kind} of {unit_name(state, value['unit'])}, {value['points']} points left"
+
+
+def difference_line(found: Found, state: TilesState) -> str:
+    """One difference in a line, units named from ``state``."""
+    if found["field"] != "units":
+
+        def told(key: str, value: Any) -> str | None:
+            if key == "action":
+                return _action_words(state, value)
+            return nested(key, value)
+
+        def nested(key: str, value: Any) -> str | None:
+            if key in _UNIT_IDS and isinstance(value, str):
+                value = unit_name(state, value)
+            elif key in _UNIT_IDS and isinstance(value, (list, tuple)):
+                value = [unit_name(state, v) if isinstance(v, str) else v for v in value]
+            return tiles_words(key, value)
+
+        return field_line(found, told, records=False, nested=nested)
+    name = found.get("name") or unit_name(state, found["unit"])
+    if found["differs"] == ["presence"]:
+        return f"{name}: in {'A only' if found['b'] is None else 'B only'}"
+    parts = []
+    for f in found["differs"]:
+        a, b = tiles_words(f, found["a"][f]), tiles_words(f, found["b"][f])
+        label = _LABELS.get(f, f)
+        parts.append(
+            f"{label} differs" if a is None or b is None else f"{label} {a} in A, {b} in B"
+        )
+    return f"{name}: " + "; ".join(parts)
