@@ -47,7 +47,7 @@ class Step(NamedTuple):
 
     number: int
     """The 1-based entry number."""
-    entry: LogEntry
+    entry: LogEntry[Command, Event]
     before: MatchState
     after: MatchState
 
