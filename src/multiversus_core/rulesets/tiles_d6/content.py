@@ -20,25 +20,19 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
-from functools import cache
-from importlib import resources
 from os import PathLike
 from types import MappingProxyType
-from typing import Final, Literal, NoReturn, TypeAlias, TypeVar
+from typing import Final, Literal, NoReturn, TypeAlias
 
 import msgspec
 
+from multiversus_core.engine.catalog import Catalog
 from multiversus_core.engine.datafile import (
     MAX_TEXT,
     Fail,
-    Identified,
     check_id,
     check_name,
     check_range,
-    convert_struct,
-    decode_toml,
-    offered,
-    read_file,
 )
 from multiversus_core.engine.errors import DataFileError
 from multiversus_core.engine.grid import Coord, Grid, centre_tiles, distance, neighbours, step_open
@@ -209,11 +203,7 @@ def decode_roster(data: bytes, source: str) -> Roster:
 
     :raises DataFileError: naming the source and the field at fault.
     """
-    roster = decode_toml(
-        data, source, Roster, DataFileError, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH
-    )
-    validate_roster(roster, source)
-    return roster
+    return ROSTERS.decode(data, source)
 
 
 def load_roster(path: str | PathLike[str]) -> Roster:
@@ -221,7 +211,7 @@ def load_roster(path: str | PathLike[str]) -> Roster:
 
     :raises DataFileError: if the file cannot be read or is not a valid roster.
     """
-    return decode_roster(read_file(path, MAX_BYTES, DataFileError), str(path))
+    return ROSTERS.load(path)
 
 
 def decode_map(data: bytes, source: str) -> GameMap:
@@ -229,11 +219,7 @@ def decode_map(data: bytes, source: str) -> GameMap:
 
     :raises DataFileError: naming the source and the field at fault.
     """
-    game_map = decode_toml(
-        data, source, GameMap, DataFileError, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH
-    )
-    validate_map(game_map, source)
-    return game_map
+    return MAPS.decode(data, source)
 
 
 def load_map(path: str | PathLike[str]) -> GameMap:
@@ -241,7 +227,7 @@ def load_map(path: str | PathLike[str]) -> GameMap:
 
     :raises DataFileError: if the file cannot be read or is not a valid map.
     """
-    return decode_map(read_file(path, MAX_BYTES, DataFileError), str(path))
+    return MAPS.load(path)
 
 
 def _failing(source: str, claimed: str) -> Fail:
@@ -369,7 +355,29 @@ def _unreached(game_map: GameMap) -> tuple[tuple[int, int], tuple[int, int]] | N
 
 # --- the installed rosters and maps ------------------------------------------------------
 
-BUNDLED_FOLDER: Final = "multiversus_core/rulesets/tiles_d6/data"
+ROSTERS: Final = Catalog(
+    "multiversus_core.rulesets.tiles_d6",
+    "rosters",
+    ROSTER_GROUP,
+    Roster,
+    "roster",
+    validate_roster,
+    max_bytes=MAX_BYTES,
+    max_depth=MAX_DEPTH,
+)
+"""The installed rosters: the bundled ``data/rosters/``, then those :data:`ROSTER_GROUP` offers."""
+MAPS: Final = Catalog(
+    "multiversus_core.rulesets.tiles_d6",
+    "maps",
+    MAP_GROUP,
+    GameMap,
+    "map",
+    validate_map,
+    max_bytes=MAX_BYTES,
+    max_depth=MAX_DEPTH,
+)
+"""The installed maps: the bundled ``data/maps/``, then those :data:`MAP_GROUP` offers."""
+BUNDLED_FOLDER: Final = ROSTERS.bundled_folder
 """Where the bundled files are (``rosters/`` and ``maps/``), as sources name them."""
 
 RosterProvider: TypeAlias = Callable[[], Iterable[Roster | str | PathLike[str]]]
@@ -379,91 +387,21 @@ MapProvider: TypeAlias = Callable[[], Iterable[GameMap | str | PathLike[str]]]
 """What a :data:`MAP_GROUP` entry point loads to: a callable returning maps or paths of TOML
 map files."""
 
-_S = TypeVar("_S", bound=Identified)
 
-
-def _bundled(folder: str, decode: Callable[[bytes, str], _S]) -> tuple[_S, ...]:
-    """Return the bundled files of a folder of ``data/``, by file name.
-
-    :raises DataFileError: if one is broken or two share an id (a packaging bug).
-    """
-    files = resources.files("multiversus_core.rulesets.tiles_d6").joinpath("data", folder)
-    items: list[_S] = []
-    for entry in sorted(files.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".toml"):
-            source = f"{BUNDLED_FOLDER}/{folder}/{entry.name}"
-            item = decode(entry.read_bytes(), source)
-            if any(other.id == item.id for other in items):
-                raise DataFileError(source, f"id: {item.id!r} is taken by another bundled file")
-            items.append(item)
-    return tuple(items)
-
-
-def _installed(
-    bundled: tuple[_S, ...],
-    folder: str,
-    group: str,
-    struct: type[_S],
-    noun: str,
-    load: Callable[[str | PathLike[str]], _S],
-    validate: Callable[[_S, str], None],
-) -> tuple[tuple[_S, ...], tuple[DataFileError, ...]]:
-    """Return the bundled items then the valid offered ones by id, and why the others are out.
-
-    An offered item is left out if it is invalid or takes an id already taken.
-    """
-
-    def check(item: _S, source: str) -> _S:
-        checked = convert_struct(item, struct, source, noun, DataFileError)
-        validate(checked, source)
-        return checked
-
-    sources = {item.id: f"{BUNDLED_FOLDER}/{folder} ({item.id})" for item in bundled}
-    accepted: list[_S] = []
-    invalid: list[DataFileError] = []
-    for found in offered(group, struct, noun, load, check, DataFileError):
-        if isinstance(found, DataFileError):
-            invalid.append(found)
-            continue
-        source, item = found
-        if item.id in sources:
-            reason = f"id: the {noun} id {item.id!r} is taken by {sources[item.id]}"
-            invalid.append(DataFileError(source, reason, item.id))
-            continue
-        sources[item.id] = source
-        accepted.append(item)
-    accepted.sort(key=lambda item: item.id)
-    return (*bundled, *accepted), tuple(invalid)
-
-
-@cache
 def bundled_rosters() -> tuple[Roster, ...]:
     """Return the rosters that ship with the library (T29), by file name.
 
     :raises DataFileError: if a bundled roster is broken (a packaging bug).
     """
-    return _bundled("rosters", decode_roster)
+    return ROSTERS.bundled()
 
 
-@cache
 def bundled_maps() -> tuple[GameMap, ...]:
     """Return the maps that ship with the library (T30), by file name.
 
     :raises DataFileError: if a bundled map is broken (a packaging bug).
     """
-    return _bundled("maps", decode_map)
-
-
-@cache
-def _rosters() -> tuple[tuple[Roster, ...], tuple[DataFileError, ...]]:
-    return _installed(
-        bundled_rosters(), "rosters", ROSTER_GROUP, Roster, "roster", load_roster, validate_roster
-    )
-
-
-@cache
-def _maps() -> tuple[tuple[GameMap, ...], tuple[DataFileError, ...]]:
-    return _installed(bundled_maps(), "maps", MAP_GROUP, GameMap, "map", load_map, validate_map)
+    return MAPS.bundled()
 
 
 def installed_rosters() -> tuple[Roster, ...]:
@@ -472,13 +410,13 @@ def installed_rosters() -> tuple[Roster, ...]:
 
     :raises DataFileError: if a bundled roster is broken (a packaging bug).
     """
-    return _rosters()[0]
+    return ROSTERS.installed()
 
 
 def invalid_rosters() -> tuple[DataFileError, ...]:
     """Return why each roster the entry points offer was left out of :func:`installed_rosters`:
     each error names its source and, when it could be read that far, the id it claims."""
-    return _rosters()[1]
+    return ROSTERS.invalid()
 
 
 def find_roster(roster_id: str) -> Roster | None:
@@ -487,7 +425,7 @@ def find_roster(roster_id: str) -> Roster | None:
 
     :raises DataFileError: if a bundled roster is broken (a packaging bug).
     """
-    return _find(roster_id, bundled_rosters(), installed_rosters)
+    return ROSTERS.find(roster_id)
 
 
 def installed_maps() -> tuple[GameMap, ...]:
@@ -496,12 +434,12 @@ def installed_maps() -> tuple[GameMap, ...]:
 
     :raises DataFileError: if a bundled map is broken (a packaging bug).
     """
-    return _maps()[0]
+    return MAPS.installed()
 
 
 def invalid_maps() -> tuple[DataFileError, ...]:
     """Return why each map the entry points offer was left out of :func:`installed_maps`."""
-    return _maps()[1]
+    return MAPS.invalid()
 
 
 def find_map(map_id: str) -> GameMap | None:
@@ -510,23 +448,11 @@ def find_map(map_id: str) -> GameMap | None:
 
     :raises DataFileError: if a bundled map is broken (a packaging bug).
     """
-    return _find(map_id, bundled_maps(), installed_maps)
-
-
-def _find(
-    item_id: str, bundled: tuple[_S, ...], installed: Callable[[], tuple[_S, ...]]
-) -> _S | None:
-    for item in bundled:
-        if item.id == item_id:
-            return item
-    for item in installed():
-        if item.id == item_id:
-            return item
-    return None
+    return MAPS.find(map_id)
 
 
 def forget_installed() -> None:
     """Forget what the entry points offered, so that the next question reads them again (after
     a package is installed during a session)."""
-    _rosters.cache_clear()
-    _maps.cache_clear()
+    ROSTERS.forget()
+    MAPS.forget()
