@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from os import PathLike
 from pathlib import Path
 from typing import Final, NoReturn, Protocol, TypeVar
@@ -207,6 +207,32 @@ def check_range(value: int, least: int, most: int, field: str, fail: Fail, below
         fail(field, below)
     if not least <= value <= most:
         fail(field, f"must be from {least} to {most}, not {value}")
+
+
+def check_once(values: Sequence[object], field: str, fail: Fail, key: str = "") -> None:
+    """Check no value is listed twice; the error names the second, as ``field[j]`` (or
+    ``field[j].key``, when the values are that field of each item of ``field``)."""
+    for j, value in enumerate(values):
+        if value in values[:j]:
+            fail(f"{field}[{j}].{key}" if key else f"{field}[{j}]", f"{value!r} is listed twice")
+
+
+def failing(source: str, claimed: str | None, error: type[DataFileError] = DataFileError) -> Fail:
+    """Return the :class:`Fail` of a data file: it raises ``error`` naming the source, the
+    field, and the id the file claims."""
+
+    def fail(field: str, reason: str) -> NoReturn:
+        raise error(source, f"{field}: {reason}", claimed)
+
+    return fail
+
+
+def numbered(item_id: str, name: str, count: int) -> tuple[tuple[str, str], ...]:
+    """Return the id and name of each of ``count`` items of a kind: the kind's own when there
+    is one, else ``<id>-<n>`` and ``<name> <n>`` from 1 ("goblin-2", "Goblin 2")."""
+    if count == 1:
+        return ((item_id, name),)
+    return tuple((f"{item_id}-{n}", f"{name} {n}") for n in range(1, count + 1))
 
 
 _STRING: Final = r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\''

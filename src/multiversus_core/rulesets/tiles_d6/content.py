@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from os import PathLike
 from types import MappingProxyType
-from typing import Final, Literal, NoReturn, TypeAlias
+from typing import Final, Literal, TypeAlias
 
 import msgspec
 
@@ -32,7 +32,10 @@ from multiversus_core.engine.datafile import (
     Fail,
     check_id,
     check_name,
+    check_once,
     check_range,
+    failing,
+    numbered,
 )
 from multiversus_core.engine.errors import DataFileError
 from multiversus_core.engine.grid import Coord, Grid, centre_tiles, distance, neighbours, step_open
@@ -138,16 +141,11 @@ class Roster(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     def fielded(self) -> tuple[RosterUnit, ...]:
         """Return the units the roster fields, in file order, each with its own id."""
-        found: list[RosterUnit] = []
-        for unit in self.units:
-            if unit.count == 1:
-                found.append(RosterUnit(unit.id, unit.name, unit))
-            else:
-                found.extend(
-                    RosterUnit(f"{unit.id}-{n}", f"{unit.name} {n}", unit)
-                    for n in range(1, unit.count + 1)
-                )
-        return tuple(found)
+        return tuple(
+            RosterUnit(unit_id, name, unit)
+            for unit in self.units
+            for unit_id, name in numbered(unit.id, unit.name, unit.count)
+        )
 
 
 class GameMap(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -230,13 +228,6 @@ def load_map(path: str | PathLike[str]) -> GameMap:
     return MAPS.load(path)
 
 
-def _failing(source: str, claimed: str) -> Fail:
-    def fail(field: str, reason: str) -> NoReturn:
-        raise DataFileError(source, f"{field}: {reason}", claimed)
-
-    return fail
-
-
 def _check(value: int, limit: str, field: str, fail: Fail, below: str = "") -> None:
     check_range(value, *LIMITS[limit], field, fail, below)
 
@@ -246,7 +237,7 @@ def validate_roster(roster: Roster, source: str) -> None:
 
     :raises DataFileError: naming the source and the field at fault.
     """
-    fail = _failing(source, roster.id)
+    fail = failing(source, roster.id)
     check_id(roster.id, "id", fail)
     check_name(roster.name, "name", fail)
     check_name(roster.description, "description", fail, longest=MAX_TEXT, empty=True)
@@ -262,9 +253,7 @@ def validate_roster(roster: Roster, source: str) -> None:
         for attribute in ATTRIBUTES:
             _check(getattr(unit, attribute), attribute, f"{where}.{attribute}", fail)
         _check(unit.count, "count", f"{where}.count", fail)
-        for j, trait in enumerate(unit.traits):
-            if trait in unit.traits[:j]:
-                fail(f"{where}.traits[{j}]", f"{trait!r} is listed twice")
+        check_once(unit.traits, f"{where}.traits", fail)
         if "large" in unit.traits and "small" in unit.traits:
             fail(f"{where}.traits", "a unit type is not both large and small")
     most = LIMITS["units"][1]
@@ -287,7 +276,7 @@ def validate_map(game_map: GameMap, source: str) -> None:
 
     :raises DataFileError: naming the source and the field at fault.
     """
-    fail = _failing(source, game_map.id)
+    fail = failing(source, game_map.id)
     check_id(game_map.id, "id", fail)
     check_name(game_map.name, "name", fail)
     _check(game_map.height, "height", "rows", fail)
