@@ -3,24 +3,30 @@
 A game whose rosters, factions or maps are TOML data files (read by
 :mod:`multiversus_core.engine.datafile`) makes one :class:`Catalog` per kind
 of file. The catalog decodes and validates a file, reads the bundled files of
-its folder of the game's ``data/``, and adds what the entry points of its group
-offer: each entry point names a callable (``"module:attribute"``) returning
-structs or paths of TOML files. An offered item that is invalid, or takes an
-id already taken, is left out and its one-line error kept.
+its folder of the game's ``data/`` (named for the kind: ``data/rosters/``),
+and adds what the entry points of its group offer: each entry point names a
+callable (``"module:attribute"``) returning structs or paths of TOML files.
+An offered item that is invalid, or takes an id already taken, is left out
+and its one-line error kept.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from importlib import resources
 from os import PathLike
-from typing import Final, Generic
+from typing import Final, Generic, TypeAlias
 
 from multiversus_core.engine.datafile import S, convert_struct, decode_toml, offered, read_file
 from multiversus_core.engine.errors import DataFileError
 
 DATA: Final = "data"
 """The folder of a game's package that holds its bundled files, one folder per kind."""
+
+
+Provider: TypeAlias = Callable[[], Iterable[S | str | PathLike[str]]]
+"""What an entry point of a catalog's group loads to: a callable returning items (structs) or
+paths of TOML files (``Provider[Roster]``)."""
 
 
 class Catalog(Generic[S]):
@@ -34,25 +40,24 @@ class Catalog(Generic[S]):
     def __init__(
         self,
         package: str,
-        folder: str,
+        noun: str,
         group: str,
         struct: type[S],
-        noun: str,
         validate: Callable[[S, str], None],
         *,
         max_bytes: int,
         max_depth: int,
     ) -> None:
         self.package = package
-        """The game's package, whose ``data/<folder>`` holds the bundled files."""
-        self.folder = folder
+        """The game's package, whose ``data/<noun>s/`` holds the bundled files."""
+        self.noun = noun
+        """What an item is called in messages ("roster")."""
+        self.folder = f"{noun}s"
         """The folder of ``data/`` with the bundled files ("rosters")."""
         self.group = group
         """The entry point group other packages offer items through."""
         self.struct = struct
         """The struct a file decodes to (it should forbid unknown fields)."""
-        self.noun = noun
-        """What an item is called in messages ("roster")."""
         self.validate = validate
         """Checks a well-typed item; raises :class:`DataFileError` naming the field."""
         self.max_bytes = max_bytes

@@ -19,14 +19,13 @@ returning structs or paths of TOML files, as Multiversus' team entry points do.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
-from os import PathLike
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Final, Literal, TypeAlias
 
 import msgspec
 
-from multiversus_core.engine.catalog import Catalog
+from multiversus_core.engine.catalog import Catalog, Provider
 from multiversus_core.engine.datafile import (
     MAX_TEXT,
     Fail,
@@ -37,7 +36,6 @@ from multiversus_core.engine.datafile import (
     failing,
     numbered,
 )
-from multiversus_core.engine.errors import DataFileError
 from multiversus_core.engine.grid import Coord, Grid, centre_tiles, distance, neighbours, step_open
 
 Trait: TypeAlias = Literal["flying", "large", "small"]
@@ -50,6 +48,7 @@ BLOCKS_MOVEMENT: Final = frozenset("T#=")
 CENTRE_GAP: Final = 2
 """Set-up bars the tiles within this distance of a centre tile (T27)."""
 
+_PACKAGE: Final = "multiversus_core.rulesets.tiles_d6"
 ROSTER_GROUP: Final = "multiversus.tiles_d6.rosters"
 """The entry point group other packages use to offer rosters."""
 MAP_GROUP: Final = "multiversus.tiles_d6.maps"
@@ -196,38 +195,6 @@ class GameMap(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return Grid(self.width, self.height)
 
 
-def decode_roster(data: bytes, source: str) -> Roster:
-    """Decode and validate a TOML roster.
-
-    :raises DataFileError: naming the source and the field at fault.
-    """
-    return ROSTERS.decode(data, source)
-
-
-def load_roster(path: str | PathLike[str]) -> Roster:
-    """Read a roster file (at most :data:`MAX_BYTES` of it).
-
-    :raises DataFileError: if the file cannot be read or is not a valid roster.
-    """
-    return ROSTERS.load(path)
-
-
-def decode_map(data: bytes, source: str) -> GameMap:
-    """Decode and validate a TOML map.
-
-    :raises DataFileError: naming the source and the field at fault.
-    """
-    return MAPS.decode(data, source)
-
-
-def load_map(path: str | PathLike[str]) -> GameMap:
-    """Read a map file (at most :data:`MAX_BYTES` of it).
-
-    :raises DataFileError: if the file cannot be read or is not a valid map.
-    """
-    return MAPS.load(path)
-
-
 def _check(value: int, limit: str, field: str, fail: Fail, below: str = "") -> None:
     check_range(value, *LIMITS[limit], field, fail, below)
 
@@ -345,99 +312,63 @@ def _unreached(game_map: GameMap) -> tuple[tuple[int, int], tuple[int, int]] | N
 # --- the installed rosters and maps ------------------------------------------------------
 
 ROSTERS: Final = Catalog(
-    "multiversus_core.rulesets.tiles_d6",
-    "rosters",
+    _PACKAGE,
+    "roster",
     ROSTER_GROUP,
     Roster,
-    "roster",
     validate_roster,
     max_bytes=MAX_BYTES,
     max_depth=MAX_DEPTH,
 )
 """The installed rosters: the bundled ``data/rosters/``, then those :data:`ROSTER_GROUP` offers."""
 MAPS: Final = Catalog(
-    "multiversus_core.rulesets.tiles_d6",
-    "maps",
-    MAP_GROUP,
-    GameMap,
-    "map",
-    validate_map,
-    max_bytes=MAX_BYTES,
-    max_depth=MAX_DEPTH,
+    _PACKAGE, "map", MAP_GROUP, GameMap, validate_map, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH
 )
 """The installed maps: the bundled ``data/maps/``, then those :data:`MAP_GROUP` offers."""
 BUNDLED_FOLDER: Final = ROSTERS.bundled_folder
 """Where the bundled files are (``rosters/`` and ``maps/``), as sources name them."""
 
-RosterProvider: TypeAlias = Callable[[], Iterable[Roster | str | PathLike[str]]]
+RosterProvider: TypeAlias = Provider[Roster]
 """What a :data:`ROSTER_GROUP` entry point loads to: a callable returning rosters or paths of
 TOML roster files."""
-MapProvider: TypeAlias = Callable[[], Iterable[GameMap | str | PathLike[str]]]
+MapProvider: TypeAlias = Provider[GameMap]
 """What a :data:`MAP_GROUP` entry point loads to: a callable returning maps or paths of TOML
 map files."""
 
 
-def bundled_rosters() -> tuple[Roster, ...]:
-    """Return the rosters that ship with the library (T29), by file name.
-
-    :raises DataFileError: if a bundled roster is broken (a packaging bug).
-    """
-    return ROSTERS.bundled()
-
-
-def bundled_maps() -> tuple[GameMap, ...]:
-    """Return the maps that ship with the library (T30), by file name.
-
-    :raises DataFileError: if a bundled map is broken (a packaging bug).
-    """
-    return MAPS.bundled()
-
-
-def installed_rosters() -> tuple[Roster, ...]:
-    """Return the bundled rosters, then the valid rosters of the :data:`ROSTER_GROUP` entry
-    points by id (read once; :func:`forget_installed` reads them again).
-
-    :raises DataFileError: if a bundled roster is broken (a packaging bug).
-    """
-    return ROSTERS.installed()
-
-
-def invalid_rosters() -> tuple[DataFileError, ...]:
-    """Return why each roster the entry points offer was left out of :func:`installed_rosters`:
-    each error names its source and, when it could be read that far, the id it claims."""
-    return ROSTERS.invalid()
-
-
-def find_roster(roster_id: str) -> Roster | None:
-    """Return the installed roster with this id, or None (entry points are read only for an
-    id no bundled roster has).
-
-    :raises DataFileError: if a bundled roster is broken (a packaging bug).
-    """
-    return ROSTERS.find(roster_id)
-
-
-def installed_maps() -> tuple[GameMap, ...]:
-    """Return the bundled maps, then the valid maps of the :data:`MAP_GROUP` entry points by id
-    (read once; :func:`forget_installed` reads them again).
-
-    :raises DataFileError: if a bundled map is broken (a packaging bug).
-    """
-    return MAPS.installed()
-
-
-def invalid_maps() -> tuple[DataFileError, ...]:
-    """Return why each map the entry points offer was left out of :func:`installed_maps`."""
-    return MAPS.invalid()
-
-
-def find_map(map_id: str) -> GameMap | None:
-    """Return the installed map with this id, or None (entry points are read only for an id no
-    bundled map has).
-
-    :raises DataFileError: if a bundled map is broken (a packaging bug).
-    """
-    return MAPS.find(map_id)
+decode_roster: Final = ROSTERS.decode
+"""Decode and validate a TOML roster; raises :class:`DataFileError` naming the source and the
+field at fault."""
+load_roster: Final = ROSTERS.load
+"""Read a roster file (at most :data:`MAX_BYTES` of it); raises :class:`DataFileError` if it
+cannot be read or is not a valid roster."""
+bundled_rosters: Final = ROSTERS.bundled
+"""Return the rosters that ship with the library (T29), by file name."""
+installed_rosters: Final = ROSTERS.installed
+"""Return the bundled rosters, then the valid rosters of the :data:`ROSTER_GROUP` entry points
+by id (read once; :func:`forget_installed` reads them again)."""
+invalid_rosters: Final = ROSTERS.invalid
+"""Return why each roster the entry points offer was left out of :func:`installed_rosters`:
+each error names its source and, when it could be read that far, the id it claims."""
+find_roster: Final = ROSTERS.find
+"""Return the installed roster with this id, or None (entry points are read only for an id no
+bundled roster has)."""
+decode_map: Final = MAPS.decode
+"""Decode and validate a TOML map; raises :class:`DataFileError` naming the source and the
+field at fault."""
+load_map: Final = MAPS.load
+"""Read a map file (at most :data:`MAX_BYTES` of it); raises :class:`DataFileError` if it
+cannot be read or is not a valid map."""
+bundled_maps: Final = MAPS.bundled
+"""Return the maps that ship with the library (T30), by file name."""
+installed_maps: Final = MAPS.installed
+"""Return the bundled maps, then the valid maps of the :data:`MAP_GROUP` entry points by id
+(read once; :func:`forget_installed` reads them again)."""
+invalid_maps: Final = MAPS.invalid
+"""Return why each map the entry points offer was left out of :func:`installed_maps`."""
+find_map: Final = MAPS.find
+"""Return the installed map with this id, or None (entry points are read only for an id no
+bundled map has)."""
 
 
 def forget_installed() -> None:

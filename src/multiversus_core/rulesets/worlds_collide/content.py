@@ -22,14 +22,13 @@ packages offer through the entry point groups :data:`FACTION_GROUP` and
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
-from os import PathLike
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Final, Literal, TypeAlias
 
 import msgspec
 
-from multiversus_core.engine.catalog import Catalog
+from multiversus_core.engine.catalog import Catalog, Provider
 from multiversus_core.engine.datafile import (
     MAX_TEXT,
     Fail,
@@ -40,7 +39,6 @@ from multiversus_core.engine.datafile import (
     failing,
     numbered,
 )
-from multiversus_core.engine.errors import DataFileError
 from multiversus_core.engine.grid import Coord, Grid
 
 DefenseType: TypeAlias = Literal["physical", "energy", "arcane"]
@@ -64,6 +62,7 @@ ROUNDS: Final = 5
 ROLLS: Final = range(1, 7)
 """An environment table's rolls (W5, W25): one entry for each face of a d6."""
 
+_PACKAGE: Final = "multiversus_core.rulesets.worlds_collide"
 FACTION_GROUP: Final = "multiversus.worlds_collide.factions"
 """The entry point group other packages use to offer factions."""
 MAP_GROUP: Final = "multiversus.worlds_collide.maps"
@@ -600,11 +599,10 @@ def _validate_mission(mission: Mission, fail: Fail) -> None:
 # --- the installed factions and maps -----------------------------------------------------
 
 FACTIONS: Final = Catalog(
-    "multiversus_core.rulesets.worlds_collide",
-    "factions",
+    _PACKAGE,
+    "faction",
     FACTION_GROUP,
     Faction,
-    "faction",
     validate_faction,
     max_bytes=MAX_BYTES,
     max_depth=MAX_DEPTH,
@@ -612,119 +610,51 @@ FACTIONS: Final = Catalog(
 """The installed factions: the bundled ``data/factions/``, then those :data:`FACTION_GROUP`
 offers."""
 MAPS: Final = Catalog(
-    "multiversus_core.rulesets.worlds_collide",
-    "maps",
-    MAP_GROUP,
-    GameMap,
-    "map",
-    validate_map,
-    max_bytes=MAX_BYTES,
-    max_depth=MAX_DEPTH,
+    _PACKAGE, "map", MAP_GROUP, GameMap, validate_map, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH
 )
 """The installed maps: the bundled ``data/maps/``, then those :data:`MAP_GROUP` offers."""
 
-FactionProvider: TypeAlias = Callable[[], Iterable[Faction | str | PathLike[str]]]
-"""What a :data:`FACTION_GROUP` entry point loads to: a callable returning factions or paths
-of TOML faction files."""
-MapProvider: TypeAlias = Callable[[], Iterable[GameMap | str | PathLike[str]]]
+FactionProvider: TypeAlias = Provider[Faction]
+"""What a :data:`FACTION_GROUP` entry point loads to: a callable returning factions or paths of
+TOML faction files."""
+MapProvider: TypeAlias = Provider[GameMap]
 """What a :data:`MAP_GROUP` entry point loads to: a callable returning maps or paths of TOML
 map files."""
 
 
-def decode_faction(data: bytes, source: str) -> Faction:
-    """Decode and validate a TOML faction.
-
-    :raises DataFileError: naming the source and the field at fault.
-    """
-    return FACTIONS.decode(data, source)
-
-
-def load_faction(path: str | PathLike[str]) -> Faction:
-    """Read a faction file (at most :data:`MAX_BYTES` of it).
-
-    :raises DataFileError: if the file cannot be read or is not a valid faction.
-    """
-    return FACTIONS.load(path)
-
-
-def decode_map(data: bytes, source: str) -> GameMap:
-    """Decode and validate a TOML map.
-
-    :raises DataFileError: naming the source and the field at fault.
-    """
-    return MAPS.decode(data, source)
-
-
-def load_map(path: str | PathLike[str]) -> GameMap:
-    """Read a map file (at most :data:`MAX_BYTES` of it).
-
-    :raises DataFileError: if the file cannot be read or is not a valid map.
-    """
-    return MAPS.load(path)
-
-
-def bundled_factions() -> tuple[Faction, ...]:
-    """Return the factions that ship with the library (W23), by file name.
-
-    :raises DataFileError: if a bundled faction is broken (a packaging bug).
-    """
-    return FACTIONS.bundled()
-
-
-def bundled_maps() -> tuple[GameMap, ...]:
-    """Return the maps that ship with the library (W26), by file name.
-
-    :raises DataFileError: if a bundled map is broken (a packaging bug).
-    """
-    return MAPS.bundled()
-
-
-def installed_factions() -> tuple[Faction, ...]:
-    """Return the bundled factions, then the valid factions of the :data:`FACTION_GROUP` entry
-    points by id (read once; :func:`forget_installed` reads them again).
-
-    :raises DataFileError: if a bundled faction is broken (a packaging bug).
-    """
-    return FACTIONS.installed()
-
-
-def invalid_factions() -> tuple[DataFileError, ...]:
-    """Return why each faction the entry points offer was left out of
-    :func:`installed_factions`: each error names its source and, when it could be read that
-    far, the id it claims."""
-    return FACTIONS.invalid()
-
-
-def find_faction(faction_id: str) -> Faction | None:
-    """Return the installed faction with this id, or None (entry points are read only for an
-    id no bundled faction has).
-
-    :raises DataFileError: if a bundled faction is broken (a packaging bug).
-    """
-    return FACTIONS.find(faction_id)
-
-
-def installed_maps() -> tuple[GameMap, ...]:
-    """Return the bundled maps, then the valid maps of the :data:`MAP_GROUP` entry points by id
-    (read once; :func:`forget_installed` reads them again).
-
-    :raises DataFileError: if a bundled map is broken (a packaging bug).
-    """
-    return MAPS.installed()
-
-
-def invalid_maps() -> tuple[DataFileError, ...]:
-    """Return why each map the entry points offer was left out of :func:`installed_maps`."""
-    return MAPS.invalid()
-
-
-def find_map(map_id: str) -> GameMap | None:
-    """Return the installed map with this id, or None (entry points are read only for an id no
-    bundled map has).
-
-    :raises DataFileError: if a bundled map is broken (a packaging bug).
-    """
-    return MAPS.find(map_id)
+decode_faction: Final = FACTIONS.decode
+"""Decode and validate a TOML faction; raises :class:`DataFileError` naming the source and the
+field at fault."""
+load_faction: Final = FACTIONS.load
+"""Read a faction file (at most :data:`MAX_BYTES` of it); raises :class:`DataFileError` if it
+cannot be read or is not a valid faction."""
+bundled_factions: Final = FACTIONS.bundled
+"""Return the factions that ship with the library (W23), by file name."""
+installed_factions: Final = FACTIONS.installed
+"""Return the bundled factions, then the valid factions of the :data:`FACTION_GROUP` entry points
+by id (read once; :func:`forget_installed` reads them again)."""
+invalid_factions: Final = FACTIONS.invalid
+"""Return why each faction the entry points offer was left out of :func:`installed_factions`:
+each error names its source and, when it could be read that far, the id it claims."""
+find_faction: Final = FACTIONS.find
+"""Return the installed faction with this id, or None (entry points are read only for an id no
+bundled faction has)."""
+decode_map: Final = MAPS.decode
+"""Decode and validate a TOML map; raises :class:`DataFileError` naming the source and the
+field at fault."""
+load_map: Final = MAPS.load
+"""Read a map file (at most :data:`MAX_BYTES` of it); raises :class:`DataFileError` if it
+cannot be read or is not a valid map."""
+bundled_maps: Final = MAPS.bundled
+"""Return the maps that ship with the library (W26), by file name."""
+installed_maps: Final = MAPS.installed
+"""Return the bundled maps, then the valid maps of the :data:`MAP_GROUP` entry points by id
+(read once; :func:`forget_installed` reads them again)."""
+invalid_maps: Final = MAPS.invalid
+"""Return why each map the entry points offer was left out of :func:`installed_maps`."""
+find_map: Final = MAPS.find
+"""Return the installed map with this id, or None (entry points are read only for an id no
+bundled map has)."""
 
 
 def forget_installed() -> None:
