@@ -4,16 +4,12 @@ line naming the field."""
 
 from __future__ import annotations
 
-import importlib.metadata
-import random
 import re
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from multiversus_core.engine.errors import DataFileError
 from multiversus_core.rulesets.worlds_collide.content import (
@@ -265,6 +261,11 @@ def _map(
 
 
 MAP = _map().decode()
+
+
+def _mission(line: str) -> bytes:
+    """The map with W19's mission and one more line in its table."""
+    return _map(mission=f'id = "collision-point"\nname = "C"\n{line}\n')
 
 
 def _reached(rows: tuple[str, ...]) -> set[tuple[int, int]]:
@@ -693,42 +694,40 @@ def test_weapon_names_are_unique_on_a_model_type() -> None:
             r"Invalid enum value 'capture' - at `\$.mission.id`",
         ),
         (
-            _map(mission='id = "collision-point"\nname = "C"\nobjective_radius = 9\n'),
+            _mission("objective_radius = 9"),
             r"mission.objective_radius: must be from 0 to 8, not 9",
         ),
         (
-            _map(mission='id = "collision-point"\nname = "C"\nscoring_rounds = []\n'),
+            _mission("scoring_rounds = []"),
             r"mission.scoring_rounds: objectives must score",
         ),
         (
-            _map(mission='id = "collision-point"\nname = "C"\nscoring_rounds = [5, 6]\n'),
+            _mission("scoring_rounds = [5, 6]"),
             r"mission.scoring_rounds\[1\]: must be from 1 to 5, not 6",
         ),
         (
-            _map(mission='id = "collision-point"\nname = "C"\nscoring_rounds = [2, 2]\n'),
+            _mission("scoring_rounds = [2, 2]"),
             r"mission.scoring_rounds\[1\]: 2 is listed twice",
         ),
         (
-            _map(mission='id = "collision-point"\nname = "C"\nobjective_vp = 6\n'),
+            _mission("objective_vp = 6"),
             r"mission.objective_vp: must be from 0 to 5, not 6",
         ),
         (
-            _map(mission='id = "collision-point"\nname = "C"\nfallen_leader_vp = -1\n'),
+            _mission("fallen_leader_vp = -1"),
             r"mission.fallen_leader_vp: must be from 0 to 5",
         ),
         (
-            _map(mission='id = "collision-point"\nname = "C"\ntie_breaks = ["coin"]\n'),
+            _mission('tie_breaks = ["coin"]'),
             r"Invalid enum value 'coin'",
         ),
         (
-            _map(
-                mission='id = "collision-point"\nname = "C"\ntie_breaks = ["models_on_board", "models_on_board"]\n'
-            ),
+            _mission('tie_breaks = ["models_on_board", "models_on_board"]'),
             r"mission.tie_breaks\[1\]: 'models_on_board' is listed twice",
         ),
         (_map(mission='id = "collision-point"\nname = ""\n'), r"mission.name: must not be empty"),
         (
-            _map(mission='id = "collision-point"\nname = "C"\nrounds = 6\n'),
+            _mission("rounds = 6"),
             r"unknown field `rounds` - at `\$.mission`",
         ),
         (b'id = "m"\nname = "M"\nrows = ["........"]\n', r"missing required field `deployment`"),
@@ -825,106 +824,3 @@ def test_factions_and_maps_from_an_installed_package_are_found_by_id(
     forget_installed()
     assert find_faction("marsh-kin") is None and invalid_factions() == ()
     assert find_map("pond") is None
-
-
-def test_an_offered_faction_taking_a_bundled_id_is_left_out(tmp_path: Path, fresh: None) -> None:
-    (tmp_path / "fae.toml").write_text(FACTION.replace('"marsh-kin"', '"wyldfae"'))
-    module = "from pathlib import Path\ndef factions():\n    return [Path(__file__).parent / 'fae.toml']\n"
-    points = {FACTION_GROUP: {"fae": "wc_fae:factions"}}
-    with installed(tmp_path, "wc-fae", points, {"wc_fae": module}):
-        assert installed_factions() == bundled_factions()
-        (error,) = invalid_factions()
-        assert str(error) == (
-            f"{tmp_path / 'fae.toml'}: id: the faction id 'wyldfae' is taken by "
-            "multiversus_core/rulesets/worlds_collide/data/factions (wyldfae)"
-        )
-        assert error.claimed == "wyldfae"
-
-
-@pytest.mark.parametrize(
-    ("value", "message"),
-    [
-        ("wc_junk:NOT_CALLABLE", "loads to something that is not callable"),
-        ("wc_junk:missing", "cannot be loaded"),
-        ("wc_junk:failing", "failed to list its maps: no maps today"),
-        ("wc_junk:junk", "map 0 is a int, not a GameMap or a path"),
-        ("wc_junk:mistyped", r"map 0 \(m\): Expected `str`, got `int` - at `\$.rows\[0\]`"),
-    ],
-)
-def test_a_broken_map_entry_point_is_reported_and_skipped(
-    tmp_path: Path, fresh: None, value: str, message: str
-) -> None:
-    module = textwrap.dedent(
-        """
-        from multiversus_core.rulesets.worlds_collide.content import GameMap, find_map
-        NOT_CALLABLE = 3
-        def failing():
-            raise RuntimeError("no maps today")
-        def junk():
-            return [7]
-        def mistyped():
-            point = find_map("collision-point")
-            return [GameMap("m", "M", (1, 2), point.deployment, point.mission)]
-        """
-    )
-    with installed(tmp_path, "wc-junk", {MAP_GROUP: {"junk": value}}, {"wc_junk": module}):
-        assert installed_maps() == bundled_maps()
-        (error,) = invalid_maps()
-        assert error.source.startswith(f"entry point 'junk' ({value})")
-        assert re.search(message, str(error))
-
-
-def test_finding_a_bundled_id_reads_no_entry_point(
-    monkeypatch: pytest.MonkeyPatch, fresh: None
-) -> None:
-    def entry_points(**params: str) -> importlib.metadata.EntryPoints:
-        raise AssertionError("entry points were read")
-
-    monkeypatch.setattr(importlib.metadata, "entry_points", entry_points)
-    assert find_faction("wyldfae") == bundled_factions()[1]
-    assert find_map("collision-point") == bundled_maps()[0]
-    with pytest.raises(AssertionError, match="entry points were read"):
-        find_faction("nobody")
-
-
-# --- mutated files -------------------------------------------------------------------------
-
-_PIECES = (
-    '"',
-    "'",
-    "[",
-    "]",
-    "{",
-    "}",
-    "=",
-    ",",
-    ".",
-    "\n",
-    "7",
-    "-1",
-    "0",
-    "X",
-    "#",
-    "\\u0000",
-    "O",
-)
-
-
-def _mutated(rnd: random.Random, data: bytes) -> bytes:
-    text = data.decode()
-    for _ in range(rnd.randint(1, 4)):
-        at = rnd.randrange(len(text))
-        text = text[:at] + rnd.choice(_PIECES) + text[at + rnd.randint(0, 3) :]
-    return text.encode()
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.randoms(use_true_random=False))
-def test_mutated_factions_and_maps_are_read_or_refused_in_one_line(rnd: random.Random) -> None:
-    for decode, data in ((decode_faction, _FACTION), (decode_map, MAP.encode())):
-        refusal = ""
-        try:
-            decode(_mutated(rnd, data), "f.toml")
-        except DataFileError as error:
-            refusal = str(error)
-        assert not refusal or (refusal.startswith("f.toml: ") and "\n" not in refusal)
