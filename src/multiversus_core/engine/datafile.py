@@ -9,8 +9,10 @@ is a :class:`~multiversus_core.engine.errors.DataFileError` (or the game's
 subclass of it) whose message is one line naming the file and the field.
 
 The checks a game runs on a decoded struct share the id and name rules
-(:func:`check_id`, :func:`check_name`, :func:`check_range`), and packages
-offer more files through entry points read by :func:`offered`.
+(:func:`check_id`, :func:`check_name`, :func:`check_range`,
+:func:`check_once`, each raising through the file's :func:`failing`), and
+packages offer more files through entry points read by :func:`offered`
+(:class:`~multiversus_core.engine.catalog.Catalog` puts it all together).
 """
 
 from __future__ import annotations
