@@ -9,15 +9,17 @@ is a :class:`~multiversus_core.engine.errors.DataFileError` (or the game's
 subclass of it) whose message is one line naming the file and the field.
 
 The checks a game runs on a decoded struct share the id and name rules
-(:func:`check_id`, :func:`check_name`, :func:`check_range`), and packages
-offer more files through entry points read by :func:`offered`.
+(:func:`check_id`, :func:`check_name`, :func:`check_range`,
+:func:`check_once`, each raising through the file's :func:`failing`), and
+packages offer more files through entry points read by :func:`offered`
+(:class:`~multiversus_core.engine.catalog.Catalog` puts it all together).
 """
 
 from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from os import PathLike
 from pathlib import Path
 from typing import Final, NoReturn, Protocol, TypeVar
@@ -207,6 +209,32 @@ def check_range(value: int, least: int, most: int, field: str, fail: Fail, below
         fail(field, below)
     if not least <= value <= most:
         fail(field, f"must be from {least} to {most}, not {value}")
+
+
+def check_once(values: Sequence[object], field: str, fail: Fail, key: str = "") -> None:
+    """Check no value is listed twice; the error names the second, as ``field[j]`` (or
+    ``field[j].key``, when the values are that field of each item of ``field``)."""
+    for j, value in enumerate(values):
+        if value in values[:j]:
+            fail(f"{field}[{j}].{key}" if key else f"{field}[{j}]", f"{value!r} is listed twice")
+
+
+def failing(source: str, claimed: str | None, error: type[DataFileError] = DataFileError) -> Fail:
+    """Return the :class:`Fail` of a data file: it raises ``error`` naming the source, the
+    field, and the id the file claims."""
+
+    def fail(field: str, reason: str) -> NoReturn:
+        raise error(source, f"{field}: {reason}", claimed)
+
+    return fail
+
+
+def numbered(item_id: str, name: str, count: int) -> tuple[tuple[str, str], ...]:
+    """Return the id and name of each of ``count`` items of a kind: the kind's own when there
+    is one, else ``<id>-<n>`` and ``<name> <n>`` from 1 ("goblin-2", "Goblin 2")."""
+    if count == 1:
+        return ((item_id, name),)
+    return tuple((f"{item_id}-{n}", f"{name} {n}") for n in range(1, count + 1))
 
 
 _STRING: Final = r'"""(?:[^\\]|\\.)*?"""|\'\'\'.*?\'\'\'|"(?:[^"\\\n]|\\.)*"|\'[^\'\n]*\''

@@ -19,28 +19,23 @@ returning structs or paths of TOML files, as Multiversus' team entry points do.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
-from functools import cache
-from importlib import resources
-from os import PathLike
+from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Final, Literal, NoReturn, TypeAlias, TypeVar
+from typing import Final, Literal, TypeAlias
 
 import msgspec
 
+from multiversus_core.engine.catalog import Catalog, Provider
 from multiversus_core.engine.datafile import (
     MAX_TEXT,
     Fail,
-    Identified,
     check_id,
     check_name,
+    check_once,
     check_range,
-    convert_struct,
-    decode_toml,
-    offered,
-    read_file,
+    failing,
+    numbered,
 )
-from multiversus_core.engine.errors import DataFileError
 from multiversus_core.engine.grid import Coord, Grid, centre_tiles, distance, neighbours, step_open
 
 Trait: TypeAlias = Literal["flying", "large", "small"]
@@ -53,6 +48,7 @@ BLOCKS_MOVEMENT: Final = frozenset("T#=")
 CENTRE_GAP: Final = 2
 """Set-up bars the tiles within this distance of a centre tile (T27)."""
 
+_PACKAGE: Final = "multiversus_core.rulesets.tiles_d6"
 ROSTER_GROUP: Final = "multiversus.tiles_d6.rosters"
 """The entry point group other packages use to offer rosters."""
 MAP_GROUP: Final = "multiversus.tiles_d6.maps"
@@ -144,16 +140,11 @@ class Roster(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
     def fielded(self) -> tuple[RosterUnit, ...]:
         """Return the units the roster fields, in file order, each with its own id."""
-        found: list[RosterUnit] = []
-        for unit in self.units:
-            if unit.count == 1:
-                found.append(RosterUnit(unit.id, unit.name, unit))
-            else:
-                found.extend(
-                    RosterUnit(f"{unit.id}-{n}", f"{unit.name} {n}", unit)
-                    for n in range(1, unit.count + 1)
-                )
-        return tuple(found)
+        return tuple(
+            RosterUnit(unit_id, name, unit)
+            for unit in self.units
+            for unit_id, name in numbered(unit.id, unit.name, unit.count)
+        )
 
 
 class GameMap(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -204,53 +195,6 @@ class GameMap(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
         return Grid(self.width, self.height)
 
 
-def decode_roster(data: bytes, source: str) -> Roster:
-    """Decode and validate a TOML roster.
-
-    :raises DataFileError: naming the source and the field at fault.
-    """
-    roster = decode_toml(
-        data, source, Roster, DataFileError, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH
-    )
-    validate_roster(roster, source)
-    return roster
-
-
-def load_roster(path: str | PathLike[str]) -> Roster:
-    """Read a roster file (at most :data:`MAX_BYTES` of it).
-
-    :raises DataFileError: if the file cannot be read or is not a valid roster.
-    """
-    return decode_roster(read_file(path, MAX_BYTES, DataFileError), str(path))
-
-
-def decode_map(data: bytes, source: str) -> GameMap:
-    """Decode and validate a TOML map.
-
-    :raises DataFileError: naming the source and the field at fault.
-    """
-    game_map = decode_toml(
-        data, source, GameMap, DataFileError, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH
-    )
-    validate_map(game_map, source)
-    return game_map
-
-
-def load_map(path: str | PathLike[str]) -> GameMap:
-    """Read a map file (at most :data:`MAX_BYTES` of it).
-
-    :raises DataFileError: if the file cannot be read or is not a valid map.
-    """
-    return decode_map(read_file(path, MAX_BYTES, DataFileError), str(path))
-
-
-def _failing(source: str, claimed: str) -> Fail:
-    def fail(field: str, reason: str) -> NoReturn:
-        raise DataFileError(source, f"{field}: {reason}", claimed)
-
-    return fail
-
-
 def _check(value: int, limit: str, field: str, fail: Fail, below: str = "") -> None:
     check_range(value, *LIMITS[limit], field, fail, below)
 
@@ -260,7 +204,7 @@ def validate_roster(roster: Roster, source: str) -> None:
 
     :raises DataFileError: naming the source and the field at fault.
     """
-    fail = _failing(source, roster.id)
+    fail = failing(source, roster.id)
     check_id(roster.id, "id", fail)
     check_name(roster.name, "name", fail)
     check_name(roster.description, "description", fail, longest=MAX_TEXT, empty=True)
@@ -276,9 +220,7 @@ def validate_roster(roster: Roster, source: str) -> None:
         for attribute in ATTRIBUTES:
             _check(getattr(unit, attribute), attribute, f"{where}.{attribute}", fail)
         _check(unit.count, "count", f"{where}.count", fail)
-        for j, trait in enumerate(unit.traits):
-            if trait in unit.traits[:j]:
-                fail(f"{where}.traits[{j}]", f"{trait!r} is listed twice")
+        check_once(unit.traits, f"{where}.traits", fail)
         if "large" in unit.traits and "small" in unit.traits:
             fail(f"{where}.traits", "a unit type is not both large and small")
     most = LIMITS["units"][1]
@@ -301,7 +243,7 @@ def validate_map(game_map: GameMap, source: str) -> None:
 
     :raises DataFileError: naming the source and the field at fault.
     """
-    fail = _failing(source, game_map.id)
+    fail = failing(source, game_map.id)
     check_id(game_map.id, "id", fail)
     check_name(game_map.name, "name", fail)
     _check(game_map.height, "height", "rows", fail)
@@ -369,164 +311,68 @@ def _unreached(game_map: GameMap) -> tuple[tuple[int, int], tuple[int, int]] | N
 
 # --- the installed rosters and maps ------------------------------------------------------
 
-BUNDLED_FOLDER: Final = "multiversus_core/rulesets/tiles_d6/data"
+ROSTERS: Final = Catalog(
+    _PACKAGE,
+    "roster",
+    ROSTER_GROUP,
+    Roster,
+    validate_roster,
+    max_bytes=MAX_BYTES,
+    max_depth=MAX_DEPTH,
+)
+"""The installed rosters: the bundled ``data/rosters/``, then those :data:`ROSTER_GROUP` offers."""
+MAPS: Final = Catalog(
+    _PACKAGE, "map", MAP_GROUP, GameMap, validate_map, max_bytes=MAX_BYTES, max_depth=MAX_DEPTH
+)
+"""The installed maps: the bundled ``data/maps/``, then those :data:`MAP_GROUP` offers."""
+BUNDLED_FOLDER: Final = ROSTERS.bundled_folder
 """Where the bundled files are (``rosters/`` and ``maps/``), as sources name them."""
 
-RosterProvider: TypeAlias = Callable[[], Iterable[Roster | str | PathLike[str]]]
+RosterProvider: TypeAlias = Provider[Roster]
 """What a :data:`ROSTER_GROUP` entry point loads to: a callable returning rosters or paths of
 TOML roster files."""
-MapProvider: TypeAlias = Callable[[], Iterable[GameMap | str | PathLike[str]]]
+MapProvider: TypeAlias = Provider[GameMap]
 """What a :data:`MAP_GROUP` entry point loads to: a callable returning maps or paths of TOML
 map files."""
 
-_S = TypeVar("_S", bound=Identified)
 
-
-def _bundled(folder: str, decode: Callable[[bytes, str], _S]) -> tuple[_S, ...]:
-    """Return the bundled files of a folder of ``data/``, by file name.
-
-    :raises DataFileError: if one is broken or two share an id (a packaging bug).
-    """
-    files = resources.files("multiversus_core.rulesets.tiles_d6").joinpath("data", folder)
-    items: list[_S] = []
-    for entry in sorted(files.iterdir(), key=lambda e: e.name):
-        if entry.name.endswith(".toml"):
-            source = f"{BUNDLED_FOLDER}/{folder}/{entry.name}"
-            item = decode(entry.read_bytes(), source)
-            if any(other.id == item.id for other in items):
-                raise DataFileError(source, f"id: {item.id!r} is taken by another bundled file")
-            items.append(item)
-    return tuple(items)
-
-
-def _installed(
-    bundled: tuple[_S, ...],
-    folder: str,
-    group: str,
-    struct: type[_S],
-    noun: str,
-    load: Callable[[str | PathLike[str]], _S],
-    validate: Callable[[_S, str], None],
-) -> tuple[tuple[_S, ...], tuple[DataFileError, ...]]:
-    """Return the bundled items then the valid offered ones by id, and why the others are out.
-
-    An offered item is left out if it is invalid or takes an id already taken.
-    """
-
-    def check(item: _S, source: str) -> _S:
-        checked = convert_struct(item, struct, source, noun, DataFileError)
-        validate(checked, source)
-        return checked
-
-    sources = {item.id: f"{BUNDLED_FOLDER}/{folder} ({item.id})" for item in bundled}
-    accepted: list[_S] = []
-    invalid: list[DataFileError] = []
-    for found in offered(group, struct, noun, load, check, DataFileError):
-        if isinstance(found, DataFileError):
-            invalid.append(found)
-            continue
-        source, item = found
-        if item.id in sources:
-            reason = f"id: the {noun} id {item.id!r} is taken by {sources[item.id]}"
-            invalid.append(DataFileError(source, reason, item.id))
-            continue
-        sources[item.id] = source
-        accepted.append(item)
-    accepted.sort(key=lambda item: item.id)
-    return (*bundled, *accepted), tuple(invalid)
-
-
-@cache
-def bundled_rosters() -> tuple[Roster, ...]:
-    """Return the rosters that ship with the library (T29), by file name.
-
-    :raises DataFileError: if a bundled roster is broken (a packaging bug).
-    """
-    return _bundled("rosters", decode_roster)
-
-
-@cache
-def bundled_maps() -> tuple[GameMap, ...]:
-    """Return the maps that ship with the library (T30), by file name.
-
-    :raises DataFileError: if a bundled map is broken (a packaging bug).
-    """
-    return _bundled("maps", decode_map)
-
-
-@cache
-def _rosters() -> tuple[tuple[Roster, ...], tuple[DataFileError, ...]]:
-    return _installed(
-        bundled_rosters(), "rosters", ROSTER_GROUP, Roster, "roster", load_roster, validate_roster
-    )
-
-
-@cache
-def _maps() -> tuple[tuple[GameMap, ...], tuple[DataFileError, ...]]:
-    return _installed(bundled_maps(), "maps", MAP_GROUP, GameMap, "map", load_map, validate_map)
-
-
-def installed_rosters() -> tuple[Roster, ...]:
-    """Return the bundled rosters, then the valid rosters of the :data:`ROSTER_GROUP` entry
-    points by id (read once; :func:`forget_installed` reads them again).
-
-    :raises DataFileError: if a bundled roster is broken (a packaging bug).
-    """
-    return _rosters()[0]
-
-
-def invalid_rosters() -> tuple[DataFileError, ...]:
-    """Return why each roster the entry points offer was left out of :func:`installed_rosters`:
-    each error names its source and, when it could be read that far, the id it claims."""
-    return _rosters()[1]
-
-
-def find_roster(roster_id: str) -> Roster | None:
-    """Return the installed roster with this id, or None (entry points are read only for an
-    id no bundled roster has).
-
-    :raises DataFileError: if a bundled roster is broken (a packaging bug).
-    """
-    return _find(roster_id, bundled_rosters(), installed_rosters)
-
-
-def installed_maps() -> tuple[GameMap, ...]:
-    """Return the bundled maps, then the valid maps of the :data:`MAP_GROUP` entry points by id
-    (read once; :func:`forget_installed` reads them again).
-
-    :raises DataFileError: if a bundled map is broken (a packaging bug).
-    """
-    return _maps()[0]
-
-
-def invalid_maps() -> tuple[DataFileError, ...]:
-    """Return why each map the entry points offer was left out of :func:`installed_maps`."""
-    return _maps()[1]
-
-
-def find_map(map_id: str) -> GameMap | None:
-    """Return the installed map with this id, or None (entry points are read only for an id no
-    bundled map has).
-
-    :raises DataFileError: if a bundled map is broken (a packaging bug).
-    """
-    return _find(map_id, bundled_maps(), installed_maps)
-
-
-def _find(
-    item_id: str, bundled: tuple[_S, ...], installed: Callable[[], tuple[_S, ...]]
-) -> _S | None:
-    for item in bundled:
-        if item.id == item_id:
-            return item
-    for item in installed():
-        if item.id == item_id:
-            return item
-    return None
+decode_roster: Final = ROSTERS.decode
+"""Decode and validate a TOML roster; raises :class:`DataFileError` naming the source and the
+field at fault."""
+load_roster: Final = ROSTERS.load
+"""Read a roster file (at most :data:`MAX_BYTES` of it); raises :class:`DataFileError` if it
+cannot be read or is not a valid roster."""
+bundled_rosters: Final = ROSTERS.bundled
+"""Return the rosters that ship with the library (T29), by file name."""
+installed_rosters: Final = ROSTERS.installed
+"""Return the bundled rosters, then the valid rosters of the :data:`ROSTER_GROUP` entry points
+by id (read once; :func:`forget_installed` reads them again)."""
+invalid_rosters: Final = ROSTERS.invalid
+"""Return why each roster the entry points offer was left out of :func:`installed_rosters`:
+each error names its source and, when it could be read that far, the id it claims."""
+find_roster: Final = ROSTERS.find
+"""Return the installed roster with this id, or None (entry points are read only for an id no
+bundled roster has)."""
+decode_map: Final = MAPS.decode
+"""Decode and validate a TOML map; raises :class:`DataFileError` naming the source and the
+field at fault."""
+load_map: Final = MAPS.load
+"""Read a map file (at most :data:`MAX_BYTES` of it); raises :class:`DataFileError` if it
+cannot be read or is not a valid map."""
+bundled_maps: Final = MAPS.bundled
+"""Return the maps that ship with the library (T30), by file name."""
+installed_maps: Final = MAPS.installed
+"""Return the bundled maps, then the valid maps of the :data:`MAP_GROUP` entry points by id
+(read once; :func:`forget_installed` reads them again)."""
+invalid_maps: Final = MAPS.invalid
+"""Return why each map the entry points offer was left out of :func:`installed_maps`."""
+find_map: Final = MAPS.find
+"""Return the installed map with this id, or None (entry points are read only for an id no
+bundled map has)."""
 
 
 def forget_installed() -> None:
     """Forget what the entry points offered, so that the next question reads them again (after
     a package is installed during a session)."""
-    _rosters.cache_clear()
-    _maps.cache_clear()
+    ROSTERS.forget()
+    MAPS.forget()
