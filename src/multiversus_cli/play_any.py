@@ -15,16 +15,18 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from rich.console import Console
 from rich.text import Text
 
 from multiversus_core.engine.chance import chance_commitment, fresh_chance
+from multiversus_core.engine.choices import Ask as ChoiceAsk
+from multiversus_core.engine.choices import CommandTree, is_tree
 from multiversus_core.engine.commit import SaltSource
 from multiversus_core.engine.errors import LogError, MultiversusError
 from multiversus_core.engine.log import LogWriter, MatchLog, replay
@@ -309,7 +311,8 @@ def _play(
             command = bots[seat].choose(view, legal)
         else:
             try:
-                decision = Decision(ruleset, state, seat, tuple(legal), names)
+                listed = legal if is_tree(legal) else tuple(cast(Sequence[Any], legal))
+                decision = Decision(ruleset, state, seat, listed, names)
                 command = terminal.choose(decision, out, ask)
             except Quit:
                 out.print(
@@ -338,8 +341,9 @@ class Decision:
     ruleset: AnyRuleset
     state: Any
     seat: int
-    legal: tuple[Any, ...]
-    """The seat's legal commands, in the ruleset's order."""
+    legal: Any
+    """The seat's legal commands: a tuple in the ruleset's order, or for a decision too big
+    to list, a tree of choices (:mod:`multiversus_core.engine.choices`)."""
     names: tuple[str, ...]
     """The players' names, by seat."""
 
@@ -362,6 +366,8 @@ class Terminal:
         )
         heading = f"{decision.names[seat - 1]}, seat {seat}: {ruleset.where(state)}"
         out.print(Text(printable(heading), style="bold"))
+        if is_tree(legal):
+            return _build(legal, out, ask)
         for number, command in enumerate(legal, start=1):
             out.print(Text(printable(f"  {number}. {ruleset.describe_command(command, state)}")))
         while True:
@@ -390,6 +396,41 @@ class Terminal:
         result = ruleset.outcome(state)
         assert result is not None  # the match is over: nobody is to act
         out.print(Text(printable(f"The match is over: {result.reason}."), style="bold"))
+
+
+class _Back(Exception):
+    """The person took back the choice before."""
+
+
+def _build(tree: CommandTree[Any], out: Console, ask: Ask) -> Any:
+    """A command built from a tree of choices, one menu at a time."""
+    chosen: list[str] = []
+    while True:
+        step = tree.ask(chosen)
+        if not isinstance(step, ChoiceAsk):
+            return step
+        try:
+            chosen.append(_pick(step, tuple(chosen), out, ask))
+        except _Back:
+            chosen.pop()
+
+
+def _pick(asked: ChoiceAsk, chosen: tuple[str, ...], out: Console, ask: Ask) -> str:
+    """One choice of a tree, by its key; b takes back the one before, q quits."""
+    out.print(Text(printable(asked.prompt)))
+    for option in asked.options:
+        out.print(Text(printable(f"  {option.key}. {option.label}")))
+    keys = {option.key.lower(): option.key for option in asked.options}
+    back = ", b back" if chosen else ""
+    while True:
+        answer = read_answer(ask, f"Your choice (q quits{back}): ").lower()
+        if answer in keys:
+            return keys[answer]
+        if answer == "q":
+            raise Quit
+        if answer == "b" and chosen:
+            raise _Back
+        out.print(Text(printable(f"Type one of {', '.join(keys.values())}, or q.")))
 
 
 BY_NUMBER: Final = Terminal()

@@ -25,6 +25,7 @@ from multiversus_core.engine.audit import (
     check_commitments,
 )
 from multiversus_core.engine.chance import Chance, chance_commitment
+from multiversus_core.engine.choices import Ask, is_empty, is_legal, is_tree, listed, random_command
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.engine.ismcts import search
 from multiversus_core.engine.log import (
@@ -53,6 +54,27 @@ REFUSED: Final = (InvalidCommandError, IllegalCommandError)
 def encoded(value: Any) -> bytes:
     """The canonical encoding of a struct: how the kit compares what it cannot look inside."""
     return _encode(value)
+
+
+TREE_LISTED: Final = 200
+"""A tree of choices with at most this many ways through is checked command by command."""
+TREE_WALKS: Final = 24
+"""Else this many walks of it, chosen at random from a fixed seed: two equal trees give the
+same commands."""
+
+
+def listing(legal: Any) -> list[Any]:
+    """The commands of ``legal`` the kit checks: a list whole, a tree's every command when
+    few, else :data:`TREE_WALKS` of them, each walk choosing at random."""
+    if not is_tree(legal):
+        return list(legal)
+    if is_empty(legal):
+        return []
+    every = listed(legal, TREE_LISTED)
+    if every is not None:
+        return list(every)
+    rng = random.Random(0)
+    return [random_command(legal, rng) for _ in range(TREE_WALKS)]
 
 
 # --- settings -------------------------------------------------------------------------
@@ -146,7 +168,7 @@ def play(
     while (waiting := ruleset.to_act(state)) and len(steps) < limit:
         seat = rng.choice(waiting)
         legal = ruleset.legal_commands(state, seat)
-        chosen = rng.choice(legal) if choose is None else choose(state, seat, legal)
+        chosen = random_command(legal, rng) if choose is None else choose(state, seat, legal)
         command = ruleset.salted(chosen, example.settings)
         events, after = ruleset.decide(command, state)
         steps.append(Step(state, seat, chosen, command, tuple(events), after))
@@ -186,7 +208,9 @@ def check_legal(ruleset: Any, match: Match, rng: random.Random, sample: int = 60
     Every listed command (salted) is accepted; a command listed somewhere in
     the match but not now is refused with InvalidCommandError or
     IllegalCommandError; a seat to act has some legal command, a seat not to
-    act has none.
+    act has none. A tree of choices (:mod:`multiversus_core.engine.choices`)
+    has no dead end, holds every command its walks build, and holds exactly
+    the commands ``decide`` accepts.
     """
     problems: list[str] = []
     settings = match.example.settings
@@ -194,34 +218,58 @@ def check_legal(ruleset: Any, match: Match, rng: random.Random, sample: int = 60
     pool: dict[bytes, Any] = {}
     for state in match.states:
         for seat in everyone:
-            for command in ruleset.legal_commands(state, seat):
+            try:
+                commands = listing(ruleset.legal_commands(state, seat))
+            except ValueError:
+                continue  # a dead end, told below where the state is looked at
+            for command in commands:
                 pool.setdefault(encoded(command), command)
     for number, state in _some(match.states, rng):
         where = f"state {number} ({ruleset.where(state)})"
         waiting = ruleset.to_act(state)
-        listed: set[bytes] = set()
+        listed_now: set[bytes] = set()
+        trees = []
         for seat in everyone:
             legal = ruleset.legal_commands(state, seat)
-            if seat in waiting and not legal:
+            try:
+                empty = is_empty(legal)
+                commands = listing(legal)
+            except ValueError as exc:  # a walk of a tree met a dead end
+                problems.append(f"{where}: seat {seat}'s choices: {exc}")
+                continue
+            if seat in waiting and empty:
                 problems.append(f"{where}: seat {seat} is to act but has no legal command")
-            if seat not in waiting and legal:
+            if seat not in waiting and not empty:
                 problems.append(f"{where}: seat {seat} is not to act but has legal commands")
-            for command in legal:
-                listed.add(encoded(command))
+            if is_tree(legal):
+                trees.append(legal)
+                first = legal.ask(())
+                if isinstance(first, Ask) and len({o.key for o in first.options}) != len(
+                    first.options
+                ):
+                    problems.append(f"{where}: seat {seat}'s first choice repeats a key")
+            for command in commands:
+                listed_now.add(encoded(command))
+                if not is_legal(legal, command):
+                    problems.append(f"{where}: {command!r} is built but not held by the tree")
                 try:
                     ruleset.decide(ruleset.salted(command, settings), state)
                 except REFUSED as exc:
                     problems.append(f"{where}: listed {command!r} is refused: {exc}")
-        others = [c for key, c in pool.items() if key not in listed]
+        others = [c for key, c in pool.items() if key not in listed_now]
         for command in rng.sample(others, min(sample, len(others))):
+            held = any(is_legal(tree, command) for tree in trees)
             try:
                 ruleset.decide(ruleset.salted(command, settings), state)
             except REFUSED:
+                if held:
+                    problems.append(f"{where}: {command!r} is held by a tree but refused")
                 continue
             except Exception as exc:  # a refusal of the wrong kind
                 problems.append(f"{where}: {command!r} raised {type(exc).__name__}: {exc}")
             else:
-                problems.append(f"{where}: {command!r} is accepted but not listed")
+                if not held:
+                    problems.append(f"{where}: {command!r} is accepted but not listed")
     return problems
 
 
@@ -600,7 +648,7 @@ def _other_secret(
     """Another legal command of the step's seat committing the same secrets, as a step; with
     the reader of the log that took it instead (``fresh``: one that read the log before it),
     and what its events say about the secrets."""
-    legal = ruleset.legal_commands(step.before, step.seat)
+    legal = listing(ruleset.legal_commands(step.before, step.seat))
     alternatives = [c for c in legal if encoded(c) != encoded(step.chosen)]
     rng.shuffle(alternatives)
     for other in alternatives:
@@ -640,8 +688,8 @@ def _compare(
         if viewer != owner and seen(original, viewer) != seen(replayed, viewer):
             problems.append(f"{viewer} can tell {owner}'s secret choice at {when}")
     for seat in others:
-        mine = encoded(ruleset.legal_commands(original.after, seat))
-        if mine != encoded(ruleset.legal_commands(replayed.after, seat)):
+        mine = encoded(listing(ruleset.legal_commands(original.after, seat)))
+        if mine != encoded(listing(ruleset.legal_commands(replayed.after, seat))):
             problems.append(f"seat {seat}'s legal commands depend on {owner}'s choice at {when}")
     return problems
 
@@ -665,8 +713,8 @@ def check_determinize(ruleset: Any, match: Match, rng: random.Random) -> list[st
                 problems.append(f"state {number}: {viewer}'s determinization waits for others")
             for seat in everyone:
                 if viewer == ruleset.viewer_of(state, seat) and encoded(
-                    ruleset.legal_commands(full, seat)
-                ) != encoded(ruleset.legal_commands(state, seat)):
+                    listing(ruleset.legal_commands(full, seat))
+                ) != encoded(listing(ruleset.legal_commands(state, seat))):
                     problems.append(
                         f"state {number}: seat {seat}'s legal commands differ in {viewer}'s "
                         "determinization"
@@ -858,12 +906,12 @@ def check_bots(
         ) -> Any:
             nonlocal made
             if made >= decisions:
-                return rng.choice(legal)
+                return random_command(legal, rng)
             made += 1
             command = choose(state, seat, legal)
-            if encoded(command) not in {encoded(c) for c in legal}:
+            if not is_legal(legal, command):
                 problems.append(f"bot {name!r} chose {command!r}, not a legal command")
-                return legal[0]
+                return listing(legal)[0]
             return command
 
         match = play(ruleset, example, random.Random(seed), checked)
@@ -880,7 +928,7 @@ def check_search(ruleset: Any, match: Match, rng: random.Random, states: int = 3
     waiting = [s for s in match.states if ruleset.to_act(s)]
     for state in rng.sample(waiting, min(states, len(waiting))):
         seat = rng.choice(ruleset.to_act(state))
-        legal = ruleset.legal_commands(state, seat)
+        legal = listing(ruleset.legal_commands(state, seat))
         seen = ruleset.view(state, ruleset.viewer_of(state, seat))
         found = search(ruleset.search_game(), seen, legal, seat, rng, iterations=24)
         if encoded(found.command) not in {encoded(c) for c in legal}:

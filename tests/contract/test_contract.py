@@ -20,6 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from multiversus_core.engine.audit import Committed, Revealed, SecretFact
+from multiversus_core.engine.bots import UniformBot
+from multiversus_core.engine.choices import Ask, Grouped, Option
 from multiversus_core.engine.registry import game_ids, load_ruleset
 from tests.contract.kit import (
     REFUSED,
@@ -477,3 +479,66 @@ def test_the_bot_check_catches_a_bot_that_chooses_an_illegal_command(
 def test_the_kit_plays_every_seat(ruleset: Any, base_settings: Any) -> None:
     match = one_match(ruleset, base_settings, "seeded")
     assert {step.seat for step in match.steps} == set(seats(ruleset, match.example.settings))
+
+
+# --- commands built from choices -----------------------------------------------------------
+
+
+def _as_trees(ruleset: Any, extra: Any = None) -> Any:
+    """``ruleset`` with each list of legal commands given as a tree of two choices (the
+    command's kind, then the command); ``extra(state, seat)`` may add commands to it."""
+
+    def legal_commands(state: Any, seat: int) -> Grouped[Any]:
+        commands = list(ruleset.legal_commands(state, seat))
+        if extra is not None and commands:
+            commands += extra(state, seat)
+        return Grouped(commands, lambda c: c.__struct_config__.tag, repr)
+
+    return patched(ruleset, legal_commands=legal_commands)
+
+
+def test_legal_commands_given_as_a_tree_of_choices_keep_the_contract(
+    ruleset: Any, base_settings: Any
+) -> None:
+    trees = _as_trees(ruleset)
+    (example,) = [e for e in examples(trees, base_settings, 3) if e.name == "seeded"]
+    match = play(trees, example, random.Random(3))
+    assert match.steps and trees.outcome(match.states[-1]) is not None
+    assert check_legal(trees, match, random.Random(1)) == []
+    assert check_determinize(trees, match, random.Random(1)) == []
+    # A game's own bots take only what its game gives; the engine's take trees.
+    assert check_bots(patched(trees, bots={"random": UniformBot}), example, 3) == []
+
+
+def test_the_legal_check_catches_a_tree_that_holds_a_command_decide_refuses(
+    ruleset: Any, base_settings: Any
+) -> None:
+    match = one_match(ruleset, base_settings, "seeded")
+    elsewhere = [s.chosen for s in match.steps]
+
+    def stale(state: Any, seat: int) -> list[Any]:
+        return [c for c in elsewhere if c.player == seat][:3]
+
+    assert check_legal(_as_trees(ruleset, stale), match, random.Random(1)) != []
+
+
+def test_the_legal_check_catches_a_tree_with_a_dead_end(ruleset: Any, base_settings: Any) -> None:
+    class DeadEnd:
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def ask(self, chosen: Sequence[str]) -> Any:
+            if chosen and chosen[0] == "dead":
+                return Ask("Nothing here", ())
+            step = self.inner.ask(chosen)
+            if not chosen:
+                return Ask(step.prompt, (*step.options, Option("dead", "a way to nowhere")))
+            return step
+
+        def __contains__(self, command: object) -> bool:
+            return command in self.inner
+
+    trees = _as_trees(ruleset)
+    dead = patched(ruleset, legal_commands=lambda s, seat: DeadEnd(trees.legal_commands(s, seat)))
+    match = one_match(ruleset, base_settings, "seeded")
+    assert any("dead end" in p for p in check_legal(dead, match, random.Random(1)))

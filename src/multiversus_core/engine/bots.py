@@ -10,8 +10,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Final, Protocol, TypeAlias
+from typing import Any, Final, Protocol, TypeAlias, cast
 
+from multiversus_core.engine.choices import (
+    CommandTree,
+    Legal,
+    is_empty,
+    is_tree,
+    listed,
+    random_command,
+)
 from multiversus_core.engine.errors import IllegalCommandError
 from multiversus_core.engine.ismcts import Game, search
 
@@ -19,8 +27,12 @@ from multiversus_core.engine.ismcts import Game, search
 class Bot(Protocol):
     """A player that chooses one of the legal commands from its seat's view of the match."""
 
-    def choose(self, view: Any, legal: Sequence[Any]) -> Any:
-        """Return one of ``legal`` (never empty), given the deciding seat's ``view``."""
+    def choose(self, view: Any, legal: Any) -> Any:
+        """Return one of ``legal`` (never empty), given the deciding seat's ``view``.
+
+        ``legal`` is what the game's ``legal_commands`` gives: a list, or where a decision
+        has too many commands to list, a tree of choices (:mod:`.choices`); the engine's
+        bots take both, a game's own bots only what its game gives."""
         ...
 
 
@@ -29,19 +41,20 @@ BotMaker: TypeAlias = Callable[[int], Bot]
 
 
 class UniformBot:
-    """Chooses uniformly at random among the legal commands, in any game."""
+    """Chooses uniformly at random among the legal commands, in any game; from a tree of
+    choices, uniformly at each choice."""
 
     def __init__(self, seed: int = 0) -> None:
         self._random = random.Random(seed)
 
-    def choose(self, view: object, legal: Sequence[Any]) -> Any:
+    def choose(self, view: object, legal: Legal) -> Any:
         """Return one of ``legal``.
 
         :raises IllegalCommandError: if there is no legal command to choose.
         """
-        if not legal:
+        if is_empty(legal):
             raise IllegalCommandError("there is no legal command to choose from")
-        return self._random.choice(legal)
+        return random_command(legal, self._random)
 
     def __repr__(self) -> str:
         return "UniformBot(...)"
@@ -49,6 +62,9 @@ class UniformBot:
 
 DEFAULT_ITERATIONS: Final = 120
 """A :class:`SearchBot`'s iterations a decision unless it is given another number."""
+MOST_CANDIDATES: Final = 64
+"""From a tree of choices, a :class:`SearchBot` searches every command if there are at most
+this many, else this many drawn from the tree at random."""
 
 
 class SearchBot:
@@ -79,20 +95,22 @@ class SearchBot:
         self.clock = clock
         self.exploration = exploration
 
-    def choose(self, view: object, legal: Sequence[Any]) -> Any:
-        """Return the most visited of ``legal`` after the search.
+    def choose(self, view: object, legal: Legal) -> Any:
+        """Return the most visited of ``legal`` after the search; of a tree of choices, of
+        its commands when few, else of some drawn from it (:data:`MOST_CANDIDATES`).
 
         :raises IllegalCommandError: if there is no legal command to choose.
         """
-        if not legal:
+        if is_empty(legal):
             raise IllegalCommandError("there is no legal command to choose from")
-        if len(legal) == 1:
-            return legal[0]
+        commands = self._candidates(legal) if is_tree(legal) else cast(Sequence[Any], legal)
+        if len(commands) == 1:
+            return commands[0]
         found = search(
             self._game,
             view,
-            legal,
-            legal[0].player,
+            commands,
+            commands[0].player,
             self._random,
             iterations=self.iterations,
             seconds=self.seconds,
@@ -100,6 +118,18 @@ class SearchBot:
             exploration=self.exploration,
         )
         return found.command
+
+    def _candidates(self, tree: CommandTree[Any]) -> list[Any]:
+        every = listed(tree, MOST_CANDIDATES)
+        if every is not None:
+            return list(every)
+        drawn: dict[bytes, Any] = {}
+        for _ in range(4 * MOST_CANDIDATES):
+            command = random_command(tree, self._random)
+            drawn.setdefault(repr(command).encode(), command)
+            if len(drawn) == MOST_CANDIDATES:
+                break
+        return list(drawn.values())
 
     def __repr__(self) -> str:
         return f"SearchBot(iterations={self.iterations})"

@@ -31,6 +31,7 @@ import msgspec
 from multiversus_core.engine.audit import Auditor, Revealed
 from multiversus_core.engine.bots import BotMaker
 from multiversus_core.engine.chance import Chance, chance_commitment, fresh_chance
+from multiversus_core.engine.choices import CommandTree
 from multiversus_core.engine.commit import SaltSource
 from multiversus_core.engine.ismcts import Game
 from multiversus_core.engine.records import Upcast
@@ -174,8 +175,12 @@ class Ruleset(Protocol[SettingsT, StateT, CommandT, EventT, ViewT]):
         """
         ...
 
-    def legal_commands(self, state: StateT, seat: Seat) -> Sequence[CommandT]:
-        """Return every command ``seat`` may give now (empty if it is not to act)."""
+    def legal_commands(
+        self, state: StateT, seat: Seat
+    ) -> Sequence[CommandT] | CommandTree[CommandT]:
+        """Return every command ``seat`` may give now (empty if it is not to act): as a list,
+        or for a decision too big to list as a tree of small choices
+        (:mod:`~multiversus_core.engine.choices`)."""
         ...
 
     def decide(self, command: CommandT, state: StateT) -> tuple[tuple[EventT, ...], StateT]:

@@ -12,6 +12,7 @@ from msgspec.structs import replace
 
 from multiversus_core.engine.bots import BotMaker, SearchBot, UniformBot
 from multiversus_core.engine.chance import Chance, opens_chance
+from multiversus_core.engine.choices import Legal
 from multiversus_core.engine.commit import STAND_IN_SALT, fresh_salt
 from multiversus_core.engine.errors import SettingsError
 from multiversus_core.engine.records import Upcast
@@ -39,9 +40,10 @@ class GreedyBot(UniformBot):
     """Bids the token likeliest to be the highest unique bid, supposing the others bid at
     random among their unused tokens (the lowest on a tie); rolls when it must."""
 
-    def choose(self, view: Any, legal: Sequence[Any]) -> Any:
+    def choose(self, view: Any, legal: Legal) -> Any:
         """One of ``legal``, chosen from ``view`` (a :class:`~.hidden.SealedBidsView`)."""
-        bids = [command for command in legal if isinstance(command, Bid)]
+        listed: Sequence[Any] = legal  # type: ignore[assignment]  # this game lists them all
+        bids = [command for command in listed if isinstance(command, Bid)]
         if not bids:
             return super().choose(view, legal)
         known = {b.seat: (b.token,) for b in view.bids if isinstance(b, rules.BidCommitted)}
