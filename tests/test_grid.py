@@ -1,4 +1,5 @@
-"""Square-grid geometry and line of sight: rulings T4, T5, T6, T27, T31, T33 and T34 of tiles-d6."""
+"""Square-grid geometry and line of sight: rulings T4, T5, T6, T27, T31, T33 and T34 of tiles-d6;
+reach (least step costs) and connected groups, for any game."""
 
 from __future__ import annotations
 
@@ -18,12 +19,15 @@ from multiversus_core.engine.grid import (
     Corner,
     Grid,
     centre_tiles,
+    connected,
+    corner_closed,
     corners,
     crossed,
     distance,
     is_adjacent,
     line_of_sight,
     neighbours,
+    reach,
     step_open,
 )
 
@@ -582,3 +586,140 @@ def test_t27_an_odd_side_has_one_middle_line_and_an_even_side_two(
     width: int, height: int, expected: tuple[Coord, ...]
 ) -> None:
     assert centre_tiles(Grid(width=width, height=height)) == expected
+
+
+# reach: the least cost of every tile within a budget
+
+
+def _flat(a: Coord, b: Coord) -> int | None:
+    return 1
+
+
+def test_reach_on_open_ground_is_the_distance() -> None:
+    grid = Grid(width=7, height=7)
+    costs = reach(grid, (3, 3), 2, _flat)
+    assert costs == {at: distance((3, 3), at) for at in grid.tiles() if distance((3, 3), at) <= 2}
+    assert costs[(3, 3)] == 0
+
+
+def test_reach_stays_within_the_budget_and_the_board() -> None:
+    grid = Grid(width=4, height=3)
+    assert reach(grid, (0, 0), 0, _flat) == {(0, 0): 0}
+    assert set(reach(grid, (0, 0), 1, _flat)) == {(0, 0), (1, 0), (0, 1), (1, 1)}
+    assert len(reach(grid, (0, 0), 99, _flat)) == 12
+
+
+def test_reach_from_off_the_board_or_with_a_negative_budget_is_nothing() -> None:
+    grid = Grid(width=4, height=3)
+    assert reach(grid, (4, 0), 5, _flat) == {}
+    assert reach(grid, (1, 1), -1, _flat) == {}
+
+
+def test_reach_goes_round_a_step_that_cannot_be_taken_or_costs_more() -> None:
+    grid = Grid(width=5, height=3)
+    wall = {(2, 0), (2, 1)}
+
+    def cost(a: Coord, b: Coord) -> int | None:
+        if b in wall:
+            return None
+        return 5 if b == (2, 2) and a == (1, 1) else 1
+
+    costs = reach(grid, (0, 0), 10, cost)
+    assert not wall & set(costs)
+    # (1, 1) to (2, 2) costs 5: round by (1, 2) instead, 3 steps of 1
+    assert costs[(2, 2)] == 3
+    assert costs[(4, 0)] == 5  # round the wall by row 2
+    assert reach(grid, (0, 0), 3, cost).keys() == {at for at, spent in costs.items() if spent <= 3}
+
+
+def test_reach_takes_steps_that_cost_nothing() -> None:
+    grid = Grid(width=5, height=1)
+    costs = reach(grid, (0, 0), 0, lambda a, b: 0 if b[0] <= 2 else 1)
+    assert costs == {(0, 0): 0, (1, 0): 0, (2, 0): 0}
+
+
+def test_reach_refuses_a_negative_step() -> None:
+    with pytest.raises(ValueError, match="below 0"):
+        reach(Grid(width=3, height=3), (1, 1), 4, lambda a, b: -1)
+
+
+def test_reach_is_the_same_for_the_same_arguments() -> None:
+    grid = Grid(width=9, height=9)
+
+    def cost(a: Coord, b: Coord) -> int | None:
+        return 1 + (b[0] * 7 + b[1] * 3) % 4
+
+    first = reach(grid, (4, 4), 9, cost)
+    assert list(reach(grid, (4, 4), 9, cost).items()) == list(first.items())
+
+
+step_weights = st.dictionaries(
+    st.tuples(st.integers(0, 5), st.integers(0, 5)), st.none() | st.integers(0, 4), max_size=36
+)
+
+
+@given(st.tuples(st.integers(0, 5), st.integers(0, 5)), st.integers(0, 12), step_weights)
+def test_reach_costs_are_shortest_paths(
+    start: Coord, budget: int, weights: dict[Coord, int | None]
+) -> None:
+    # A step costs what its destination weighs (1 unless drawn), diagonals 1 more; None: no step.
+    grid = Grid(width=6, height=6)
+
+    def cost(a: Coord, b: Coord) -> int | None:
+        weight = weights.get(b, 1)
+        if weight is None:
+            return None
+        return weight + (a[0] != b[0] and a[1] != b[1])
+
+    costs = reach(grid, start, budget, cost)
+    assert costs[start] == 0
+    for at, spent in costs.items():
+        assert 0 <= spent <= budget
+        steps = [
+            costs[b] + step
+            for b in neighbours(grid, at)
+            if b in costs and (step := cost(b, at)) is not None
+        ]
+        if at != start:
+            assert spent == min(steps)  # reached by its cheapest step from a reached tile
+        for b in neighbours(grid, at):
+            step = cost(at, b)
+            if step is not None and spent + step <= budget:
+                assert costs.get(b, budget + 1) <= spent + step  # nothing cheaper is left out
+
+
+# the corner rule on its own, and connected groups
+
+
+def test_corner_closed_asks_only_about_the_two_tiles_a_diagonal_passes_between() -> None:
+    asked: list[Coord] = []
+
+    def closes(at: Coord) -> bool:
+        asked.append(at)
+        return at in {(3, 2), (2, 3)}
+
+    assert corner_closed((2, 2), (3, 3), closes)
+    assert set(asked) == {(3, 2), (2, 3)}
+    assert not corner_closed((2, 2), (3, 3), _blocking((3, 2)))
+    assert not corner_closed((2, 2), (3, 2), _blocking((2, 2), (3, 2), (2, 3), (3, 3)))
+
+
+def test_connected_joins_tiles_by_8_adjacency() -> None:
+    assert connected([])
+    assert connected([(4, 4)])
+    assert connected([(0, 0), (1, 1), (2, 2)])  # corner to corner
+    assert connected([(0, 0), (1, 0), (0, 0)])
+    assert not connected([(0, 0), (2, 0)])
+    assert not connected([(0, 0), (1, 1), (5, 5), (6, 5)])
+    assert connected(iter([(0, 0), (1, 0), (2, 1), (3, 0)]))
+
+
+@given(st.frozensets(st.tuples(st.integers(0, 4), st.integers(0, 4)), max_size=12))
+def test_connected_is_one_walk_from_any_tile(tiles: frozenset[Coord]) -> None:
+    grid = Grid(width=5, height=5)
+    if tiles:
+        start = min(tiles)
+        walk = reach(grid, start, 25, lambda a, b: 1 if b in tiles else None)
+        assert connected(tiles) == (set(walk) == tiles)
+    else:
+        assert connected(tiles)

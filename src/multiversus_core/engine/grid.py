@@ -1,6 +1,7 @@
 """Square-grid geometry and line of sight, for every game played on a board of tiles.
 
-Rulings of tiles-d6 (T4, T5, T6, T31, T33, T34); later games reuse them.
+Rulings of tiles-d6 (T4, T5, T6, T31, T33, T34); later games reuse them (worlds-collide:
+W1, W3, W37). :func:`reach` and :func:`connected` serve any game's movement and groups.
 
 A board is a rectangle of square tiles, one unit per tile. A tile is a
 :data:`Coord`, ``(column, row)`` counted from 0 at the top left (T31); tiles
@@ -17,7 +18,7 @@ even coordinates; no float is ever compared.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Annotated, Final, NamedTuple, TypeAlias
 
 import msgspec
@@ -128,10 +129,98 @@ def step_open(
         return False
     if blocks_movement(end):
         return False
+    return not corner_closed(start, end, blocks_movement)
+
+
+def corner_closed(start: Coord, end: Coord, closes: Callable[[Coord], bool]) -> bool:
+    """True if a diagonal step passes between two tiles that both close the corner (T5, W37).
+
+    The two tiles are the orthogonal ones the step passes between; one of them
+    closing is not enough. An orthogonal step never passes a corner: False.
+    Only those two tiles are asked about, never ``start`` or ``end``.
+    """
     (c0, r0), (c1, r1) = start, end
     if c0 == c1 or r0 == r1:
+        return False
+    return closes((c1, r0)) and closes((c0, r1))
+
+
+@functools.lru_cache(maxsize=16)
+def _neighbour_table(width: int, height: int) -> dict[Coord, tuple[Coord, ...]]:
+    grid = Grid(width, height)
+    return {at: neighbours(grid, at) for at in grid.tiles()}
+
+
+def reach(
+    grid: Grid,
+    start: Coord,
+    budget: int,
+    step_cost: Callable[[Coord, Coord], int | None],
+) -> dict[Coord, int]:
+    """The least cost of reaching every tile within ``budget`` of ``start``, by steps to neighbours.
+
+    ``step_cost(a, b)`` is the cost of one step from ``a`` to its neighbour ``b``
+    on the board, or None if that step cannot be taken; it may depend on
+    anything the caller likes (terrain, levels, units), so long as it is never
+    negative. ``start`` costs 0. A start off the board, or a negative budget,
+    reaches nothing: ``{}``. The tiles are keyed in the order they were first
+    found, the same for the same arguments.
+
+    Dijkstra's algorithm on a bucket queue: costs are small integers, so the
+    tiles wait in one list per cost and no heap is needed.
+
+    :raises ValueError: if ``step_cost`` gives a negative cost.
+    """
+    if budget < 0 or not grid.contains(start):
+        return {}
+    table = _neighbour_table(grid.width, grid.height)
+    best = {start: 0}
+    buckets: list[list[Coord]] = [[start]]
+    cost = 0
+    while cost < len(buckets):
+        bucket = buckets[cost]
+        i = 0
+        while i < len(bucket):  # a step costing 0 adds to the bucket being read
+            at = bucket[i]
+            i += 1
+            if best[at] != cost:  # found again later at a lower cost
+                continue
+            for to in table[at]:
+                step = step_cost(at, to)
+                if step is None:
+                    continue
+                total = cost + step
+                if total > budget:
+                    continue
+                if total < cost:
+                    raise ValueError(f"a step from {at} to {to} costs {step}, below 0")
+                known = best.get(to)
+                if known is None or total < known:
+                    best[to] = total
+                    while len(buckets) <= total:
+                        buckets.append([])
+                    buckets[total].append(to)
+        cost += 1
+    return best
+
+
+def connected(squares: Iterable[Coord]) -> bool:
+    """True if the tiles form one group, joined tile to tile by 8-adjacency (distance 1).
+
+    No tile, or one, is a group: True. A tile given twice counts once.
+    """
+    rest = set(squares)
+    if len(rest) <= 1:
         return True
-    return not (blocks_movement((c1, r0)) and blocks_movement((c0, r1)))
+    stack = [rest.pop()]
+    while stack:
+        column, row = stack.pop()
+        for dc, dr in NEIGHBOUR_OFFSETS:
+            near = (column + dc, row + dr)
+            if near in rest:
+                rest.remove(near)
+                stack.append(near)
+    return not rest
 
 
 class _Trace(NamedTuple):
