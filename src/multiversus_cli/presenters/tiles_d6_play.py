@@ -27,6 +27,7 @@ from multiversus_cli import play_any
 from multiversus_cli.play_any import Ask, Decision, PlayRequest, Quit, Terminal, read_answer
 from multiversus_cli.presenters.tiles_d6_text import board, letters, square_list
 from multiversus_core.engine.grid import distance
+from multiversus_core.engine.grid import parse_square_name as parse_square
 from multiversus_core.engine.registry import AnyRuleset
 from multiversus_core.engine.ruleset import Seat
 from multiversus_core.engine.text import printable
@@ -48,7 +49,7 @@ from multiversus_core.rulesets.tiles_d6.model import (
     TilesState,
     Unit,
 )
-from multiversus_core.rulesets.tiles_d6.words import own_name, parse_square, square
+from multiversus_core.rulesets.tiles_d6.words import own_name, square
 
 GAME: Final = "tiles-d6"
 MOST_CHOICES: Final = 12

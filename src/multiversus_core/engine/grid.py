@@ -72,6 +72,34 @@ class Grid(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
                 yield (column, row)
 
 
+def square_name(at: Coord) -> str:
+    """A square as players name it: a column letter (``a``, ..., ``z``, ``aa``, ...) and the row
+    counted from 1: ``"c4"`` for (2, 3)."""
+    column, row = at
+    letters = ""
+    column += 1
+    while column:
+        column, rest = divmod(column - 1, 26)
+        letters = chr(ord("a") + rest) + letters
+    return f"{letters}{row + 1}"
+
+
+def parse_square_name(text: str) -> Coord | None:
+    """The square a player's name for it stands for (``"c4"`` is (2, 3)), whatever the case
+    and surrounding blanks; None if ``text`` is no square name. The board may not hold it."""
+    text = text.strip().lower()
+    letters = text.rstrip("0123456789")
+    digits = text[len(letters) :]
+    if not letters or not digits or not letters.isascii() or not letters.isalpha():
+        return None
+    if len(letters) > 2 or len(digits) > 3 or int(digits) < 1:
+        return None
+    column = 0
+    for letter in letters:
+        column = column * 26 + ord(letter) - ord("a") + 1
+    return column - 1, int(digits) - 1
+
+
 def distance(a: Coord, b: Coord) -> int:
     """The distance between two tiles in steps: the Chebyshev distance (T4)."""
     return max(abs(a[0] - b[0]), abs(a[1] - b[1]))

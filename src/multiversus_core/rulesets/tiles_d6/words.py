@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import msgspec
 
+from multiversus_core.engine.grid import square_name as square
 from multiversus_core.engine.ruleset import Seat
 from multiversus_core.rulesets.tiles_d6.model import (
     ActionEnded,
@@ -19,7 +20,6 @@ from multiversus_core.rulesets.tiles_d6.model import (
     ChooseHalf,
     ConcussedEvent,
     ConcussionRolled,
-    Coord,
     Damaged,
     EndAction,
     EndTurn,
@@ -50,33 +50,6 @@ from multiversus_core.rulesets.tiles_d6.model import (
     WithdrawRolled,
 )
 from multiversus_core.rulesets.tiles_d6.rules import next_to_place
-
-
-def square(at: Coord) -> str:
-    """A tile as players name it: ``"c4"`` for (2, 3)."""
-    column, row = at
-    letters = ""
-    column += 1
-    while column:
-        column, rest = divmod(column - 1, 26)
-        letters = chr(ord("a") + rest) + letters
-    return f"{letters}{row + 1}"
-
-
-def parse_square(text: str) -> Coord | None:
-    """The tile a player's square name stands for (``"c4"`` is (2, 3)), whatever the case and
-    surrounding blanks; None if ``text`` is no square name. The board may not hold it."""
-    text = text.strip().lower()
-    letters = text.rstrip("0123456789")
-    digits = text[len(letters) :]
-    if not letters or not digits or not letters.isascii() or not letters.isalpha():
-        return None
-    if len(letters) > 2 or len(digits) > 3 or int(digits) < 1:
-        return None
-    column = 0
-    for letter in letters:
-        column = column * 26 + ord(letter) - ord("a") + 1
-    return column - 1, int(digits) - 1
 
 
 def own_name(unit: Unit) -> str:

@@ -1,0 +1,314 @@
+"""worlds-collide's two decisions too big to list, as trees of short choices
+(:mod:`multiversus_core.engine.choices`).
+
+:class:`ActivationChoices`: pass, or activate: the first model, then each model
+joining the formation (only those that keep it one connected group of one
+training, or with a leader: W10, W28), then the plan and the tactic. Every
+formation can be built this way: start from its leader if it mixes
+trainings, then add models next to those chosen.
+
+:class:`ActChoices`: the activation's moves and attacks (W12-W14), as one
+:class:`~.model.Act`. A move is chosen model by model, the row first and then
+the square, so that no menu is longer than the board is wide; a square is
+offered only if the models still to move can then end the move as one
+connected group (W13), so no choice leads nowhere. An attack is chosen weapon
+by weapon, one target a die (``none`` ends that weapon's attacks).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Final
+
+from multiversus_core.engine.choices import Ask, Option
+from multiversus_core.engine.grid import Coord, is_adjacent, square_name
+from multiversus_core.engine.ruleset import Seat
+from multiversus_core.rulesets.worlds_collide import geometry
+from multiversus_core.rulesets.worlds_collide.model import (
+    Act,
+    Activate,
+    AttackWith,
+    Command,
+    Model,
+    MoveTo,
+    Pass,
+    Plan,
+    WorldsState,
+)
+from multiversus_core.rulesets.worlds_collide.rules import (
+    act_problem,
+    attacks_with,
+    boon_of,
+    can_target,
+    enemy_squares,
+    formation_ok,
+    formation_problem,
+    move_budget,
+    on_board,
+    other,
+    penalty_of,
+)
+
+PLANS: Final[tuple[tuple[Plan, str], ...]] = (
+    ("move_attack", "move, then attack"),
+    ("attack_move", "attack, then move"),
+    ("move_twice", "move twice as far, no attack"),
+)
+DONE: Final = "done"
+NONE: Final = "none"
+
+
+def _refuse(chosen: Sequence[str]) -> ValueError:
+    return ValueError(f"{'/'.join(chosen)!r} is not a way through these choices")
+
+
+class ActivationChoices:
+    """Pass, or activate a model or a formation with a plan and a tactic (W7-W11)."""
+
+    def __init__(self, state: WorldsState, seat: Seat) -> None:
+        self.state = state
+        self.seat = seat
+        self.ready = [m for m in on_board(state, seat) if not m.activated]
+
+    def ask(self, chosen: Sequence[str]) -> Ask | Command:
+        """Pass or activate; the models one by one; the plan; the tactic."""
+        if not chosen:
+            return Ask(
+                "Activate, or pass for the rest of the round?",
+                (Option("activate", "activate"), Option("pass", "pass")),
+            )
+        if chosen[0] == "pass" and len(chosen) == 1:
+            return Pass(self.seat)
+        if chosen[0] != "activate":
+            raise _refuse(chosen)
+        by_id = {m.id: m for m in self.ready}
+        if len(chosen) == 1:
+            return Ask(
+                "Which model activates (it may bring others as a formation)?",
+                tuple(Option(m.id, m.name) for m in self.ready),
+            )
+        models: list[Model] = []
+        position = 1
+        while position < len(chosen) and chosen[position] != DONE:
+            model = by_id.get(chosen[position])
+            if model is None or not self._joins(models, model):
+                raise _refuse(chosen)
+            models.append(model)
+            position += 1
+        if position == len(chosen):
+            joining = [m for m in self.ready if self._joins(models, m)]
+            return Ask(
+                "Who else joins the formation?",
+                (Option(DONE, "no more: activate these"), *(Option(m.id, m.name) for m in joining)),
+            )
+        rest = chosen[position + 1 :]
+        if not rest:
+            return Ask("What does the activation do?", tuple(Option(k, w) for k, w in PLANS))
+        plan = next((k for k, _ in PLANS if k == rest[0]), None)
+        if plan is None:
+            raise _refuse(chosen)
+        tactics = self.state.sides[self.seat - 1].faction.tactics
+        if len(rest) == 1:
+            offered = (Option(t.id, f"{t.name} (knack {t.knack})") for t in tactics)
+            options = (Option(NONE, "no tactic"), *offered)
+            return Ask("Use a tactic (W11)?", options)
+        if len(rest) == 2 and (rest[1] == NONE or any(t.id == rest[1] for t in tactics)):
+            ids = tuple(m.id for m in models)
+            return Activate(self.seat, ids, plan, None if rest[1] == NONE else rest[1])
+        raise _refuse(chosen)
+
+    def _joins(self, models: Sequence[Model], model: Model) -> bool:
+        if model in models or model.at is None:
+            return False
+        if not models:
+            return True
+        near = any(m.at is not None and is_adjacent(m.at, model.at) for m in models)
+        return near and formation_ok([*models, model])
+
+    def __contains__(self, command: object) -> bool:
+        """Whether the command is a legal pass or activation."""
+        if isinstance(command, Pass):
+            return command.player == self.seat
+        if not isinstance(command, Activate) or command.player != self.seat:
+            return False
+        if formation_problem(self.state, self.seat, command.models):
+            return False
+        if command.plan not in {k for k, _ in PLANS}:
+            return False
+        tactics = self.state.sides[self.seat - 1].faction.tactics
+        return command.tactic is None or any(t.id == command.tactic for t in tactics)
+
+
+class ActChoices:
+    """The activation's moves and attacks, as one :class:`~.model.Act` (W12-W14)."""
+
+    def __init__(self, state: WorldsState) -> None:
+        activation = state.activation
+        assert activation is not None
+        self.state = state
+        self.seat = activation.seat
+        self.plan = activation.plan
+        self.models = [
+            m for m in (state.model(i) for i in activation.models) if m is not None and m.on_board
+        ]
+        penalty = penalty_of(state)
+        self.moving = not penalty.no_move and bool(self.models)
+        self.attacking = not penalty.no_attack and self.plan != "move_twice"
+        occupied = {m.at for m in on_board(state) if m.at is not None and m not in self.models}
+        enemies = enemy_squares(state, self.seat)
+        through = boon_of(state).through_enemies
+        self.ends: list[frozenset[Coord]] = []
+        for model in self.models:
+            assert model.at is not None
+            costs = geometry.moves(
+                state.game_map,
+                model.at,
+                move_budget(state, model, twice=self.plan == "move_twice"),
+                enemies=enemies,
+                through_enemies=through,
+            )
+            self.ends.append(frozenset(geometry.ends(costs, occupied)))
+        self.enemies = list(on_board(state, other(self.seat)))
+        self._known: dict[tuple[Coord, ...], list[Coord]] = {}
+        if self.moving and not geometry.can_complete(set(), [set(e) for e in self.ends]):
+            self.moving = False  # W35: a formation that cannot end connected may not move
+
+    # --- moves --------------------------------------------------------------------------------
+
+    def _options(self, placed: Sequence[Coord]) -> list[Coord]:
+        """Where the next model may end, so that the rest can still end as one group (W13)."""
+        key = tuple(placed)
+        found = self._known.get(key)
+        if found is None:
+            taken = set(placed)
+            later = [set(ends) for ends in self.ends[len(placed) + 1 :]]
+            found = [
+                at
+                for at in sorted(self.ends[len(placed)], key=lambda at: (at[1], at[0]))
+                if at not in taken and geometry.can_complete({*taken, at}, later)
+            ]
+            self._known[key] = found
+        return found
+
+    def _moves(self, chosen: Sequence[str]) -> tuple[list[Coord], Ask | None, int]:
+        """The squares chosen so far, the next question if the moves are not complete, and how
+        many keys they took."""
+        placed: list[Coord] = []
+        position = 0
+        while len(placed) < len(self.models):
+            model = self.models[len(placed)]
+            options = self._options(placed)
+            rows = sorted({at[1] for at in options})
+            if position == len(chosen):
+                return (
+                    placed,
+                    Ask(
+                        f"{model.name} ends its move on which row?",
+                        tuple(Option(str(r + 1), f"row {r + 1}") for r in rows),
+                    ),
+                    position,
+                )
+            row_key = chosen[position]
+            if not row_key.isdigit() or int(row_key) - 1 not in rows:
+                raise _refuse(chosen[: position + 1])
+            row = int(row_key) - 1
+            in_row = [at for at in options if at[1] == row]
+            if position + 1 == len(chosen):
+                return (
+                    placed,
+                    Ask(
+                        f"{model.name} ends its move on which square of row {row + 1}?",
+                        tuple(Option(square_name(at), _stay(model, at)) for at in in_row),
+                    ),
+                    position + 1,
+                )
+            at = next((a for a in in_row if square_name(a) == chosen[position + 1]), None)
+            if at is None:
+                raise _refuse(chosen[: position + 2])
+            placed.append(at)
+            position += 2
+        return placed, None, position
+
+    # --- attacks ------------------------------------------------------------------------------
+
+    def _attacks(
+        self, chosen: Sequence[str], where: dict[str, Coord]
+    ) -> tuple[list[AttackWith], Ask | None, int]:
+        """The attacks chosen so far from the squares ``where``, the next question if they are
+        not complete, and how many keys they took."""
+        attacks: list[AttackWith] = []
+        position = 0
+        for model in self.models:
+            for weapon in model.kind.weapons:
+                for number in range(1, attacks_with(self.state, weapon) + 1):
+                    targets = [
+                        e
+                        for e in self.enemies
+                        if can_target(self.state, weapon, where[model.id], e)
+                    ]
+                    if not targets:
+                        break
+                    if position == len(chosen):
+                        total = attacks_with(self.state, weapon)
+                        aims = (Option(e.id, e.name) for e in targets)
+                        options = (Option(NONE, "no more attacks with it"), *aims)
+                        return (
+                            attacks,
+                            Ask(
+                                f"{model.name}'s {weapon.name}, attack {number} of {total}: "
+                                "at whom?",
+                                options,
+                            ),
+                            position,
+                        )
+                    key = chosen[position]
+                    position += 1
+                    if key == NONE:
+                        break
+                    if all(e.id != key for e in targets):
+                        raise _refuse(chosen[:position])
+                    attacks.append(AttackWith(model.id, weapon.name, key))
+        return attacks, None, position
+
+    # --- the whole --------------------------------------------------------------------------
+
+    def ask(self, chosen: Sequence[str]) -> Ask | Command:
+        """Moves then attacks, or attacks then moves, as the plan says."""
+        start = {m.id: m.at for m in self.models if m.at is not None}
+        placed: list[Coord] = []
+        attacks: list[AttackWith] = []
+        rest = list(chosen)
+        first_attacks = self.plan == "attack_move"
+        if first_attacks and self.attacking:
+            attacks, question, used = self._attacks(rest, start)
+            if question is not None:
+                return question
+            rest = rest[used:]
+        if self.moving:
+            placed, question, used = self._moves(rest)
+            if question is not None:
+                return question
+            rest = rest[used:]
+        if not first_attacks and self.attacking:
+            where = dict(start)
+            where.update({m.id: at for m, at in zip(self.models, placed, strict=False)})
+            attacks, question, used = self._attacks(rest, where)
+            if question is not None:
+                return question
+            rest = rest[used:]
+        if rest:
+            raise _refuse(chosen)
+        moves = tuple(
+            MoveTo(m.id, at) for m, at in zip(self.models, placed, strict=False) if at != m.at
+        )
+        return Act(self.seat, moves, tuple(attacks))
+
+    def __contains__(self, command: object) -> bool:
+        """Whether the command is a legal :class:`~.model.Act` for this activation."""
+        if not isinstance(command, Act) or command.player != self.seat:
+            return False
+        return act_problem(self.state, command) is None
+
+
+def _stay(model: Model, at: Coord) -> str:
+    return f"{square_name(at)} (stays)" if at == model.at else square_name(at)

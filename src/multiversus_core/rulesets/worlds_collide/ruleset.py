@@ -1,0 +1,321 @@
+"""worlds-collide behind the engine's one door: settings, views, chance, bots and
+:data:`RULESET`.
+
+Nothing is hidden by default (W20): a viewer sees the state without its chance
+seed, no event or command is ever redacted, and no secret is committed. The
+dice are the only unknown (and, under "environment-deck", which card comes
+next, drawn from the chance as it is needed): every one is a chance point of the
+engine's, drawn in the order the rules roll them, or supplied by the command
+when rolled at the table.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
+
+import msgspec
+from msgspec.structs import replace
+
+from multiversus_core.engine.audit import Revealed, SecretFact
+from multiversus_core.engine.bots import BotMaker, SearchBot, UniformBot
+from multiversus_core.engine.chance import Chance, opens_chance
+from multiversus_core.engine.choices import CommandTree
+from multiversus_core.engine.commit import is_salt
+from multiversus_core.engine.errors import SettingsError
+from multiversus_core.engine.records import Upcast
+from multiversus_core.engine.ruleset import (
+    Outcome,
+    Ruleset,
+    Seat,
+    Table,
+    Viewer,
+    table_of,
+    with_table_of,
+)
+from multiversus_core.rulesets.worlds_collide import rules, words
+from multiversus_core.rulesets.worlds_collide.content import find_faction, find_map
+from multiversus_core.rulesets.worlds_collide.model import (
+    Act,
+    Activate,
+    AttacksRolled,
+    Command,
+    DieRerolled,
+    EnvironmentRolled,
+    Event,
+    KeepDice,
+    MatchEnded,
+    Model,
+    Reroll,
+    RollOff,
+    RollOffRolled,
+    Side,
+    StartRound,
+    TacticRolled,
+    WorldsSettings,
+    WorldsState,
+)
+
+VIEWERS: Final[tuple[Viewer, ...]] = ("seat-1", "seat-2", "spectator")
+VARIANTS: Final = ("environment-deck",)
+
+
+class WorldsView(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
+    """The match as a viewer knows it: everything but the chance seed (W20)."""
+
+    viewer: Viewer
+    state: WorldsState
+    """The state, with no chance seed and its settings' seed 0."""
+
+
+def check_settings(settings: WorldsSettings) -> None:
+    """Check the settings can start a match: :class:`SettingsError` names the first wrong field."""
+    s = settings
+    if len(s.players) != 2 or not all(isinstance(p, str) and p.strip() for p in s.players):
+        raise SettingsError("players: name both players, seat 1 first")
+    if find_map(s.map) is None:
+        raise SettingsError(f"map: no map {s.map!r} is installed")
+    if len(s.factions) != 2:
+        raise SettingsError("factions: name a faction for each seat, seat 1 first")
+    for seat, faction in enumerate(s.factions, start=1):
+        if find_faction(faction) is None:
+            raise SettingsError(f"factions: no faction {faction!r} is installed (seat {seat})")
+    for variant in s.variants:
+        if variant not in VARIANTS:
+            raise SettingsError(f"variants: no variant {variant!r}: {', '.join(VARIANTS)}")
+    if len(set(s.variants)) != len(s.variants):
+        raise SettingsError("variants: each variant is named once")
+    if not 0 <= s.seed < 2**64:
+        raise SettingsError(f"seed: the seed is from 0 to 2**64 - 1, not {s.seed}")
+    if s.salts not in ("seed", "secrets"):
+        raise SettingsError(f"salts: salts come from 'seed' or 'secrets', not {s.salts!r}")
+    if s.chance and not is_salt(s.chance):
+        raise SettingsError("chance: a chance commitment is 64 lower-case hex digits")
+    if s.chance and s.seed != 0:
+        raise SettingsError("seed: the seed is 0 when chance is secret")
+
+
+def initial_state(settings: WorldsSettings, chance: Chance | None) -> WorldsState:
+    """The match before the deployment roll-off: every model of both factions off the board,
+    their pages copied into the state (a faction's text is the rule its players read).
+
+    :raises SettingsError: if ``chance`` does not open the settings' commitment.
+    """
+    if chance is not None and not opens_chance(settings.chance, chance):
+        raise SettingsError("chance: the chance seed does not open the settings' commitment")
+    game_map = find_map(settings.map)
+    assert game_map is not None  # check_settings found it
+    sides: list[Side] = []
+    models: list[Model] = []
+    for seat, faction_id in enumerate(settings.factions, start=1):
+        faction = find_faction(faction_id)
+        assert faction is not None
+        sides.append(Side(faction))
+        for fielded in faction.fielded():
+            kind = fielded.model_type
+            models.append(Model(f"{seat}.{fielded.id}", seat, fielded.name, kind, kind.hp))
+    deck = rules.full_deck() if rules.DECK in settings.variants else ()
+    return WorldsState(settings, game_map, (sides[0], sides[1]), tuple(models), chance, deck=deck)
+
+
+def view(state: WorldsState, viewer: Viewer) -> WorldsView:
+    """What ``viewer`` may know: the whole state but the chance seed (W20)."""
+    if viewer not in VIEWERS:
+        raise ValueError(f"no viewer {viewer!r} in worlds-collide: {', '.join(VIEWERS)}")
+    settings = replace(state.settings, seed=0)
+    return WorldsView(viewer, replace(state, settings=settings, chance=None))
+
+
+def determinize(seen: WorldsView, rng: random.Random) -> WorldsState:
+    """A full state ``seen`` cannot tell from the truth: a fresh chance seed."""
+    state, settings = seen.state, seen.state.settings
+    if settings.chance:
+        return replace(state, chance=Chance(rng.getrandbits(64), f"{rng.getrandbits(256):064x}"))
+    return replace(state, settings=replace(settings, seed=rng.getrandbits(64)))
+
+
+def with_recorded_chance(command: Command, events: Sequence[msgspec.Struct]) -> Command:
+    """A command supplying the dice its recorded events show (verify before the seed is out)."""
+    faces: list[int] = []
+    for event in events:
+        match event:
+            case RollOffRolled(dice=dice):
+                faces.extend(dice)
+            case EnvironmentRolled(roll=face, card=card):
+                faces.append(face if card is None else card)
+            case TacticRolled(face=face) | DieRerolled(face=face):
+                faces.append(face)
+            case AttacksRolled(faces=rolled):
+                faces.extend(rolled)
+    if isinstance(command, RollOff | StartRound | Activate | Act | Reroll | KeepDice):
+        return replace(command, dice=tuple(faces))
+    return command
+
+
+class NoSecrets:
+    """The audit of a game that commits to nothing (W20)."""
+
+    audited: Final[frozenset[type]] = frozenset()
+
+    def __init__(self, settings: WorldsSettings) -> None:
+        del settings  # nothing to bind a secret to
+
+    def read(self, event: msgspec.Struct) -> Sequence[SecretFact]:
+        """Nothing: no event commits, reveals or makes anything due."""
+        return ()
+
+
+class SearchGame:
+    """worlds-collide as information-set MCTS sees it: a playout runs to the end of the round
+    after the one it began in, judged by VP and the hit points each side has left."""
+
+    determinize = staticmethod(determinize)
+
+    def legal(self, state: WorldsState, seat: Seat) -> Sequence[Command]:
+        """A short list of the seat's commands: all of a list; of a tree, a sample."""
+        from multiversus_core.engine.choices import is_tree, listed, random_command
+
+        legal = rules.legal_commands(state, seat)
+        if not is_tree(legal):
+            return tuple(legal)
+        every = listed(legal, 24)
+        if every is not None:
+            return every
+        rng = random.Random(state.draws * 31 + seat)
+        found: dict[str, Command] = {}
+        for _ in range(48):
+            command = random_command(legal, rng)
+            found.setdefault(repr(command), command)
+        return tuple(found.values())
+
+    def to_move(self, state: WorldsState) -> Seat | None:
+        """The seat the match waits for, or None once it is over."""
+        return next(iter(rules.to_act(state)), None)
+
+    def apply(self, state: WorldsState, command: Command) -> WorldsState:
+        """The state after ``command``."""
+        return rules.decide(command, state)[1]
+
+    def evaluate(self, state: WorldsState, player: Seat) -> float:
+        """The result once over; else the VP lead and the share of hit points left."""
+        result = rules.outcome(state)
+        if result is not None:
+            return result.returns[player - 1]
+
+        def left(seat: Seat) -> float:
+            models = [m for m in state.models if m.seat == seat]
+            full = sum(m.kind.hp for m in models) or 1
+            return sum(m.hp for m in models if not m.fallen) / full
+
+        rival = rules.other(player)
+        lead = state.sides[player - 1].vp - state.sides[rival - 1].vp
+        score = 0.25 * lead + left(player) - left(rival)
+        return max(-1.0, min(1.0, score))
+
+    def is_horizon(self, start: WorldsState, state: WorldsState) -> bool:
+        """True once the match is over or the round after the start's has begun."""
+        return state.phase == "over" or state.round >= start.round + 2
+
+    def playout(self, state: WorldsState, legal: Sequence[Command], rng: random.Random) -> Command:
+        """Choose at random."""
+        return rng.choice(legal)
+
+
+SEARCH_GAME: Final = SearchGame()
+
+
+class WorldsRuleset:
+    """worlds-collide, as the engine sees it."""
+
+    id: Final = "worlds-collide"
+    title: Final = "worlds-collide"
+    rules_version: Final = 1
+    settings_type: Final = WorldsSettings
+    command_type: Final[Any] = Command
+    event_type: Final[Any] = Event
+    end_event: Final = MatchEnded
+    view_event_type: Final[Any] = Event
+    view_command_type: Final[Any] = Command
+    viewers: Final = VIEWERS
+    log_upcasts: Final[Mapping[int, Upcast]] = {}
+    """Rules version 1 is the first: nothing to upcast."""
+    bots: Final[Mapping[str, BotMaker]] = {
+        "random": UniformBot,
+        "mcts": lambda seed: SearchBot(SEARCH_GAME, seed, iterations=60),
+    }
+
+    check_settings = staticmethod(check_settings)
+    initial_state = staticmethod(initial_state)
+    to_act = staticmethod(rules.to_act)
+    decide = staticmethod(rules.decide)
+    evolve = staticmethod(rules.evolve)
+    fold = staticmethod(rules.fold)
+    where = staticmethod(words.where)
+    describe_command = staticmethod(words.describe_command)
+    narrate = staticmethod(words.narrate)
+    view = staticmethod(view)
+    determinize = staticmethod(determinize)
+    auditor = staticmethod(NoSecrets)
+    with_recorded_chance = staticmethod(with_recorded_chance)
+
+    def legal_commands(
+        self, state: WorldsState, seat: Seat
+    ) -> Sequence[Command] | CommandTree[Command]:
+        """A list, or a tree of choices for an activation and for its moves and attacks."""
+        return rules.legal_commands(state, seat)  # type: ignore[no-any-return]
+
+    def outcome(self, state: WorldsState) -> Outcome | None:
+        """The winner on VP, a wipe-out or a draw (W19)."""
+        return rules.outcome(state)
+
+    def table(self, settings: WorldsSettings) -> Table:
+        """The settings' seed, chance commitment, salt source and players."""
+        return table_of(settings)
+
+    def with_table(self, settings: WorldsSettings, table: Table) -> WorldsSettings:
+        """``settings`` with the table's seed, chance, salts and players."""
+        return with_table_of(settings, table)
+
+    def viewer_of(self, state: WorldsState, seat: Seat | None) -> Viewer:
+        """``"seat-N"`` for seat N, ``"spectator"`` for None."""
+        return "spectator" if seat is None else f"seat-{seat}"
+
+    def redact_event(self, event: Event, viewer: Viewer) -> msgspec.Struct:
+        """The event itself: nothing is hidden (W20)."""
+        return event
+
+    def redact_command(
+        self, command: Command, state: WorldsState, viewer: Viewer
+    ) -> msgspec.Struct:
+        """The command itself: nothing is hidden (W20)."""
+        return command
+
+    def fill_event(
+        self, placeholder: msgspec.Struct, revealed: Revealed | None, state: WorldsState
+    ) -> Sequence[Event]:
+        """Never asked: a view log of this game holds no placeholder."""
+        raise ValueError(f"worlds-collide has no placeholders, not {placeholder!r}")
+
+    def fill_command(
+        self, placeholder: msgspec.Struct, events: Sequence[Event], state: WorldsState
+    ) -> Command | None:
+        """Never asked: a view log of this game holds no placeholder."""
+        raise ValueError(f"worlds-collide has no placeholders, not {placeholder!r}")
+
+    def salted(self, command: Command, settings: WorldsSettings) -> Command:
+        """The command itself: nothing is secret, so nothing is salted (W20)."""
+        return command
+
+    def search_game(self) -> SearchGame:
+        """The one :class:`SearchGame` every search shares: it keeps nothing."""
+        return SEARCH_GAME
+
+
+RULESET: Final = WorldsRuleset()
+"""The ruleset of worlds-collide."""
+
+_CONFORMS: Final[Ruleset[WorldsSettings, WorldsState, Command, Event, WorldsView]] = RULESET
+"""Proves to the type checker that :data:`RULESET` is a ruleset."""
+
+__all__ = ["RULESET", "VIEWERS", "WorldsRuleset", "WorldsView", "check_settings", "view"]
