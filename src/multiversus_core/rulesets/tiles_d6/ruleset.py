@@ -32,6 +32,7 @@ from multiversus_core.engine.ruleset import (
     with_table_of,
 )
 from multiversus_core.rulesets.tiles_d6 import rules, words
+from multiversus_core.rulesets.tiles_d6.bots import HeuristicBot
 from multiversus_core.rulesets.tiles_d6.content import find_map, find_roster
 from multiversus_core.rulesets.tiles_d6.model import (
     Attack,
@@ -228,6 +229,7 @@ class TilesRuleset:
     """Rules version 1 is the first: nothing to upcast."""
     bots: Final[Mapping[str, BotMaker]] = {
         "random": UniformBot,
+        "heuristic": HeuristicBot,
         "mcts": lambda seed: SearchBot(SEARCH_GAME, seed, iterations=200),
     }
 
