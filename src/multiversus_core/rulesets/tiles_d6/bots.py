@@ -24,11 +24,12 @@ from __future__ import annotations
 import heapq
 import random
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from msgspec.structs import replace
 
 from multiversus_core.engine.grid import centre_tiles, distance, neighbours
+from multiversus_core.engine.ismcts import Game, search
 from multiversus_core.rulesets.tiles_d6 import rules
 from multiversus_core.rulesets.tiles_d6.model import (
     Attack,
@@ -338,13 +339,190 @@ def _deploy_score(state: TilesState, command: Place) -> float:
     return depth - 0.5 * sideways - 2.0 * rough
 
 
+# --- search -----------------------------------------------------------------------------------
+
+STATUS: Final = {"prone": 0.5, "stunned": 1.0, "concussed": 2.0}
+"""What a unit's posture and statuses cost its side in :func:`evaluate`."""
+SCALE: Final = 25.0
+""":func:`evaluate` divides the difference of the sides' worth by this, then clamps it."""
+
+
+def worth(state: TilesState, seat: int) -> float:
+    """What ``seat``'s side has left: injuries suffered, health lost (each unit's share of its
+    health), postures and statuses, and how its units stand (:func:`position`)."""
+    value = 0.0
+    for unit in state.units:
+        if unit.seat != seat:
+            continue
+        if unit.injured:
+            value -= INJURY
+            continue
+        if unit.at is None:
+            continue
+        value -= DAMAGE * (unit.stats.health - unit.health) / unit.stats.health
+        value -= STATUS["prone"] * unit.prone + STATUS["stunned"] * bool(unit.stunned)
+        value -= STATUS["concussed"] * bool(unit.concussed)
+        value += 0.5 * position(state, unit)
+    return value
+
+
+def evaluate(state: TilesState, seat: int) -> float:
+    """How good ``state`` is for ``seat``, from -1 (lost) to 1 (won): the result once over,
+    else the difference of the sides' :func:`worth`, scaled."""
+    result = rules.outcome(state)
+    if result is not None:
+        return result.returns[seat - 1]
+    diff = worth(state, seat) - worth(state, rules.other(seat))
+    return max(-1.0, min(1.0, diff / SCALE))
+
+
+def quick_scores(state: TilesState, legal: Sequence[Command]) -> list[float]:
+    """A cheap judgement of each of ``legal`` in play, for playouts: attack and fire when the
+    odds are good, charge what is in reach, close in, stand up, and otherwise end."""
+    enemies = list(rules.on_board(state, rules.other(legal[0].player)))
+    scores = []
+    for command in legal:
+        match command:
+            case Attack(unit=unit_id, target=target_id):
+                attacker, target = _unit(state, unit_id), _unit(state, target_id)
+                charge = state.action is not None and state.action.unit == unit_id
+                scores.append(melee_value(state, attacker, target, charge=charge))
+            case Fire(unit=unit_id, target=target_id):
+                scores.append(fire_value(state, _unit(state, unit_id), _unit(state, target_id)))
+            case StartCharge(unit=unit_id):
+                unit = _unit(state, unit_id)
+                assert unit.at is not None
+                reach = unit.stats.move - unit.prone
+                near = [e for e in enemies if e.at and 1 < distance(e.at, unit.at) <= reach]
+                scores.append(0.5 if near and not is_shooter(unit) else -1.0)
+            case StartMove(unit=unit_id):
+                unit = _unit(state, unit_id)
+                away = not rules.adjacent_enemies(state, unit)
+                scores.append(0.6 if unit.prone else 0.2 if away and not is_shooter(unit) else -1)
+            case StandUp():
+                scores.append(1.0)
+            case StepTo(to=to):
+                unit = _unit(state, state.action.unit if state.action else "")
+                assert unit.at is not None
+                if rules.adjacent_enemies(state, unit) or not enemies:
+                    scores.append(-1.0)
+                    continue
+                before = min(distance(unit.at, e.at) for e in enemies if e.at)
+                after = min(distance(to, e.at) for e in enemies if e.at)
+                scores.append(0.3 * (before - after) - 0.1 * (rules.tile(state, to) != "."))
+            case EndTurn():
+                scores.append(0.05)
+            case _:
+                scores.append(0.0)
+    return scores
+
+
+def shortlist(state: TilesState, legal: Sequence[Command], size: int) -> list[Command]:
+    """The ``size`` commands of ``legal`` the heuristic rates best, best first."""
+    scores = score_commands(state, legal)
+    ranked = sorted(range(len(legal)), key=lambda i: -scores[i])
+    return [legal[i] for i in ranked[:size]]
+
+
+class _Guided:
+    """A search game whose Moves and Charges of ``units`` step as the heuristic would: the
+    search judges a unit's action by the path the bot will take."""
+
+    def __init__(self, game: Game[TilesState, Any, Command, int], units: frozenset[str]) -> None:
+        self._game = game
+        self._units = units
+        self._steps: dict[tuple[object, ...], Command] = {}
+        self.to_move = game.to_move
+        self.apply = game.apply
+        self.determinize = game.determinize
+        self.evaluate = game.evaluate
+        self.is_horizon = game.is_horizon
+        self.playout = game.playout
+
+    def legal(self, state: TilesState, player: int) -> Sequence[Command]:
+        action = state.action
+        if action is None or action.unit not in self._units:
+            return self._game.legal(state, player)
+        key = (state.units, action)
+        if key not in self._steps:
+            legal = rules.legal_commands(state, player)
+            moving = _moving_scores(state, legal)
+            best = max((c for c in legal if id(c) in moving), key=lambda c: moving[id(c)])
+            self._steps[key] = best if moving[id(best)] > WORTH_DOING else EndAction(player)
+        return (self._steps[key],)
+
+
+DEFAULT_ITERATIONS: Final = 200
+"""The ``mcts`` bot's iterations a decision."""
+
+
+class SearchBot:
+    """tiles-d6's ``mcts`` bot: information-set MCTS (:mod:`~multiversus_core.engine.ismcts`)
+    over the search game, for the choice of which unit does what.
+
+    It searches the ``shortlist`` commands the heuristic rates best; the steps of
+    a Move or Charge are the heuristic's, in the search as in play, and so is
+    set-up (searching each step would cost a search a step).
+    """
+
+    def __init__(
+        self,
+        game: Game[TilesState, Any, Command, int],
+        seed: int = 0,
+        *,
+        iterations: int = DEFAULT_ITERATIONS,
+        shortlist: int = 6,
+        exploration: float = 0.3,
+    ) -> None:
+        if iterations < 1:
+            raise ValueError(f"a search needs at least one iteration, not {iterations}")
+        self._game = game
+        self._random = random.Random(seed)
+        self._heuristic = HeuristicBot(self._random.getrandbits(64))
+        self.iterations = iterations
+        self.shortlist = shortlist
+        self.exploration = exploration
+
+    def choose(self, view: object, legal: Sequence[Command]) -> Command:
+        """Return the most visited of the heuristic's shortlist after the search.
+
+        :raises ValueError: if ``legal`` is empty.
+        """
+        if not legal:
+            raise ValueError("there is no legal command to choose from")
+        state: TilesState = view.state  # type: ignore[attr-defined]
+        if len(legal) == 1 or state.phase != "play" or state.action is not None:
+            return self._heuristic.choose(view, legal)
+        candidates = shortlist(state, legal, self.shortlist)
+        units = frozenset(c.unit for c in candidates if isinstance(c, StartMove | StartCharge))
+        found = search(
+            _Guided(self._game, units),
+            view,
+            candidates,
+            legal[0].player,
+            self._random,
+            iterations=self.iterations,
+            exploration=self.exploration,
+        )
+        return found.command
+
+    def __repr__(self) -> str:
+        return f"SearchBot(iterations={self.iterations})"
+
+
 __all__ = [
+    "DEFAULT_ITERATIONS",
     "HeuristicBot",
+    "SearchBot",
+    "evaluate",
     "fire_value",
     "harm",
     "is_shooter",
     "melee_value",
     "position",
+    "quick_scores",
     "score_commands",
+    "shortlist",
     "threat",
+    "worth",
 ]
