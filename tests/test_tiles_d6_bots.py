@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 from msgspec.structs import replace
 
+from multiversus_core.engine.errors import IllegalCommandError
 from multiversus_core.engine.play import play_match
 from multiversus_core.rulesets.tiles_d6 import rules
 from multiversus_core.rulesets.tiles_d6.bots import (
@@ -74,6 +75,13 @@ def test_the_heuristic_is_deterministic_for_a_seed() -> None:
         return [entry.command for entry in log.entries]
 
     assert commands(5) == commands(5)
+
+
+def test_no_bot_chooses_from_no_legal_command() -> None:
+    view = RULESET.view(playing([unit("1.a", 1, (0, 0)), unit("2.b", 2, (5, 5))]), "seat-1")
+    for bot in (HeuristicBot(1), SearchBot(SEARCH_GAME, 1)):
+        with pytest.raises(IllegalCommandError):
+            bot.choose(view, [])
 
 
 def test_the_heuristic_is_registered_beside_random_and_mcts() -> None:

@@ -17,6 +17,10 @@ odds and modifiers of :mod:`.rules` itself:
 
 A command is only chosen if it promises more than doing nothing; ties are
 broken by the bot's own seeded random source.
+
+The ``mcts`` bot (:class:`SearchBot`) searches the heuristic's shortlist with
+the engine's ISMCTS; :func:`quick_scores` and :func:`evaluate` are the search
+game's playout policy and evaluation (``ruleset.SearchGame``).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from typing import Any, Final
 
 from msgspec.structs import replace
 
+from multiversus_core.engine.errors import IllegalCommandError
 from multiversus_core.engine.grid import centre_tiles, distance, neighbours
 from multiversus_core.engine.ismcts import Game, search
 from multiversus_core.rulesets.tiles_d6 import rules
@@ -76,10 +81,10 @@ class HeuristicBot:
     def choose(self, view: object, legal: Sequence[Command]) -> Command:
         """Return the legal command that promises most (ties broken at random).
 
-        :raises ValueError: if ``legal`` is empty.
+        :raises IllegalCommandError: if there is no legal command to choose.
         """
         if not legal:
-            raise ValueError("there is no legal command to choose from")
+            raise IllegalCommandError("there is no legal command to choose from")
         if len(legal) == 1:
             return legal[0]
         state: TilesState = view.state  # type: ignore[attr-defined]
@@ -486,10 +491,10 @@ class SearchBot:
     def choose(self, view: object, legal: Sequence[Command]) -> Command:
         """Return the most visited of the heuristic's shortlist after the search.
 
-        :raises ValueError: if ``legal`` is empty.
+        :raises IllegalCommandError: if there is no legal command to choose.
         """
         if not legal:
-            raise ValueError("there is no legal command to choose from")
+            raise IllegalCommandError("there is no legal command to choose from")
         state: TilesState = view.state  # type: ignore[attr-defined]
         if len(legal) == 1 or state.phase != "play" or state.action is not None:
             return self._heuristic.choose(view, legal)
