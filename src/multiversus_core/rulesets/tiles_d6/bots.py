@@ -26,6 +26,7 @@ game's playout policy and evaluation (``ruleset.SearchGame``).
 from __future__ import annotations
 
 import heapq
+import math
 import random
 from collections.abc import Sequence
 from typing import Any, Final
@@ -348,8 +349,15 @@ def _deploy_score(state: TilesState, command: Place) -> float:
 
 STATUS: Final = {"prone": 0.5, "stunned": 1.0, "concussed": 2.0}
 """What a unit's posture and statuses cost its side in :func:`evaluate`."""
-SCALE: Final = 25.0
-""":func:`evaluate` divides the difference of the sides' worth by this, then clamps it."""
+HURT: Final = 0.7 * INJURY
+"""What a unit all but injured costs its side in :func:`worth`: a share of its health lost
+costs this times the share to the power 1.5, so each hit on a hurt unit counts more, as in
+:func:`harm`."""
+STANDING: Final = 0.5
+"""The weight of how a side's units stand (:func:`position`) in :func:`worth`."""
+SCALE: Final = 40.0
+""":func:`evaluate` squashes the difference of the sides' worth divided by this (``tanh``):
+never flat, so a search still tells a good command from a better one when far ahead."""
 
 
 def worth(state: TilesState, seat: int) -> float:
@@ -364,21 +372,22 @@ def worth(state: TilesState, seat: int) -> float:
             continue
         if unit.at is None:
             continue
-        value -= DAMAGE * (unit.stats.health - unit.health) / unit.stats.health
+        lost = 1 - unit.health / unit.stats.health
+        value -= HURT * lost**1.5
         value -= STATUS["prone"] * unit.prone + STATUS["stunned"] * bool(unit.stunned)
         value -= STATUS["concussed"] * bool(unit.concussed)
-        value += 0.5 * position(state, unit)
+        value += STANDING * position(state, unit)
     return value
 
 
 def evaluate(state: TilesState, seat: int) -> float:
     """How good ``state`` is for ``seat``, from -1 (lost) to 1 (won): the result once over,
-    else the difference of the sides' :func:`worth`, scaled."""
+    else the difference of the sides' :func:`worth`, squashed into (-1, 1)."""
     result = rules.outcome(state)
     if result is not None:
         return result.returns[seat - 1]
     diff = worth(state, seat) - worth(state, rules.other(seat))
-    return max(-1.0, min(1.0, diff / SCALE))
+    return math.tanh(diff / SCALE)
 
 
 def quick_scores(state: TilesState, legal: Sequence[Command]) -> list[float]:

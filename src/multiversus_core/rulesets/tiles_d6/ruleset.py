@@ -176,9 +176,10 @@ class NoSecrets:
 
 
 class SearchGame:
-    """tiles-d6 as information-set MCTS sees it: a playout runs to the end of the turn it
-    began in, with quick judgements (:func:`.bots.quick_scores`), and is judged by what each
-    side has left and how its units stand for the enemy's turn (:func:`.bots.evaluate`)."""
+    """tiles-d6 as information-set MCTS sees it: a playout runs with quick judgements
+    (:func:`.bots.quick_scores`) to the end of the enemy's turn after the one it began in,
+    and is judged by what each side has left and how its units stand
+    (:func:`.bots.evaluate`)."""
 
     determinize = staticmethod(determinize)
 
@@ -206,8 +207,9 @@ class SearchGame:
         return evaluate(state, player)
 
     def is_horizon(self, start: TilesState, state: TilesState) -> bool:
-        """True once the match is over or the turn the playout began in has ended."""
-        return state.phase == "over" or state.turn != start.turn
+        """True once the match is over or the enemy's turn after the one the playout began in
+        has ended."""
+        return state.phase == "over" or state.turn >= start.turn + 2
 
     def playout(self, state: TilesState, legal: Sequence[Command], rng: random.Random) -> Command:
         """The best of ``legal`` by :func:`.bots.quick_scores`, a little noise breaking near
