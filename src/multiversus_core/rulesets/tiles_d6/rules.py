@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable, Iterator, Sequence
+from fractions import Fraction
 from typing import Final, Literal, TypeAlias
 
 from msgspec.structs import replace
@@ -310,6 +311,56 @@ def withdraw_falls(total: int) -> bool:
 def concussion_recovers(face: int) -> bool:
     """Whether a concussed unit's end-of-turn die recovers it: 4 or more (T15)."""
     return face >= 4
+
+
+Effect: TypeAlias = Literal["", "down", "stun", "concussion"]
+"""What a melee hit does besides damage (T24, T16): nothing, a knockdown, a stun (with a
+knockdown) or a concussion."""
+
+
+@functools.cache
+def melee_odds(modifier: int) -> tuple[Fraction, Fraction]:
+    """The chances that a melee attack with this modifier hits and that it backfires (T23)."""
+    results = [melee_result(face, modifier) for face in range(1, 7)]
+    return Fraction(results.count("hit"), 6), Fraction(results.count("backfire"), 6)
+
+
+@functools.cache
+def fire_odds(modifier: int) -> Fraction:
+    """The chance that a Fire with this modifier hits (T26)."""
+    return Fraction(sum(1 for face in range(1, 7) if fire_hits(face + modifier)), 6)
+
+
+def melee_damage(striker: Unit, struck: Unit) -> int:
+    """What a melee hit (or a backfire, roles swapped) takes: Strength less Defense, at least 1
+    (T24, T25)."""
+    return max(1, striker.stats.strength - struck.stats.defense)
+
+
+def fire_damage(shooter: Unit, target: Unit) -> int:
+    """What a Fire hit takes: Power less Defense, at least 1 (T26)."""
+    return max(1, shooter.stats.power - target.stats.defense)
+
+
+def melee_effect(striker: Unit, struck: Unit) -> Effect:
+    """What a melee hit that leaves ``struck`` on the board does besides damage (T24, T16)."""
+    margin = striker.stats.strength - struck.stats.strength
+    if margin >= 2:
+        return "concussion" if struck.prone else "stun"
+    return "down" if margin >= 1 else ""
+
+
+def fall_odds(state: TilesState, unit: Unit, to: Coord) -> Fraction:
+    """The chance that the unit's step to ``to`` falls: brambles, then withdraw (T11, T19,
+    T35)."""
+    faces = range(1, 7)
+    stays = Fraction(1)
+    if rolls_brambles(state, unit):
+        stays *= Fraction(sum(1 for face in faces if not brambles_fall(face)), 6)
+    modifier = withdraw_modifier(state, unit, to)
+    if modifier is not None:
+        stays *= Fraction(sum(1 for face in faces if not withdraw_falls(face + modifier)), 6)
+    return 1 - stays
 
 
 def deploy_tiles(state: TilesState, seat: Seat) -> tuple[Coord, ...]:
@@ -663,19 +714,19 @@ class _Decision:
     def _strike(self, striker: Unit, struck: Unit, *, by: Seat) -> None:
         """A hit's damage, knockdown and stun (T24), as dealt by ``striker``; a backfire strikes
         the attacker as though the defender had attacked (T25)."""
-        damage = max(1, striker.stats.strength - struck.stats.defense)
+        damage = melee_damage(striker, struck)
         health = struck.health - damage
         self.emit(Damaged(struck.id, damage, health))
         if health <= 0:  # T17
             self.emit(Injured(struck.id, other(struck.seat)))  # T38: credited to the other side
             return
-        margin = striker.stats.strength - struck.stats.strength
-        if margin >= 2 and struck.prone:  # T16: a stun of a prone unit concusses it
+        effect = melee_effect(striker, struck)
+        if effect == "concussion":  # T16: a stun of a prone unit concusses it
             self.emit(ConcussedEvent(struck.id))
-        elif margin >= 1:
+        elif effect:
             if not struck.prone:
                 self.emit(KnockedDown(struck.id))
-            if margin >= 2:
+            if effect == "stun":
                 self.emit(StunnedEvent(struck.id))
 
     def _fire(self, seat: Seat, unit_id: str, target_id: str, die: int | None) -> None:
@@ -692,7 +743,7 @@ class _Decision:
         hit = fire_hits(total)
         self.emit(Fired(shooter.id, target.id, face, total, hit))
         if hit:  # T26: damage only, at least 1
-            damage = max(1, shooter.stats.power - target.stats.defense)
+            damage = fire_damage(shooter, target)
             health = target.health - damage
             self.emit(Damaged(target.id, damage, health))
             if health <= 0:

@@ -17,7 +17,7 @@ import msgspec
 from msgspec.structs import replace
 
 from multiversus_core.engine.audit import Revealed, SecretFact
-from multiversus_core.engine.bots import BotMaker, SearchBot, UniformBot
+from multiversus_core.engine.bots import BotMaker, UniformBot
 from multiversus_core.engine.chance import Chance, opens_chance
 from multiversus_core.engine.commit import is_salt
 from multiversus_core.engine.errors import SettingsError
@@ -32,6 +32,12 @@ from multiversus_core.engine.ruleset import (
     with_table_of,
 )
 from multiversus_core.rulesets.tiles_d6 import rules, words
+from multiversus_core.rulesets.tiles_d6.bots import (
+    HeuristicBot,
+    SearchBot,
+    evaluate,
+    quick_scores,
+)
 from multiversus_core.rulesets.tiles_d6.content import find_map, find_roster
 from multiversus_core.rulesets.tiles_d6.model import (
     Attack,
@@ -170,44 +176,52 @@ class NoSecrets:
 
 
 class SearchGame:
-    """tiles-d6 as information-set MCTS sees it: a playout runs to the end of the turn after
-    the one it began in, judged by the injuries and health each side has dealt."""
+    """tiles-d6 as information-set MCTS sees it: a playout runs with quick judgements
+    (:func:`.bots.quick_scores`) to the end of the enemy's turn after the one it began in,
+    and is judged by what each side has left and how its units stand
+    (:func:`.bots.evaluate`)."""
 
-    legal = staticmethod(rules.legal_commands)
     determinize = staticmethod(determinize)
 
     def to_move(self, state: TilesState) -> Seat | None:
         """The seat the match waits for, or None once it is over."""
         return next(iter(rules.to_act(state)), None)
 
+    def legal(self, state: TilesState, player: Seat) -> Sequence[Command]:
+        """The commands the search considers: in play, the few rated best by
+        :func:`.bots.quick_scores` (the one best while a unit moves); else every legal one."""
+        legal = rules.legal_commands(state, player)
+        if state.phase != "play" or len(legal) <= 1:
+            return legal
+        scores = quick_scores(state, legal)
+        ranked = sorted(range(len(legal)), key=lambda i: -scores[i])
+        keep = 1 if state.action is not None else SEARCH_WIDTH
+        return tuple(legal[i] for i in ranked[:keep])
+
     def apply(self, state: TilesState, command: Command) -> TilesState:
         """The state after ``command``."""
         return rules.decide(command, state)[1]
 
     def evaluate(self, state: TilesState, player: Seat) -> float:
-        """The result once over; else the share of the enemy's health taken, less the share
-        of one's own, with an injury counting as the unit's whole health."""
-        result = rules.outcome(state)
-        if result is not None:
-            return result.returns[player - 1]
-
-        def lost(seat: Seat) -> float:
-            units = [u for u in state.units if u.seat == seat]
-            full = sum(u.stats.health for u in units) or 1
-            left = sum(max(u.health, 0) for u in units if not u.injured)
-            return 1 - left / full
-
-        return max(-1.0, min(1.0, lost(rules.other(player)) - lost(player)))
+        """The result once over; else :func:`.bots.evaluate`."""
+        return evaluate(state, player)
 
     def is_horizon(self, start: TilesState, state: TilesState) -> bool:
-        """True once the match is over or two turns have ended since the playout began."""
+        """True once the match is over or the enemy's turn after the one the playout began in
+        has ended."""
         return state.phase == "over" or state.turn >= start.turn + 2
 
     def playout(self, state: TilesState, legal: Sequence[Command], rng: random.Random) -> Command:
-        """Choose at random."""
-        return rng.choice(legal)
+        """The best of ``legal`` by :func:`.bots.quick_scores`, a little noise breaking near
+        ties; at random outside play."""
+        if state.phase != "play":
+            return rng.choice(legal)
+        scores = quick_scores(state, legal)
+        return max(zip(legal, scores, strict=True), key=lambda p: p[1] + 0.2 * rng.random())[0]
 
 
+SEARCH_WIDTH: Final = 5
+"""The commands a search considers at a choice of which unit does what, past the root."""
 SEARCH_GAME: Final = SearchGame()
 
 
@@ -228,7 +242,8 @@ class TilesRuleset:
     """Rules version 1 is the first: nothing to upcast."""
     bots: Final[Mapping[str, BotMaker]] = {
         "random": UniformBot,
-        "mcts": lambda seed: SearchBot(SEARCH_GAME, seed, iterations=200),
+        "heuristic": HeuristicBot,
+        "mcts": lambda seed: SearchBot(SEARCH_GAME, seed),
     }
 
     check_settings = staticmethod(check_settings)

@@ -1,0 +1,542 @@
+"""The heuristic bot of tiles-d6: quick, sensible choices from a seat's view.
+
+Nothing is hidden (T28), so the view's state is the whole match but the
+dice. The bot weighs each legal command by what it expects of it, with the
+odds and modifiers of :mod:`.rules` itself:
+
+- an Attack or a Fire by the chance to hit times the harm it does (an injury
+  above all, damage the more the target is already hurt, a knockdown, a stun
+  or a concussion), less the chance of a backfire times the harm it takes;
+- a Move or a Charge by the best tile its points reach (one path search per
+  decision, so each step follows the best plan from where the unit stands):
+  the Charge's attack from there, then the tile itself: near the enemy for a
+  melee unit, in sight of a good shot for a shooter, and for both the threat
+  the enemy's next turn poses there (shots in sight, charges in reach), the
+  chance of falling on the way (withdraw, brambles), and lying prone;
+- deployment: melee units forward, shooters behind, both near the middle.
+
+A command is only chosen if it promises more than doing nothing; ties are
+broken by the bot's own seeded random source.
+
+The ``mcts`` bot (:class:`SearchBot`) searches the heuristic's shortlist with
+the engine's ISMCTS; :func:`quick_scores` and :func:`evaluate` are the search
+game's playout policy and evaluation (``ruleset.SearchGame``).
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+import random
+from collections.abc import Sequence
+from typing import Any, Final
+
+from msgspec.structs import replace
+
+from multiversus_core.engine.errors import IllegalCommandError
+from multiversus_core.engine.grid import centre_tiles, distance, neighbours
+from multiversus_core.engine.ismcts import Game, search
+from multiversus_core.rulesets.tiles_d6 import rules
+from multiversus_core.rulesets.tiles_d6.model import (
+    Attack,
+    Command,
+    Coord,
+    EndAction,
+    EndTurn,
+    Fire,
+    Place,
+    StandUp,
+    StartCharge,
+    StartMove,
+    StepTo,
+    TilesState,
+    Unit,
+)
+
+INJURY: Final = 10.0
+"""The worth of injuring a unit: injuries decide the match (T3)."""
+DAMAGE: Final = 0.5 * INJURY
+"""Damage short of an injury is worth this share of the health it takes of what is left."""
+EFFECTS: Final = {"": 0.0, "down": 0.5, "stun": 1.5, "concussion": 2.5}
+"""The worth of what a melee hit does besides damage (T24, T16)."""
+PRONE: Final = 1.0
+"""What lying prone at the end of a move costs (standing takes a point; no Fire, no Attack)."""
+THREAT: Final = 0.6
+"""The weight of what the enemy could do to a unit on a tile in its next turn."""
+CHANCE: Final = 0.4
+"""The weight of the best attack a unit on a tile could make in its own next turn."""
+APPROACH: Final = 0.3
+"""What each tile nearer the nearest enemy is worth to a melee unit."""
+CHARGE_COST: Final = 0.05
+"""A Charge is a Move with a point fewer: chosen only for its attack."""
+WORTH_DOING: Final = 0.05
+"""The least a command must promise to be chosen over ending the action or the turn."""
+
+
+class HeuristicBot:
+    """tiles-d6's heuristic player: judges each legal command from the view (see the module)."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self._random = random.Random(seed)
+
+    def choose(self, view: object, legal: Sequence[Command]) -> Command:
+        """Return the legal command that promises most (ties broken at random).
+
+        :raises IllegalCommandError: if there is no legal command to choose.
+        """
+        if not legal:
+            raise IllegalCommandError("there is no legal command to choose from")
+        if len(legal) == 1:
+            return legal[0]
+        state: TilesState = view.state  # type: ignore[attr-defined]
+        scores = score_commands(state, legal)
+        best = max(scores)
+        picks = [c for c, s in zip(legal, scores, strict=True) if s >= best - 1e-9]
+        return self._random.choice(picks)
+
+    def __repr__(self) -> str:
+        return "HeuristicBot(...)"
+
+
+def score_commands(state: TilesState, legal: Sequence[Command]) -> list[float]:
+    """How much each of ``legal`` promises to the seat giving them, in ``state``."""
+    if state.phase == "deploy":
+        return [_deploy_score(state, c) if isinstance(c, Place) else 0.0 for c in legal]
+    if state.phase != "play":
+        return [0.0] * len(legal)
+    moving = _moving_scores(state, legal)
+    if moving and max(moving.values()) > WORTH_DOING:
+        return [moving.get(id(c), -1.0) for c in legal]
+    plans: dict[str, dict[str, float]] = {}
+    scores = []
+    for command in legal:
+        match command:
+            case Attack(unit=unit_id, target=target_id) if id(command) not in moving:
+                attacker, target = _unit(state, unit_id), _unit(state, target_id)
+                scores.append(melee_value(state, attacker, target, charge=False))
+            case Fire(unit=unit_id, target=target_id):
+                scores.append(fire_value(state, _unit(state, unit_id), _unit(state, target_id)))
+            case StartMove(unit=unit_id) | StartCharge(unit=unit_id):
+                if unit_id not in plans:
+                    plans[unit_id] = _start_plans(state, _unit(state, unit_id))
+                kind = "charge" if isinstance(command, StartCharge) else "move"
+                scores.append(plans[unit_id][kind])
+            case EndTurn():
+                scores.append(WORTH_DOING)
+            case _:
+                scores.append(moving.get(id(command), 0.0))
+    return scores
+
+
+# --- what things are worth ------------------------------------------------------------------
+
+
+def is_shooter(unit: Unit) -> bool:
+    """Whether the unit can Fire at all (T26)."""
+    return unit.stats.ranged > 0 and unit.stats.power > 0
+
+
+def harm(struck: Unit, damage: int, effect: rules.Effect = "") -> float:
+    """The worth of a hit on ``struck``: an injury, or damage (the more, the more it is hurt
+    already) and what the hit does besides."""
+    if damage >= struck.health:
+        return INJURY
+    if effect == "down" and struck.prone:
+        return DAMAGE * damage / struck.health
+    return DAMAGE * damage / struck.health + EFFECTS[effect]
+
+
+def melee_value(state: TilesState, attacker: Unit, defender: Unit, *, charge: bool) -> float:
+    """What ``attacker``'s side expects of its melee attack on ``defender`` (T22-T25)."""
+    modifier = rules.melee_modifier(state, attacker, defender, charge=charge)
+    hit, backfire = rules.melee_odds(modifier)
+    gain = harm(
+        defender, rules.melee_damage(attacker, defender), rules.melee_effect(attacker, defender)
+    )
+    loss = harm(
+        attacker, rules.melee_damage(defender, attacker), rules.melee_effect(defender, attacker)
+    )
+    return float(hit) * gain - float(backfire) * loss
+
+
+def fire_value(state: TilesState, shooter: Unit, target: Unit) -> float:
+    """What ``shooter``'s side expects of its Fire at ``target`` (T26)."""
+    odds = rules.fire_odds(rules.fire_modifier(state, shooter, target))
+    return float(odds) * harm(target, rules.fire_damage(shooter, target))
+
+
+def threat(state: TilesState, unit: Unit) -> float:
+    """What the enemy's next turn may cost ``unit`` where it stands: for each enemy able to
+    act, the better of a Fire in sight and a Charge in reach."""
+    assert unit.at is not None
+    total = 0.0
+    for enemy in rules.on_board(state, rules.other(unit.seat)):
+        if enemy.stunned or enemy.concussed:
+            continue
+        assert enemy.at is not None
+        worst = 0.0
+        if is_shooter(enemy) and not rules.fire_problem(state, enemy, unit):
+            worst = fire_value(state, enemy, unit)
+        reach = enemy.stats.move - 1 - enemy.prone + 1
+        if distance(enemy.at, unit.at) <= reach:
+            charge = melee_value(state, enemy, unit, charge=distance(enemy.at, unit.at) > 1)
+            worst = max(worst, charge)
+        total += worst
+    return total
+
+
+def chance(state: TilesState, unit: Unit) -> float:
+    """The best attack ``unit`` might make in its own next turn from where it stands."""
+    assert unit.at is not None
+    best = 0.0
+    for enemy in rules.on_board(state, rules.other(unit.seat)):
+        assert enemy.at is not None
+        if is_shooter(unit) and not rules.fire_problem(state, replace(unit, prone=False), enemy):
+            best = max(best, fire_value(state, unit, enemy))
+        reach = unit.stats.move - 1 + 1
+        if distance(enemy.at, unit.at) <= reach:
+            charge = distance(enemy.at, unit.at) > 1
+            best = max(best, melee_value(state, unit, enemy, charge=charge))
+    return best
+
+
+def position(state: TilesState, unit: Unit) -> float:
+    """The worth of ``unit`` standing (or lying) where it is in ``state``, at the end of its
+    action."""
+    assert unit.at is not None
+    value = -PRONE if unit.prone else 0.0
+    enemies = [e.at for e in rules.on_board(state, rules.other(unit.seat)) if e.at is not None]
+    if not enemies:
+        return value
+    value += CHANCE * chance(state, unit) - THREAT * threat(state, unit)
+    if not is_shooter(unit):
+        value -= APPROACH * max(0, min(distance(unit.at, at) for at in enemies) - 1)
+    return value
+
+
+# --- moving ---------------------------------------------------------------------------------
+
+
+def _placed(state: TilesState, unit: Unit, at: Coord, *, prone: bool) -> tuple[TilesState, Unit]:
+    moved = replace(unit, at=at, prone=prone)
+    units = tuple(moved if u.id == unit.id else u for u in state.units)
+    return replace(state, units=units), moved
+
+
+def _reach(
+    state: TilesState, unit: Unit, points: int
+) -> dict[Coord, tuple[int, Coord | None, float]]:
+    """Every tile the standing ``unit`` may reach with ``points``: the points left, the first
+    step and the chance of getting there without a fall. A path stops next to an enemy; only
+    the first step may leave such a tile (T19)."""
+    assert unit.at is not None
+    start = unit.at
+    grid = rules.grid_of(state)
+    best: dict[Coord, tuple[int, Coord | None, float]] = {start: (points, None, 1.0)}
+    queue: list[tuple[int, float, Coord]] = [(-points, -1.0, start)]
+    while queue:
+        left, safe, at = heapq.heappop(queue)
+        left, safe = -left, -safe
+        if best[at][0] != left or left < 1:
+            continue
+        if at != start and rules.is_adjacent_tile(state, at, unit.seat):
+            continue
+        here = replace(unit, at=at)
+        cost = rules.step_cost(state, here)
+        for to in neighbours(grid, at):
+            if to == start or rules.step_problem(state, here, to):
+                continue
+            odds = safe * (1 - float(rules.fall_odds(state, here, to)))
+            after = left - cost
+            known = best.get(to)
+            if known is None or (after, odds) > (known[0], known[2]):
+                first = to if at == start else best[at][1]
+                best[to] = (after, first, odds)
+                heapq.heappush(queue, (-after, -odds, to))
+    return best
+
+
+def _continuations(
+    state: TilesState, unit: Unit, points: int, *, charge: bool
+) -> dict[object, float]:
+    """The best outcome of each next command of ``unit``'s Move or Charge, ``points`` left:
+    keyed by the tile of the first step, ``"stand"``, ``("attack", target)`` or ``"stay"``."""
+    assert unit.at is not None
+    stay = position(state, unit)
+    found: dict[object, float] = {"stay": stay}
+    if unit.prone:
+        if points >= 1:
+            stood_state, stood = _placed(state, unit, unit.at, prone=False)
+            after = _continuations(stood_state, stood, points - 1, charge=charge)
+            found["stand"] = max(after.values())
+        return found
+    for at, (_, first, safe) in _reach(state, unit, points).items():
+        there_state, there = _placed(state, unit, at, prone=False)
+        value = base = position(there_state, there)
+        if charge:
+            for enemy in rules.adjacent_enemies(there_state, there):
+                value = max(value, melee_value(there_state, there, enemy, charge=True) + base)
+        if first is None:
+            if charge:
+                for enemy in rules.adjacent_enemies(state, unit):
+                    hit = melee_value(state, unit, enemy, charge=True) + stay
+                    key = ("attack", enemy.id)
+                    found[key] = max(found.get(key, hit), hit)
+            continue
+        if safe < 1.0:
+            fell_state, fell = _placed(state, unit, first, prone=True)
+            value = safe * value + (1 - safe) * position(fell_state, fell)
+        found[first] = max(found.get(first, value), value)
+    return found
+
+
+def _start_plans(state: TilesState, unit: Unit) -> dict[str, float]:
+    """What starting a Move or a Charge of ``unit`` promises over leaving it where it is."""
+    stay = position(state, unit)
+    move = max(_continuations(state, unit, unit.stats.move, charge=False).values())
+    charge = max(_continuations(state, unit, unit.stats.move - 1, charge=True).values())
+    return {"move": move - stay, "charge": charge - stay - CHARGE_COST}
+
+
+def _moving_scores(state: TilesState, legal: Sequence[Command]) -> dict[int, float]:
+    """The scores of the commands that go on with the Move or Charge under way, by ``id``."""
+    action = state.action
+    if action is None:
+        return {}
+    unit = _unit(state, action.unit)
+    charge = action.charge and not action.attacked
+    found = _continuations(state, unit, action.points, charge=charge)
+    stay = found["stay"]
+    scores: dict[int, float] = {}
+    for command in legal:
+        match command:
+            case StepTo(to=to):
+                scores[id(command)] = found.get(to, stay - 1.0) - stay
+            case StandUp():
+                scores[id(command)] = found.get("stand", stay) - stay
+            case Attack(unit=unit_id, target=target) if unit_id == unit.id and action.charge:
+                scores[id(command)] = found.get(("attack", target), stay) - stay
+            case EndAction():
+                scores[id(command)] = 0.0
+    return scores
+
+
+def _unit(state: TilesState, unit_id: str) -> Unit:
+    unit = state.unit(unit_id)
+    assert unit is not None
+    return unit
+
+
+# --- set-up -----------------------------------------------------------------------------------
+
+
+def _deploy_score(state: TilesState, command: Place) -> float:
+    """Melee units as near the centre as they may go, shooters as far back, both near the
+    middle columns and off water and brambles."""
+    unit = rules.next_to_place(state, command.player)
+    assert unit is not None
+    at = command.at
+    grid = rules.grid_of(state)
+    centres = centre_tiles(grid)
+    forward = -min(distance(at, c) for c in centres)
+    sideways = min(abs(at[0] - c[0]) for c in centres)
+    rough = rules.tile(state, at) in (rules.WATER, rules.BRAMBLES)
+    depth = -forward if is_shooter(unit) else forward
+    return depth - 0.5 * sideways - 2.0 * rough
+
+
+# --- search -----------------------------------------------------------------------------------
+
+STATUS: Final = {"prone": 0.5, "stunned": 1.0, "concussed": 2.0}
+"""What a unit's posture and statuses cost its side in :func:`evaluate`."""
+HURT: Final = 0.7 * INJURY
+"""What a unit all but injured costs its side in :func:`worth`: a share of its health lost
+costs this times the share to the power 1.5, so each hit on a hurt unit counts more, as in
+:func:`harm`."""
+STANDING: Final = 0.5
+"""The weight of how a side's units stand (:func:`position`) in :func:`worth`."""
+SCALE: Final = 40.0
+""":func:`evaluate` squashes the difference of the sides' worth divided by this (``tanh``):
+never flat, so a search still tells a good command from a better one when far ahead."""
+
+
+def worth(state: TilesState, seat: int) -> float:
+    """What ``seat``'s side has left: injuries suffered, health lost (each unit's share of its
+    health), postures and statuses, and how its units stand (:func:`position`)."""
+    value = 0.0
+    for unit in state.units:
+        if unit.seat != seat:
+            continue
+        if unit.injured:
+            value -= INJURY
+            continue
+        if unit.at is None:
+            continue
+        lost = 1 - unit.health / unit.stats.health
+        value -= HURT * lost**1.5
+        value -= STATUS["prone"] * unit.prone + STATUS["stunned"] * bool(unit.stunned)
+        value -= STATUS["concussed"] * bool(unit.concussed)
+        value += STANDING * position(state, unit)
+    return value
+
+
+def evaluate(state: TilesState, seat: int) -> float:
+    """How good ``state`` is for ``seat``, from -1 (lost) to 1 (won): the result once over,
+    else the difference of the sides' :func:`worth`, squashed into (-1, 1)."""
+    result = rules.outcome(state)
+    if result is not None:
+        return result.returns[seat - 1]
+    diff = worth(state, seat) - worth(state, rules.other(seat))
+    return math.tanh(diff / SCALE)
+
+
+def quick_scores(state: TilesState, legal: Sequence[Command]) -> list[float]:
+    """A cheap judgement of each of ``legal`` in play, for playouts: attack and fire when the
+    odds are good, charge what is in reach, close in, stand up, and otherwise end."""
+    enemies = list(rules.on_board(state, rules.other(legal[0].player)))
+    scores = []
+    for command in legal:
+        match command:
+            case Attack(unit=unit_id, target=target_id):
+                attacker, target = _unit(state, unit_id), _unit(state, target_id)
+                charge = state.action is not None and state.action.unit == unit_id
+                scores.append(melee_value(state, attacker, target, charge=charge))
+            case Fire(unit=unit_id, target=target_id):
+                scores.append(fire_value(state, _unit(state, unit_id), _unit(state, target_id)))
+            case StartCharge(unit=unit_id):
+                unit = _unit(state, unit_id)
+                assert unit.at is not None
+                reach = unit.stats.move - unit.prone
+                near = [e for e in enemies if e.at and 1 < distance(e.at, unit.at) <= reach]
+                scores.append(0.5 if near and not is_shooter(unit) else -1.0)
+            case StartMove(unit=unit_id):
+                unit = _unit(state, unit_id)
+                away = not rules.adjacent_enemies(state, unit)
+                scores.append(0.6 if unit.prone else 0.2 if away and not is_shooter(unit) else -1)
+            case StandUp():
+                scores.append(1.0)
+            case StepTo(to=to):
+                unit = _unit(state, state.action.unit if state.action else "")
+                assert unit.at is not None
+                if rules.adjacent_enemies(state, unit) or not enemies:
+                    scores.append(-1.0)
+                    continue
+                before = min(distance(unit.at, e.at) for e in enemies if e.at)
+                after = min(distance(to, e.at) for e in enemies if e.at)
+                scores.append(0.3 * (before - after) - 0.1 * (rules.tile(state, to) != "."))
+            case EndTurn():
+                scores.append(0.05)
+            case _:
+                scores.append(0.0)
+    return scores
+
+
+def shortlist(state: TilesState, legal: Sequence[Command], size: int) -> list[Command]:
+    """The ``size`` commands of ``legal`` the heuristic rates best, best first."""
+    scores = score_commands(state, legal)
+    ranked = sorted(range(len(legal)), key=lambda i: -scores[i])
+    return [legal[i] for i in ranked[:size]]
+
+
+class _Guided:
+    """A search game whose Moves and Charges of ``units`` step as the heuristic would: the
+    search judges a unit's action by the path the bot will take."""
+
+    def __init__(self, game: Game[TilesState, Any, Command, int], units: frozenset[str]) -> None:
+        self._game = game
+        self._units = units
+        self._steps: dict[tuple[object, ...], Command] = {}
+        self.to_move = game.to_move
+        self.apply = game.apply
+        self.determinize = game.determinize
+        self.evaluate = game.evaluate
+        self.is_horizon = game.is_horizon
+        self.playout = game.playout
+
+    def legal(self, state: TilesState, player: int) -> Sequence[Command]:
+        action = state.action
+        if action is None or action.unit not in self._units:
+            return self._game.legal(state, player)
+        key = (state.units, action)
+        if key not in self._steps:
+            legal = rules.legal_commands(state, player)
+            moving = _moving_scores(state, legal)
+            best = max((c for c in legal if id(c) in moving), key=lambda c: moving[id(c)])
+            self._steps[key] = best if moving[id(best)] > WORTH_DOING else EndAction(player)
+        return (self._steps[key],)
+
+
+DEFAULT_ITERATIONS: Final = 200
+"""The ``mcts`` bot's iterations a decision."""
+
+
+class SearchBot:
+    """tiles-d6's ``mcts`` bot: information-set MCTS (:mod:`~multiversus_core.engine.ismcts`)
+    over the search game, for the choice of which unit does what.
+
+    It searches the ``shortlist`` commands the heuristic rates best; the steps of
+    a Move or Charge are the heuristic's, in the search as in play, and so is
+    set-up (searching each step would cost a search a step).
+    """
+
+    def __init__(
+        self,
+        game: Game[TilesState, Any, Command, int],
+        seed: int = 0,
+        *,
+        iterations: int = DEFAULT_ITERATIONS,
+        shortlist: int = 6,
+        exploration: float = 0.3,
+    ) -> None:
+        if iterations < 1:
+            raise ValueError(f"a search needs at least one iteration, not {iterations}")
+        self._game = game
+        self._random = random.Random(seed)
+        self._heuristic = HeuristicBot(self._random.getrandbits(64))
+        self.iterations = iterations
+        self.shortlist = shortlist
+        self.exploration = exploration
+
+    def choose(self, view: object, legal: Sequence[Command]) -> Command:
+        """Return the most visited of the heuristic's shortlist after the search.
+
+        :raises IllegalCommandError: if there is no legal command to choose.
+        """
+        if not legal:
+            raise IllegalCommandError("there is no legal command to choose from")
+        state: TilesState = view.state  # type: ignore[attr-defined]
+        if len(legal) == 1 or state.phase != "play" or state.action is not None:
+            return self._heuristic.choose(view, legal)
+        candidates = shortlist(state, legal, self.shortlist)
+        units = frozenset(c.unit for c in candidates if isinstance(c, StartMove | StartCharge))
+        found = search(
+            _Guided(self._game, units),
+            view,
+            candidates,
+            legal[0].player,
+            self._random,
+            iterations=self.iterations,
+            exploration=self.exploration,
+        )
+        return found.command
+
+    def __repr__(self) -> str:
+        return f"SearchBot(iterations={self.iterations})"
+
+
+__all__ = [
+    "DEFAULT_ITERATIONS",
+    "HeuristicBot",
+    "SearchBot",
+    "evaluate",
+    "fire_value",
+    "harm",
+    "is_shooter",
+    "melee_value",
+    "position",
+    "quick_scores",
+    "score_commands",
+    "shortlist",
+    "threat",
+    "worth",
+]

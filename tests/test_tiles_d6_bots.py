@@ -1,0 +1,214 @@
+"""tiles-d6's bots: the heuristic's choices on positions built by hand, its determinism, and
+the search bot's evaluation and choices.
+
+Positions are built as in ``test_tiles_d6_rules``: small open maps, seat 1 to act.
+"""
+
+from __future__ import annotations
+
+import pytest
+from msgspec.structs import replace
+
+from multiversus_core.engine.errors import IllegalCommandError
+from multiversus_core.engine.play import play_match
+from multiversus_core.rulesets.tiles_d6 import rules
+from multiversus_core.rulesets.tiles_d6.bots import (
+    HeuristicBot,
+    SearchBot,
+    evaluate,
+    harm,
+    melee_value,
+)
+from multiversus_core.rulesets.tiles_d6.model import (
+    Attack,
+    Attacked,
+    Command,
+    EndTurn,
+    Event,
+    Fire,
+    MatchEnded,
+    StandUp,
+    StartCharge,
+    StartMove,
+    StepTo,
+    TilesSettings,
+    TilesState,
+)
+from multiversus_core.rulesets.tiles_d6.ruleset import RULESET, SEARCH_GAME
+from tests.test_tiles_d6_rules import playing, unit
+
+
+def choose(bot: HeuristicBot | SearchBot, state: TilesState, seat: int = 1) -> Command:
+    legal = rules.legal_commands(state, seat)
+    command = bot.choose(RULESET.view(state, f"seat-{seat}"), legal)
+    assert command in legal
+    return command
+
+
+def turn_of(bot: HeuristicBot, state: TilesState) -> tuple[list[Command], list[Event]]:
+    """The commands seat 1's bot gives until its turn ends, and their events."""
+    commands: list[Command] = []
+    events: list[Event] = []
+    while state.active == 1 and state.phase == "play":
+        command = choose(bot, state)
+        made, state = rules.decide(command, state)
+        commands.append(command)
+        events += made
+    return commands, events
+
+
+# --- whole matches ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_the_heuristic_chooses_legal_commands_and_finishes_a_match(seed: int) -> None:
+    bots = {1: HeuristicBot(seed), 2: RULESET.bots["random"](seed + 1)}
+    log, state = play_match(TilesSettings(seed=seed), bots)  # refuses an illegal command
+    assert state.phase == "over"
+    assert isinstance(log.entries[-1].events[-1], MatchEnded)
+
+
+def test_the_heuristic_is_deterministic_for_a_seed() -> None:
+    def commands(seed: int) -> list[object]:
+        bots = {1: HeuristicBot(seed), 2: HeuristicBot(seed + 1)}
+        log, _ = play_match(TilesSettings(seed=3), bots)
+        return [entry.command for entry in log.entries]
+
+    assert commands(5) == commands(5)
+
+
+def test_no_bot_chooses_from_no_legal_command() -> None:
+    view = RULESET.view(playing([unit("1.a", 1, (0, 0)), unit("2.b", 2, (5, 5))]), "seat-1")
+    for bot in (HeuristicBot(1), SearchBot(SEARCH_GAME, 1)):
+        with pytest.raises(IllegalCommandError):
+            bot.choose(view, [])
+
+
+def test_the_heuristic_is_registered_beside_random_and_mcts() -> None:
+    assert {"random", "heuristic", "mcts"} <= set(RULESET.bots)
+    assert isinstance(RULESET.bots["heuristic"](1), HeuristicBot)
+
+
+# --- the heuristic's preferences ----------------------------------------------------------
+
+
+def test_it_attacks_a_down_enemy_with_good_odds_rather_than_moving_away() -> None:
+    captain = unit("1.captain", 1, (2, 2), combat=4, strength=4)
+    down = unit("2.goblin", 2, (3, 2), prone=True, health=2, evade=3, defense=0)
+    state = playing([captain, down])
+    assert melee_value(state, captain, down, charge=False) > 0
+    assert choose(HeuristicBot(1), state) == Attack(1, "1.captain", "2.goblin")
+
+
+def test_it_stands_up_when_down() -> None:
+    lying = unit("1.spear", 1, (1, 1), prone=True)
+    far = unit("2.goblin", 2, (5, 5))
+    state = playing([lying, far])
+    first = choose(HeuristicBot(1), state)
+    assert first in (StartMove(1, "1.spear"), StartCharge(1, "1.spear"))
+    _, state = rules.decide(first, state)
+    assert choose(HeuristicBot(1), state) == StandUp(1)
+
+
+def test_it_fires_at_a_target_in_line_of_sight() -> None:
+    rows = ("......", "......", "......", "...#..", "......", "......")
+    shooter = unit("1.crossbow", 1, (0, 0), ranged=3, power=3, evade=3)
+    seen = unit("2.goblin", 2, (3, 0), evade=3, defense=0, health=5)
+    hidden = unit("2.other", 2, (4, 5), evade=3, defense=0, health=5)
+    state = playing([shooter, seen, hidden], rows)
+    assert rules.fire_problem(state, shooter, hidden)  # the wall hides it
+    assert choose(HeuristicBot(1), state) == Fire(1, "1.crossbow", "2.goblin")
+
+
+def test_it_fires_at_the_hurt_target_of_two() -> None:
+    shooter = unit("1.crossbow", 1, (0, 0), ranged=3, power=3)
+    whole = unit("2.a", 2, (3, 0), defense=0, health=5)
+    hurt = unit("2.b", 2, (3, 3), defense=0, health=5)
+    state = playing([shooter, whole, replace(hurt, health=2)])
+    assert choose(HeuristicBot(1), state) == Fire(1, "1.crossbow", "2.b")
+
+
+def test_it_focuses_the_injured_of_two_adjacent_enemies() -> None:
+    captain = unit("1.captain", 1, (2, 2), combat=4, strength=4)
+    whole = unit("2.a", 2, (3, 2), health=6)
+    hurt = replace(unit("2.b", 2, (1, 2), health=6), health=3)
+    state = playing([captain, whole, hurt])
+    assert choose(HeuristicBot(1), state) == Attack(1, "1.captain", "2.b")
+
+
+def test_it_charges_an_enemy_in_reach_and_attacks_it() -> None:
+    ogre = unit("1.ogre", 1, (0, 2), combat=3, strength=5, move=4)
+    goblin = unit("2.goblin", 2, (3, 2), strength=2, evade=3, defense=0, health=5)
+    commands, events = turn_of(HeuristicBot(1), playing([ogre, goblin]))
+    assert commands[0] == StartCharge(1, "1.ogre")
+    assert any(isinstance(e, Attacked) and e.charge for e in events)
+
+
+def test_it_does_not_withdraw_a_melee_unit_it_could_attack_with() -> None:
+    captain = unit("1.captain", 1, (2, 2), combat=4, strength=4)
+    enemy = unit("2.spear", 2, (3, 2))
+    commands, _ = turn_of(HeuristicBot(1), playing([captain, enemy]))
+    assert not any(isinstance(c, StepTo) for c in commands)
+    assert commands[0] == Attack(1, "1.captain", "2.spear")
+
+
+def test_it_ends_its_turn_when_nothing_promises_anything() -> None:
+    stunned = unit("1.spear", 1, (0, 0), stunned=1)
+    state = playing([stunned, unit("2.goblin", 2, (5, 5))])
+    assert choose(HeuristicBot(1), state) == EndTurn(1)
+
+
+def test_it_deploys_shooters_behind_and_melee_units_forward() -> None:
+    state = RULESET.initial_state(TilesSettings(seed=4), None)
+    bot = HeuristicBot(2)
+    while state.phase != "play":
+        seat = rules.to_act(state)[0]
+        _, state = rules.decide(choose(bot, state, seat), state)
+    centre = rules.grid_of(state).height / 2 - 0.5
+    for seat in (1, 2):
+        placed = list(rules.on_board(state, seat))
+        depth = {u.id: abs(u.at[1] - centre) for u in placed if u.at is not None}
+        shooters = [depth[u.id] for u in placed if u.stats.ranged and u.stats.power]
+        melee = [depth[u.id] for u in placed if not (u.stats.ranged and u.stats.power)]
+        assert min(shooters) >= max(melee), (seat, depth)
+
+
+def test_harm_counts_an_injury_above_any_damage_and_a_hurt_target_above_a_whole_one() -> None:
+    whole = unit("2.a", 2, (0, 0), health=6)
+    hurt = replace(whole, health=3)
+    assert harm(hurt, 3) > harm(whole, 5) > harm(whole, 3)
+    assert harm(hurt, 2) > harm(whole, 2)
+
+
+# --- the search -------------------------------------------------------------------------------
+
+
+def test_evaluate_is_the_result_once_over_and_favours_the_side_with_more_left() -> None:
+    mine = unit("1.a", 1, (0, 0))
+    theirs = unit("2.b", 2, (5, 5))
+    even = playing([mine, theirs])
+    assert evaluate(even, 1) == pytest.approx(-evaluate(even, 2))
+    hurt = playing([mine, replace(theirs, health=2)])
+    assert evaluate(hurt, 1) > evaluate(even, 1)
+    over = replace(even, phase="over", winner=2)
+    assert (evaluate(over, 1), evaluate(over, 2)) == (-1.0, 1.0)
+
+
+def test_the_search_bot_chooses_legal_commands_and_is_deterministic() -> None:
+    def commands(seed: int) -> list[object]:
+        bots = {1: SearchBot(SEARCH_GAME, seed, iterations=8), 2: HeuristicBot(seed)}
+        log, state = play_match(TilesSettings(seed=2), bots)
+        assert state.phase == "over"
+        return [entry.command for entry in log.entries]
+
+    assert commands(3) == commands(3)
+
+
+def test_the_search_bot_takes_a_winning_attack() -> None:
+    captain = unit("1.captain", 1, (2, 2), combat=4, strength=4)
+    down = unit("2.goblin", 2, (3, 2), prone=True, health=1, defense=0)
+    far = unit("2.other", 2, (5, 5))
+    state = playing([captain, down, far])
+    assert choose(SearchBot(SEARCH_GAME, 1, iterations=30), state) == Attack(
+        1, "1.captain", "2.goblin"
+    )
