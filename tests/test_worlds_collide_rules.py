@@ -9,7 +9,7 @@ from msgspec.structs import replace
 
 from multiversus_core.engine.choices import listed, random_command
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError
-from multiversus_core.rulesets.worlds_collide import rules
+from multiversus_core.rulesets.worlds_collide import choices, rules
 from multiversus_core.rulesets.worlds_collide.model import (
     Act,
     Activate,
@@ -251,7 +251,7 @@ def test_w16_a_failed_die_may_be_re_rolled_once_for_1_ap() -> None:
     aim = (AttackWith("1.rifleman-1", RIFLE, "2.treant-1"),)
     events, waiting = given(after, Act(1, attacks=aim, dice=(2,)))
     assert not of(events, AttackMissed)  # the owner decides first
-    assert rules.legal_commands(waiting, 1) == (Reroll(1, 0), KeepDice(1))
+    assert choices.legal_commands(waiting, 1) == (Reroll(1, 0), KeepDice(1))
     events, after = given(waiting, Reroll(1, 0, dice=(3,)))
     assert of(events, APLost) == [APLost(1, 1, 1, "re-roll")]
     assert of(events, DieRerolled) == [DieRerolled(0, 3)]
@@ -310,7 +310,7 @@ def test_w18_the_side_with_models_left_places_the_rest_and_then_the_round_begins
     while state.phase == "deploy":
         seat = rules.to_act(state)[0]
         seats.append(seat)
-        command = rules.legal_commands(state, seat)[0]
+        command = choices.legal_commands(state, seat)[0]
         assert isinstance(command, Deploy)
         events, state = given(state, command)
         assert of(events, ModelDeployed)
@@ -505,7 +505,7 @@ def test_the_activation_tree_builds_every_formation_and_nothing_else() -> None:
         "2.sprite-1": (0, 16),
     }
     state = table(placed)
-    tree = rules.legal_commands(state, 1)
+    tree = choices.legal_commands(state, 1)
     every = listed(tree, 10_000)
     assert every is not None
     formations = {frozenset(c.models) for c in every if isinstance(c, Activate)}
@@ -531,7 +531,7 @@ def test_the_act_tree_builds_only_legal_acts_and_a_formation_that_ends_connected
     _, after = given(
         state, Activate(1, ("1.rifleman-1", "1.rifleman-2", "1.rifleman-3"), "move_attack")
     )
-    tree = rules.legal_commands(after, 1)
+    tree = choices.legal_commands(after, 1)
     import random
 
     rng = random.Random(5)

@@ -20,19 +20,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from multiversus_core.engine.choices import Ask, Option
+from multiversus_core.engine.choices import Ask, CommandTree, Option
 from multiversus_core.engine.grid import Coord, is_adjacent, square_name
 from multiversus_core.engine.ruleset import Seat
-from multiversus_core.rulesets.worlds_collide import geometry
+from multiversus_core.rulesets.worlds_collide import geometry, rules
 from multiversus_core.rulesets.worlds_collide.model import (
     Act,
     Activate,
     AttackWith,
     Command,
+    Deploy,
+    KeepDice,
     Model,
     MoveTo,
     Pass,
     Plan,
+    Reroll,
+    RollOff,
+    StartRound,
     WorldsState,
 )
 from multiversus_core.rulesets.worlds_collide.rules import (
@@ -312,3 +317,29 @@ class ActChoices:
 
 def _stay(model: Model, at: Coord) -> str:
     return f"{square_name(at)} (stays)" if at == model.at else square_name(at)
+
+
+def legal_commands(state: WorldsState, seat: Seat) -> Sequence[Command] | CommandTree[Command]:
+    """Every command ``seat`` may give now: a list, or a tree of choices for an activation
+    and for its moves and attacks (:mod:`.choices`)."""
+    if seat not in rules.to_act(state):
+        return ()
+    match state.phase:
+        case "roll_off":
+            return (RollOff(seat),)
+        case "deploy":
+            return tuple(
+                Deploy(seat, m.id, at)
+                for m in state.models
+                if m.seat == seat and m.at is None
+                for at in rules.deploy_zone(state, seat)
+            )
+        case "round":
+            return (StartRound(seat),)
+    activation = state.activation
+    if activation is None:
+        return ActivationChoices(state, seat)
+    if activation.roll is not None:
+        rerolls = tuple(Reroll(seat, i) for i in activation.roll.rerollable())
+        return (*(rerolls if state.sides[seat - 1].ap > 0 else ()), KeepDice(seat))
+    return ActChoices(state)

@@ -1013,34 +1013,6 @@ def _attacks_problem(
 # --- the legal commands and the outcome ------------------------------------------------------
 
 
-def legal_commands(state: WorldsState, seat: Seat):  # type: ignore[no-untyped-def]
-    """Every command ``seat`` may give now: a list, or a tree of choices for an activation
-    and for its moves and attacks (:mod:`.choices`)."""
-    from multiversus_core.rulesets.worlds_collide import choices
-
-    if seat not in to_act(state):
-        return ()
-    match state.phase:
-        case "roll_off":
-            return (RollOff(seat),)
-        case "deploy":
-            return tuple(
-                Deploy(seat, m.id, at)
-                for m in state.models
-                if m.seat == seat and m.at is None
-                for at in deploy_zone(state, seat)
-            )
-        case "round":
-            return (StartRound(seat),)
-    activation = state.activation
-    if activation is None:
-        return choices.ActivationChoices(state, seat)
-    if activation.roll is not None:
-        rerolls = tuple(Reroll(seat, i) for i in activation.roll.rerollable())
-        return (*(rerolls if state.sides[seat - 1].ap > 0 else ()), KeepDice(seat))
-    return choices.ActChoices(state)
-
-
 def outcome(state: WorldsState) -> Outcome | None:
     """How the match ended: the winner scores 1, the loser -1; a draw 0 each (W19)."""
     if state.phase != "over":

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 import msgspec
 from msgspec.structs import replace
@@ -21,7 +21,7 @@ from msgspec.structs import replace
 from multiversus_core.engine.audit import Revealed, SecretFact
 from multiversus_core.engine.bots import BotMaker, SearchBot, UniformBot
 from multiversus_core.engine.chance import Chance, opens_chance
-from multiversus_core.engine.choices import CommandTree
+from multiversus_core.engine.choices import CommandTree, is_tree, listed, random_command
 from multiversus_core.engine.commit import is_salt
 from multiversus_core.engine.errors import SettingsError
 from multiversus_core.engine.records import Upcast
@@ -34,7 +34,7 @@ from multiversus_core.engine.ruleset import (
     table_of,
     with_table_of,
 )
-from multiversus_core.rulesets.worlds_collide import rules, words
+from multiversus_core.rulesets.worlds_collide import choices, rules, words
 from multiversus_core.rulesets.worlds_collide.content import find_faction, find_map
 from multiversus_core.rulesets.worlds_collide.model import (
     Act,
@@ -174,11 +174,9 @@ class SearchGame:
 
     def legal(self, state: WorldsState, seat: Seat) -> Sequence[Command]:
         """A short list of the seat's commands: all of a list; of a tree, a sample."""
-        from multiversus_core.engine.choices import is_tree, listed, random_command
-
-        legal = rules.legal_commands(state, seat)
+        legal = choices.legal_commands(state, seat)
         if not is_tree(legal):
-            return tuple(legal)
+            return tuple(cast(Sequence[Command], legal))
         every = listed(legal, 24)
         if every is not None:
             return every
@@ -263,7 +261,7 @@ class WorldsRuleset:
         self, state: WorldsState, seat: Seat
     ) -> Sequence[Command] | CommandTree[Command]:
         """A list, or a tree of choices for an activation and for its moves and attacks."""
-        return rules.legal_commands(state, seat)  # type: ignore[no-any-return]
+        return choices.legal_commands(state, seat)
 
     def outcome(self, state: WorldsState) -> Outcome | None:
         """The winner on VP, a wipe-out or a draw (W19)."""
