@@ -11,6 +11,8 @@ ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "docs" / "rules-reference.md"
 TILES = ROOT / "docs" / "tiles-d6-reference.md"
 """tiles-d6's rulings, on a page of their own."""
+WORLDS = ROOT / "docs" / "worlds-collide-reference.md"
+"""worlds-collide's rulings, on a page of their own."""
 
 
 def _cited_tests(page: Path = REFERENCE) -> list[tuple[str, str]]:
@@ -38,7 +40,7 @@ def _test_file(name: str) -> Path | None:
     return next((ROOT / "tests").rglob(name), None)
 
 
-@pytest.mark.parametrize(("page", "least"), [(REFERENCE, 100), (TILES, 60)])
+@pytest.mark.parametrize(("page", "least"), [(REFERENCE, 100), (TILES, 60), (WORLDS, 80)])
 def test_every_cited_test_exists(page: Path, least: int) -> None:
     cited = _cited_tests(page)
     assert len(cited) > least
@@ -62,7 +64,13 @@ def test_every_tiles_d6_ruling_t1_to_t40_has_its_row() -> None:
     assert not missing, missing
 
 
-@pytest.mark.parametrize("page", [REFERENCE, TILES])
+def test_every_worlds_collide_ruling_w1_to_w40_has_its_row() -> None:
+    text = WORLDS.read_text(encoding="utf-8")
+    missing = [f"W{n}" for n in range(1, 41) if not re.search(rf"^\| W{n} ", text, re.MULTILINE)]
+    assert not missing, missing
+
+
+@pytest.mark.parametrize("page", [REFERENCE, TILES, WORLDS])
 def test_every_cited_module_exists(page: Path) -> None:
     text = page.read_text(encoding="utf-8")
     tests = set(re.findall(r"`(test_\w+\.py)", text))
@@ -72,6 +80,7 @@ def test_every_cited_module_exists(page: Path) -> None:
         core / "rulesets" / "multiversus",
         core / "rulesets" / "sealed_bids",
         core / "rulesets" / "tiles_d6",
+        core / "rulesets" / "worlds_collide",
         core / "engine",
         core,
     )

@@ -4,11 +4,14 @@ W23-W26 in test_worlds_collide_content.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from msgspec.structs import replace
 
 from multiversus_core.engine.choices import listed, random_command
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError
+from multiversus_core.engine.grid import square_name
 from multiversus_core.rulesets.worlds_collide import choices, rules
 from multiversus_core.rulesets.worlds_collide.model import (
     Act,
@@ -551,3 +554,46 @@ def test_an_act_that_is_not_well_formed_is_refused() -> None:
         given(after, Act(1, attacks=(AttackWith("1.rifleman-1", RIFLE, "2.sprite-1"),), dice=(9,)))
     with pytest.raises(IllegalCommandError):
         given(after, Activate(1, ("1.rifleman-1",), "move_attack"))
+
+
+# --- W1, W22, W27, W29 -------------------------------------------------------------------------
+
+
+def test_w1_a_17_by_17_grid_with_one_model_a_square() -> None:
+    state = start()
+    assert (state.game_map.width, state.game_map.height) == (17, 17)
+    placed = {"1.rifleman-1": (6, 2), "1.rifleman-2": (7, 2), "2.sprite-1": (0, 16)}
+    after = given(table(placed), Activate(1, ("1.rifleman-1", "1.rifleman-2"), "move_attack"))[1]
+    both = (MoveTo("1.rifleman-1", (6, 4)), MoveTo("1.rifleman-2", (6, 4)))
+    with pytest.raises(IllegalCommandError, match="one square"):
+        given(after, Act(1, moves=both))
+
+
+def test_w22_abilities_and_conditions_are_not_in_the_first_build() -> None:
+    from multiversus_core.engine.errors import DataFileError
+    from multiversus_core.rulesets.worlds_collide.content import decode_faction
+
+    path = Path(__file__).resolve().parent.parent / "src/multiversus_core/rulesets"
+    text = (path / "worlds_collide/data/factions/wyldfae.toml").read_text()
+    with_ability = text.replace('name = "Wyldfae"', 'name = "Wyldfae"\nabilities = ["hex"]', 1)
+    with pytest.raises(DataFileError, match="abilities"):
+        decode_faction(with_ability.encode(), "wyldfae.toml")
+
+
+def test_w27_squares_are_column_and_row_from_0_at_the_top_left() -> None:
+    game_map = start().game_map
+    assert game_map.square((12, 3)) == ":" and game_map.square((3, 3)) == "#"
+    assert game_map.square((2, 8)) == "O"
+    assert square_name((2, 3)) == "c4"
+
+
+def test_w29_a_player_out_of_the_round_stays_out_even_if_it_gains_ap() -> None:
+    placed = {"1.rifleman-1": (5, 5), "1.rifleman-2": (9, 5), "2.sprite-1": (5, 12)}
+    state = table(placed, ap=(3, 0), active=2, environment=(1, 6))  # Gale: opponent +1 AP
+    events, after = given(state, Pass(2))
+    assert after.sides[1].out and after.active == 1
+    events, after = given(after, Activate(1, ("1.rifleman-1",), "move_attack", "volley", (1,)))
+    events, after = given(after, KeepDice(1))
+    assert APGained(2, 1, 1, "the environment's penalty") in events
+    _, after = given(after, Act(1))
+    assert after.sides[1].out and after.active == 1  # still Ann's: Bob stays out

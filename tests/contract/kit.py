@@ -762,7 +762,9 @@ def check_view_logs(ruleset: Any, match: Match, cut: int) -> list[str]:
     settings = match.example.settings
     header = new_header(settings)
     whole = MatchLog(header=header, entries=entries, chance=match.example.chance)
-    for log in (whole, MatchLog(header=header, entries=entries[:cut])):
+    # A cut after the last entry is the whole match, whose end reveals its chance.
+    part = whole if cut >= len(entries) else MatchLog(header=header, entries=entries[:cut])
+    for log in (whole, part):
         which = "the whole" if log is whole else f"the first {cut} entries' "
         views = []
         for viewer in ruleset.viewers:

@@ -174,26 +174,54 @@ class ActChoices:
             )
             self.ends.append(frozenset(geometry.ends(costs, occupied)))
         self.enemies = list(on_board(state, other(self.seat)))
-        self._known: dict[tuple[Coord, ...], list[Coord]] = {}
+        self._known: dict[tuple[tuple[Coord, ...], Coord], bool] = {}
         if self.moving and not geometry.can_complete(set(), [set(e) for e in self.ends]):
             self.moving = False  # W35: a formation that cannot end connected may not move
 
     # --- moves --------------------------------------------------------------------------------
 
-    def _options(self, placed: Sequence[Coord]) -> list[Coord]:
-        """Where the next model may end, so that the rest can still end as one group (W13)."""
-        key = tuple(placed)
-        found = self._known.get(key)
-        if found is None:
-            taken = set(placed)
-            later = [set(ends) for ends in self.ends[len(placed) + 1 :]]
-            found = [
-                at
-                for at in sorted(self.ends[len(placed)], key=lambda at: (at[1], at[0]))
-                if at not in taken and geometry.can_complete({*taken, at}, later)
-            ]
-            self._known[key] = found
-        return found
+    def _valid(self, placed: tuple[Coord, ...], at: Coord) -> bool:
+        """Whether the next model may end on ``at``: free, and the models still to move can
+        then end as one group with those placed (W13). Staying where they are is tried first;
+        the exact search only when that fails."""
+        key = (placed, at)
+        known = self._known.get(key)
+        if known is not None:
+            return known
+        taken = {*placed, at}
+        index = len(placed)
+        later = self.ends[index + 1 :]
+        stay = [m.at for m in self.models[index + 1 :] if m.at is not None]
+        if at in placed:
+            valid = False
+        elif (
+            len(stay) == len(later)
+            and all(s in ends for s, ends in zip(stay, later, strict=True))
+            and not taken.intersection(stay)
+            and len(set(stay)) == len(stay)
+            and geometry.formation_connected([*taken, *stay])
+        ):
+            valid = True
+        else:
+            valid = geometry.can_complete(taken, [set(ends) for ends in later])
+        self._known[key] = valid
+        return valid
+
+    def _rows(self, placed: tuple[Coord, ...]) -> list[int]:
+        """The rows holding a square the next model may end on."""
+        by_row: dict[int, list[Coord]] = {}
+        for at in self.ends[len(placed)]:
+            by_row.setdefault(at[1], []).append(at)
+        return [
+            row
+            for row in sorted(by_row)
+            if any(self._valid(placed, at) for at in sorted(by_row[row]))
+        ]
+
+    def _in_row(self, placed: tuple[Coord, ...], row: int) -> list[Coord]:
+        """The squares of a row the next model may end on, left to right."""
+        squares = sorted(at for at in self.ends[len(placed)] if at[1] == row)
+        return [at for at in squares if self._valid(placed, at)]
 
     def _moves(self, chosen: Sequence[str]) -> tuple[list[Coord], Ask | None, int]:
         """The squares chosen so far, the next question if the moves are not complete, and how
@@ -202,9 +230,9 @@ class ActChoices:
         position = 0
         while len(placed) < len(self.models):
             model = self.models[len(placed)]
-            options = self._options(placed)
-            rows = sorted({at[1] for at in options})
+            so_far = tuple(placed)
             if position == len(chosen):
+                rows = self._rows(so_far)
                 return (
                     placed,
                     Ask(
@@ -214,10 +242,10 @@ class ActChoices:
                     position,
                 )
             row_key = chosen[position]
-            if not row_key.isdigit() or int(row_key) - 1 not in rows:
+            row = int(row_key) - 1 if row_key.isdigit() else -1
+            in_row = self._in_row(so_far, row)
+            if not in_row:
                 raise _refuse(chosen[: position + 1])
-            row = int(row_key) - 1
-            in_row = [at for at in options if at[1] == row]
             if position + 1 == len(chosen):
                 return (
                     placed,

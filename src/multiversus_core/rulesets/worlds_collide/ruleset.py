@@ -19,7 +19,7 @@ import msgspec
 from msgspec.structs import replace
 
 from multiversus_core.engine.audit import Revealed, SecretFact
-from multiversus_core.engine.bots import BotMaker, SearchBot, UniformBot
+from multiversus_core.engine.bots import BotMaker, UniformBot
 from multiversus_core.engine.chance import Chance, opens_chance
 from multiversus_core.engine.choices import CommandTree, is_tree, listed, random_command
 from multiversus_core.engine.commit import is_salt
@@ -58,6 +58,9 @@ from multiversus_core.rulesets.worlds_collide.model import (
 )
 
 VIEWERS: Final[tuple[Viewer, ...]] = ("seat-1", "seat-2", "spectator")
+SEARCHED: Final = 6
+"""A search weighs at most this many commands of a tree of choices: all if there are so
+few, else this many drawn from it."""
 VARIANTS: Final = ("environment-deck",)
 
 
@@ -177,12 +180,12 @@ class SearchGame:
         legal = choices.legal_commands(state, seat)
         if not is_tree(legal):
             return tuple(cast(Sequence[Command], legal))
-        every = listed(legal, 24)
+        every = listed(legal, SEARCHED)
         if every is not None:
             return every
         rng = random.Random(state.draws * 31 + seat)
         found: dict[str, Command] = {}
-        for _ in range(48):
+        for _ in range(SEARCHED):
             command = random_command(legal, rng)
             found.setdefault(repr(command), command)
         return tuple(found.values())
@@ -212,8 +215,8 @@ class SearchGame:
         return max(-1.0, min(1.0, score))
 
     def is_horizon(self, start: WorldsState, state: WorldsState) -> bool:
-        """True once the match is over or the round after the start's has begun."""
-        return state.phase == "over" or state.round >= start.round + 2
+        """True once the match is over or the round has ended."""
+        return state.phase in ("over", "round") and state.round >= start.round
 
     def playout(self, state: WorldsState, legal: Sequence[Command], rng: random.Random) -> Command:
         """Choose at random."""
@@ -238,10 +241,8 @@ class WorldsRuleset:
     viewers: Final = VIEWERS
     log_upcasts: Final[Mapping[int, Upcast]] = {}
     """Rules version 1 is the first: nothing to upcast."""
-    bots: Final[Mapping[str, BotMaker]] = {
-        "random": UniformBot,
-        "mcts": lambda seed: SearchBot(SEARCH_GAME, seed, iterations=60),
-    }
+    bots: Final[Mapping[str, BotMaker]] = {"random": UniformBot}
+    """The random bot; the heuristic and the search are still to come."""
 
     check_settings = staticmethod(check_settings)
     initial_state = staticmethod(initial_state)
