@@ -17,11 +17,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Sequence
 from typing import Annotated, Final, TypeAlias
 
 import msgspec
 
 from multiversus_core.engine.commit import fresh_salt, is_salt
+from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError
 
 Seed: TypeAlias = Annotated[int, msgspec.Meta(ge=0)]
 """A chance seed: 0 to 2**64 - 1 (8 bytes). The schema bounds it below; reading a log
@@ -101,3 +103,64 @@ def roll(seed: int, counter: int, sides: int) -> int:
 def flip_coin(seed: int, counter: int) -> bool:
     """Return a fair coin flip (True for heads) for draw number ``counter``."""
     return draw(seed, counter) >> 63 == 1
+
+
+def match_seed(seed: int, commitment: str, chance: Chance | None) -> int | None:
+    """The seed a match's dice are drawn from: the secret chance's once known, else the open
+    seed; None while the chance is secret and unknown here (a player's own copy)."""
+    if commitment and chance is None:
+        return None
+    return chance.seed if chance is not None else seed
+
+
+class Dice:
+    """The dice of one command: those it supplies (rolled at the table), else drawn from the
+    match's chance in order from draw number ``counter``.
+
+    ``seed`` is :func:`match_seed`'s: None refuses to draw, since only dice rolled at the
+    table can be used where the chance is secret and unknown.
+    """
+
+    def __init__(self, seed: int | None, counter: int, supplied: Sequence[int] | None) -> None:
+        self.seed = seed
+        self.supplied = None if supplied is None else list(supplied)
+        self.counter = counter
+        self.used = 0
+        for face in self.supplied or ():
+            if type(face) is not int or not 1 <= face <= 6:
+                raise InvalidCommandError(f"a die shows 1 to 6, not {face!r}")
+
+    def roll(self, sides: int = 6) -> int:
+        """The next die: supplied, or drawn (of ``sides`` faces).
+
+        :raises InvalidCommandError: if the command supplies fewer dice than it rolls, or a
+            face the roll cannot show.
+        :raises IllegalCommandError: if a die must be drawn from a chance not known here.
+        """
+        self.used += 1
+        if self.supplied is not None:
+            if self.used > len(self.supplied):
+                raise InvalidCommandError(
+                    f"this command rolls more dice than the {len(self.supplied)} it supplies"
+                )
+            face = self.supplied[self.used - 1]
+            if face > sides:
+                raise InvalidCommandError(f"this roll has {sides} outcomes, not {face}")
+            return face
+        if self.seed is None:
+            raise IllegalCommandError(
+                "this match's chance is secret and not known here: supply the dice as rolled"
+            )
+        face = roll(self.seed, self.counter, sides)
+        self.counter += 1
+        return face
+
+    def done(self) -> None:
+        """Refuse supplied dice the command did not roll.
+
+        :raises InvalidCommandError: if it supplied more than it rolled.
+        """
+        if self.supplied is not None and self.used != len(self.supplied):
+            raise InvalidCommandError(
+                f"this command rolls {self.used} dice, not the {len(self.supplied)} it supplies"
+            )

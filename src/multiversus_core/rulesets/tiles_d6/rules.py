@@ -13,7 +13,7 @@ from typing import Final, Literal, TypeAlias
 
 from msgspec.structs import replace
 
-from multiversus_core.engine.chance import roll
+from multiversus_core.engine.chance import Dice, match_seed
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.engine.grid import (
     Grid,
@@ -414,43 +414,10 @@ def to_act(state: TilesState) -> tuple[Seat, ...]:
 # --- chance ------------------------------------------------------------------------------------
 
 
-class _Dice:
-    """The dice of one command: those it supplies (rolled at the table), else drawn from the
-    match's chance in order (T1, T11, T19, T23, T26, T15)."""
-
-    def __init__(self, state: TilesState, supplied: Sequence[int] | None) -> None:
-        self.state = state
-        self.supplied = None if supplied is None else list(supplied)
-        self.counter = state.draws
-        self.used = 0
-        for face in self.supplied or ():
-            if type(face) is not int or not 1 <= face <= 6:
-                raise InvalidCommandError(f"a die shows 1 to 6, not {face!r}")
-
-    def roll(self) -> int:
-        self.used += 1
-        if self.supplied is not None:
-            if self.used > len(self.supplied):
-                raise InvalidCommandError(
-                    f"this command rolls more dice than the {len(self.supplied)} it supplies"
-                )
-            return self.supplied[self.used - 1]
-        state = self.state
-        if state.settings.chance and state.chance is None:
-            raise IllegalCommandError(
-                "this match's chance is secret and not known here: supply the dice as rolled"
-            )
-        seed = state.chance.seed if state.chance else state.settings.seed
-        face = roll(seed, self.counter, 6)
-        self.counter += 1
-        return face
-
-    def done(self) -> None:
-        """Refuse supplied dice the command did not roll."""
-        if self.supplied is not None and self.used != len(self.supplied):
-            raise InvalidCommandError(
-                f"this command rolls {self.used} dice, not the {len(self.supplied)} it supplies"
-            )
+def _Dice(state: TilesState, supplied: Sequence[int] | None) -> Dice:
+    """The dice of one command, drawn from the match's chance from its counter."""
+    settings = state.settings
+    return Dice(match_seed(settings.seed, settings.chance, state.chance), state.draws, supplied)
 
 
 # --- decide -----------------------------------------------------------------------------------

@@ -16,20 +16,21 @@ from typing import Any, Final
 import msgspec
 from msgspec.structs import replace
 
-from multiversus_core.engine.audit import Revealed, SecretFact
 from multiversus_core.engine.bots import BotMaker, UniformBot
 from multiversus_core.engine.chance import Chance, opens_chance
-from multiversus_core.engine.commit import is_salt
 from multiversus_core.engine.errors import SettingsError
+from multiversus_core.engine.open_game import (
+    OpenGame,
+    check_table,
+    with_fresh_seed,
+    without_seed,
+)
 from multiversus_core.engine.records import Upcast
 from multiversus_core.engine.ruleset import (
     Outcome,
     Ruleset,
     Seat,
-    Table,
     Viewer,
-    table_of,
-    with_table_of,
 )
 from multiversus_core.rulesets.tiles_d6 import rules, words
 from multiversus_core.rulesets.tiles_d6.bots import (
@@ -74,8 +75,7 @@ class TilesView(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fals
 def check_settings(settings: TilesSettings) -> None:
     """Check the settings can start a match: :class:`SettingsError` names the first wrong field."""
     s = settings
-    if len(s.players) != 2 or not all(isinstance(p, str) and p.strip() for p in s.players):
-        raise SettingsError("players: name both players, seat 1 first")
+    check_table(s, 2)
     if find_map(s.map) is None:
         raise SettingsError(f"map: no map {s.map!r} is installed")
     if len(s.rosters) != 2:
@@ -83,14 +83,6 @@ def check_settings(settings: TilesSettings) -> None:
     for seat, roster in enumerate(s.rosters, start=1):
         if find_roster(roster) is None:
             raise SettingsError(f"rosters: no roster {roster!r} is installed (seat {seat})")
-    if not 0 <= s.seed < 2**64:
-        raise SettingsError(f"seed: the seed is from 0 to 2**64 - 1, not {s.seed}")
-    if s.salts not in ("seed", "secrets"):
-        raise SettingsError(f"salts: salts come from 'seed' or 'secrets', not {s.salts!r}")
-    if s.chance and not is_salt(s.chance):
-        raise SettingsError("chance: a chance commitment is 64 lower-case hex digits")
-    if s.chance and s.seed != 0:
-        raise SettingsError("seed: the seed is 0 when chance is secret")
 
 
 def initial_state(settings: TilesSettings, chance: Chance | None) -> TilesState:
@@ -129,16 +121,12 @@ def view(state: TilesState, viewer: Viewer) -> TilesView:
     """What ``viewer`` may know: the whole state but the chance seed (T28)."""
     if viewer not in VIEWERS:
         raise ValueError(f"no viewer {viewer!r} in tiles-d6: {', '.join(VIEWERS)}")
-    settings = replace(state.settings, seed=0)
-    return TilesView(viewer, replace(state, settings=settings, chance=None))
+    return TilesView(viewer, without_seed(state))
 
 
 def determinize(seen: TilesView, rng: random.Random) -> TilesState:
     """A full state ``seen`` cannot tell from the truth: a fresh chance seed."""
-    state, settings = seen.state, seen.state.settings
-    if settings.chance:
-        return replace(state, chance=Chance(rng.getrandbits(64), f"{rng.getrandbits(256):064x}"))
-    return replace(state, settings=replace(settings, seed=rng.getrandbits(64)))
+    return with_fresh_seed(seen.state, rng)
 
 
 def with_recorded_chance(command: Command, events: Sequence[msgspec.Struct]) -> Command:
@@ -160,19 +148,6 @@ def with_recorded_chance(command: Command, events: Sequence[msgspec.Struct]) -> 
             dice = tuple(e.die for e in events if isinstance(e, ConcussionRolled))
             return replace(command, dice=dice)
     return command
-
-
-class NoSecrets:
-    """The audit of a game that commits to nothing (T28)."""
-
-    audited: Final[frozenset[type]] = frozenset()
-
-    def __init__(self, settings: TilesSettings) -> None:
-        del settings  # nothing to bind a secret to
-
-    def read(self, event: msgspec.Struct) -> Sequence[SecretFact]:
-        """Nothing: no event commits, reveals or makes anything due."""
-        return ()
 
 
 class SearchGame:
@@ -225,7 +200,7 @@ SEARCH_WIDTH: Final = 5
 SEARCH_GAME: Final = SearchGame()
 
 
-class TilesRuleset:
+class TilesRuleset(OpenGame):
     """tiles-d6, as the engine sees it."""
 
     id: Final = "tiles-d6"
@@ -258,48 +233,11 @@ class TilesRuleset:
     narrate = staticmethod(words.narrate)
     view = staticmethod(view)
     determinize = staticmethod(determinize)
-    auditor = staticmethod(NoSecrets)
     with_recorded_chance = staticmethod(with_recorded_chance)
 
     def outcome(self, state: TilesState) -> Outcome | None:
         """The winner of a wipe-out or of the injuries after round 8, or a draw (T3)."""
         return rules.outcome(state)
-
-    def table(self, settings: TilesSettings) -> Table:
-        """The settings' seed, chance commitment, salt source and players."""
-        return table_of(settings)
-
-    def with_table(self, settings: TilesSettings, table: Table) -> TilesSettings:
-        """``settings`` with the table's seed, chance, salts and players."""
-        return with_table_of(settings, table)
-
-    def viewer_of(self, state: TilesState, seat: Seat | None) -> Viewer:
-        """``"seat-N"`` for seat N, ``"spectator"`` for None."""
-        return "spectator" if seat is None else f"seat-{seat}"
-
-    def redact_event(self, event: Event, viewer: Viewer) -> msgspec.Struct:
-        """The event itself: nothing is hidden (T28)."""
-        return event
-
-    def redact_command(self, command: Command, state: TilesState, viewer: Viewer) -> msgspec.Struct:
-        """The command itself: nothing is hidden (T28)."""
-        return command
-
-    def fill_event(
-        self, placeholder: msgspec.Struct, revealed: Revealed | None, state: TilesState
-    ) -> Sequence[Event]:
-        """Never asked: a view log of this game holds no placeholder."""
-        raise ValueError(f"tiles-d6 has no placeholders, not {placeholder!r}")
-
-    def fill_command(
-        self, placeholder: msgspec.Struct, events: Sequence[Event], state: TilesState
-    ) -> Command | None:
-        """Never asked: a view log of this game holds no placeholder."""
-        raise ValueError(f"tiles-d6 has no placeholders, not {placeholder!r}")
-
-    def salted(self, command: Command, settings: TilesSettings) -> Command:
-        """The command itself: nothing is secret, so nothing is salted (T28)."""
-        return command
 
     def search_game(self) -> SearchGame:
         """The one :class:`SearchGame` every search shares: it keeps nothing."""

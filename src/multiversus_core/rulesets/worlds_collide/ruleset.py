@@ -18,21 +18,22 @@ from typing import Any, Final, cast
 import msgspec
 from msgspec.structs import replace
 
-from multiversus_core.engine.audit import Revealed, SecretFact
 from multiversus_core.engine.bots import BotMaker, UniformBot
 from multiversus_core.engine.chance import Chance, opens_chance
 from multiversus_core.engine.choices import CommandTree, is_tree, listed, random_command
-from multiversus_core.engine.commit import is_salt
 from multiversus_core.engine.errors import SettingsError
+from multiversus_core.engine.open_game import (
+    OpenGame,
+    check_table,
+    with_fresh_seed,
+    without_seed,
+)
 from multiversus_core.engine.records import Upcast
 from multiversus_core.engine.ruleset import (
     Outcome,
     Ruleset,
     Seat,
-    Table,
     Viewer,
-    table_of,
-    with_table_of,
 )
 from multiversus_core.rulesets.worlds_collide import choices, rules, words
 from multiversus_core.rulesets.worlds_collide.content import find_faction, find_map
@@ -75,8 +76,7 @@ class WorldsView(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
 def check_settings(settings: WorldsSettings) -> None:
     """Check the settings can start a match: :class:`SettingsError` names the first wrong field."""
     s = settings
-    if len(s.players) != 2 or not all(isinstance(p, str) and p.strip() for p in s.players):
-        raise SettingsError("players: name both players, seat 1 first")
+    check_table(s, 2)
     if find_map(s.map) is None:
         raise SettingsError(f"map: no map {s.map!r} is installed")
     if len(s.factions) != 2:
@@ -89,14 +89,6 @@ def check_settings(settings: WorldsSettings) -> None:
             raise SettingsError(f"variants: no variant {variant!r}: {', '.join(VARIANTS)}")
     if len(set(s.variants)) != len(s.variants):
         raise SettingsError("variants: each variant is named once")
-    if not 0 <= s.seed < 2**64:
-        raise SettingsError(f"seed: the seed is from 0 to 2**64 - 1, not {s.seed}")
-    if s.salts not in ("seed", "secrets"):
-        raise SettingsError(f"salts: salts come from 'seed' or 'secrets', not {s.salts!r}")
-    if s.chance and not is_salt(s.chance):
-        raise SettingsError("chance: a chance commitment is 64 lower-case hex digits")
-    if s.chance and s.seed != 0:
-        raise SettingsError("seed: the seed is 0 when chance is secret")
 
 
 def initial_state(settings: WorldsSettings, chance: Chance | None) -> WorldsState:
@@ -126,16 +118,12 @@ def view(state: WorldsState, viewer: Viewer) -> WorldsView:
     """What ``viewer`` may know: the whole state but the chance seed (W20)."""
     if viewer not in VIEWERS:
         raise ValueError(f"no viewer {viewer!r} in worlds-collide: {', '.join(VIEWERS)}")
-    settings = replace(state.settings, seed=0)
-    return WorldsView(viewer, replace(state, settings=settings, chance=None))
+    return WorldsView(viewer, without_seed(state))
 
 
 def determinize(seen: WorldsView, rng: random.Random) -> WorldsState:
     """A full state ``seen`` cannot tell from the truth: a fresh chance seed."""
-    state, settings = seen.state, seen.state.settings
-    if settings.chance:
-        return replace(state, chance=Chance(rng.getrandbits(64), f"{rng.getrandbits(256):064x}"))
-    return replace(state, settings=replace(settings, seed=rng.getrandbits(64)))
+    return with_fresh_seed(seen.state, rng)
 
 
 def with_recorded_chance(command: Command, events: Sequence[msgspec.Struct]) -> Command:
@@ -154,19 +142,6 @@ def with_recorded_chance(command: Command, events: Sequence[msgspec.Struct]) -> 
     if isinstance(command, RollOff | StartRound | Activate | Act | Reroll | KeepDice):
         return replace(command, dice=tuple(faces))
     return command
-
-
-class NoSecrets:
-    """The audit of a game that commits to nothing (W20)."""
-
-    audited: Final[frozenset[type]] = frozenset()
-
-    def __init__(self, settings: WorldsSettings) -> None:
-        del settings  # nothing to bind a secret to
-
-    def read(self, event: msgspec.Struct) -> Sequence[SecretFact]:
-        """Nothing: no event commits, reveals or makes anything due."""
-        return ()
 
 
 class SearchGame:
@@ -226,7 +201,7 @@ class SearchGame:
 SEARCH_GAME: Final = SearchGame()
 
 
-class WorldsRuleset:
+class WorldsRuleset(OpenGame):
     """worlds-collide, as the engine sees it."""
 
     id: Final = "worlds-collide"
@@ -255,7 +230,6 @@ class WorldsRuleset:
     narrate = staticmethod(words.narrate)
     view = staticmethod(view)
     determinize = staticmethod(determinize)
-    auditor = staticmethod(NoSecrets)
     with_recorded_chance = staticmethod(with_recorded_chance)
 
     def legal_commands(
@@ -267,44 +241,6 @@ class WorldsRuleset:
     def outcome(self, state: WorldsState) -> Outcome | None:
         """The winner on VP, a wipe-out or a draw (W19)."""
         return rules.outcome(state)
-
-    def table(self, settings: WorldsSettings) -> Table:
-        """The settings' seed, chance commitment, salt source and players."""
-        return table_of(settings)
-
-    def with_table(self, settings: WorldsSettings, table: Table) -> WorldsSettings:
-        """``settings`` with the table's seed, chance, salts and players."""
-        return with_table_of(settings, table)
-
-    def viewer_of(self, state: WorldsState, seat: Seat | None) -> Viewer:
-        """``"seat-N"`` for seat N, ``"spectator"`` for None."""
-        return "spectator" if seat is None else f"seat-{seat}"
-
-    def redact_event(self, event: Event, viewer: Viewer) -> msgspec.Struct:
-        """The event itself: nothing is hidden (W20)."""
-        return event
-
-    def redact_command(
-        self, command: Command, state: WorldsState, viewer: Viewer
-    ) -> msgspec.Struct:
-        """The command itself: nothing is hidden (W20)."""
-        return command
-
-    def fill_event(
-        self, placeholder: msgspec.Struct, revealed: Revealed | None, state: WorldsState
-    ) -> Sequence[Event]:
-        """Never asked: a view log of this game holds no placeholder."""
-        raise ValueError(f"worlds-collide has no placeholders, not {placeholder!r}")
-
-    def fill_command(
-        self, placeholder: msgspec.Struct, events: Sequence[Event], state: WorldsState
-    ) -> Command | None:
-        """Never asked: a view log of this game holds no placeholder."""
-        raise ValueError(f"worlds-collide has no placeholders, not {placeholder!r}")
-
-    def salted(self, command: Command, settings: WorldsSettings) -> Command:
-        """The command itself: nothing is secret, so nothing is salted (W20)."""
-        return command
 
     def search_game(self) -> SearchGame:
         """The one :class:`SearchGame` every search shares: it keeps nothing."""
