@@ -16,13 +16,15 @@ from __future__ import annotations
 import collections
 import functools
 import itertools
-from collections.abc import Callable, Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from types import MappingProxyType
 from typing import Final
 
 from multiversus_core.engine.grid import (
     NEIGHBOUR_OFFSETS,
     Coord,
+    Grid,
     connected,
     corner_closed,
     crossed,
@@ -53,10 +55,10 @@ def _as_set(squares: Iterable[Coord]) -> AbstractSet[Coord]:
 
 
 def _stepper(
-    game_map: GameMap, enemies: AbstractSet[Coord], through_enemies: bool
+    rows: tuple[str, ...], enemies: AbstractSet[Coord], through_enemies: bool
 ) -> Callable[[Coord, Coord], int | None]:
-    ruins = _squares_of(game_map.rows, RUIN)
-    width, height = game_map.width, game_map.height
+    ruins = _squares_of(rows, RUIN)
+    width, height = (len(rows[0]) if rows else 0), len(rows)
     closes = ruins.__contains__
 
     def cost(a: Coord, b: Coord) -> int | None:
@@ -92,7 +94,7 @@ def step_cost(
     ruins; models never bar it. A step off the map, or to a square that is not
     a neighbour, is None. Whether the step may *end* on ``b`` is :func:`ends`'.
     """
-    return _stepper(game_map, _as_set(enemies), through_enemies)(a, b)
+    return _stepper(game_map.rows, _as_set(enemies), through_enemies)(a, b)
 
 
 def moves(
@@ -102,15 +104,25 @@ def moves(
     *,
     enemies: Iterable[Coord],
     through_enemies: bool = False,
-) -> dict[Coord, int]:
+) -> Mapping[Coord, int]:
     """Every square a model on ``start`` can reach with ``budget`` movement, with its least cost.
 
     Steps cost what :func:`step_cost` says (W2, W37); ``start`` costs 0. The
     squares include those of friends and, with ``through_enemies``, of enemies,
     which a model may cross but not end on: pass the result to :func:`ends`.
+    The answer is remembered (a search asks the same many times) and read-only.
     """
-    stepper = _stepper(game_map, _as_set(enemies), through_enemies)
-    return reach(game_map.grid, start, budget, stepper)
+    blocking = frozenset(()) if through_enemies else frozenset(enemies)
+    return _moves(game_map.rows, start, budget, blocking)
+
+
+@functools.lru_cache(maxsize=4096)
+def _moves(
+    rows: tuple[str, ...], start: Coord, budget: int, enemies: frozenset[Coord]
+) -> Mapping[Coord, int]:
+    stepper = _stepper(rows, enemies, through_enemies=False)
+    grid = Grid(len(rows[0]) if rows else 0, len(rows))
+    return MappingProxyType(reach(grid, start, budget, stepper))
 
 
 def ends(costs: Iterable[Coord], occupied: Iterable[Coord]) -> tuple[Coord, ...]:
