@@ -46,12 +46,25 @@ def test_a_tree_is_chosen_one_menu_at_a_time_and_b_takes_a_choice_back() -> None
     _, ask = _answers("x", "1", "b", "2", "3")
     command = BY_NUMBER.choose(decision, out, ask)  # type: ignore[arg-type]
     text = out.file.getvalue()  # type: ignore[attr-defined]
-    assert "Which rank?" in text and "Type one of 1, 2" in text
+    assert "Which rank?" in text and "Type a number from 1 to 6, or q." in text
     every = rules.legal_commands(decision.state, decision.seat)
     ranks = list(dict.fromkeys(c.at[1] for c in every))
     in_rank = [c for c in every if c.at[1] == ranks[1]]
     assert command == in_rank[2]
     assert command in decision.legal
+
+
+def test_an_option_may_be_chosen_by_its_key_as_well_as_its_number() -> None:
+    from multiversus_core.rulesets.worlds_collide.choices import DeployChoices
+    from multiversus_core.rulesets.worlds_collide.model import Deploy, RollOff, WorldsSettings
+    from multiversus_core.rulesets.worlds_collide.ruleset import RULESET as WORLDS
+
+    state = WORLDS.initial_state(WorldsSettings(), None)
+    state = WORLDS.decide(RollOff(1, dice=(6, 1)), state)[1]
+    decision = Decision(WORLDS, state, 1, DeployChoices(state, 1), ("Ann", "Bob"))
+    out = Console(file=io.StringIO(), width=100, color_system=None)
+    _, ask = _answers("1.HEAVY-GUNNER-2", "2", "c2")
+    assert BY_NUMBER.choose(decision, out, ask) == Deploy(1, "1.heavy-gunner-2", (2, 1))  # type: ignore[arg-type]
 
 
 def test_q_or_the_end_of_input_stops_at_any_choice() -> None:

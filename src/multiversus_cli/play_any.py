@@ -416,21 +416,24 @@ def _build(tree: CommandTree[Any], out: Console, ask: Ask) -> Any:
 
 
 def _pick(asked: ChoiceAsk, chosen: tuple[str, ...], out: Console, ask: Ask) -> str:
-    """One choice of a tree, by its key; b takes back the one before, q quits."""
+    """One choice of a tree, by its number or its key; b takes back the one before, q quits."""
     out.print(Text(printable(asked.prompt)))
-    for option in asked.options:
-        out.print(Text(printable(f"  {option.key}. {option.label}")))
+    for number, option in enumerate(asked.options, start=1):
+        out.print(Text(printable(f"  {number}. {option.label}")))
     keys = {option.key.lower(): option.key for option in asked.options}
+    count = len(asked.options)
     back = ", b back" if chosen else ""
     while True:
-        answer = read_answer(ask, f"Your choice (q quits{back}): ").lower()
+        answer = read_answer(ask, f"Your choice (1-{count}, q quits{back}): ").lower()
+        if answer.isdigit() and 1 <= int(answer) <= count:
+            return asked.options[int(answer) - 1].key
         if answer in keys:
             return keys[answer]
         if answer == "q":
             raise Quit
         if answer == "b" and chosen:
             raise _Back
-        out.print(Text(printable(f"Type one of {', '.join(keys.values())}, or q.")))
+        out.print(Text(f"Type a number from 1 to {count}{back}, or q."))
 
 
 BY_NUMBER: Final = Terminal()

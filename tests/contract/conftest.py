@@ -19,6 +19,7 @@ RULESETS = [
     pytest.param(load_ruleset("multiversus"), id="multiversus"),
     pytest.param(load_ruleset("sealed-bids"), id="sealed-bids"),
     pytest.param(load_ruleset("tiles-d6"), id="tiles-d6"),
+    pytest.param(load_ruleset("worlds-collide"), id="worlds-collide"),
 ]
 """Every ruleset the kit checks, with its test id."""
 

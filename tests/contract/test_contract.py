@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from multiversus_core.engine.audit import Committed, Revealed, SecretFact
 from multiversus_core.engine.bots import UniformBot
-from multiversus_core.engine.choices import Ask, Grouped, Option
+from multiversus_core.engine.choices import Ask, Grouped, Option, is_tree
 from multiversus_core.engine.registry import game_ids, load_ruleset
 from tests.contract.kit import (
     REFUSED,
@@ -46,6 +46,7 @@ from tests.contract.kit import (
     entries_of,
     examples,
     keeps_secrets,
+    listing,
     patched,
     play,
     seats,
@@ -488,8 +489,11 @@ def _as_trees(ruleset: Any, extra: Any = None) -> Any:
     """``ruleset`` with each list of legal commands given as a tree of two choices (the
     command's kind, then the command); ``extra(state, seat)`` may add commands to it."""
 
-    def legal_commands(state: Any, seat: int) -> Grouped[Any]:
-        commands = list(ruleset.legal_commands(state, seat))
+    def legal_commands(state: Any, seat: int) -> Any:
+        legal = ruleset.legal_commands(state, seat)
+        if is_tree(legal) and extra is None:
+            return legal  # a tree already
+        commands = listing(legal)
         if extra is not None and commands:
             commands += extra(state, seat)
         return Grouped(commands, lambda c: c.__struct_config__.tag, repr)

@@ -27,6 +27,7 @@ BUNDLED: Final[dict[str, str]] = {
     "multiversus": "multiversus_core.rulesets.multiversus.ruleset:RULESET",
     "sealed-bids": "multiversus_core.rulesets.sealed_bids:RULESET",
     "tiles-d6": "multiversus_core.rulesets.tiles_d6.ruleset:RULESET",
+    "worlds-collide": "multiversus_core.rulesets.worlds_collide.ruleset:RULESET",
 }
 """The games this library brings: id to ``"module:attribute"``."""
 

@@ -67,6 +67,55 @@ def _refuse(chosen: Sequence[str]) -> ValueError:
     return ValueError(f"{'/'.join(chosen)!r} is not a way through these choices")
 
 
+class DeployChoices:
+    """Which model to place, then the row, then the square of the deploying player's rows
+    (W18, WP19)."""
+
+    def __init__(self, state: WorldsState, seat: Seat) -> None:
+        self.state = state
+        self.seat = seat
+        self.waiting = [m for m in state.models if m.seat == seat and m.at is None]
+        self.zone = rules.deploy_zone(state, seat)
+
+    def ask(self, chosen: Sequence[str]) -> Ask | Command:
+        """The model, the row, the square."""
+        if not chosen:
+            return Ask(
+                "Which model do you place?", tuple(Option(m.id, m.name) for m in self.waiting)
+            )
+        model = next((m for m in self.waiting if m.id == chosen[0]), None)
+        if model is None:
+            raise _refuse(chosen)
+        rows = sorted({at[1] for at in self.zone})
+        if len(chosen) == 1:
+            return Ask(
+                f"{model.name} goes on which row?",
+                tuple(Option(str(r + 1), f"row {r + 1}") for r in rows),
+            )
+        in_row = [at for at in self.zone if str(at[1] + 1) == chosen[1]]
+        if not in_row:
+            raise _refuse(chosen)
+        if len(chosen) == 2:
+            return Ask(
+                f"{model.name} goes on which square?",
+                tuple(Option(square_name(at), square_name(at)) for at in in_row),
+            )
+        at = next((a for a in in_row if square_name(a) == chosen[2]), None)
+        if at is None or len(chosen) > 3:
+            raise _refuse(chosen)
+        return Deploy(self.seat, model.id, at)
+
+    def __contains__(self, command: object) -> bool:
+        """Whether the command places one of the player's models on a free square of its
+        rows."""
+        return (
+            isinstance(command, Deploy)
+            and command.player == self.seat
+            and any(m.id == command.model for m in self.waiting)
+            and command.at in self.zone
+        )
+
+
 class ActivationChoices:
     """Pass, or activate a model or a formation with a plan and a tactic (W7-W11)."""
 
@@ -356,12 +405,7 @@ def legal_commands(state: WorldsState, seat: Seat) -> Sequence[Command] | Comman
         case "roll_off":
             return (RollOff(seat),)
         case "deploy":
-            return tuple(
-                Deploy(seat, m.id, at)
-                for m in state.models
-                if m.seat == seat and m.at is None
-                for at in rules.deploy_zone(state, seat)
-            )
+            return DeployChoices(state, seat)
         case "round":
             return (StartRound(seat),)
     activation = state.activation
