@@ -83,7 +83,10 @@ def test_play_of_another_game_refuses_bad_options_in_one_line(
 def test_play_of_an_unknown_game_names_the_games() -> None:
     result = CliRunner().invoke(app, ["play", "--game", "go"], env={"COLUMNS": "200"})
     assert result.exit_code == 2
-    assert "unknown game 'go': the games are multiversus, sealed-bids, tiles-d6" in result.output
+    assert (
+        "unknown game 'go': the games are multiversus, sealed-bids, tiles-d6, worlds-collide"
+        in result.output
+    )
 
 
 def test_multiversus_takes_its_own_seat_options_not_players() -> None:

@@ -273,7 +273,7 @@ def test_the_report_of_a_game_is_one_page_of_charts(tmp_path: Path) -> None:
         ),
         (
             ("--game", "no-such-game"),
-            "unknown game 'no-such-game': the games are multiversus, sealed-bids, tiles-d6",
+            "unknown game 'no-such-game': the games are multiversus, sealed-bids, tiles-d6, worlds-collide",
         ),
         (
             ("--game", "sealed-bids", "--players", "random,greedy"),
