@@ -8,10 +8,7 @@ See docs/goldens.md for regenerating them when a rule changes on purpose.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import msgspec
@@ -24,6 +21,7 @@ from multiversus_core.engine.verify import check_commitments, verify_file
 from multiversus_core.rulesets.multiversus.events import MatchEnded, RoundEnded
 from multiversus_core.rulesets.multiversus.terms import Side
 from multiversus_core.rulesets.multiversus.views import PLAYER_VIEWERS, redact_log
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
@@ -31,16 +29,7 @@ GOLDENS = sorted(REPLAYS.glob("*.jsonl"))
 IDS = [path.stem for path in GOLDENS]
 
 
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("make_goldens", ROOT / "scripts/make_goldens.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("make_goldens", module)
-    spec.loader.exec_module(module)
-    return module
-
-
-make_goldens = _load_script()
+make_goldens = load_script("make_goldens")
 
 # The list, spelled out so that the script's list cannot quietly shrink.
 MUST_COVER = frozenset(

@@ -10,11 +10,8 @@ purpose.
 
 from __future__ import annotations
 
-import importlib.util
 import io
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import msgspec
@@ -26,6 +23,7 @@ from multiversus_core.engine.log import encode_log, read_log, replay
 from multiversus_core.engine.verify import verify_file
 from multiversus_core.rulesets.tiles_d6.model import MatchEnded, RoundStarted, TilesState
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET, VIEWERS
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays" / "tiles-d6"
@@ -33,17 +31,7 @@ GOLDENS = sorted(REPLAYS.glob("*.jsonl"))
 IDS = [path.stem for path in GOLDENS]
 
 
-def _load_script() -> ModuleType:
-    name = "make_tiles_d6_goldens"
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
-    return module
-
-
-make_goldens = _load_script()
+make_goldens = load_script("make_tiles_d6_goldens")
 
 # The list, spelled out so that the script's list cannot quietly shrink.
 MUST_COVER = frozenset(

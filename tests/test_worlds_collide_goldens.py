@@ -10,10 +10,7 @@ when a rule changes on purpose.
 from __future__ import annotations
 
 import hashlib
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import msgspec
@@ -21,6 +18,7 @@ import pytest
 
 from multiversus_core.engine.log import encode_log, read_log, replay
 from multiversus_core.engine.verify import verify_file
+from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays" / "worlds-collide"
@@ -28,17 +26,7 @@ GOLDENS = sorted(REPLAYS.glob("*.jsonl"))
 IDS = [path.stem for path in GOLDENS]
 
 
-def _load_script() -> ModuleType:
-    name = "make_worlds_collide_goldens"
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
-    return module
-
-
-make_goldens = _load_script()
+make_goldens = load_script("make_worlds_collide_goldens")
 
 # The list, spelled out so that the script's list cannot quietly shrink.
 MUST_COVER = frozenset(

@@ -9,7 +9,6 @@ from typing import Any
 from msgspec.structs import replace
 
 from multiversus_core.rulesets.worlds_collide import rules
-from multiversus_core.rulesets.worlds_collide.content import find_faction
 from multiversus_core.rulesets.worlds_collide.model import (
     Command,
     Coord,
@@ -78,9 +77,3 @@ def run(state: WorldsState, commands: Sequence[Command]) -> tuple[list[Event], W
 def of(events: Sequence[Event], kind: type) -> list[Any]:
     """The events of one kind."""
     return [e for e in events if isinstance(e, kind)]
-
-
-def faction(faction_id: str) -> Any:
-    found = find_faction(faction_id)
-    assert found is not None
-    return found

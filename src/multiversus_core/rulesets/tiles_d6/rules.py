@@ -414,7 +414,7 @@ def to_act(state: TilesState) -> tuple[Seat, ...]:
 # --- chance ------------------------------------------------------------------------------------
 
 
-def _Dice(state: TilesState, supplied: Sequence[int] | None) -> Dice:
+def _dice(state: TilesState, supplied: Sequence[int] | None) -> Dice:
     """The dice of one command, drawn from the match's chance from its counter."""
     settings = state.settings
     return Dice(match_seed(settings.seed, settings.chance, state.chance), state.draws, supplied)
@@ -492,7 +492,7 @@ class _Decision:
     def _roll_off(self, supplied: tuple[int, int] | None) -> None:
         if supplied is not None and len(supplied) != 2:
             raise InvalidCommandError("the roll-off is two dice, seat 1's then seat 2's")
-        dice = _Dice(self.state, supplied)
+        dice = _dice(self.state, supplied)
         first, second = dice.roll(), dice.roll()
         dice.done()
         self.emit(RollOffRolled((first, second)))
@@ -519,7 +519,7 @@ class _Decision:
 
     def _end_turn(self, seat: Seat, supplied: tuple[int, ...] | None) -> None:
         self._end_action()
-        dice = _Dice(self.state, supplied)
+        dice = _dice(self.state, supplied)
         turn = self.state.turn
         for unit in list(on_board(self.state, seat)):
             if unit.stunned and unit.stunned < turn:
@@ -625,7 +625,7 @@ class _Decision:
         reason = step_problem(state, unit, to)
         if reason:
             raise IllegalCommandError(f"{unit.id} cannot step to {to}: {reason}")
-        dice = _Dice(state, supplied)
+        dice = _dice(state, supplied)
         withdraw = withdraw_modifier(state, unit, to)
         fell = False
         if rolls_brambles(state, unit):  # T11, T12
@@ -659,7 +659,7 @@ class _Decision:
             raise IllegalCommandError(f"{target.id} is not an enemy on the board")
         if not is_adjacent(attacker.at, target.at):
             raise IllegalCommandError(f"{target.id} is not next to {attacker.id} (T22)")
-        dice = _Dice(self.state, None if die is None else (die,))
+        dice = _dice(self.state, None if die is None else (die,))
         if not charge:
             self.emit(ActionStarted(attacker.id, "attack"))
         face = dice.roll()
@@ -702,7 +702,7 @@ class _Decision:
         reason = fire_problem(self.state, shooter, target)
         if reason:
             raise IllegalCommandError(f"{shooter.id} cannot fire at {target.id}: {reason}")
-        dice = _Dice(self.state, None if die is None else (die,))
+        dice = _dice(self.state, None if die is None else (die,))
         self.emit(ActionStarted(shooter.id, "fire"))
         face = dice.roll()
         dice.done()

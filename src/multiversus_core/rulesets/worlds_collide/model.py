@@ -452,6 +452,12 @@ class Side(_Struct, frozen=True):
     vp: int = 0
 
 
+def meets_knack(face: Die, knack: int) -> bool:
+    """Whether a die hits or succeeds (W15): an unmodified 6 always, a 1 never, else the face
+    meets the knack."""
+    return face == 6 or (face != 1 and face >= knack)
+
+
 class Roll(_Struct, frozen=True):
     """A roll awaiting its owner's re-roll decision (W16), or being resolved."""
 
@@ -465,10 +471,8 @@ class Roll(_Struct, frozen=True):
     """An attack roll's attacks, one a die."""
 
     def hits(self, index: int) -> bool:
-        """Whether die ``index`` hits (W15): an unmodified 6 always, a 1 never, else the
-        face meets the knack."""
-        face, needed = self.faces[index], self.needed[index]
-        return face == 6 or (face != 1 and face >= needed)
+        """Whether die ``index`` hits (W15: :func:`meets_knack`)."""
+        return meets_knack(self.faces[index], self.needed[index])
 
     def rerollable(self) -> tuple[int, ...]:
         """The dice that failed and were not re-rolled yet (W16)."""

@@ -19,7 +19,6 @@ from multiversus_core.engine.ruleset import Outcome, Seat
 from multiversus_core.rulesets.worlds_collide import geometry
 from multiversus_core.rulesets.worlds_collide.content import (
     ROLLS,
-    EnvironmentEntry,
     Penalty,
     RoundEffect,
     TacticEffect,
@@ -75,6 +74,7 @@ from multiversus_core.rulesets.worlds_collide.model import (
     TacticRolled,
     TurnGiven,
     WorldsState,
+    meets_knack,
 )
 
 DECK: Final = "environment-deck"
@@ -385,7 +385,7 @@ def to_act(state: WorldsState) -> tuple[Seat, ...]:
 # --- chance ------------------------------------------------------------------------------------
 
 
-def _Dice(state: WorldsState, supplied: Sequence[int] | None) -> Dice:
+def _dice(state: WorldsState, supplied: Sequence[int] | None) -> Dice:
     """The dice of one command, drawn from the match's chance from its counter."""
     settings = state.settings
     return Dice(match_seed(settings.seed, settings.chance, state.chance), state.draws, supplied)
@@ -417,7 +417,7 @@ class _Decision:
     def __init__(self, state: WorldsState, events: list[Event], dice: Sequence[int] | None) -> None:
         self.state = state
         self.events = events
-        self.dice = _Dice(state, dice)
+        self.dice = _dice(state, dice)
 
     def emit(self, *events: Event) -> None:
         for event in events:
@@ -598,7 +598,7 @@ class _Decision:
         self.emit(ActivationStarted(seat, tuple(command.models), command.plan, command.tactic))
         if tactic is not None:  # W11
             face = self.dice.roll()
-            success = face == 6 or (face != 1 and face >= tactic.knack)
+            success = meets_knack(face, tactic.knack)
             self.emit(TacticRolled(tactic.id, face, tactic.knack, success))
             self._after_roll()
 
@@ -985,8 +985,3 @@ def outcome(state: WorldsState) -> Outcome | None:
         return Outcome((), (0.0, 0.0), state.reason)
     returns = (1.0, -1.0) if state.winner == 1 else (-1.0, 1.0)
     return Outcome((state.winner,), returns, state.reason)
-
-
-def environment_entry(state: WorldsState) -> EnvironmentEntry | None:
-    """The round's environment entry, if one was rolled (W5)."""
-    return state.environment
