@@ -418,19 +418,20 @@ def test_billowing_the_adversaries_choose_how_far_when_their_character_blows() -
     assert legal_commands(state, 2) == tuple(StopForcedMove(player=2, spaces=k) for k in (0, 1, 2))
 
 
-def test_billowing_r20_a_cloud_has_no_allied_characters_so_nobody_is_asked_to_block() -> None:
-    # The Cloud (not blocking) goes through and onto characters of either side (P8).
-    squares = {
-        "militia-1": (4, 7),
-        "clouds-1": (5, 7),
-        "bruisers-1": (6, 7),
-        "knight": (7, 7),
-        "smogon": (0, 0),
-    }
+@pytest.mark.parametrize("in_the_way", ["bruisers-1", "knight"])
+def test_billowing_r26_a_cloud_stops_before_a_character_of_either_side(in_the_way: str) -> None:
+    # A Cloud is not blocking, yet a moved terrain piece never enters a character's space.
+    squares = {"militia-1": (4, 7), "clouds-1": (5, 7), in_the_way: (7, 7), "smogon": (0, 0)}
+    if in_the_way == "bruisers-1":
+        squares["knight"] = (0, 9)
     state = act(only(match(), squares), "militia", ("stunt",), "smogon")
     state = play_passing(state, Stunt(player=1, figure="militia-1", target="clouds-1"))
-    assert legal_commands(state, 1) == tuple(StopForcedMove(player=1, spaces=k) for k in (0, 1, 2))
+    assert legal_commands(state, 1) == tuple(StopForcedMove(player=1, spaces=k) for k in (0, 1))
+    # and a cloud has no allied characters, so nobody is asked to block it (R20)
     assert not any(isinstance(c, BlockForcedMove) for c in legal_commands(state, 2))
+    assert when(state, StopForcedMove(player=1, spaces=1))[-1] == FigureMoved(
+        figure="clouds-1", to=(6, 7), how="push"
+    )
 
 
 # --- The Witch Hunters ---------------------------------------------------------------
@@ -868,7 +869,7 @@ def _swept(squares: Mapping[str, Square]) -> MatchState:
     return play_passing(state, Stunt(player=2, figure="grotmaw", ability="Troll Sweep"))
 
 
-def test_troll_sweep_r20_an_ally_in_the_way_blocks_or_not_at_its_players_choice() -> None:
+def test_troll_sweep_r20_r28_an_ally_in_the_way_blocks_or_not_at_its_players_choice() -> None:
     squares = {
         "grotmaw": (4, 1),
         "knight": (4, 2),  # pushed south, into militia-1
@@ -909,7 +910,7 @@ def test_troll_sweep_r20_an_ally_in_the_way_blocks_or_not_at_its_players_choice(
     assert after.activation.forced is None
 
 
-def test_troll_sweep_r20_an_ally_it_could_only_end_on_blocks_without_asking() -> None:
+def test_troll_sweep_r20_r28_an_ally_it_could_only_end_on_blocks_without_asking() -> None:
     # Letting militia-1 through would leave the knight on militia-2: no choice to make.
     squares = {
         "grotmaw": (4, 1),
@@ -936,6 +937,41 @@ def test_troll_sweep_the_boards_edge_is_something_in_the_way() -> None:
         StuntPerformed(figure="grotmaw", ability="Troll Sweep", target=None),
         FigureMoved(figure="knight", to=(4, 9), how="push"),
         wounded("knight"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("stopper", "at", "moved"),
+    [
+        ("the board's edge", {"grotmaw": (4, 7), "knight": (4, 8)}, (4, 9)),
+        ("terrain", {"grotmaw": (4, 1), "knight": (4, 2), "barricades-1": (4, 4)}, (4, 3)),
+        ("an enemy", {"grotmaw": (4, 1), "knight": (4, 2), "goblins-1": (4, 4)}, (4, 3)),
+        ("an enemy at once", {"grotmaw": (4, 1), "knight": (4, 2), "goblins-1": (4, 3)}, None),
+    ],
+)
+def test_r28_troll_sweep_harms_a_figure_stopped_short_whatever_stopped_it(
+    stopper: str, at: dict[str, Square], moved: Square | None
+) -> None:
+    squares = {**at, "squire": (0, 0) if at["grotmaw"][1] > 4 else (0, 9)}
+    state = act(
+        only(_goblins(starting="adversaries"), squares), "grotmaw", ("stunt", "stunt"), "squire"
+    )
+    pushed = () if moved is None else (FigureMoved(figure="knight", to=moved, how="push"),)
+    assert when_passing(state, Stunt(player=2, figure="grotmaw", ability="Troll Sweep")) == (
+        StuntPerformed(figure="grotmaw", ability="Troll Sweep", target=None),
+        *pushed,
+        wounded("knight"),
+    ), stopper
+
+
+def test_r28_troll_sweep_a_figure_pushed_its_full_distance_is_not_stopped_short() -> None:
+    squares = {"grotmaw": (4, 1), "knight": (4, 2), "goblins-1": (4, 5), "squire": (0, 9)}
+    state = act(
+        only(_goblins(starting="adversaries"), squares), "grotmaw", ("stunt", "stunt"), "squire"
+    )
+    assert when_passing(state, Stunt(player=2, figure="grotmaw", ability="Troll Sweep")) == (
+        StuntPerformed(figure="grotmaw", ability="Troll Sweep", target=None),
+        FigureMoved(figure="knight", to=(4, 4), how="push"),
     )
 
 

@@ -165,6 +165,18 @@ def test_r9_after_an_attack_the_attacker_may_step_push_or_stay() -> None:
     ] == FigureMoved(figure="knight", to=(5, 6), how="step")
 
 
+def test_r9_a_medium_attacker_beside_the_side_of_a_large_target_pushes_it_orthogonally() -> None:
+    # Smogon covers (5,5)-(6,6); the knight at (4,6) is beside its west side. The pairs
+    # (4,6)-(5,6) and (4,6)-(5,5) are both nearest on the diagonal count: the orthogonal
+    # one is used, so the push is due east, not north-east.
+    state = arena({"smogon": (5, 5), "bruisers-1": (0, 5)})
+    state = select(state, "knight", ("attack",), ("bruisers", ("move",)))
+    state = play_passing(state, Attack(player=1, attacker="knight", target="smogon"))
+    assert when_passing(state, AfterAttack(player=1, choice="push"))[1] == FigureMoved(
+        figure="smogon", to=(6, 5), how="push"
+    )
+
+
 def test_r9_push_is_diagonal_when_the_target_is_diagonal() -> None:
     state = select(arena({"knight": (3, 6)}), "knight", ("attack",), ("smogon", ("move",)))
     state = play_passing(state, Attack(player=1, attacker="knight", target="bruisers-1"))

@@ -179,8 +179,8 @@ def test_r20_a_random_bot_makes_the_choice() -> None:
 def test_r20_a_logged_match_with_forced_move_choices_replays_and_verifies(
     tmp_path: Path,
 ) -> None:
-    settings = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=0)
-    log, state = play_match(settings, {1: RandomBot(0), 2: RandomBot(100)})
+    settings = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=5)
+    log, state = play_match(settings, {1: RandomBot(5), 2: RandomBot(105)})
     chosen = [e for entry in log.entries for e in entry.events if isinstance(e, ForcedStopChosen)]
     assert chosen, "the seeded bots blow a Cloud in this match"
     path = tmp_path / "forced.jsonl"

@@ -428,9 +428,9 @@ def test_push_direction_large_measured_between_nearest_spaces_r9() -> None:
     assert push_direction(large, _enemy((1, 3))) == (0, 1)
 
 
-def test_push_direction_medium_beside_large_is_straight_despite_chebyshev_ties() -> None:
+def test_r9_push_direction_medium_beside_large_is_straight_despite_chebyshev_ties() -> None:
     # given a Medium attacker two columns left of a Large target's upper row,
-    # when (0,0)-(2,0) and (0,0)-(2,1) tie on Chebyshev distance (project ruling),
+    # when (0,0)-(2,0) and (0,0)-(2,1) tie on Chebyshev distance (R9),
     # then the nearest pair is the orthogonally nearest one: push due east
     assert push_direction(_hero((0, 0)), _enemy((2, 0), large=True)) == (1, 0)
     assert push_direction(_hero((0, 0), large=True), _enemy((3, 0), large=True)) == (1, 0)

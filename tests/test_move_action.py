@@ -16,7 +16,7 @@ from multiversus_core import (
 )
 from multiversus_core.rulesets.multiversus.events import FigureStepped
 from multiversus_core.rulesets.multiversus.terms import ActionKind
-from tests.support import play, react, set_up, when
+from tests.support import placed, play, react, set_up, when
 
 N, E, S, W = (0, -1), (1, 0), (0, 1), (-1, 0)
 
@@ -146,3 +146,16 @@ def test_r1_drifting_terrain_pieces_take_move_actions() -> None:
     state = react(state)
     state = play(state, Step(player=2, figure="clouds-1", direction=S))
     assert state.figure("clouds-1").square == (1, 4)
+
+
+@pytest.mark.parametrize("character", ["knight", "bruisers-1"])
+def test_r26_a_drifting_cloud_never_steps_into_or_through_a_characters_space(
+    character: str,
+) -> None:
+    state = placed(set_up(starting="adversaries"), {character: (1, 4)})
+    state = play(state, SelectCoins(player=2, unit="clouds", colour="green", actions=("move",)))
+    state = react(state)
+    steps = [c for c in legal_commands(state, 2) if isinstance(c, Step) and c.figure == "clouds-1"]
+    assert steps and all(c.direction != S for c in steps)
+    with pytest.raises(IllegalCommandError):
+        when(state, Step(player=2, figure="clouds-1", direction=S))

@@ -90,12 +90,32 @@ def test_free_space_blocking_terrain_cannot_be_entered_by_a_character() -> None:
     assert is_free_for(scene.board, scene.figures, hero, (1, 1))
 
 
-def test_free_space_blocking_terrain_piece_cannot_enter_a_character() -> None:
+def test_r26_a_moved_terrain_piece_never_enters_a_characters_space() -> None:
     # given a character between a Wall and a Curtain
     scene = build("[W] [H] [C]", {"W": WALL, "H": HERO, "C": CURTAIN})
-    # then the Wall cannot enter its space, the Curtain can
+    # then neither piece may enter its space, blocking or not
     assert not is_free_for(scene.board, scene.figures, scene.figure("W"), (1, 0))
-    assert is_free_for(scene.board, scene.figures, scene.figure("C"), (1, 0))
+    assert not is_free_for(scene.board, scene.figures, scene.figure("C"), (1, 0))
+    # but the character may still step into the Curtain's space
+    assert is_free_for(scene.board, scene.figures, scene.figure("H"), (2, 0))
+
+
+@pytest.mark.parametrize("other", ["ally", "enemy"])
+def test_r26_a_moved_terrain_piece_never_passes_through_a_character(other: str) -> None:
+    # given a Cloud with a character of either side in its way
+    scene = build("[K] [x] [ ] [ ]", {"K": CLOUD, "x": HERO if other == "ally" else ENEMY})
+    cloud = scene.figure("K")
+    # then it can neither step through it nor be pushed through it
+    assert step_options(scene.board, scene.figures, cloud, 3, pass_through_allies=True) == ()
+    assert (2, 0) not in reachable(scene.board, scene.figures, cloud, 3, pass_through_allies=True)
+    assert forced_move_options(scene.board, scene.figures, cloud, EAST, 2) == {(0, 0)}
+    # while on an open row it goes as far as it may
+    open_row = build("[K] [ ] [ ] [ ]", {"K": CLOUD})
+    alone = open_row.figure("K")
+    assert step_options(open_row.board, open_row.figures, alone, 3, pass_through_allies=True) == (
+        EAST,
+    )
+    assert forced_move_options(open_row.board, open_row.figures, alone, EAST, 2) == {(2, 0)}
 
 
 def test_free_space_characters_block_unless_let_through() -> None:

@@ -42,6 +42,7 @@ from multiversus_core.rulesets.multiversus.events import (
     StuntPerformed,
 )
 from multiversus_core.rulesets.multiversus.state import Suspended
+from multiversus_core.rulesets.multiversus.terms import Condition
 from tests.support import conditioned, kinds, placed, play, select, set_up, unsalted, when
 from tests.test_actions import ARENA
 
@@ -123,6 +124,58 @@ def test_trigger_recovering_in_range_of_the_reactive_unit() -> None:
         state, SelectReaction(player=2, unit="bruisers", colour="green", actions=("attack",))
     )
     assert isinstance(events[-1], ReactionTriggered) and events[-1].triggers == ("recovered",)
+
+
+def test_r24_a_disabled_character_of_the_reactive_unit_raises_the_adjacency_trigger() -> None:
+    # Bruiser 1 beside the knight is Disabled; Bruiser 2 stands far away, able.
+    state = conditioned(arena(), {"bruisers-1": "disabled"})
+    state = select(state, "knight", ("move",), ("bruisers", ("move",)))
+    (event,) = when(state, Step(player=1, figure="knight", direction=S))
+    assert isinstance(event, ReactionTriggered) and event.triggers == ("left_adjacent",)
+    # The reaction is made by those of the unit's characters able to make it.
+    state = play(state, Step(player=1, figure="knight", direction=S), React(player=2))
+    movers = {c.figure for c in legal_commands(state, 2) if isinstance(c, Step)}
+    assert movers == {"bruisers-2"}
+
+
+@pytest.mark.parametrize(("condition", "raised"), [("disabled", False), ("wounded", True)])
+def test_r24_a_disabled_character_is_in_range_of_nothing(
+    condition: Condition, raised: bool
+) -> None:
+    # The knight attacks Smogon beside it, with Bruiser 1 beside it too: that raises
+    # "attacking outside the reactive unit in range" for the Bruisers, unless Bruiser 1
+    # is Disabled (it could attack nothing); Bruiser 2 is far away.
+    state = conditioned(arena({"smogon": (5, 6)}), {"bruisers-1": condition})
+    state = select(state, "knight", ("attack",), ("bruisers", ("attack",)))
+    (event,) = when(state, Attack(player=1, attacker="knight", target="smogon"))
+    assert isinstance(event, ReactionTriggered)
+    assert ("attacked_other" in event.triggers) is raised
+
+
+@pytest.mark.parametrize(
+    ("in_range", "triggered"),
+    [("militia-1", True), ("militia-2", True), ("militia-3", True), (None, False)],
+)
+def test_r25_any_character_of_a_recovering_unit_in_range_raises_the_trigger(
+    in_range: str | None, triggered: bool
+) -> None:
+    # The Militia recover: militia-1 is Disabled, militia-2 Wounded, militia-3 Unharmed.
+    # Only the one named stands beside Bruiser 1 (the knight has gone).
+    squares: dict[str, tuple[int, int] | None] = {
+        "knight": (2, 9),
+        "militia-1": (7, 9),
+        "militia-2": (8, 9),
+        "militia-3": (9, 9),
+    }
+    if in_range is not None:
+        squares[in_range] = (4, 4)
+    state = conditioned(arena(squares), {"militia-1": "disabled", "militia-2": "wounded"})
+    state = play(state, SelectCoins(player=1, unit="militia", colour="green", actions=()))
+    events = when(
+        state, SelectReaction(player=2, unit="bruisers", colour="green", actions=("attack",))
+    )
+    raised = [e for e in events if isinstance(e, ReactionTriggered)]
+    assert [e.triggers for e in raised] == ([("recovered",)] if triggered else [])
 
 
 def test_trigger_double_attacking_the_reactive_unit() -> None:
@@ -273,6 +326,22 @@ def test_r5_the_reactive_unit_may_react_again_to_the_second_action() -> None:
     assert isinstance(event, ReactionTriggered) and event.triggers[0] == "stunted"
 
 
+def test_r5_each_trigger_is_an_opportunity_and_one_reaction_is_taken_per_action() -> None:
+    # A Double-Move: one action, six spaces.
+    state = select(arena(), "knight", ("move", "move"), ("bruisers", ("move",)))
+    # Leaving a space beside Bruiser 1 twice: each is an opportunity to react.
+    state = play(state, Step(player=1, figure="knight", direction=E))
+    assert offered(state) is not None
+    state = play(state, DeclineReaction(player=2), Step(player=1, figure="knight", direction=S))
+    assert offered(state) is not None
+    assert legal_commands(state, 2) == (React(player=2), DeclineReaction(player=2))
+    # Once one is taken, the action raises no more offers for that unit.
+    state = play(state, React(player=2), EndAction(player=2))
+    state = play(state, Step(player=1, figure="knight", direction=N))
+    assert state.figure("knight").square == (5, 6)
+    assert kinds(when(state, Step(player=1, figure="knight", direction=E))) == ["figure_stepped"]
+
+
 def test_move_reaction_moves_the_reactive_units_figures() -> None:
     state = select(arena(), "knight", ("move",), ("bruisers", ("move",)))
     state = play(state, Step(player=1, figure="knight", direction=S), React(player=2))
@@ -331,7 +400,7 @@ def test_r10_a_defend_action_protects_the_active_unit_from_attack_reactions() ->
     )
 
 
-def test_double_attack_reaction_beats_a_defend_action() -> None:
+def test_r10_a_double_attack_reaction_hits_a_unit_that_took_a_defend_action() -> None:
     from multiversus_core import BeginAction
 
     state = select(arena(), "knight", ("defend", "move"), ("bruisers", ("attack", "attack")))

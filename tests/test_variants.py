@@ -32,6 +32,7 @@ from multiversus_core.rulesets.multiversus.events import (
     UnitCoinRemoved,
 )
 from multiversus_core.rulesets.multiversus.initiative import chance_of_losing_initiative
+from multiversus_core.rulesets.multiversus.terms import Colour
 from multiversus_core.rulesets.multiversus.variants import NOT_IMPLEMENTED, VARIANTS
 from tests.support import (
     SETTINGS,
@@ -126,6 +127,48 @@ def test_costly_recovery_event_is_recorded() -> None:
     state = play(state, SelectCoins(player=1, unit="militia", colour="green", actions=()))
     events = when(state, SelectReaction(player=2, unit="smogon", colour="green", actions=("move",)))
     assert UnitCoinRemoved(side="heroes", coin="militia.green1") in events
+
+
+@pytest.mark.parametrize("colour", ["green", "grey"])
+def test_r27_costly_recovery_a_success_removes_the_unit_coin_it_used(colour: Colour) -> None:
+    state = conditioned(
+        placed(arena("costly-recovery"), {"militia-1": (0, 7)}), {"militia-1": "wounded"}
+    )
+    state = play(state, SelectCoins(player=1, unit="militia", colour=colour, actions=()))
+    used = state.activation.coin if state.activation is not None else None
+    assert used is not None and used.startswith(f"militia.{colour}")
+    reaction = SelectReaction(player=2, unit="smogon", colour="green", actions=("move",))
+    events = when(state, reaction)
+    assert [e for e in events if isinstance(e, UnitCoinRemoved)] == [
+        UnitCoinRemoved(side="heroes", coin=used)
+    ]
+    after = play(state, reaction)
+    piles = after.piles("heroes")
+    assert piles.removed == (used,)
+    assert used not in piles.stash + piles.discard
+    assert len(piles.stash) + len(piles.discard) == 8
+
+
+def test_r27_costly_recovery_a_failed_recovery_costs_nothing_beyond_the_activation() -> None:
+    # The militia beside Bruiser 1 recover; the Bruisers' attack reaction makes it fail.
+    state = arena("costly-recovery", extra={"militia-1": (4, 4)})
+    state = conditioned(state, {"militia-1": "wounded"})
+    state = play(state, SelectCoins(player=1, unit="militia", colour="green", actions=()))
+    state = play(
+        state,
+        SelectReaction(player=2, unit="bruisers", colour="green", actions=("attack",)),
+        React(player=2),
+        Attack(player=2, attacker="bruisers-1", target="militia-1"),
+        AfterAttack(player=2, choice="stay"),
+    )
+    events = when(state, EndAction(player=2))
+    assert not any(isinstance(e, UnitCoinRemoved) for e in events)
+    after = play(state, EndAction(player=2))
+    # The turn ended (R12) and returned the coin with the others (R14): none is lost.
+    piles = after.piles("heroes")
+    assert piles.removed == ()
+    assert "militia.green1" in piles.stash
+    assert len(piles.stash) + len(piles.discard) == 9
 
 
 def test_move_reaction_at_end_replaces_the_usual_move_triggers() -> None:

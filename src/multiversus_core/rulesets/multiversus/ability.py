@@ -127,7 +127,8 @@ class Drifting(Ability):
 
     name = "Drifting"
     text = (
-        "These terrain pieces take Move actions, moving like characters. They never react: "
+        "These terrain pieces take Move actions, moving like characters, except that a piece "
+        "never enters or passes through a space holding a character. They never react: "
         "every trigger is about a character of the reacting unit, and terrain pieces are "
         "not characters (their unit may still be selected to react, as a bluff)."
     )

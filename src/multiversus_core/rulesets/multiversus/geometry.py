@@ -261,13 +261,13 @@ def push_direction(source: Figure, target: Figure) -> Direction:
     """Return the direction directly away from source for target (R9).
 
     The direction is the sign of the column difference and the sign of the
-    row difference between the nearest spaces of the two figures. Project
-    ruling: for Large figures "nearest" means the pairs of spaces at minimum
-    orthogonal (Manhattan) distance, which are also at minimum Chebyshev
-    distance and all give the same signs: along each axis the sign is 0 when
-    the two figures' spans overlap, else the side the target lies on. (Pairs
-    merely tied on Chebyshev distance can disagree, e.g. a Medium figure two
-    columns left of a Large one: the answer is due east, not south-east.)
+    row difference between the nearest spaces of the two figures. Where
+    several pairs are nearest, an orthogonal pair is used (R9): the pairs at
+    minimum orthogonal (Manhattan) distance, which all give the same signs:
+    along each axis the sign is 0 when the two figures' spans overlap, else
+    the side the target lies on. (Pairs merely tied on Chebyshev distance can
+    disagree, e.g. a Medium figure two columns left of a Large one: the
+    answer is due east, not south-east.)
 
     :raises ValueError: if either figure is off the board or they overlap.
     """

@@ -298,9 +298,8 @@ class _Spaces:
                 if other.blocking:
                     kind |= _TERRAIN
             elif mover.terrain:
-                # A non-blocking piece (a Curtain) may share a character's space.
-                if mover.blocking:
-                    kind |= _SOFT if self._passes(other) else _BLOCKED
+                # A terrain piece never enters or passes a character's space (R26).
+                kind |= _BLOCKED
             elif self._passes(other) or not other.blocking:
                 kind |= _SOFT
             else:
@@ -311,10 +310,9 @@ class _Spaces:
         return kind
 
     def _passes(self, other: Figure) -> bool:
-        """Return whether the mover may pass through ``other``, an on-board figure."""
+        """Return whether the mover, a character, may pass through ``other``, another."""
         if self.allies:
-            mover = self.mover
-            return not mover.terrain and not other.terrain and other.side == mover.side
+            return other.side == self.mover.side
         return other.id in self.passable
 
     def free(self, square: Square) -> bool:
@@ -465,8 +463,8 @@ def is_free_for(
     holds no blocking terrain piece, and holds no other character unless that
     character is in passable or is not blocking. For a terrain piece: on the
     board, on no special tile and no other terrain piece (terrain never
-    shares with terrain), and, if the piece is blocking, on no character
-    outside passable. The mover's own spaces and off-board figures are ignored.
+    shares with terrain), and on no character, blocking or not (R26). The
+    mover's own spaces and off-board figures are ignored.
     """
     return _Spaces(board, figures, mover, passable).free(square)
 

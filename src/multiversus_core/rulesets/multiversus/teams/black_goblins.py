@@ -39,9 +39,10 @@ class TrollSweep(Ability):
     kind = "double_stunt"
     text = (
         "Every enemy character adjacent to Grotmaw is pushed two spaces directly away, one "
-        "at a time in the Heroes' roster order; one that is stopped short by something in "
-        "the way (a figure, blocking terrain, the board's edge, or an ally of its own that "
-        "chooses to block it) is harmed one step, but never beyond Disabled."
+        "at a time in the Heroes' roster order; one that is stopped short, whatever stopped "
+        "it (the board's edge, terrain, an enemy, an ally of its own that chooses to block "
+        "it, or an ally it could not pass without ending on it), is harmed one step, but "
+        "never beyond Disabled."
     )
 
     def on_stunt(self, b: Builder, figure: Figure, double: bool) -> None:

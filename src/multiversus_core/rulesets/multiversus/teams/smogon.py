@@ -80,8 +80,8 @@ class Billowing(Ability):
     text = (
         "A character that interacts with a Cloud blows it up to two spaces directly away "
         "from itself: that character's player chooses how far (none, one or two spaces); it "
-        "stops before a space that is not free for it. A Cloud the character stands in does "
-        "not move."
+        "stops before a space that is not free for it (a character, blocking terrain, another "
+        "terrain piece or the board's edge). A Cloud the character stands in does not move."
     )
 
     def on_interact(self, b: Builder, actor: Figure, figure: Figure) -> None:
