@@ -279,7 +279,7 @@ def test_file_names_stay_whole_and_readable_at_80_columns(tmp_path: Path) -> Non
     # Named from the folder they share, each whole on a line of its own.
     assert title == f"2 of 2 logs passed, in {tmp_path}{os.sep}"
     assert lines[0] == "OK      club-matches/autumn-league/multiversus-20261122-101500.jsonl"
-    assert lines[1] == "        match log, 272 entries, finished, salts: secrets, chance: public"
+    assert lines[1] == "        match log, 283 entries, finished, salts: secrets, chance: public"
     assert lines[2] == "OK      short.jsonl"
     assert max(len(line) for line in lines) <= 80
 

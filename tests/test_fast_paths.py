@@ -66,8 +66,7 @@ class _ReferenceSpaces:
                 if other.blocking:
                     terrain.update(squares)
             elif mover.terrain:
-                if mover.blocking:
-                    (soft if other.id in passable else blocked).update(squares)
+                blocked.update(squares)  # a moved terrain piece never enters a character (R26)
             elif other.id in passable or not other.blocking:
                 soft.update(squares)
             else:

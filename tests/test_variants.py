@@ -230,6 +230,20 @@ def test_adjacent_triggers_need_adjacency_unless_overwatch() -> None:
     assert triggers("adjacent-triggers", overwatch=True) == ("targeted", "attacked_other")
 
 
+@pytest.mark.parametrize(("variants", "raised"), [((), False), (("adjacent-triggers",), True)])
+def test_r24_adjacent_triggers_a_disabled_character_beside_the_attacker_raises_the_trigger(
+    variants: tuple[str, ...], raised: bool
+) -> None:
+    # The knight attacks Smogon beside it; Bruiser 1, beside the knight, is Disabled. In
+    # range of nothing, it raises "attacking outside the reactive unit" only when the
+    # variant asks for a character adjacent instead (any character of the unit, R24).
+    state = conditioned(arena(*variants, extra={"smogon": (5, 6)}), {"bruisers-1": "disabled"})
+    state = select(state, "knight", ("attack",), ("bruisers", ("attack",)))
+    (event,) = when(state, Attack(player=1, attacker="knight", target="smogon"))
+    assert isinstance(event, ReactionTriggered)
+    assert ("attacked_other" in event.triggers) is raised
+
+
 def test_disengage_trigger_only_when_no_longer_adjacent() -> None:
     # Stepping east from (4,6) to (5,6) stays beside Bruiser 1 at (4,5).
     off = select(arena(), "knight", ("move",), ("bruisers", ("attack",)))

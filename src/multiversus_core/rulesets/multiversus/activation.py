@@ -470,7 +470,11 @@ def _left_adjacent(
 
 
 def _in_range(state: MatchState, unit: Unit, figure: Figure) -> bool:
-    """True if ``figure`` is in range of a character of ``unit`` (R7)."""
+    """True if ``figure`` is in range of a character of ``unit`` (R7): of one able to attack
+    it, since a Disabled character is in range of nothing (R24). Under adjacent-triggers,
+    adjacent to a character of ``unit`` instead, Disabled or not (R24)."""
+    if "adjacent-triggers" in state.settings.variants and OVERWATCH not in unit.abilities:
+        return occupancy(state).is_beside(figure, unit.id)
     # able_figures(state, unit), its usual hit inlined: every stunt asks of each reactive unit.
     table = state.__dict__.get("_by_figures")
     by_unit = None if table is None else table.get("_able_figures")
@@ -479,8 +483,6 @@ def _in_range(state: MatchState, unit: Unit, figure: Figure) -> bool:
     able: tuple[Figure, ...] = by_unit.get(unit.id, ())
     if not able:
         return False
-    if "adjacent-triggers" in state.settings.variants and OVERWATCH not in unit.abilities:
-        return any(are_adjacent(figure, r) for r in able if not r.terrain)
     if combat.unit_is_ranged(unit):
         return any(combat.can_attack(state, r, figure, ranged=True) for r in able)
     # Without Ranged, combat.can_attack asks for adjacency only: its checks in place (an
