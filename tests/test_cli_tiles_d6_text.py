@@ -10,6 +10,7 @@ import pytest
 from msgspec.structs import replace
 from rich.console import Console
 
+from multiversus_cli.grid_text import square_list
 from multiversus_cli.presenters.tiles_d6_text import (
     UNIT_LETTERS,
     board,
@@ -18,7 +19,6 @@ from multiversus_cli.presenters.tiles_d6_text import (
     letters,
     map_text,
     progress,
-    square_list,
 )
 from multiversus_core.rulesets.tiles_d6 import rules
 from multiversus_core.rulesets.tiles_d6.model import (

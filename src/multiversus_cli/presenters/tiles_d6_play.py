@@ -24,8 +24,10 @@ from rich.console import Console
 from rich.text import Text
 
 from multiversus_cli import play_any
+from multiversus_cli.grid_text import square_list
+from multiversus_cli.odds import FACES, chance, faces
 from multiversus_cli.play_any import Ask, Decision, PlayRequest, Quit, Terminal, read_answer
-from multiversus_cli.presenters.tiles_d6_text import board, letters, square_list
+from multiversus_cli.presenters.tiles_d6_text import board, letters
 from multiversus_core.engine.grid import distance
 from multiversus_core.engine.grid import parse_square_name as parse_square
 from multiversus_core.engine.registry import AnyRuleset
@@ -56,8 +58,6 @@ MOST_CHOICES: Final = 12
 """No menu offers more choices than this with the bundled rosters (a roster of more than 11
 units lengthens the list of units to act, one letter each)."""
 PROMPT: Final = "Choice (? odds, h help, q quits): "
-FACES: Final = range(1, 7)
-"""The faces of a d6."""
 
 HELP: Final = """\
 Type the key of a choice and press Enter (Enter alone takes the only choice).
@@ -274,24 +274,6 @@ def _frozen(squares: Mapping[Coord, Command]) -> Mapping[Coord, Command]:
 # --- the odds -----------------------------------------------------------------------------
 
 
-def chance(odds: Fraction) -> str:
-    """A chance in words: "1 in 2", "5 in 6", "no chance", "certain"."""
-    if odds <= 0:
-        return "no chance"
-    if odds >= 1:
-        return "certain"
-    return f"{odds.numerator} in {odds.denominator}"
-
-
-def _faces(faces: Sequence[int]) -> str:
-    """Faces of a d6 in words: "a 1", "1-2", "1, 3"."""
-    if len(faces) == 1:
-        return f"a {faces[0]}"
-    if list(faces) == list(range(faces[0], faces[-1] + 1)):
-        return f"{faces[0]}-{faces[-1]}"
-    return ", ".join(map(str, faces))
-
-
 def _to_hit(what: str, hits: Sequence[int], modifier: int) -> str:
     """``what``, the face it needs and its chance to hit: "...: needs 4+ on a d6 (+0 to the
     die): 1 in 2 to hit"."""
@@ -312,7 +294,7 @@ def attack_odds(state: TilesState, command: Attack, *, charge: bool) -> str:
     hits = [face for face in FACES if results[face] == "hit"]
     backfires = [face for face in FACES if results[face] == "backfire"]
     what = f"attack {letters(state)[target.id]} {own_name(target)}"
-    backfire = f"backfires on {_faces(backfires)}: {chance(Fraction(len(backfires), 6))}"
+    backfire = f"backfires on {faces(backfires)}: {chance(Fraction(len(backfires), 6))}"
     return f"{_to_hit(what, hits, modifier)}; {backfire}"
 
 
@@ -509,7 +491,6 @@ __all__ = [
     "Wrong",
     "answer",
     "attack_odds",
-    "chance",
     "fire_odds",
     "menu_for",
     "play_request",

@@ -18,6 +18,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from multiversus_cli.grid_text import grid_map
 from multiversus_core.engine.ruleset import REFEREE, Seat
 from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.tiles_d6 import rules
@@ -110,21 +111,6 @@ def event_lines(before: TilesState, events: Iterable[Event]) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def square_list(squares: Iterable[Coord]) -> str:
-    """Squares in a short line, rank by rank, neighbours on a rank as a run:
-    ``"a1-c1 f1 a2-b2"``."""
-    runs: list[list[Coord]] = []
-    for at in sorted(squares, key=lambda c: (c[1], c[0])):
-        last = runs[-1][-1] if runs else None
-        if last is not None and last[1] == at[1] and last[0] + 1 == at[0]:
-            runs[-1].append(at)
-        else:
-            runs.append([at])
-    return " ".join(
-        square(run[0]) if len(run) == 1 else f"{square(run[0])}-{square(run[-1])}" for run in runs
-    )
-
-
 def shown_state(state: TilesState, viewer: str) -> TilesState:
     """The state as ``viewer`` may know it: the view's (the referee's is the state itself)."""
     return state if viewer == REFEREE else RULESET.view(state, viewer).state
@@ -183,29 +169,17 @@ def map_text(state: TilesState, marked: Collection[Coord] = ()) -> Text:
     grid = rules.grid_of(state)
     shown = letters(state)
     on = {u.at: u for u in rules.on_board(state)}
-    width = len(str(grid.height))
-    files = Text(" " * (width + 1))
-    for column in range(grid.width):
-        files.append(square((column, 0))[:-1].center(3), style="bold")
-    text = Text()
-    text.append_text(files)
-    text.append("\n")
-    for row in range(grid.height):
-        text.append(f"{row + 1:>{width}} ", style="bold")
-        for column in range(grid.width):
-            at = (column, row)
-            unit = on.get(at)
-            if unit is not None:
-                text.append_text(_unit_cell(state, unit, shown[unit.id]))
-            elif at in marked:
-                text.append(f"[{rules.tile(state, at)}]", style=MARKED_STYLE)
-            else:
-                char = rules.tile(state, at)
-                text.append(f" {char} ", style=TILE_STYLES.get(char, ""))
-        text.append(f" {row + 1}", style="bold")
-        text.append("\n")
-    text.append_text(files)
-    return text
+
+    def cell(at: Coord) -> Text:
+        unit = on.get(at)
+        if unit is not None:
+            return _unit_cell(state, unit, shown[unit.id])
+        if at in marked:
+            return Text(f"[{rules.tile(state, at)}]", style=MARKED_STYLE)
+        char = rules.tile(state, at)
+        return Text(f" {char} ", style=TILE_STYLES.get(char, ""))
+
+    return grid_map(grid.width, grid.height, cell)
 
 
 def _unit_cell(state: TilesState, unit: Unit, letter: str) -> Text:
@@ -323,6 +297,5 @@ __all__ = [
     "progress",
     "roster",
     "shown_state",
-    "square_list",
     "statuses",
 ]

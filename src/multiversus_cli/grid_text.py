@@ -1,0 +1,59 @@
+"""A square board in the terminal, any game's: the frame of files and ranks round a map, and
+squares listed in a short line.
+
+Squares are named as :func:`~multiversus_core.engine.grid.square_name` names them: file
+letters left to right, rank numbers from 1 at the top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from rich.text import Text
+
+from multiversus_core.engine.grid import Coord, square_name
+
+
+def file_name(column: int) -> str:
+    """A column's letters, as :func:`square_name` names it ("a", "q", "aa")."""
+    return square_name((column, 0))[:-1]
+
+
+def grid_map(width: int, height: int, cell: Callable[[Coord], Text]) -> Text:
+    """A board of ``width`` by ``height`` squares: rank numbers down both sides, file letters
+    along the top and bottom, and each square as ``cell`` draws it (three characters wide,
+    to line up under its file's letter)."""
+    number = len(str(height))
+    files = Text(" " * (number + 1))
+    for column in range(width):
+        files.append(file_name(column).center(3), style="bold")
+    text = Text()
+    text.append_text(files)
+    text.append("\n")
+    for row in range(height):
+        text.append(f"{row + 1:>{number}} ", style="bold")
+        for column in range(width):
+            text.append_text(cell((column, row)))
+        text.append(f" {row + 1}", style="bold")
+        text.append("\n")
+    text.append_text(files)
+    return text
+
+
+def square_list(squares: Iterable[Coord]) -> str:
+    """Squares in a short line, rank by rank, neighbours on a rank as a run:
+    ``"a1-c1 f1 a2-b2"``."""
+    runs: list[list[Coord]] = []
+    for at in sorted(squares, key=lambda c: (c[1], c[0])):
+        last = runs[-1][-1] if runs else None
+        if last is not None and last[1] == at[1] and last[0] + 1 == at[0]:
+            runs[-1].append(at)
+        else:
+            runs.append([at])
+    return " ".join(
+        square_name(run[0]) if len(run) == 1 else f"{square_name(run[0])}-{square_name(run[-1])}"
+        for run in runs
+    )
+
+
+__all__ = ["file_name", "grid_map", "square_list"]
