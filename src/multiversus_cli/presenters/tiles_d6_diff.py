@@ -5,9 +5,13 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import msgspec
-
-from multiversus_cli.differences import Found, field_differences, field_line, words
+from multiversus_cli.differences import (
+    Found,
+    field_differences,
+    field_line,
+    record_differences,
+    words,
+)
 from multiversus_core.rulesets.tiles_d6.model import TilesState, Unit
 from multiversus_core.rulesets.tiles_d6.words import square, unit_name
 
@@ -24,42 +28,14 @@ def state_differences(a: TilesState, b: TilesState) -> tuple[Found, ...]:
     naming the unit's fields that differ (or ``"presence"``)."""
 
     def units(ua: tuple[Unit, ...], ub: tuple[Unit, ...]) -> list[Found]:
-        found = _unit_differences(ua, ub)
+        found = record_differences(
+            "units", "unit", {u.id: u for u in ua}, {u.id: u for u in ub}, _UNIT_FIELDS
+        )
         for one in found:
             one["name"] = unit_name(a if a.unit(one["unit"]) else b, one["unit"])
         return found
 
     return field_differences(a, b, {"units": units})
-
-
-def _unit_differences(a: tuple[Unit, ...], b: tuple[Unit, ...]) -> list[Found]:
-    left, right = {u.id: u for u in a}, {u.id: u for u in b}
-    found: list[Found] = []
-    for unit_id in [*left, *(i for i in right if i not in left)]:
-        ua, ub = left.get(unit_id), right.get(unit_id)
-        if ua == ub:
-            continue
-        if ua is None or ub is None:
-            differs = ["presence"]
-        else:
-            names = [*_UNIT_FIELDS, *(f for f in ua.__struct_fields__ if f not in _UNIT_FIELDS)]
-            differs = [f for f in names if getattr(ua, f) != getattr(ub, f)]
-
-        def values(unit: Unit | None, differs: list[str] = differs) -> dict[str, Any] | None:
-            if unit is None:
-                return None
-            return {f: msgspec.to_builtins(getattr(unit, f)) for f in differs if f != "presence"}
-
-        found.append(
-            {
-                "field": "units",
-                "unit": unit_id,
-                "differs": differs,
-                "a": values(ua),
-                "b": values(ub),
-            }
-        )
-    return found
 
 
 def tiles_words(field: str, value: Any) -> str | None:

@@ -1,0 +1,108 @@
+"""How two worlds-collide matches' states differ, in the game's words, for ``diff``: models one
+by one (which of square, HP, fallen and activated), each side's AP, VP and whether it is out,
+squares by name ("c4"), models by name ("Ann's Rifleman 2")."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from multiversus_cli.differences import (
+    Found,
+    field_differences,
+    field_line,
+    record_differences,
+    words,
+)
+from multiversus_core.engine.grid import square_name
+from multiversus_core.rulesets.worlds_collide.model import Model, Side, WorldsState
+from multiversus_core.rulesets.worlds_collide.words import model_name
+
+_MODEL_FIELDS: Final = ("at", "hp", "fallen", "activated")
+"""A model's fields that change in play, in the order a line tells them."""
+_SIDE_FIELDS: Final = ("ap", "vp", "out")
+"""A side's fields that change in play, in the order a line tells them."""
+_LABELS: Final = {
+    "at": "square",
+    "to": "square",
+    "hp": "HP",
+    "ap": "AP",
+    "vp": "VP",
+    "out": "out of the round",
+}
+_MODEL_IDS: Final = frozenset({"model", "target", "models"})
+"""Keys whose values are model ids."""
+
+
+def state_differences(a: WorldsState, b: WorldsState) -> tuple[Found, ...]:
+    """The differences of two referee states, field by field; models one by one instead
+    (``{"field": "models", "model": id, "name": ..., "differs": [...], "a": ..., "b": ...}``,
+    naming the model's fields that differ, or ``"presence"``), and the sides seat by seat
+    (``"field": "sides", "seat": "1"``)."""
+
+    def models(ma: tuple[Model, ...], mb: tuple[Model, ...]) -> list[Found]:
+        found = record_differences(
+            "models", "model", {m.id: m for m in ma}, {m.id: m for m in mb}, _MODEL_FIELDS
+        )
+        for one in found:
+            one["name"] = model_name(a if a.model(one["model"]) else b, one["model"])
+        return found
+
+    def sides(sa: tuple[Side, ...], sb: tuple[Side, ...]) -> list[Found]:
+        return record_differences(
+            "sides",
+            "seat",
+            {str(seat): side for seat, side in enumerate(sa, start=1)},
+            {str(seat): side for seat, side in enumerate(sb, start=1)},
+            _SIDE_FIELDS,
+        )
+
+    return field_differences(a, b, {"models": models, "sides": sides})
+
+
+def worlds_words(field: str, value: Any) -> str | None:
+    """A value in words: squares named as on the board, an environment entry or a faction by
+    its name."""
+    if field in ("at", "to") and isinstance(value, (list, tuple)) and len(value) == 2:
+        return square_name((int(value[0]), int(value[1])))
+    if field == "at" and value is None:
+        return "off the board"
+    if field in ("environment", "faction") and isinstance(value, dict) and "name" in value:
+        return str(value["name"])
+    if value == "":
+        return "none"
+    if field in ("rows", "game_map", "deck"):
+        return None  # the map, the cards: too large for a line
+    return words(field, value)
+
+
+def difference_line(found: Found, state: WorldsState) -> str:
+    """One difference in a line, models named from ``state``."""
+    field = found["field"]
+    if field not in ("models", "sides"):
+
+        def nested(key: str, value: Any) -> str | None:
+            if key in _MODEL_IDS and isinstance(value, str):
+                value = model_name(state, value)
+            elif key in _MODEL_IDS and isinstance(value, (list, tuple)):
+                value = [model_name(state, v) if isinstance(v, str) else v for v in value]
+            return worlds_words(key, value)
+
+        return field_line(found, worlds_words, records=False, nested=nested)
+    if field == "models":
+        name = found.get("name") or model_name(state, found["model"])
+    else:
+        seat = int(found["seat"])
+        name = f"{state.settings.players[seat - 1]}'s side (seat {seat})"
+    if found["differs"] == ["presence"]:
+        return f"{name}: in {'A only' if found['b'] is None else 'B only'}"
+    parts = []
+    for f in found["differs"]:
+        a, b = worlds_words(f, found["a"][f]), worlds_words(f, found["b"][f])
+        label = _LABELS.get(f, f)
+        parts.append(
+            f"{label} differs" if a is None or b is None else f"{label} {a} in A, {b} in B"
+        )
+    return f"{name}: " + "; ".join(parts)
+
+
+__all__ = ["difference_line", "state_differences", "worlds_words"]
