@@ -30,6 +30,7 @@ GENERIC = (
     "simulate_any",
     "simulate_report",
     "simulating",
+    "svg_grid",
     "svg_marks",
     "transcript",
     "verify",

@@ -435,12 +435,12 @@ class TreeMenus:
         """
         self.show(asked, chosen, out)
         keys = {option.key.lower(): option.key for option in asked.options}
-        count = len(asked.options)
+        numbered = dict(zip(self.numbers(asked), asked.options, strict=True))
         while True:
             answer = read_answer(ask, self.prompt(asked, back=back))
             low = answer.lower()
-            if low.isdigit() and 1 <= int(low) <= count:
-                return (asked.options[int(low) - 1].key,)
+            if low in numbered:
+                return (numbered[low].key,)
             if low in keys:
                 return (keys[low],)
             if low == "q":
@@ -456,8 +456,12 @@ class TreeMenus:
     def show(self, asked: ChoiceAsk, chosen: tuple[str, ...], out: Console) -> None:
         """Print the question and its options, numbered from 1."""
         out.print(Text(printable(asked.prompt)))
-        for number, option in enumerate(asked.options, start=1):
+        for number, option in zip(self.numbers(asked), asked.options, strict=True):
             out.print(Text(printable(f"  {number}. {self.label(asked, option, chosen)}")))
+
+    def numbers(self, asked: ChoiceAsk) -> tuple[str, ...]:
+        """The number each option is shown and chosen by: 1 to the count."""
+        return tuple(str(number) for number in range(1, len(asked.options) + 1))
 
     def label(self, asked: ChoiceAsk, option: Option, chosen: tuple[str, ...]) -> str:
         """An option in words: the tree's."""

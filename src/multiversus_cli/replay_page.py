@@ -15,10 +15,13 @@ panels and board hold (Multiversus: :mod:`multiversus_cli.html`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
 from typing import Final
 
 import msgspec
+
+from multiversus_core.engine.ruleset import REFEREE
 
 
 class Frame(msgspec.Struct, frozen=True, gc=False):
@@ -66,6 +69,26 @@ class Pool:
     def frame(self, svg: list[str] | tuple[str, ...], panels: list[str] | tuple[str, ...]) -> Frame:
         """Return the frame of these board parts and panels, storing each part."""
         return Frame(tuple(self.add(p) for p in svg), tuple(self.add(p) for p in panels))
+
+
+def viewer_words(players: Sequence[str], viewer: str) -> str:
+    """Whom a page shows the match as: "the referee", "the public (spectator)", or a seat's
+    player ("Ann (seat 1)") for a viewer named ``seat-N``."""
+    if viewer == REFEREE:
+        return "the referee"
+    if viewer == "spectator":
+        return "the public (spectator)"
+    seat = viewer.rpartition("-")[2]
+    if seat.isdigit() and 1 <= int(seat) <= len(players):
+        return f"{players[int(seat) - 1]} (seat {seat})"
+    return viewer
+
+
+def entry_html(head: str, lines: Sequence[str], css: str) -> str:
+    """An entry told, for a panel: its head line, then a line per event worth telling, in a
+    ``<div>`` of class ``css``."""
+    told = "".join(f"<li>{escape(line)}</li>" for line in lines)
+    return f'<div class="{css}"><p><b>{escape(head)}</b></p><ul>{told}</ul></div>'
 
 
 def page_html(page: Page, style: str = "") -> str:
@@ -222,4 +245,4 @@ _TEMPLATE: Final = """<!DOCTYPE html>
 """
 
 
-__all__ = ["Frame", "Page", "Pool", "page_html"]
+__all__ = ["Frame", "Page", "Pool", "entry_html", "page_html", "viewer_words"]

@@ -27,7 +27,8 @@ import msgspec
 
 from multiversus_cli import replay_page, transcript
 from multiversus_cli.presenters import Folded
-from multiversus_cli.replay_page import Pool
+from multiversus_cli.replay_page import Pool, entry_html, viewer_words
+from multiversus_cli.svg_grid import Piece, grid_lines, grid_names, short_labels
 from multiversus_cli.svg_marks import ARROWS, attack_mark, path_mark
 from multiversus_core.engine.grid import centre_tiles
 from multiversus_core.engine.ruleset import REFEREE, Seat
@@ -189,17 +190,7 @@ def highlight(before: TilesState, events: Iterable[msgspec.Struct]) -> Highlight
 def labels(units: Sequence[Unit]) -> dict[str, str]:
     """Each unit's short label: the fewest first letters of its type's name that tell the
     seat's types apart, then its number on the roster ("Go2" for Goblin 2)."""
-    out: dict[str, str] = {}
-    for seat in {u.seat for u in units}:
-        names = {u.stats.name for u in units if u.seat == seat}
-        for unit in (u for u in units if u.seat == seat):
-            name = unit.stats.name
-            size = next(
-                (n for n in range(2, len(name)) if all(o[:n] != name[:n] for o in names - {name})),
-                len(name),
-            )
-            out[unit.id] = name[:size].capitalize() + _number(unit)
-    return out
+    return short_labels(Piece(u.id, u.seat, u.stats.name, _number(u)) for u in units)
 
 
 def _number(unit: Unit) -> str:
@@ -264,11 +255,6 @@ def _centre(at: Coord) -> tuple[float, float]:
 
 def _bottom(seen: TilesState) -> int:
     return MARGIN + len(seen.rows) * CELL
-
-
-def _file(column: int) -> str:
-    """A column's letters, as :func:`square` names it."""
-    return square((column, 0))[:-1]
 
 
 def _kinds(seen: TilesState) -> list[str]:
@@ -347,16 +333,9 @@ def _head(seen: TilesState) -> list[str]:
                 f'<use href="#tiles-{kind}" x="{x}" y="{y}" width="{CELL}" height="{CELL}"/></g>'
             )
     columns, rows = len(seen.rows[0]), len(seen.rows)
-    left, top, right, bottom = MARGIN, MARGIN, MARGIN + columns * CELL, _bottom(seen)
-    grid = [f"M{left + c * CELL},{top}V{bottom}" for c in range(columns + 1)]
-    grid += [f"M{left},{top + r * CELL}H{right}" for r in range(rows + 1)]
-    out.append(f'<path d="{"".join(grid)}" stroke="#00000033" stroke-width="1" fill="none"/>')
-    for c in range(columns):
-        x = left + c * CELL + CELL // 2
-        out.append(f'<text class="tiles-num" x="{x}" y="{MARGIN // 2}">{_file(c)}</text>')
-    for r in range(rows):
-        y = top + r * CELL + CELL // 2
-        out.append(f'<text class="tiles-num" x="{MARGIN // 2}" y="{y}">{r + 1}</text>')
+    left, bottom = MARGIN, _bottom(seen)
+    out.append(grid_lines(MARGIN, MARGIN, columns, rows, CELL))
+    out.append(grid_names(MARGIN, MARGIN, columns, rows, CELL, "tiles-num"))
     out.append(f'<text class="tiles-text" x="{left}" y="{bottom + 6 + CELL // 2 - 3}">')
     out.append("Off the board:</text>")
     out.append(_legend(seen, left, _legend_top(seen) + ROW // 2 + 4))
@@ -580,25 +559,10 @@ text-align:left}
 # --- the presenter's two members --------------------------------------------------------------
 
 
-def _whom(seen: TilesState, viewer: str) -> str:
-    if viewer == REFEREE:
-        return "the referee"
-    if viewer == "spectator":
-        return "the public (spectator)"
-    seat = int(viewer.rpartition("-")[2])
-    return f"{seen.settings.players[seat - 1]} (seat {seat})"
-
-
-def entry_html(head: str, lines: Sequence[str]) -> str:
-    """An entry told: its head line, then a line per event worth telling, as HTML."""
-    told = "".join(f"<li>{escape(line)}</li>" for line in lines)
-    return f'<div class="tiles-entry"><p><b>{escape(head)}</b></p><ul>{told}</ul></div>'
-
-
 def _frame(
     pool: Pool, seen: TilesState, change: Highlight | None, told: tuple[str, tuple[str, ...]]
 ) -> replay_page.Frame:
-    panels = (entry_html(*told), status_html(seen), *roster_parts(seen))
+    panels = (entry_html(*told, "tiles-entry"), status_html(seen), *roster_parts(seen))
     return pool.frame(board_parts(seen, change), panels)
 
 
@@ -630,7 +594,7 @@ def page(folded: Folded, viewer: str, to: int) -> str:
     names = " v ".join(seen.settings.players)
     game_map = find_map(seen.settings.map)
     on = game_map.name if game_map is not None else seen.settings.map
-    title = f"tiles-d6 replay: {names} on {on}, as {_whom(seen, viewer)}"
+    title = f"tiles-d6 replay: {names} on {on}, as {viewer_words(seen.settings.players, viewer)}"
     shown = replay_page.Page(title, viewer, tuple(pool.parts), tuple(frames), tuple(told))
     return replay_page.page_html(shown, _PAGE_STYLE)
 
@@ -655,7 +619,6 @@ __all__ = [
     "Strike",
     "board_parts",
     "board_svg",
-    "entry_html",
     "highlight",
     "labels",
     "page",

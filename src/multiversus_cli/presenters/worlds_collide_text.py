@@ -19,6 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from multiversus_cli.grid_text import grid_map
+from multiversus_cli.presenters import Folded
 from multiversus_core.engine.grid import distance
 from multiversus_core.engine.grid import square_name as square
 from multiversus_core.engine.log import LogEntry
@@ -150,6 +151,14 @@ def event_lines(before: WorldsState, events: Iterable[Event]) -> tuple[str, ...]
             lines.append(line)
         state = rules.evolve(state, event)
     return tuple(lines)
+
+
+def entry_told(folded: Folded, number: int) -> tuple[str, tuple[str, ...]]:
+    """Entry ``number`` of a match in the game's words: its head line (with the round and the
+    turn) and its events; every viewer reads the same (W20)."""
+    before, entry = folded.states[number - 1], folded.log.entries[number - 1]
+    turn = progress(folded.log.entries, number - 1, before)
+    return entry_head(number, before, turn, entry.command), event_lines(before, entry.events)
 
 
 # --- the environment in words -----------------------------------------------------------------
@@ -292,25 +301,30 @@ def status_lines(state: WorldsState) -> list[str]:
 
 
 def knack_words(knack: int) -> str:
-    """The face a die needs (W15): "4+", "6" (only an unmodified 6), "2+" (a 1 always
-    fails)."""
-    return "6" if knack >= 6 else f"{max(knack, 2)}+"
+    """The face a die needs (W15), as the game's words tell it: "4+"; "2+" below (a 1 always
+    fails); "6 only" above 6 (a ranged weapon next to an enemy: only an unmodified 6)."""
+    return "6 only" if knack > 6 else f"{max(knack, 2)}+"
 
 
 def roll_line(state: WorldsState) -> str:
-    """The roll awaiting its owner's re-roll decision (W16): each die, what it needs, and
-    whether it hit."""
+    """The roll awaiting its owner's re-roll decision (W16): each die, whose it is, its face,
+    what it needs, and whether it hit."""
     activation = state.activation
     assert activation is not None and activation.roll is not None
     roll = activation.roll
     if roll.target is None:
-        what = f"{tactic_name(state, activation.seat, activation.tactic or '')} check"
+        tactic = tactic_name(state, activation.seat, activation.tactic or "")
+        what, whose = f"{tactic} check", [tactic] * len(roll.faces)
     else:
         target = state.model(roll.target)
         what = f"attacks at {target.name if target else roll.target}"
+        whose = []
+        for attack in roll.attacks:
+            model = state.model(attack.model)
+            whose.append(f"{model.name if model else attack.model}'s {attack.weapon}")
     dice = "; ".join(
-        f"die {i + 1}: {face} (needs {knack_words(need)}) "
-        + ("hits" if roll.hits(i) else "re-rolled, fails" if roll.rerolled[i] else "fails")
+        f"die {i + 1} ({whose[i]}): {face}, needs {knack_words(need)}, "
+        + ("hits" if roll.hits(i) else "fails, re-rolled" if roll.rerolled[i] else "fails")
         for i, (face, need) in enumerate(zip(roll.faces, roll.needed, strict=True))
     )
     return f"Roll of the {what}: {dice}."
@@ -522,6 +536,7 @@ __all__ = [
     "board",
     "effect_words",
     "entry_head",
+    "entry_told",
     "environment_line",
     "event_lines",
     "heading",
