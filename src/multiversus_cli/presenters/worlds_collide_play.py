@@ -393,7 +393,7 @@ class WorldsMenus(TreeMenus):
         """What to type."""
         more = ", b back" if back else ""
         what = "a row's number or a square" if _is_rows(asked) else "the number of a choice"
-        return f"Type {what}{more}, ? for the odds, h for help, or q. (h for help)"
+        return f"Type {what}{more}, ? for the odds, h for help, or q."
 
     # what is typed
 

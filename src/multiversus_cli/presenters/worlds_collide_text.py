@@ -454,14 +454,15 @@ def objectives_line(state: WorldsState) -> str:
 
 
 ROSTER_KEY: Final = (
-    "In the rosters: defense value and types (P physical, E energy, A arcane); a weapon is R "
-    "ranged or M melee, attacks x knack, d damage, x2: the types it deals double against."
+    "In the rosters: defense value and types (P physical, E energy, A arcane); L2 a leader of "
+    "leadership 2 (+2 AP a round); a weapon is R ranged or M melee, attacks x knack, d damage, "
+    "x2: the types it deals double against."
 )
 
 
 def roster(state: WorldsState, seat: Seat) -> Table:
-    """One side's models: letter, name, square, HP, Move, defense, training (and leadership)
-    and status; the title has the side's faction, AP and VP, and whether it is out of the
+    """One side's models: letter, name, square, HP, Move, defense, training (and leadership:
+    ``L2``) and status; the title has the side's faction, AP and VP, and whether it is out of the
     round; the caption each model type's weapons."""
     players = state.settings.players
     side = state.sides[seat - 1]
@@ -490,7 +491,7 @@ def roster(state: WorldsState, seat: Seat) -> Table:
         if model.seat != seat:
             continue
         kind = model.kind
-        training = kind.training + (f", leader {kind.leadership}" if kind.is_leader else "")
+        training = kind.training + (f" L{kind.leadership}" if kind.is_leader else "")
         types = "".join(DEFENSE_LETTERS[t] for t in kind.defense_types)
         table.add_row(
             Text(shown[model.id], style=SEAT_STYLES[seat]),
