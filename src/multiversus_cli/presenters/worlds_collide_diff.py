@@ -15,7 +15,7 @@ from multiversus_cli.differences import (
 )
 from multiversus_core.engine.grid import square_name
 from multiversus_core.rulesets.worlds_collide.model import Model, Side, WorldsState
-from multiversus_core.rulesets.worlds_collide.words import model_name
+from multiversus_core.rulesets.worlds_collide.words import PLAN_WORDS, model_name
 
 _MODEL_FIELDS: Final = ("at", "hp", "fallen", "activated")
 """A model's fields that change in play, in the order a line tells them."""
@@ -75,19 +75,49 @@ def worlds_words(field: str, value: Any) -> str | None:
     return words(field, value)
 
 
+def _activation_words(state: WorldsState, value: Any) -> str | None:
+    """The activation under way in words: "Ann's activation of Ann's Rifleman 1 (move, then
+    attack)"."""
+    if value is None:
+        return "none"
+    if not isinstance(value, dict):
+        return None
+    seat = int(value["seat"])
+    models = ", ".join(model_name(state, m) for m in value["models"])
+    plan = PLAN_WORDS.get(value["plan"], value["plan"])
+    return f"{state.settings.players[seat - 1]}'s activation of {models} ({plan})"
+
+
 def difference_line(found: Found, state: WorldsState) -> str:
     """One difference in a line, models named from ``state``."""
     field = found["field"]
     if field not in ("models", "sides"):
+
+        def told(key: str, value: Any) -> str | None:
+            if key == "activation" and (found["a"] is None or found["b"] is None):
+                return _activation_words(state, value)
+            return worlds_words(key, value)
 
         def nested(key: str, value: Any) -> str | None:
             if key in _MODEL_IDS and isinstance(value, str):
                 value = model_name(state, value)
             elif key in _MODEL_IDS and isinstance(value, (list, tuple)):
                 value = [model_name(state, v) if isinstance(v, str) else v for v in value]
+            elif key == "moves" and isinstance(value, (list, tuple)):
+                return (
+                    ", ".join(
+                        f"{model_name(state, m['model'])} to {worlds_words('to', m['to'])}"
+                        for m in value
+                    )
+                    or "none"
+                )
+            elif key == "attacks" and isinstance(value, (list, tuple)):
+                return f"{len(value)} to roll"
+            elif key == "roll" and isinstance(value, dict):
+                return "dice " + ", ".join(map(str, value["faces"]))
             return worlds_words(key, value)
 
-        return field_line(found, worlds_words, records=False, nested=nested)
+        return field_line(found, told, records=False, nested=nested)
     if field == "models":
         name = found.get("name") or model_name(state, found["model"])
     else:
