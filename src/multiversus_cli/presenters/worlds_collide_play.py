@@ -243,7 +243,8 @@ def tactic_odds(state: WorldsState, seat: Seat) -> list[str]:
     entry = state.environment
     if entry is not None:
         lines.append(f"A failed check ({entry.name}): {penalty_words(entry.penalty)}.")
-    lines.append(_reroll_words(state, seat, spend=1).capitalize() + ".")
+    reroll_line = _reroll_words(state, seat, spend=1)
+    lines.append(reroll_line[0].upper() + reroll_line[1:] + ".")
     return lines
 
 
