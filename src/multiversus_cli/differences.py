@@ -105,6 +105,21 @@ def record_differences(
     return found
 
 
+def record_line(name: str, found: Found, told: Words, labels: Mapping[str, str]) -> str:
+    """One of :func:`record_differences` in a line: the record's ``name``, then each field
+    that differs (by its label) with both values in words, or that it is in one state only."""
+    if found["differs"] == ["presence"]:
+        return f"{name}: in {'A only' if found['b'] is None else 'B only'}"
+    parts = []
+    for field in found["differs"]:
+        a, b = told(field, found["a"][field]), told(field, found["b"][field])
+        label = labels.get(field, field)
+        parts.append(
+            f"{label} differs" if a is None or b is None else f"{label} {a} in A, {b} in B"
+        )
+    return f"{name}: " + "; ".join(parts)
+
+
 def nested_differences(a: dict[str, Any], b: dict[str, Any], told: Words) -> list[str]:
     """The keys of two structs' values that differ, in words where a value is short.
 

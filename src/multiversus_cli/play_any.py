@@ -15,13 +15,13 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, cast
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from multiversus_core.engine.chance import chance_commitment, fresh_chance
@@ -487,6 +487,39 @@ class TreeMenus:
 
 TREE_MENUS: Final = TreeMenus()
 """A tree's choices by number or key: every game's, unless its terminal asks its own way."""
+
+
+class BoardTerminal(Terminal):
+    """A game's terminal that draws its board before each decision (with a hint of the keys
+    the first time) and once more as the match ended; the game says how (:meth:`draw`)."""
+
+    HINT: Final = "Type ? for the odds of the choices at hand, h for help."
+
+    def __init__(self) -> None:
+        self.helped = False
+
+    def draw(
+        self, state: Any, viewer: str, *, result: bool = True, marked: Collection[Any] = ()
+    ) -> RenderableType:
+        """The board of ``state`` as ``viewer`` may see it, ``marked`` squares standing out;
+        ``result=False`` leaves out a result about to be told."""
+        raise NotImplementedError
+
+    def show_board(self, decision: Decision, out: Console, marked: Collection[Any] = ()) -> None:
+        """The board before a decision, as the deciding seat sees it."""
+        viewer = decision.ruleset.viewer_of(decision.state, decision.seat)
+        out.print()
+        out.print(self.draw(decision.state, viewer, marked=marked))
+        if not self.helped:
+            out.print(self.HINT, markup=False)
+            self.helped = True
+
+    def finish(self, ruleset: AnyRuleset, state: Any, out: Console, *, quiet: bool) -> None:
+        """The board as it ended, then how the match ended."""
+        if not quiet:
+            out.print()
+            out.print(self.draw(state, "spectator", result=False))
+        super().finish(ruleset, state, out, quiet=quiet)
 
 
 BY_NUMBER: Final = Terminal()

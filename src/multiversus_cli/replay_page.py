@@ -15,7 +15,7 @@ panels and board hold (Multiversus: :mod:`multiversus_cli.html`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Final
 
@@ -69,6 +69,30 @@ class Pool:
     def frame(self, svg: list[str] | tuple[str, ...], panels: list[str] | tuple[str, ...]) -> Frame:
         """Return the frame of these board parts and panels, storing each part."""
         return Frame(tuple(self.add(p) for p in svg), tuple(self.add(p) for p in panels))
+
+
+Told = tuple[str, tuple[str, ...]]
+"""An entry told: its head line, then a line per event worth telling."""
+
+
+def stepped_page(
+    title: str,
+    viewer: str,
+    to: int,
+    tell: Callable[[int], Told],
+    frame: Callable[[Pool, int, Told], Frame],
+    style: str = "",
+) -> str:
+    """The page of a match's first ``to`` entries: each told by ``tell`` (from 1), each
+    position drawn by ``frame`` (0: before the first entry, told as such), as
+    :func:`page_html` writes it."""
+    pool = Pool()
+    frames = [frame(pool, 0, ("Before the first entry", ()))]
+    told: list[Told] = []
+    for number in range(1, to + 1):
+        told.append(tell(number))
+        frames.append(frame(pool, number, told[-1]))
+    return page_html(Page(title, viewer, tuple(pool.parts), tuple(frames), tuple(told)), style)
 
 
 def viewer_words(players: Sequence[str], viewer: str) -> str:
@@ -245,4 +269,13 @@ _TEMPLATE: Final = """<!DOCTYPE html>
 """
 
 
-__all__ = ["Frame", "Page", "Pool", "entry_html", "page_html", "viewer_words"]
+__all__ = [
+    "Frame",
+    "Page",
+    "Pool",
+    "Told",
+    "entry_html",
+    "page_html",
+    "stepped_page",
+    "viewer_words",
+]

@@ -1,6 +1,7 @@
-"""A square board in SVG, any game's: the grid's lines, its files and ranks named as players
-name squares (:func:`~multiversus_core.engine.grid.square_name`), and short labels that tell
-pieces apart on their tokens."""
+"""A square board in SVG, any game's: where its squares and the strip of pieces off it are
+drawn (:class:`Layout`), the grid's lines, its files and ranks named as players name squares
+(:func:`~multiversus_core.engine.grid.square_name`), short labels that tell pieces apart on
+their tokens, a piece's health as a bar, and the ring round a square a piece was placed on."""
 
 from __future__ import annotations
 
@@ -8,6 +9,70 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from multiversus_cli.grid_text import file_name
+from multiversus_core.engine.grid import Coord, square_name
+
+
+class Layout(NamedTuple):
+    """Where a board is drawn: its squares from the top left corner (``margin``, ``margin``),
+    ``cell`` units a side, then a strip below for the pieces off the board, a line of it
+    ``strip`` high, the pieces from ``off_left`` on."""
+
+    cell: int
+    margin: int
+    columns: int
+    rows: int
+    width: int
+    """The picture's width."""
+    strip: int
+    off_left: int = 110
+
+    def xy(self, at: Coord) -> tuple[int, int]:
+        """The top left corner of a square."""
+        return self.margin + at[0] * self.cell, self.margin + at[1] * self.cell
+
+    def centre(self, at: Coord) -> tuple[float, float]:
+        """The centre of a square."""
+        x, y = self.xy(at)
+        return x + self.cell / 2, y + self.cell / 2
+
+    @property
+    def bottom(self) -> int:
+        """The bottom edge of the board."""
+        return self.margin + self.rows * self.cell
+
+    def per_line(self) -> int:
+        """How many pieces a line of the strip holds."""
+        return max((self.width - self.margin - self.off_left) // (self.cell - 2), 1)
+
+    def off_xy(self, slot: int) -> tuple[int, int]:
+        """Where the ``slot``-th piece off the board is drawn."""
+        line, place = divmod(slot, self.per_line())
+        x = self.margin + self.off_left + place * (self.cell - 2)
+        return x, self.bottom + 6 + line * self.strip
+
+    def below_strip(self, pieces: int) -> int:
+        """Below the strip, with a line for each piece it may have to hold at once."""
+        return self.bottom + 6 + self.strip * -(-pieces // self.per_line())
+
+
+def health_bar(x: int, y: int, width: int, left: float, height: int = 4) -> str:
+    """A piece's health as a bar, red for what was lost, green for the share ``left`` (0 to
+    1) that remains."""
+    return (
+        f'<rect x="{x}" y="{y}" width="{width}" height="{height}" fill="#dc2626"/>'
+        f'<rect x="{x}" y="{y}" width="{width * max(left, 0.0):g}" height="{height}" '
+        'fill="#16a34a"/>'
+    )
+
+
+def placed_mark(layout: Layout, at: Coord, css: str) -> str:
+    """A ring round the square a piece was placed on in an entry."""
+    cx, cy = layout.centre(at)
+    return (
+        f'<g class="mv-change {css}" data-square="{square_name(at)}">'
+        f'<circle cx="{cx:g}" cy="{cy:g}" r="{layout.cell / 2 - 1:g}" fill="none" '
+        'stroke="#f59e0b" stroke-width="3"/></g>'
+    )
 
 
 def grid_lines(left: int, top: int, columns: int, rows: int, cell: int) -> str:
@@ -59,4 +124,12 @@ def short_labels(pieces: Iterable[Piece]) -> dict[str, str]:
     return out
 
 
-__all__ = ["Piece", "grid_lines", "grid_names", "short_labels"]
+__all__ = [
+    "Layout",
+    "Piece",
+    "grid_lines",
+    "grid_names",
+    "health_bar",
+    "placed_mark",
+    "short_labels",
+]

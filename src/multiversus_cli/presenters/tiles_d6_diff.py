@@ -10,6 +10,7 @@ from multiversus_cli.differences import (
     field_differences,
     field_line,
     record_differences,
+    record_line,
     words,
 )
 from multiversus_core.rulesets.tiles_d6.model import TilesState, Unit
@@ -78,13 +79,4 @@ def difference_line(found: Found, state: TilesState) -> str:
 
         return field_line(found, told, records=False, nested=nested)
     name = found.get("name") or unit_name(state, found["unit"])
-    if found["differs"] == ["presence"]:
-        return f"{name}: in {'A only' if found['b'] is None else 'B only'}"
-    parts = []
-    for f in found["differs"]:
-        a, b = tiles_words(f, found["a"][f]), tiles_words(f, found["b"][f])
-        label = _LABELS.get(f, f)
-        parts.append(
-            f"{label} differs" if a is None or b is None else f"{label} {a} in A, {b} in B"
-        )
-    return f"{name}: " + "; ".join(parts)
+    return record_line(name, found, tiles_words, _LABELS)

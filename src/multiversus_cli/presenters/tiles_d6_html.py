@@ -27,8 +27,16 @@ import msgspec
 
 from multiversus_cli import replay_page, transcript
 from multiversus_cli.presenters import Folded
-from multiversus_cli.replay_page import Pool, entry_html, viewer_words
-from multiversus_cli.svg_grid import Piece, grid_lines, grid_names, short_labels
+from multiversus_cli.replay_page import Pool, Told, entry_html, viewer_words
+from multiversus_cli.svg_grid import (
+    Layout,
+    Piece,
+    grid_lines,
+    grid_names,
+    health_bar,
+    placed_mark,
+    short_labels,
+)
 from multiversus_cli.svg_marks import ARROWS, attack_mark, path_mark
 from multiversus_core.engine.grid import centre_tiles
 from multiversus_core.engine.ruleset import REFEREE, Seat
@@ -217,21 +225,29 @@ def board_parts(seen: TilesState, change: Highlight | None = None) -> list[str]:
     document."""
     change = change or Highlight()
     short = labels(seen.units)
+    layout = _layout(seen)
     parts = _head(seen)
     if seen.phase in ("choose_half", "deploy"):
         parts.append(_halves(seen))
-    parts += [path_mark(unit, "move", [_centre(at) for at in path]) for unit, path in change.steps]
-    parts += [_placed(at) for at in change.placed]
+    parts += [
+        path_mark(unit, "move", [layout.centre(at) for at in path]) for unit, path in change.steps
+    ]
+    parts += [placed_mark(layout, at, "tiles-placed") for at in change.placed]
     off = 0
     for unit in seen.units:
         if unit.at is not None:
-            parts.append(_token(seen, unit, short[unit.id], _xy(unit.at), CELL))
+            parts.append(_token(seen, unit, short[unit.id], layout.xy(unit.at), CELL))
         else:
-            parts.append(_token(seen, unit, short[unit.id], _off_xy(seen, off), CELL - 6))
+            parts.append(_token(seen, unit, short[unit.id], layout.off_xy(off), CELL - 6))
             off += 1
     parts += [
         attack_mark(
-            s.unit, s.target, s.outcome, (_centre(s.source), 14), (_centre(s.aim), 20), s.kind
+            s.unit,
+            s.target,
+            s.outcome,
+            (layout.centre(s.source), 14),
+            (layout.centre(s.aim), 20),
+            s.kind,
         )
         for s in change.strikes
     ]
@@ -244,17 +260,11 @@ def board_svg(seen: TilesState, change: Highlight | None = None) -> str:
     return "".join(board_parts(seen, change))
 
 
-def _xy(at: Coord) -> tuple[int, int]:
-    return MARGIN + at[0] * CELL, MARGIN + at[1] * CELL
-
-
-def _centre(at: Coord) -> tuple[float, float]:
-    x, y = _xy(at)
-    return x + CELL / 2, y + CELL / 2
-
-
-def _bottom(seen: TilesState) -> int:
-    return MARGIN + len(seen.rows) * CELL
+def _layout(seen: TilesState) -> Layout:
+    """Where the board of ``seen`` is drawn."""
+    columns, rows = len(seen.rows[0]), len(seen.rows)
+    width = max(MARGIN + columns * CELL + 8, WIDEST)
+    return Layout(CELL, MARGIN, columns, rows, width, STRIP, OFF_LEFT)
 
 
 def _kinds(seen: TilesState) -> list[str]:
@@ -264,27 +274,14 @@ def _kinds(seen: TilesState) -> list[str]:
 
 
 def _size(seen: TilesState) -> tuple[int, int]:
-    width = max(MARGIN + len(seen.rows[0]) * CELL + 8, WIDEST)
+    layout = _layout(seen)
     lines = 3 + (len(_kinds(seen)) + 1) // 2
-    return width, _legend_top(seen) + ROW * lines + 8
-
-
-def _per_line(seen: TilesState) -> int:
-    """How many units off the board a line of the strip holds."""
-    width = max(MARGIN + len(seen.rows[0]) * CELL + 8, WIDEST)
-    return max((width - MARGIN - OFF_LEFT) // (CELL - 2), 1)
-
-
-def _off_xy(seen: TilesState, slot: int) -> tuple[int, int]:
-    """Where the ``slot``-th unit off the board is drawn."""
-    line, place = divmod(slot, _per_line(seen))
-    return MARGIN + OFF_LEFT + place * (CELL - 2), _bottom(seen) + 6 + line * STRIP
+    return layout.width, _legend_top(seen) + ROW * lines + 8
 
 
 def _legend_top(seen: TilesState) -> int:
     """Below the strip, with a line for each unit the strip may have to hold at once."""
-    lines = -(-len(seen.units) // _per_line(seen))
-    return _bottom(seen) + 6 + STRIP * lines
+    return _layout(seen).below_strip(len(seen.units))
 
 
 _STYLE: Final = (
@@ -309,6 +306,7 @@ def _head(seen: TilesState) -> list[str]:
     """The opening tag, the title (where the match stands), then the tiles and the legend: the
     first and the last are the same all match long, so a page stores them once."""
     width, height = _size(seen)
+    layout = _layout(seen)
     symbols = "".join(
         f'<symbol id="tiles-{kind}" viewBox="0 0 40 40">{drawn}</symbol>'
         for kind, drawn in _SYMBOLS.items()
@@ -325,7 +323,7 @@ def _head(seen: TilesState) -> list[str]:
     ]
     for row, characters in enumerate(seen.rows):
         for column, character in enumerate(characters):
-            kind, x, y = KINDS[character], *_xy((column, row))
+            kind, x, y = KINDS[character], *layout.xy((column, row))
             name = square((column, row))
             out.append(
                 f'<g class="tiles-tile" data-square="{name}" data-kind="{kind}">'
@@ -333,7 +331,7 @@ def _head(seen: TilesState) -> list[str]:
                 f'<use href="#tiles-{kind}" x="{x}" y="{y}" width="{CELL}" height="{CELL}"/></g>'
             )
     columns, rows = len(seen.rows[0]), len(seen.rows)
-    left, bottom = MARGIN, _bottom(seen)
+    left, bottom = MARGIN, layout.bottom
     out.append(grid_lines(MARGIN, MARGIN, columns, rows, CELL))
     out.append(grid_names(MARGIN, MARGIN, columns, rows, CELL, "tiles-num"))
     out.append(f'<text class="tiles-text" x="{left}" y="{bottom + 6 + CELL // 2 - 3}">')
@@ -374,6 +372,7 @@ def _halves(seen: TilesState) -> str:
     grid = grid_of(seen)
     half = grid.height // 2
     names = seen.settings.players
+    layout = _layout(seen)
     out = ['<g class="tiles-halves">']
     for name, first in (("north", 0), ("south", grid.height - half)):
         seat: Seat | None = None
@@ -381,7 +380,7 @@ def _halves(seen: TilesState) -> str:
             seat = seen.north if name == "north" else 3 - seen.north
         colour = "#64748b" if seat is None else SEAT_COLOURS[seat]
         whose = "" if seat is None else f": {names[seat - 1]} sets up here"
-        x, y = _xy((0, first))
+        x, y = layout.xy((0, first))
         out.append(
             f'<rect class="tiles-half" data-half="{name}" x="{x + 2}" y="{y + 2}" '
             f'width="{grid.width * CELL - 4}" height="{half * CELL - 4}" fill="{colour}" '
@@ -390,8 +389,8 @@ def _halves(seen: TilesState) -> str:
         )
     centres = centre_tiles(grid)
     (c0, r0), (c1, r1) = centres[0], centres[-1]
-    x, y = _xy((max(c0 - CENTRE_GAP, 0), max(r0 - CENTRE_GAP, 0)))
-    x1, y1 = _xy(
+    x, y = layout.xy((max(c0 - CENTRE_GAP, 0), max(r0 - CENTRE_GAP, 0)))
+    x1, y1 = layout.xy(
         (min(c1 + CENTRE_GAP, grid.width - 1) + 1, min(r1 + CENTRE_GAP, grid.height - 1) + 1)
     )
     out.append(
@@ -400,15 +399,6 @@ def _halves(seen: TilesState) -> str:
         f"<title>No unit is set up within {CENTRE_GAP} tiles of the centre</title></rect></g>"
     )
     return "".join(out)
-
-
-def _placed(at: Coord) -> str:
-    cx, cy = _centre(at)
-    return (
-        f'<g class="mv-change tiles-placed" data-square="{square(at)}">'
-        f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL / 2 - 1:g}" fill="none" stroke="#f59e0b" '
-        'stroke-width="3"/></g>'
-    )
 
 
 def _token(seen: TilesState, unit: Unit, label: str, xy: tuple[int, int], span: int) -> str:
@@ -447,12 +437,7 @@ def _token(seen: TilesState, unit: Unit, label: str, xy: tuple[int, int], span: 
         label_y = cy
     out.append(f'<text class="tiles-label" x="{cx:g}" y="{label_y:g}">{escape(label)}</text>')
     if unit.health < unit.stats.health:
-        full = span - 8
-        left = full * max(unit.health, 0) / unit.stats.health
-        out.append(
-            f'<rect x="{x + 4}" y="{y + span - 5}" width="{full}" height="4" fill="#dc2626"/>'
-            f'<rect x="{x + 4}" y="{y + span - 5}" width="{left:g}" height="4" fill="#16a34a"/>'
-        )
+        out.append(health_bar(x + 4, y + span - 5, span - 8, unit.health / unit.stats.health))
     badges = [("S", "#facc15", "stunned"), ("C", "#c084fc", "concussed"), ("†", "#fff", "injured")]
     corner = 0
     for letter, fill, name in badges:
@@ -559,13 +544,6 @@ text-align:left}
 # --- the presenter's two members --------------------------------------------------------------
 
 
-def _frame(
-    pool: Pool, seen: TilesState, change: Highlight | None, told: tuple[str, tuple[str, ...]]
-) -> replay_page.Frame:
-    panels = (entry_html(*told, "tiles-entry"), status_html(seen), *roster_parts(seen))
-    return pool.frame(board_parts(seen, change), panels)
-
-
 def _change(folded: Folded, seen_before: TilesState, number: int, viewer: str) -> Highlight:
     events = folded.log.entries[number - 1].events
     if viewer == REFEREE:
@@ -580,23 +558,28 @@ def page(folded: Folded, viewer: str, to: int) -> str:
 
     :raises ValueError: for a viewer the game does not have.
     """
-    pool = Pool()
-    seen = seen_state(folded.states[0], viewer)
-    frames = [_frame(pool, seen, None, ("Before the first entry", ()))]
-    told: list[tuple[str, tuple[str, ...]]] = []
     settings = folded.log.header.settings
-    for number in range(1, to + 1):
-        before, seen = seen, seen_state(folded.states[number], viewer)
+
+    def tell(number: int) -> Told:
+        before = seen_state(folded.states[number - 1], viewer)
         entry = folded.log.entries[number - 1]
         said = transcript.tell(RULESET, settings, before, entry, viewer)
-        told.append((f"{number}. {said.command}", said.events))
-        frames.append(_frame(pool, seen, _change(folded, before, number, viewer), told[-1]))
+        return f"{number}. {said.command}", said.events
+
+    def frame(pool: Pool, k: int, told: Told) -> replay_page.Frame:
+        seen = seen_state(folded.states[k], viewer)
+        change = None
+        if k:
+            change = _change(folded, seen_state(folded.states[k - 1], viewer), k, viewer)
+        panels = (entry_html(*told, "tiles-entry"), status_html(seen), *roster_parts(seen))
+        return pool.frame(board_parts(seen, change), panels)
+
+    seen = seen_state(folded.states[0], viewer)
     names = " v ".join(seen.settings.players)
     game_map = find_map(seen.settings.map)
     on = game_map.name if game_map is not None else seen.settings.map
     title = f"tiles-d6 replay: {names} on {on}, as {viewer_words(seen.settings.players, viewer)}"
-    shown = replay_page.Page(title, viewer, tuple(pool.parts), tuple(frames), tuple(told))
-    return replay_page.page_html(shown, _PAGE_STYLE)
+    return replay_page.stepped_page(title, viewer, to, tell, frame, _PAGE_STYLE)
 
 
 def picture(folded: Folded, viewer: str, to: int) -> str:

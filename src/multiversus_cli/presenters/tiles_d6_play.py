@@ -13,24 +13,30 @@ modifiers and rolls (:mod:`multiversus_core.rulesets.tiles_d6.rules`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
 from types import MappingProxyType
 from typing import Final
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from multiversus_cli import play_any
 from multiversus_cli.grid_text import square_list
 from multiversus_cli.odds import FACES, chance, faces
-from multiversus_cli.play_any import Ask, Decision, PlayRequest, Quit, Terminal, read_answer
+from multiversus_cli.play_any import (
+    Ask,
+    BoardTerminal,
+    Decision,
+    PlayRequest,
+    Quit,
+    read_answer,
+)
 from multiversus_cli.presenters.tiles_d6_text import board, letters
 from multiversus_core.engine.grid import distance
 from multiversus_core.engine.grid import parse_square_name as parse_square
-from multiversus_core.engine.registry import AnyRuleset
 from multiversus_core.engine.ruleset import Seat
 from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.tiles_d6 import rules
@@ -406,11 +412,14 @@ def _refused(state: TilesState, seat: Seat, menu: Menu, at: Coord) -> str:
 # --- the terminal -------------------------------------------------------------------------
 
 
-class TilesTerminal(Terminal):
+class TilesTerminal(BoardTerminal):
     """tiles-d6's board and short menus at the terminal (:mod:`multiversus_cli.play_any`)."""
 
-    def __init__(self) -> None:
-        self.helped = False
+    def draw(
+        self, state: TilesState, viewer: str, *, result: bool = True, marked: Collection[Coord] = ()
+    ) -> RenderableType:
+        """The board (:func:`.tiles_d6_text.board`)."""
+        return board(state, viewer, result=result, marked=marked)
 
     def choose(self, decision: Decision, out: Console, ask: Ask) -> Command:
         """A person's command through the menus, the board drawn first.
@@ -421,11 +430,7 @@ class TilesTerminal(Terminal):
         seat: Seat = decision.seat
         viewer = decision.ruleset.viewer_of(state, seat)
         menus = [menu_for(state, seat, decision.legal)]
-        out.print()
-        out.print(board(state, viewer, marked=tuple(menus[0].squares)))
-        if not self.helped:
-            out.print("Type ? for the odds of the choices at hand, h for help.", markup=False)
-            self.helped = True
+        self.show_board(decision, out, tuple(menus[0].squares))
         name = decision.names[seat - 1]
         show_menu(out, f"{name}, seat {seat}", menus[-1])
         while True:
@@ -457,13 +462,6 @@ class TilesTerminal(Terminal):
             else:
                 return then
             show_menu(out, f"{name}, seat {seat}", menus[-1])
-
-    def finish(self, ruleset: AnyRuleset, state: TilesState, out: Console, *, quiet: bool) -> None:
-        """The board as it ended, then how the match ended."""
-        if not quiet:
-            out.print()
-            out.print(board(state, "spectator", result=False))
-        super().finish(ruleset, state, out, quiet=quiet)
 
 
 def show_menu(out: Console, who: str, menu: Menu) -> None:

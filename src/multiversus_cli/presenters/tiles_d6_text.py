@@ -18,6 +18,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from multiversus_cli import transcript
 from multiversus_cli.grid_text import grid_map
 from multiversus_core.engine.ruleset import REFEREE, Seat
 from multiversus_core.engine.text import printable
@@ -27,7 +28,6 @@ from multiversus_core.rulesets.tiles_d6.model import ROUNDS, Command, Coord, Eve
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET
 from multiversus_core.rulesets.tiles_d6.words import (
     describe_command,
-    narrate,
     own_name,
     square,
     where,
@@ -101,14 +101,7 @@ def entry_head(number: int, before: TilesState, command: Command) -> str:
 def event_lines(before: TilesState, events: Iterable[Event]) -> tuple[str, ...]:
     """The events that came of an entry given in ``before``, each in a line (events not worth
     telling are passed over); every viewer reads the same (T28)."""
-    lines: list[str] = []
-    state = before
-    for event in events:
-        line = narrate(event, state, None)
-        if line:
-            lines.append(line)
-        state = rules.evolve(state, event)
-    return tuple(lines)
+    return transcript.event_lines(RULESET, before, events)
 
 
 def shown_state(state: TilesState, viewer: str) -> TilesState:

@@ -11,6 +11,7 @@ from multiversus_cli.differences import (
     field_differences,
     field_line,
     record_differences,
+    record_line,
     words,
 )
 from multiversus_core.engine.grid import square_name
@@ -123,16 +124,7 @@ def difference_line(found: Found, state: WorldsState) -> str:
     else:
         seat = int(found["seat"])
         name = f"{state.settings.players[seat - 1]}'s side (seat {seat})"
-    if found["differs"] == ["presence"]:
-        return f"{name}: in {'A only' if found['b'] is None else 'B only'}"
-    parts = []
-    for f in found["differs"]:
-        a, b = worlds_words(f, found["a"][f]), worlds_words(f, found["b"][f])
-        label = _LABELS.get(f, f)
-        parts.append(
-            f"{label} differs" if a is None or b is None else f"{label} {a} in A, {b} in B"
-        )
-    return f"{name}: " + "; ".join(parts)
+    return record_line(name, found, worlds_words, _LABELS)
 
 
 __all__ = ["difference_line", "state_differences", "worlds_words"]

@@ -30,18 +30,28 @@ import msgspec
 from multiversus_cli import replay_page
 from multiversus_cli.presenters import Folded
 from multiversus_cli.presenters.worlds_collide_text import (
+    CLIMB_WORDS,
+    SQUARE_WORDS,
     entry_told,
     environment_line,
     heading,
+    objectives_near,
     roll_line,
     shown_state,
     status,
     weapon_words,
 )
-from multiversus_cli.replay_page import Pool, entry_html, viewer_words
-from multiversus_cli.svg_grid import Piece, grid_lines, grid_names, short_labels
+from multiversus_cli.replay_page import Pool, Told, entry_html, viewer_words
+from multiversus_cli.svg_grid import (
+    Layout,
+    Piece,
+    grid_lines,
+    grid_names,
+    health_bar,
+    placed_mark,
+    short_labels,
+)
 from multiversus_cli.svg_marks import ARROWS, attack_mark, path_mark
-from multiversus_core.engine.grid import distance
 from multiversus_core.engine.grid import square_name as square
 from multiversus_core.engine.ruleset import Seat
 from multiversus_core.rulesets.worlds_collide import rules
@@ -80,11 +90,10 @@ KINDS: Final[Mapping[str, str]] = {
 """Each legend character of a map (W2) by the name of its kind."""
 
 _KIND_WORDS: Final[Mapping[str, str]] = {
-    "ground": "ground, level 0",
-    "low-wall": "low wall, level 0: cover against ranged attacks over it",
-    "ruin": "ruin, level 1: blocks sight; on or off it costs 2 more",
-    "objective": "objective marker, on ground",
+    KINDS[char]: words + (" " + CLIMB_WORDS.strip() if char == RUIN else "")
+    for char, words in SQUARE_WORDS.items()
 }
+"""Each kind of square in words, as the terminal's legend tells it."""
 
 _SYMBOLS: Final[Mapping[str, str]] = {
     "ground": '<rect width="32" height="32" fill="#efe6d2"/>',
@@ -179,41 +188,19 @@ def _number(model: Model) -> str:
     return last[1] if len(last) == 2 and last[1].isdigit() and model.kind.count > 1 else ""
 
 
-def _xy(at: Coord) -> tuple[int, int]:
-    return MARGIN + at[0] * CELL, MARGIN + at[1] * CELL
-
-
-def _centre(at: Coord) -> tuple[float, float]:
-    x, y = _xy(at)
-    return x + CELL / 2, y + CELL / 2
-
-
-def _bottom(seen: WorldsState) -> int:
-    return MARGIN + seen.game_map.height * CELL
-
-
-def _width(seen: WorldsState) -> int:
-    return MARGIN + seen.game_map.width * CELL + 8
-
-
-def _per_line(seen: WorldsState) -> int:
-    """How many models not deployed a line of the strip holds."""
-    return max((_width(seen) - MARGIN - OFF_LEFT) // (CELL - 2), 1)
-
-
-def _off_xy(seen: WorldsState, slot: int) -> tuple[int, int]:
-    line, place = divmod(slot, _per_line(seen))
-    return MARGIN + OFF_LEFT + place * (CELL - 2), _bottom(seen) + 6 + line * STRIP
+def _layout(seen: WorldsState) -> Layout:
+    """Where the board of ``seen`` is drawn."""
+    columns, rows = seen.game_map.width, seen.game_map.height
+    return Layout(CELL, MARGIN, columns, rows, MARGIN + columns * CELL + 8, STRIP)
 
 
 def _legend_top(seen: WorldsState) -> int:
     """Below the strip, with a line for each model the strip may have to hold at once."""
-    lines = -(-len(seen.models) // _per_line(seen))
-    return _bottom(seen) + 6 + STRIP * lines
+    return _layout(seen).below_strip(len(seen.models))
 
 
 def _size(seen: WorldsState) -> tuple[int, int]:
-    return _width(seen), _legend_top(seen) + ROW * (4 + len(KINDS)) + 8
+    return _layout(seen).width, _legend_top(seen) + ROW * (4 + len(KINDS)) + 8
 
 
 _STYLE: Final = (
@@ -235,26 +222,29 @@ def board_parts(seen: WorldsState, change: Highlight | None = None) -> list[str]
     tag. Joined, they are one SVG document."""
     change = change or Highlight()
     short = labels(seen.models)
+    layout = _layout(seen)
     parts = _head(seen)
     parts.append(_zones(seen))
     parts.append(_objectives(seen))
     parts += [_fallen(seen, m, short[m.id]) for m in seen.models if m.fallen and m.at]
     parts += [
-        path_mark(model, "move", [_centre(start), _centre(end)])
+        path_mark(model, "move", [layout.centre(start), layout.centre(end)])
         for model, start, end in change.moves
     ]
-    parts += [_placed(at) for at in change.placed]
+    parts += [placed_mark(layout, at, "wc-placed") for at in change.placed]
     off = 0
     for model in seen.models:
         if model.fallen:
             continue
         if model.at is not None:
-            parts.append(_token(seen, model, short[model.id], _xy(model.at), CELL))
+            parts.append(_token(seen, model, short[model.id], layout.xy(model.at), CELL))
         else:
-            parts.append(_token(seen, model, short[model.id], _off_xy(seen, off), CELL - 4))
+            parts.append(_token(seen, model, short[model.id], layout.off_xy(off), CELL - 4))
             off += 1
     parts += [
-        attack_mark(s.model, s.target, s.outcome, (_centre(s.source), 12), (_centre(s.aim), 16))
+        attack_mark(
+            s.model, s.target, s.outcome, (layout.centre(s.source), 12), (layout.centre(s.aim), 16)
+        )
         for s in change.strikes
     ]
     parts.append("</svg>")
@@ -270,6 +260,7 @@ def _head(seen: WorldsState) -> list[str]:
     """The opening tag, the title (where the match stands), then the squares and the legend:
     the first and the last are the same all match long, so a page stores them once."""
     width, height = _size(seen)
+    layout = _layout(seen)
     game_map = seen.game_map
     symbols = "".join(
         f'<symbol id="wc-{kind}" viewBox="0 0 32 32">{drawn}</symbol>'
@@ -287,7 +278,7 @@ def _head(seen: WorldsState) -> list[str]:
     ]
     for row, characters in enumerate(game_map.rows):
         for column, character in enumerate(characters):
-            kind, (x, y) = KINDS[character], _xy((column, row))
+            kind, (x, y) = KINDS[character], layout.xy((column, row))
             name = square((column, row))
             level = game_map.level((column, row))
             out.append(
@@ -299,7 +290,7 @@ def _head(seen: WorldsState) -> list[str]:
     out.append(grid_lines(MARGIN, MARGIN, columns, rows, CELL))
     out.append(grid_names(MARGIN, MARGIN, columns, rows, CELL, "wc-num"))
     out.append(
-        f'<text class="wc-text" x="{MARGIN}" y="{_bottom(seen) + 6 + CELL // 2 - 3}">'
+        f'<text class="wc-text" x="{MARGIN}" y="{layout.bottom + 6 + CELL // 2 - 3}">'
         "Not deployed:</text>"
     )
     out.append(_legend(seen, MARGIN, _legend_top(seen) + ROW // 2 + 4))
@@ -341,6 +332,7 @@ def _zones(seen: WorldsState) -> str:
     first = seen.first_deployer
     names = seen.settings.players
     strong = seen.phase in ("roll_off", "deploy")
+    layout = _layout(seen)
     out = ['<g class="wc-zones">']
     for which, rows in (("first", deployment.first), ("second", deployment.second)):
         seat: Seat | None = None
@@ -349,7 +341,7 @@ def _zones(seen: WorldsState) -> str:
         colour = "#64748b" if seat is None else SEAT_COLOURS[seat]
         whose = "" if seat is None else f": {names[seat - 1]}"
         top, bottom = min(rows), max(rows)
-        x, y = _xy((0, top))
+        x, y = layout.xy((0, top))
         out.append(
             f'<rect class="wc-zone" data-zone="{which}" x="{x + 2}" y="{y + 2}" '
             f'width="{seen.game_map.width * CELL - 4}" height="{(bottom - top + 1) * CELL - 4}" '
@@ -364,21 +356,12 @@ def _zones(seen: WorldsState) -> str:
 def _objectives(seen: WorldsState) -> str:
     """The ground each objective counts (W19: within the mission's radius), in the colour of
     the side with more models there now, grey when neither leads."""
-    mission = seen.game_map.mission
-    radius = mission.objective_radius
+    radius = seen.game_map.mission.objective_radius
     out = ['<g class="wc-objectives">']
-    for at in seen.game_map.objectives:
-        near = [
-            sum(
-                1
-                for m in rules.on_board(seen, seat)
-                if m.at is not None and distance(m.at, at) <= radius
-            )
-            for seat in (1, 2)
-        ]
+    for at, near in objectives_near(seen):
         ahead: Seat | None = None if near[0] == near[1] else 1 if near[0] > near[1] else 2
         colour = "#78716c" if ahead is None else SEAT_COLOURS[ahead]
-        x, y = _xy((at[0] - radius, at[1] - radius))
+        x, y = _layout(seen).xy((at[0] - radius, at[1] - radius))
         side = (2 * radius + 1) * CELL
         out.append(
             f'<rect class="wc-objective" data-square="{square(at)}" '
@@ -391,19 +374,10 @@ def _objectives(seen: WorldsState) -> str:
     return "".join(out)
 
 
-def _placed(at: Coord) -> str:
-    cx, cy = _centre(at)
-    return (
-        f'<g class="mv-change wc-placed" data-square="{square(at)}">'
-        f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL / 2 - 1:g}" fill="none" stroke="#f59e0b" '
-        'stroke-width="3"/></g>'
-    )
-
-
 def _fallen(seen: WorldsState, model: Model, label: str) -> str:
     """A fallen token (W17, W32): a cross on the square the model fell on."""
     assert model.at is not None
-    x, y = _xy(model.at)
+    x, y = _layout(seen).xy(model.at)
     colour = SEAT_COLOURS[model.seat]
     return (
         f'<g class="wc-fallen" data-model="{escape(model.id)}" data-square="{square(model.at)}">'
@@ -449,12 +423,7 @@ def _token(seen: WorldsState, model: Model, label: str, xy: tuple[int, int], spa
         f'<text class="wc-label" x="{cx:g}" y="{cy:g}">{escape(label)}</text>'
     )
     if model.hp < kind.hp:
-        full = span - 8
-        left = full * max(model.hp, 0) / kind.hp
-        out.append(
-            f'<rect x="{x + 4}" y="{y + span - 5}" width="{full}" height="3" fill="#dc2626"/>'
-            f'<rect x="{x + 4}" y="{y + span - 5}" width="{left:g}" height="3" fill="#16a34a"/>'
-        )
+        out.append(health_bar(x + 4, y + span - 5, span - 8, model.hp / kind.hp, height=3))
     if kind.is_leader:
         out.append(
             f'<circle cx="{x + span - 6}" cy="{y + 6}" r="6" fill="#facc15" stroke="#111"/>'
@@ -530,13 +499,6 @@ table.wc-roster th,table.wc-roster td{border:1px solid #cbd5e1;padding:2px 6px;t
 # --- the presenter's two members --------------------------------------------------------------
 
 
-def _frame(
-    pool: Pool, seen: WorldsState, change: Highlight | None, told: tuple[str, tuple[str, ...]]
-) -> replay_page.Frame:
-    panels = (entry_html(*told, "wc-entry"), status_html(seen), *roster_parts(seen))
-    return pool.frame(board_parts(seen, change), panels)
-
-
 def page(folded: Folded, viewer: str, to: int) -> str:
     """One self-contained HTML page stepping through the first ``to`` entries as ``viewer``
     knew them: each entry in the game's words, then the board, where the match stands and the
@@ -544,22 +506,25 @@ def page(folded: Folded, viewer: str, to: int) -> str:
 
     :raises ValueError: for a viewer the game does not have.
     """
-    pool = Pool()
+
+    def frame(pool: Pool, k: int, told: Told) -> replay_page.Frame:
+        seen = shown_state(folded.states[k], viewer)
+        change = None
+        if k:
+            before = shown_state(folded.states[k - 1], viewer)
+            change = highlight(before, folded.log.entries[k - 1].events)
+        panels = (entry_html(*told, "wc-entry"), status_html(seen), *roster_parts(seen))
+        return pool.frame(board_parts(seen, change), panels)
+
     seen = shown_state(folded.states[0], viewer)
-    frames = [_frame(pool, seen, None, ("Before the first entry", ()))]
-    told: list[tuple[str, tuple[str, ...]]] = []
-    for number in range(1, to + 1):
-        before, seen = seen, shown_state(folded.states[number], viewer)
-        told.append(entry_told(folded, number))
-        change = highlight(before, folded.log.entries[number - 1].events)
-        frames.append(_frame(pool, seen, change, told[-1]))
     names = " v ".join(seen.settings.players)
     title = (
         f"worlds-collide replay: {names} on {seen.game_map.name}, as "
         f"{viewer_words(seen.settings.players, viewer)}"
     )
-    shown = replay_page.Page(title, viewer, tuple(pool.parts), tuple(frames), tuple(told))
-    return replay_page.page_html(shown, _PAGE_STYLE)
+    return replay_page.stepped_page(
+        title, viewer, to, lambda number: entry_told(folded, number), frame, _PAGE_STYLE
+    )
 
 
 def picture(folded: Folded, viewer: str, to: int) -> str:

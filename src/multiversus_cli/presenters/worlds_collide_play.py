@@ -23,13 +23,13 @@ from fractions import Fraction
 from typing import Final
 
 from msgspec.structs import replace
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from multiversus_cli import play_any
 from multiversus_cli.grid_text import square_list
 from multiversus_cli.odds import FACES, chance
-from multiversus_cli.play_any import Ask, Decision, PlayRequest, Terminal, TreeMenus
+from multiversus_cli.play_any import Ask, BoardTerminal, Decision, PlayRequest, TreeMenus
 from multiversus_cli.presenters.worlds_collide_text import (
     board,
     effect_words,
@@ -41,7 +41,6 @@ from multiversus_cli.presenters.worlds_collide_text import (
 from multiversus_core.engine.choices import Ask as ChoiceAsk
 from multiversus_core.engine.choices import CommandTree, Option, is_tree
 from multiversus_core.engine.grid import parse_square_name, square_name
-from multiversus_core.engine.registry import AnyRuleset
 from multiversus_core.engine.ruleset import Seat
 from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.worlds_collide import geometry, rules
@@ -563,14 +562,23 @@ def _is_rows(asked: ChoiceAsk) -> bool:
 # --- the terminal -------------------------------------------------------------------------------
 
 
-class WorldsTerminal(Terminal):
+class WorldsTerminal(BoardTerminal):
     """worlds-collide's board and short menus at the terminal (:mod:`multiversus_cli.play_any`)."""
 
-    def __init__(self) -> None:
-        self.helped = False
+    def draw(
+        self,
+        state: WorldsState,
+        viewer: str,
+        *,
+        result: bool = True,
+        marked: Collection[Coord] = (),
+    ) -> RenderableType:
+        """The board (:func:`.worlds_collide_text.board`)."""
+        return board(state, viewer, result=result, marked=marked)
 
     def choose(self, decision: Decision, out: Console, ask: Ask) -> Command:
-        """A person's command through the menus, the board drawn first.
+        """A person's command through the menus, the board drawn first (the squares the first
+        menu may go to marked).
 
         :raises Quit: when the person types q, or the input ends.
         """
@@ -578,28 +586,16 @@ class WorldsTerminal(Terminal):
         seat: Seat = decision.seat
         legal = decision.legal
         tree: CommandTree[Command] = legal if is_tree(legal) else listed(state, seat, legal)
-        who = f"{decision.names[seat - 1]}, seat {seat}"
-        menus = WorldsMenus(state, seat, tree, who)
+        menus = WorldsMenus(state, seat, tree, f"{decision.names[seat - 1]}, seat {seat}")
         first = tree.ask(())
         marked: Collection[Coord] = ()
-        if isinstance(first, ChoiceAsk):
-            marked = menus.marks(first, ())
         if state.phase == "deploy":
             marked = rules.deploy_zone(state, seat)
-        out.print()
-        out.print(board(state, decision.ruleset.viewer_of(state, seat), marked=marked))
-        if not self.helped:
-            out.print("Type ? for the odds of the choices at hand, h for help.", markup=False)
-            self.helped = True
+        elif isinstance(first, ChoiceAsk):
+            marked = menus.marks(first, ())
+        self.show_board(decision, out, marked)
         command: Command = menus.build(tree, out, ask)
         return command
-
-    def finish(self, ruleset: AnyRuleset, state: WorldsState, out: Console, *, quiet: bool) -> None:
-        """The board as it ended, then how the match ended."""
-        if not quiet:
-            out.print()
-            out.print(board(state, "spectator", result=False))
-        super().finish(ruleset, state, out, quiet=quiet)
 
 
 __all__ = [

@@ -18,6 +18,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from multiversus_cli import transcript
 from multiversus_cli.grid_text import grid_map
 from multiversus_cli.presenters import Folded
 from multiversus_core.engine.grid import distance
@@ -50,7 +51,6 @@ from multiversus_core.rulesets.worlds_collide.ruleset import RULESET
 from multiversus_core.rulesets.worlds_collide.words import (
     PLAN_WORDS,
     describe_command,
-    narrate,
     tactic_name,
     where,
 )
@@ -143,14 +143,7 @@ def entry_head(number: int, before: WorldsState, turn: tuple[int, int], command:
 def event_lines(before: WorldsState, events: Iterable[Event]) -> tuple[str, ...]:
     """The events that came of an entry given in ``before``, each in a line (events not worth
     telling are passed over); every viewer reads the same (W20)."""
-    lines: list[str] = []
-    state = before
-    for event in events:
-        line = narrate(event, state, None)
-        if line:
-            lines.append(line)
-        state = rules.evolve(state, event)
-    return tuple(lines)
+    return transcript.event_lines(RULESET, before, events)
 
 
 def entry_told(folded: Folded, number: int) -> tuple[str, tuple[str, ...]]:
@@ -424,6 +417,17 @@ def legend(state: WorldsState, *, marked: bool = False) -> Text:
     return text
 
 
+def objectives_near(state: WorldsState) -> list[tuple[Coord, tuple[int, int]]]:
+    """Each objective (W19) and how many models of seat 1 and of seat 2 are within the
+    mission's radius of it now."""
+    radius = state.game_map.mission.objective_radius
+
+    def near(seat: Seat, at: Coord) -> int:
+        return sum(1 for m in rules.on_board(state, seat) if m.at and distance(m.at, at) <= radius)
+
+    return [(at, (near(1, at), near(2, at))) for at in state.game_map.objectives]
+
+
 def objectives_line(state: WorldsState) -> str:
     """The mission's objectives (W19) and the models near each now, seat 1's then seat 2's."""
     mission = state.game_map.mission
@@ -433,17 +437,7 @@ def objectives_line(state: WorldsState) -> str:
         if list(rounds) == list(range(rounds[0], rounds[-1] + 1)) and len(rounds) > 1
         else "round " + ", ".join(map(str, rounds))
     )
-    near = []
-    for at in state.game_map.objectives:
-        counts = [
-            sum(
-                1
-                for m in rules.on_board(state, seat)
-                if m.at is not None and distance(m.at, at) <= mission.objective_radius
-            )
-            for seat in (1, 2)
-        ]
-        near.append(f"{square(at)} {counts[0]}-{counts[1]}")
+    near = [f"{square(at)} {n1}-{n2}" for at, (n1, n2) in objectives_near(state)]
     players = state.settings.players
     return (
         f"{mission.name}: an objective scores {mission.objective_vp} VP at the end of {when} "
@@ -531,9 +525,11 @@ def status(state: WorldsState, model: Model) -> str:
 
 
 __all__ = [
+    "CLIMB_WORDS",
     "MODEL_LETTERS",
     "ROSTER_KEY",
     "SEAT_STYLES",
+    "SQUARE_WORDS",
     "board",
     "effect_words",
     "entry_head",
@@ -546,6 +542,7 @@ __all__ = [
     "letters",
     "map_text",
     "objectives_line",
+    "objectives_near",
     "penalty_words",
     "progress",
     "roll_line",
