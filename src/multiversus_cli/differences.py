@@ -9,7 +9,7 @@ words when it is short enough for a line.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Final, TypeAlias
 
 import msgspec
@@ -103,6 +103,16 @@ def record_differences(
             {"field": field, key: ident, "differs": differs, "a": values(ra), "b": values(rb)}
         )
     return found
+
+
+def named(key: str, value: Any, ids: Collection[str], name: Callable[[str], str]) -> Any:
+    """``value`` with the ids it holds told by ``name``, when ``key`` is one of ``ids`` (an
+    id, or a list of them)."""
+    if key in ids and isinstance(value, str):
+        return name(value)
+    if key in ids and isinstance(value, (list, tuple)):
+        return [name(v) if isinstance(v, str) else v for v in value]
+    return value
 
 
 def record_line(name: str, found: Found, told: Words, labels: Mapping[str, str]) -> str:

@@ -1,5 +1,5 @@
-"""A square board in the terminal, any game's: the frame of files and ranks round a map, and
-squares listed in a short line.
+"""A square board in the terminal, any game's: the frame of files and ranks round a map, the
+result after the board, and squares listed in a short line.
 
 Squares are named as :func:`~multiversus_core.engine.grid.square_name` names them: file
 letters left to right, rank numbers from 1 at the top.
@@ -9,9 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+from rich.console import Group, RenderableType
 from rich.text import Text
 
 from multiversus_core.engine.grid import Coord, square_name
+from multiversus_core.engine.text import printable
 
 
 def file_name(column: int) -> str:
@@ -40,6 +42,13 @@ def grid_map(width: int, height: int, cell: Callable[[Coord], Text]) -> Text:
     return text
 
 
+def with_result(parts: list[RenderableType], reason: str | None) -> Group:
+    """A board's parts, then the match's result in a line when there is one to tell."""
+    if reason is not None:
+        parts.append(Text(printable(f"The match is over: {reason}."), style="bold"))
+    return Group(*parts)
+
+
 def square_list(squares: Iterable[Coord]) -> str:
     """Squares in a short line, rank by rank, neighbours on a rank as a run:
     ``"a1-c1 f1 a2-b2"``."""
@@ -56,4 +65,4 @@ def square_list(squares: Iterable[Coord]) -> str:
     )
 
 
-__all__ = ["file_name", "grid_map", "square_list"]
+__all__ = ["file_name", "grid_map", "square_list", "with_result"]

@@ -5,11 +5,20 @@ their tokens, a piece's health as a bar, and the ring round a square a piece was
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import NamedTuple
+from collections.abc import Iterable, Mapping
+from typing import Final, NamedTuple
 
 from multiversus_cli.grid_text import file_name
 from multiversus_core.engine.grid import Coord, square_name
+
+MARGIN: Final = 24
+"""Room for the file letters above a board and the rank numbers left of it."""
+OFF_LEFT: Final = 110
+"""Where the pieces off the board begin, right of the strip's name."""
+ROW: Final = 20
+"""The height of a legend line."""
+SEAT_COLOURS: Final[Mapping[int, str]] = {1: "#1d4ed8", 2: "#b91c1c"}
+"""Each seat's pieces in a two-seat game: blue and red, as the terminal shows them."""
 
 
 class Layout(NamedTuple):
@@ -24,7 +33,7 @@ class Layout(NamedTuple):
     width: int
     """The picture's width."""
     strip: int
-    off_left: int = 110
+    off_left: int = OFF_LEFT
 
     def xy(self, at: Coord) -> tuple[int, int]:
         """The top left corner of a square."""
@@ -125,6 +134,10 @@ def short_labels(pieces: Iterable[Piece]) -> dict[str, str]:
 
 
 __all__ = [
+    "MARGIN",
+    "OFF_LEFT",
+    "ROW",
+    "SEAT_COLOURS",
     "Layout",
     "Piece",
     "grid_lines",

@@ -9,6 +9,7 @@ from multiversus_cli.differences import (
     Found,
     field_differences,
     field_line,
+    named,
     record_differences,
     record_line,
     words,
@@ -71,11 +72,7 @@ def difference_line(found: Found, state: TilesState) -> str:
             return nested(key, value)
 
         def nested(key: str, value: Any) -> str | None:
-            if key in _UNIT_IDS and isinstance(value, str):
-                value = unit_name(state, value)
-            elif key in _UNIT_IDS and isinstance(value, (list, tuple)):
-                value = [unit_name(state, v) if isinstance(v, str) else v for v in value]
-            return tiles_words(key, value)
+            return tiles_words(key, named(key, value, _UNIT_IDS, lambda u: unit_name(state, u)))
 
         return field_line(found, told, records=False, nested=nested)
     name = found.get("name") or unit_name(state, found["unit"])

@@ -29,6 +29,10 @@ from multiversus_cli import replay_page, transcript
 from multiversus_cli.presenters import Folded
 from multiversus_cli.replay_page import Pool, Told, entry_html, viewer_words
 from multiversus_cli.svg_grid import (
+    MARGIN,
+    OFF_LEFT,
+    ROW,
+    SEAT_COLOURS,
     Layout,
     Piece,
     grid_lines,
@@ -57,19 +61,10 @@ from multiversus_core.rulesets.tiles_d6.words import square, unit_name
 
 CELL: Final = 40
 """The side of one tile, in SVG units."""
-MARGIN: Final = 24
-"""Room for the file letters above the board and the rank numbers left of it."""
 STRIP: Final = 40
 """The height of a line of the strip of units off the board."""
-OFF_LEFT: Final = 110
-"""Where the units off the board begin, right of the strip's name."""
-ROW: Final = 20
-"""The height of a legend line."""
 WIDEST: Final = 500
 """The least width of the picture, so that the legend fits beside a small map."""
-
-SEAT_COLOURS: Final[Mapping[Seat, str]] = {1: "#1d4ed8", 2: "#b91c1c"}
-"""Each seat's units: blue and red, as the terminal shows them."""
 
 Kind: TypeAlias = Literal["ground", "tree", "wall", "door", "window", "water", "brambles"]
 KINDS: Final[Mapping[str, Kind]] = {

@@ -14,12 +14,12 @@ from typing import Final
 
 from rich import box
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from multiversus_cli import transcript
-from multiversus_cli.grid_text import grid_map
+from multiversus_cli.grid_text import grid_map, with_result
 from multiversus_core.engine.ruleset import REFEREE, Seat
 from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.tiles_d6 import rules
@@ -126,9 +126,7 @@ def board(
     )
     parts.extend(roster(state, seat) for seat in (1, 2))
     outcome = rules.outcome(state)
-    if result and outcome is not None:
-        parts.append(Text(printable(f"The match is over: {outcome.reason}."), style="bold"))
-    return Group(*parts)
+    return with_result(parts, outcome.reason if result and outcome is not None else None)
 
 
 def heading(state: TilesState) -> str:

@@ -10,6 +10,7 @@ from multiversus_cli.differences import (
     Found,
     field_differences,
     field_line,
+    named,
     record_differences,
     record_line,
     words,
@@ -100,11 +101,8 @@ def difference_line(found: Found, state: WorldsState) -> str:
             return worlds_words(key, value)
 
         def nested(key: str, value: Any) -> str | None:
-            if key in _MODEL_IDS and isinstance(value, str):
-                value = model_name(state, value)
-            elif key in _MODEL_IDS and isinstance(value, (list, tuple)):
-                value = [model_name(state, v) if isinstance(v, str) else v for v in value]
-            elif key == "moves" and isinstance(value, (list, tuple)):
+            value = named(key, value, _MODEL_IDS, lambda m: model_name(state, m))
+            if key == "moves" and isinstance(value, (list, tuple)):
                 return (
                     ", ".join(
                         f"{model_name(state, m['model'])} to {worlds_words('to', m['to'])}"

@@ -31,7 +31,7 @@ from multiversus_cli import replay_page
 from multiversus_cli.presenters import Folded
 from multiversus_cli.presenters.worlds_collide_text import (
     CLIMB_WORDS,
-    SQUARE_WORDS,
+    SQUARES,
     entry_told,
     environment_line,
     heading,
@@ -43,6 +43,9 @@ from multiversus_cli.presenters.worlds_collide_text import (
 )
 from multiversus_cli.replay_page import Pool, Told, entry_html, viewer_words
 from multiversus_cli.svg_grid import (
+    MARGIN,
+    ROW,
+    SEAT_COLOURS,
     Layout,
     Piece,
     grid_lines,
@@ -55,7 +58,7 @@ from multiversus_cli.svg_marks import ARROWS, attack_mark, path_mark
 from multiversus_core.engine.grid import square_name as square
 from multiversus_core.engine.ruleset import Seat
 from multiversus_core.rulesets.worlds_collide import rules
-from multiversus_core.rulesets.worlds_collide.content import LOW_WALL, OBJECTIVE, RUIN
+from multiversus_core.rulesets.worlds_collide.content import RUIN
 from multiversus_core.rulesets.worlds_collide.model import (
     AttackHit,
     AttackLost,
@@ -69,29 +72,15 @@ from multiversus_core.rulesets.worlds_collide.model import (
 
 CELL: Final = 32
 """The side of one square, in SVG units."""
-MARGIN: Final = 24
-"""Room for the column letters above the board and the row numbers left of it."""
 STRIP: Final = 34
 """The height of a line of the strip of models not deployed."""
-OFF_LEFT: Final = 110
-"""Where the models not deployed begin, right of the strip's name."""
-ROW: Final = 20
-"""The height of a legend line."""
 
-SEAT_COLOURS: Final[Mapping[Seat, str]] = {1: "#1d4ed8", 2: "#b91c1c"}
-"""Each seat's models: blue and red, as the terminal shows them."""
-
-KINDS: Final[Mapping[str, str]] = {
-    ".": "ground",
-    LOW_WALL: "low-wall",
-    RUIN: "ruin",
-    OBJECTIVE: "objective",
-}
+KINDS: Final[Mapping[str, str]] = {char: square.kind for char, square in SQUARES.items()}
 """Each legend character of a map (W2) by the name of its kind."""
 
 _KIND_WORDS: Final[Mapping[str, str]] = {
-    KINDS[char]: words + (" " + CLIMB_WORDS.strip() if char == RUIN else "")
-    for char, words in SQUARE_WORDS.items()
+    square.kind: square.words + (" " + CLIMB_WORDS.strip() if char == RUIN else "")
+    for char, square in SQUARES.items()
 }
 """Each kind of square in words, as the terminal's legend tells it."""
 

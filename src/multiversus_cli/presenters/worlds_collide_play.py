@@ -33,6 +33,7 @@ from multiversus_cli.play_any import Ask, BoardTerminal, Decision, PlayRequest, 
 from multiversus_cli.presenters.worlds_collide_text import (
     board,
     effect_words,
+    fields_words,
     knack_words,
     letters,
     penalty_words,
@@ -202,22 +203,20 @@ def attack_odds(state: WorldsState, attacker: Model, weapon: Weapon, target: Mod
     return said
 
 
+TACTIC_WORDS: Final = {
+    "ranged_damage": "ranged hits +{} damage",
+    "melee_damage": "melee hits +{} damage",
+    "ranged_attacks": "+{} attack with each ranged weapon",
+    "melee_attacks": "+{} attack with each melee weapon",
+    "move": "+{} Move",
+    "through_enemies": "may move through enemy models",
+}
+"""Each field of a tactic's effect (W24) in words."""
+
+
 def tactic_words(effect: TacticEffect) -> str:
     """What a tactic gives the activation (W24), in words."""
-    parts = []
-    if effect.ranged_damage:
-        parts.append(f"ranged hits +{effect.ranged_damage} damage")
-    if effect.melee_damage:
-        parts.append(f"melee hits +{effect.melee_damage} damage")
-    if effect.ranged_attacks:
-        parts.append(f"+{effect.ranged_attacks} attack with each ranged weapon")
-    if effect.melee_attacks:
-        parts.append(f"+{effect.melee_attacks} attack with each melee weapon")
-    if effect.move:
-        parts.append(f"+{effect.move} Move")
-    if effect.through_enemies:
-        parts.append("may move through enemy models")
-    return ", ".join(parts) or "nothing"
+    return fields_words(effect, TACTIC_WORDS, ", ")
 
 
 def _reroll_words(state: WorldsState, seat: Seat, spend: int = 0) -> str:

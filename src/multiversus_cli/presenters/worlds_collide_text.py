@@ -9,17 +9,18 @@ left to right, row numbers from 1 at the top (W27: row 0 is "1").
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
-from typing import Final
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Final, NamedTuple
 
+import msgspec
 from rich import box
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
 from multiversus_cli import transcript
-from multiversus_cli.grid_text import grid_map
+from multiversus_cli.grid_text import grid_map, with_result
 from multiversus_cli.presenters import Folded
 from multiversus_core.engine.grid import distance
 from multiversus_core.engine.grid import square_name as square
@@ -60,22 +61,24 @@ SEAT_STYLES: Final[dict[Seat, str]] = {1: "bold bright_blue", 2: "bold red"}
 ZONE_STYLES: Final[dict[Seat, str]] = {1: "blue", 2: "red"}
 """The colour of the ground of each seat's deployment rows."""
 
-SQUARE_WORDS: Final[dict[str, str]] = {
-    ".": "ground, level 0",
-    LOW_WALL: "low wall, level 0: cover",
-    RUIN: "ruin, level 1: blocks sight;",
-    OBJECTIVE: "objective marker, on ground",
+
+class Square(NamedTuple):
+    """A square of the legend (W2): its kind's name, what it is in a few words, its style."""
+
+    kind: str
+    words: str
+    style: str
+
+
+SQUARES: Final[dict[str, Square]] = {
+    ".": Square("ground", "ground, level 0", "grey50"),
+    LOW_WALL: Square("low-wall", "low wall, level 0: cover", "yellow"),
+    RUIN: Square("ruin", "ruin, level 1: blocks sight;", "bold white on grey23"),
+    OBJECTIVE: Square("objective", "objective marker, on ground", "bold magenta"),
 }
-"""Each square of the legend (W2), in a few words."""
+"""Each square of the legend (W2), by its character."""
 CLIMB_WORDS: Final = "    on or off it costs 2 more"
 """The legend's line under the ruin's (W2)."""
-
-SQUARE_STYLES: Final[dict[str, str]] = {
-    ".": "grey50",
-    LOW_WALL: "yellow",
-    RUIN: "bold white on grey23",
-    OBJECTIVE: "bold magenta",
-}
 FALLEN: Final = "*"
 """A fallen token on the map (W17, W32), where no model stands."""
 MARKED_STYLE: Final = "bold black on bright_green"
@@ -181,20 +184,28 @@ def _more(delta: int) -> str:
     return f"{delta} more" if delta > 0 else f"{-delta} less"
 
 
+def fields_words(struct: msgspec.Struct, said: Mapping[str, str], joined: str) -> str:
+    """A struct of numbers and flags in words: each field that is set, as ``said`` tells it
+    (``{}`` stands for its value), joined by ``joined``; "nothing" if none is set."""
+    parts = [
+        words.format(getattr(struct, name)) for name, words in said.items() if getattr(struct, name)
+    ]
+    return joined.join(parts) or "nothing"
+
+
+PENALTY_WORDS: Final = {
+    "lose_ap": "its player loses {} AP",
+    "opponent_ap": "the opponent gains {} AP",
+    "no_attack": "the activated models cannot attack",
+    "no_move": "the activated models cannot move",
+    "damage": "each activated model takes {} damage",
+}
+"""Each field of a penalty (W11, W21, W25) in words."""
+
+
 def penalty_words(penalty: Penalty) -> str:
     """What a failed tactic check costs this round (W11, W21, W25), in words."""
-    parts: list[str] = []
-    if penalty.lose_ap:
-        parts.append(f"its player loses {penalty.lose_ap} AP")
-    if penalty.opponent_ap:
-        parts.append(f"the opponent gains {penalty.opponent_ap} AP")
-    if penalty.no_attack:
-        parts.append("the activated models cannot attack")
-    if penalty.no_move:
-        parts.append("the activated models cannot move")
-    if penalty.damage:
-        parts.append(f"each activated model takes {penalty.damage} damage")
-    return "; ".join(parts) or "nothing"
+    return fields_words(penalty, PENALTY_WORDS, "; ")
 
 
 def environment_line(state: WorldsState) -> str:
@@ -236,9 +247,7 @@ def board(
     parts.append(Text(ROSTER_KEY))
     parts.extend(roster(state, seat) for seat in (1, 2))
     outcome = rules.outcome(state)
-    if result and outcome is not None:
-        parts.append(Text(printable(f"The match is over: {outcome.reason}."), style="bold"))
-    return Group(*parts)
+    return with_result(parts, outcome.reason if result and outcome is not None else None)
 
 
 def heading(state: WorldsState) -> str:
@@ -347,12 +356,12 @@ def map_text(state: WorldsState, marked: Collection[Coord] = ()) -> Text:
                 style += " dim"
             drawn = Text(" ")
             drawn.append(shown[model.id], style=style)
-            drawn.append(" " if char == "." else char, style=SQUARE_STYLES[char])
+            drawn.append(" " if char == "." else char, style=SQUARES[char].style)
             return drawn
         middle = FALLEN if at in fallen else char
         if at in marked:
             return Text(f"[{middle}]", style=MARKED_STYLE)
-        style = SQUARE_STYLES[char]
+        style = SQUARES[char].style
         if char == "." and at[1] in zones:
             style = ZONE_STYLES[zones[at[1]]]
         if middle == FALLEN:
@@ -384,9 +393,9 @@ def legend(state: WorldsState, *, marked: bool = False) -> Text:
     """What each square and mark on the map stands for, whose models are whose, and each
     side's deployment rows."""
     text = Text()
-    for char, name in SQUARE_WORDS.items():
-        text.append(f" {char} ", style=SQUARE_STYLES[char])
-        text.append(f" {name}\n")
+    for char, square_ in SQUARES.items():
+        text.append(f" {char} ", style=square_.style)
+        text.append(f" {square_.words}\n")
         if char == RUIN:
             text.append(CLIMB_WORDS + "\n")
     text.append(f" {FALLEN} ")
@@ -529,13 +538,15 @@ __all__ = [
     "MODEL_LETTERS",
     "ROSTER_KEY",
     "SEAT_STYLES",
-    "SQUARE_WORDS",
+    "SQUARES",
+    "Square",
     "board",
     "effect_words",
     "entry_head",
     "entry_told",
     "environment_line",
     "event_lines",
+    "fields_words",
     "heading",
     "knack_words",
     "legend",
