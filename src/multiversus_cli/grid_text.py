@@ -1,5 +1,5 @@
 """A square board in the terminal, any game's: the frame of files and ranks round a map, the
-result after the board, and squares listed in a short line.
+pieces' letters on it, the result after the board, and squares listed in a short line.
 
 Squares are named as :func:`~multiversus_core.engine.grid.square_name` names them: file
 letters left to right, rank numbers from 1 at the top.
@@ -19,6 +19,19 @@ from multiversus_core.engine.text import printable
 def file_name(column: int) -> str:
     """A column's letters, as :func:`square_name` names it ("a", "q", "aa")."""
     return square_name((column, 0))[:-1]
+
+
+def seat_letters(pieces: Iterable[tuple[str, int]], alphabet: str) -> dict[str, str]:
+    """A letter for every piece (its id and its seat, in order), by id: each seat's pieces
+    take ``alphabet`` in turn, seat 1's upper case (A, B, ...), the others' lower case."""
+    shown: dict[str, str] = {}
+    counts: dict[int, int] = {}
+    for ident, seat in pieces:
+        count = counts.get(seat, 0)
+        letter = alphabet[count % len(alphabet)]
+        shown[ident] = letter.upper() if seat == 1 else letter
+        counts[seat] = count + 1
+    return shown
 
 
 def grid_map(width: int, height: int, cell: Callable[[Coord], Text]) -> Text:
@@ -65,4 +78,4 @@ def square_list(squares: Iterable[Coord]) -> str:
     )
 
 
-__all__ = ["file_name", "grid_map", "square_list", "with_result"]
+__all__ = ["file_name", "grid_map", "seat_letters", "square_list", "with_result"]

@@ -6,9 +6,11 @@ their tokens, a piece's health as a bar, and the ring round a square a piece was
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from html import escape
 from typing import Final, NamedTuple
 
 from multiversus_cli.grid_text import file_name
+from multiversus_cli.svg_marks import ARROWS
 from multiversus_core.engine.grid import Coord, square_name
 
 MARGIN: Final = 24
@@ -84,6 +86,28 @@ def placed_mark(layout: Layout, at: Coord, css: str) -> str:
     )
 
 
+def board_head(
+    css: str, size: tuple[int, int], title: str, symbols: Mapping[str, str], box: int, style: str
+) -> tuple[str, str, str]:
+    """A board's SVG document begun: its opening tag (classes ``mv-board`` and
+    ``{css}-board``, labelled by its title), its title, and its definitions (each kind of
+    square a symbol ``{css}-{kind}`` drawn in a ``box`` by ``box`` square, the arrow heads of
+    :mod:`multiversus_cli.svg_marks`) with ``style`` and the background."""
+    width, height = size
+    drawn = "".join(
+        f'<symbol id="{css}-{kind}" viewBox="0 0 {box} {box}">{symbol}</symbol>'
+        for kind, symbol in symbols.items()
+    )
+    opening = (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="mv-board {css}-board" width="{width}" '
+        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-labelledby="{css}-board-title">'
+    )
+    titled = f'<title id="{css}-board-title">{escape(title)}</title>'
+    defs = f'<defs>{drawn}{ARROWS}</defs>{style}<rect width="100%" height="100%" fill="#fafafa"/>'
+    return opening, titled, defs
+
+
 def grid_lines(left: int, top: int, columns: int, rows: int, cell: int) -> str:
     """The lines between the squares of a board whose top left corner is at (``left``,
     ``top``), as one path."""
@@ -140,6 +164,7 @@ __all__ = [
     "SEAT_COLOURS",
     "Layout",
     "Piece",
+    "board_head",
     "grid_lines",
     "grid_names",
     "health_bar",

@@ -35,13 +35,14 @@ from multiversus_cli.svg_grid import (
     SEAT_COLOURS,
     Layout,
     Piece,
+    board_head,
     grid_lines,
     grid_names,
     health_bar,
     placed_mark,
     short_labels,
 )
-from multiversus_cli.svg_marks import ARROWS, attack_mark, path_mark
+from multiversus_cli.svg_marks import attack_mark, path_mark
 from multiversus_core.engine.grid import centre_tiles
 from multiversus_core.engine.ruleset import REFEREE, Seat
 from multiversus_core.rulesets.tiles_d6.content import BLOCKS_MOVEMENT, CENTRE_GAP, find_map
@@ -302,20 +303,8 @@ def _head(seen: TilesState) -> list[str]:
     first and the last are the same all match long, so a page stores them once."""
     width, height = _size(seen)
     layout = _layout(seen)
-    symbols = "".join(
-        f'<symbol id="tiles-{kind}" viewBox="0 0 40 40">{drawn}</symbol>'
-        for kind, drawn in _SYMBOLS.items()
-    )
-    opening = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="mv-board tiles-board" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
-        'aria-labelledby="tiles-board-title">'
-    )
-    title = f'<title id="tiles-board-title">{escape(_title(seen))}</title>'
-    out = [
-        f"<defs>{symbols}{ARROWS}</defs>{_STYLE}",
-        '<rect width="100%" height="100%" fill="#fafafa"/>',
-    ]
+    opening, title, defs = board_head("tiles", (width, height), _title(seen), _SYMBOLS, 40, _STYLE)
+    out = [defs]
     for row, characters in enumerate(seen.rows):
         for column, character in enumerate(characters):
             kind, x, y = KINDS[character], *layout.xy((column, row))

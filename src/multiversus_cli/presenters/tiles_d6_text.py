@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from multiversus_cli import transcript
-from multiversus_cli.grid_text import grid_map, with_result
+from multiversus_cli.grid_text import grid_map, seat_letters, with_result
 from multiversus_core.engine.ruleset import REFEREE, Seat
 from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.tiles_d6 import rules
@@ -74,13 +74,7 @@ keys of help and quitting at the terminal)."""
 def letters(state: TilesState) -> dict[str, str]:
     """A letter for every unit, by id, in roster order (:data:`UNIT_LETTERS`): seat 1's upper
     case (A, B, ...), seat 2's lower case (a, b, ...)."""
-    shown: dict[str, str] = {}
-    counts = {1: 0, 2: 0}
-    for unit in state.units:
-        letter = UNIT_LETTERS[counts[unit.seat] % len(UNIT_LETTERS)]
-        shown[unit.id] = letter.upper() if unit.seat == 1 else letter
-        counts[unit.seat] += 1
-    return shown
+    return seat_letters(((u.id, u.seat) for u in state.units), UNIT_LETTERS)
 
 
 def progress(state: TilesState) -> tuple[int, int]:

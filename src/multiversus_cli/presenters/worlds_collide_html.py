@@ -48,13 +48,14 @@ from multiversus_cli.svg_grid import (
     SEAT_COLOURS,
     Layout,
     Piece,
+    board_head,
     grid_lines,
     grid_names,
     health_bar,
     placed_mark,
     short_labels,
 )
-from multiversus_cli.svg_marks import ARROWS, attack_mark, path_mark
+from multiversus_cli.svg_marks import attack_mark, path_mark
 from multiversus_core.engine.grid import square_name as square
 from multiversus_core.engine.ruleset import Seat
 from multiversus_core.rulesets.worlds_collide import rules
@@ -251,20 +252,10 @@ def _head(seen: WorldsState) -> list[str]:
     width, height = _size(seen)
     layout = _layout(seen)
     game_map = seen.game_map
-    symbols = "".join(
-        f'<symbol id="wc-{kind}" viewBox="0 0 32 32">{drawn}</symbol>'
-        for kind, drawn in _SYMBOLS.items()
+    opening, title, defs = board_head(
+        "wc", (width, height), "worlds-collide board, " + heading(seen), _SYMBOLS, 32, _STYLE
     )
-    opening = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="mv-board wc-board" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
-        'aria-labelledby="wc-board-title">'
-    )
-    title = f'<title id="wc-board-title">{escape("worlds-collide board, " + heading(seen))}</title>'
-    out = [
-        f"<defs>{symbols}{ARROWS}</defs>{_STYLE}",
-        '<rect width="100%" height="100%" fill="#fafafa"/>',
-    ]
+    out = [defs]
     for row, characters in enumerate(game_map.rows):
         for column, character in enumerate(characters):
             kind, (x, y) = KINDS[character], layout.xy((column, row))

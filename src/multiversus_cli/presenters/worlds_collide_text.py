@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from multiversus_cli import transcript
-from multiversus_cli.grid_text import grid_map, with_result
+from multiversus_cli.grid_text import grid_map, seat_letters, with_result
 from multiversus_cli.presenters import Folded
 from multiversus_core.engine.grid import distance
 from multiversus_core.engine.grid import square_name as square
@@ -95,13 +95,7 @@ DEFENSE_LETTERS: Final = {"physical": "P", "energy": "E", "arcane": "A"}
 def letters(state: WorldsState) -> dict[str, str]:
     """A letter for every model, by id, in faction order (:data:`MODEL_LETTERS`): seat 1's
     upper case (A, C, D, ...), seat 2's lower case (a, c, d, ...)."""
-    shown: dict[str, str] = {}
-    counts = {1: 0, 2: 0}
-    for model in state.models:
-        letter = MODEL_LETTERS[counts[model.seat] % len(MODEL_LETTERS)]
-        shown[model.id] = letter.upper() if model.seat == 1 else letter
-        counts[model.seat] += 1
-    return shown
+    return seat_letters(((m.id, m.seat) for m in state.models), MODEL_LETTERS)
 
 
 def shown_state(state: WorldsState, viewer: str) -> WorldsState:
