@@ -8,7 +8,6 @@ import io
 import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
@@ -41,74 +40,19 @@ from multiversus_core.rulesets.worlds_collide.model import (
     meets_knack,
 )
 from multiversus_core.rulesets.worlds_collide.ruleset import RULESET
+from tests import screens
+from tests.screens import scripted
 from tests.worlds_collide_tables import given, table
 
-OPTION = re.compile(r"^  (\S+)\. (.+)$")
-"""A menu's option as printed: its number, then what it says."""
-SQUARES = re.compile(r"^Or type a square: (.+)$")
-"""The squares a menu of rows takes, as printed: ``a1-c1 f1 ...``."""
-HEADING = re.compile(r"^Collision Point: ")
-"""The first line of the board."""
 
+class Screen(screens.Screen):
+    """worlds-collide's menus as printed: each option by its number."""
 
-def expand(squares: str) -> list[str]:
-    """Every square of a printed list: ``a1-c1 f1`` is a1, b1, c1 and f1."""
-    names = []
-    for token in squares.split():
-        first, _, last = token.partition("-")
-        if not last:
-            names.append(first)
-        else:
-            names += [chr(c) + first[1:] for c in range(ord(first[0]), ord(last[0]) + 1)]
-    return names
-
-
-@dataclass
-class Screen:
-    """A console on a buffer, and a person who answers each prompt from what it shows."""
-
-    pick: Callable[[Screen], str]
-    """Chooses the answer from the menu last shown."""
-    out: Console = field(init=False)
-    buffer: io.StringIO = field(default_factory=io.StringIO)
-    read: int = 0
-    numbers: list[str] = field(default_factory=list)
-    labels: list[str] = field(default_factory=list)
-    squares: list[str] = field(default_factory=list)
-    prompts: int = 0
-    menus: list[int] = field(default_factory=list)
-    """The number of choices of each menu shown."""
-    boards: int = 0
-    """Boards drawn before a menu."""
-    fresh: str = ""
-    """What was printed since the last prompt."""
-
-    def __post_init__(self) -> None:
-        self.out = Console(
-            file=self.buffer, width=100, no_color=True, highlight=False, soft_wrap=True
-        )
-
-    def ask(self, prompt: str) -> str:
-        assert prompt.startswith("Choice (? odds, h help")
-        self.prompts += 1
-        if self.prompts > 6000:
-            raise AssertionError("the match never ended")
-        self.fresh = self.buffer.getvalue()[self.read :]
-        self.read = len(self.buffer.getvalue())
-        lines = self.fresh.splitlines()
-        options = [m.groups() for line in lines if (m := OPTION.match(line))]
-        squares = [expand(m.group(1)) for line in lines if (m := SQUARES.match(line))]
-        if options:
-            self.numbers = [number for number, _ in options]
-            self.labels = [label for _, label in options]
-            self.squares = squares[-1] if squares else []
-            self.menus.append(len(options))
-        self.boards += sum(1 for line in lines if HEADING.match(line))
-        return self.pick(self)
-
-    @property
-    def text(self) -> str:
-        return self.buffer.getvalue()
+    OPTION = re.compile(r"^  (\S+)\. (.+)$")
+    SQUARES = re.compile(r"^Or type a square: (.+)$")
+    HEADING = re.compile(r"^Collision Point: ")
+    PROMPT = "Choice (? odds, h help"
+    WIDTH = 100
 
 
 def randomly(seed: int) -> Callable[[Screen], str]:
@@ -125,22 +69,10 @@ def randomly(seed: int) -> Callable[[Screen], str]:
         if screen.labels[:2] == ["activate", "pass"] and roll < 0.9:
             return "1"
         if screen.labels and screen.labels[0] == "no more attacks with it" and roll < 0.8:
-            return rng.choice(screen.numbers[1:])
+            return rng.choice(screen.keys[1:])
         letters = [label.split()[0] for label in screen.labels if re.match(r"^\w [A-Z]", label)]
-        offered = screen.numbers + screen.squares + letters
+        offered = screen.keys + screen.squares + letters
         return rng.choice(offered) if offered else ""
-
-    return pick
-
-
-def scripted(*answers: str) -> Callable[[Screen], str]:
-    """A person who types these answers, then closes the input."""
-    left = list(answers)
-
-    def pick(screen: Screen) -> str:
-        if not left:
-            raise EOFError
-        return left.pop(0)
 
     return pick
 

@@ -49,6 +49,7 @@ from multiversus_core.rulesets.tiles_d6.model import (
 )
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET
 from multiversus_core.rulesets.tiles_d6.words import square
+from tests.browser_pages import opened_page, squares_shown
 from tests.test_html_browser import browser  # noqa: F401 (the browser fixture)
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -380,24 +381,13 @@ def test_each_frame_says_where_the_match_stands_and_lists_the_units(folded: Fold
 
 @pytest.fixture
 def opened(browser: Any, folded: Folded, tmp_path: Path) -> Iterator[tuple[Any, list[str]]]:  # noqa: F811
-    path = tmp_path / "tiles.html"
-    path.write_text(page(folded, "spectator", folded.count), encoding="utf-8")
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda e: errors.append(str(e)))
-    opened.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    opened.goto(path.as_uri())
-    opened.wait_for_selector("#mv-board svg g.tiles-tile")
-    yield opened, errors
-    context.close()
+    html = page(folded, "spectator", folded.count)
+    with opened_page(browser, html, tmp_path / "tiles.html", "#mv-board svg g.tiles-tile") as shown:
+        yield shown
 
 
 def _shown(opened: Any) -> dict[str, str]:
-    found: list[tuple[str, str]] = opened.eval_on_selector_all(
-        "#mv-board g.tiles-unit", "gs => gs.map(g => [g.dataset.unit, g.dataset.square])"
-    )
-    return dict(found)
+    return squares_shown(opened, "tiles-unit", "unit")
 
 
 def _expected(folded: Folded, k: int) -> dict[str, str]:

@@ -40,6 +40,7 @@ from multiversus_core.rulesets.worlds_collide.model import (
     ModelMoved,
     WorldsState,
 )
+from tests.browser_pages import opened_page, squares_shown
 from tests.test_cli_worlds_collide import REPLAYS
 from tests.test_html_browser import browser  # noqa: F401 (the browser fixture)
 
@@ -235,24 +236,13 @@ def test_each_frame_says_where_the_match_stands_and_lists_the_models(folded: Fol
 
 @pytest.fixture
 def opened(browser: Any, folded: Folded, tmp_path: Path) -> Iterator[tuple[Any, list[str]]]:  # noqa: F811
-    path = tmp_path / "worlds.html"
-    path.write_text(page(folded, "spectator", folded.count), encoding="utf-8")
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda e: errors.append(str(e)))
-    opened.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    opened.goto(path.as_uri())
-    opened.wait_for_selector("#mv-board svg g.wc-square")
-    yield opened, errors
-    context.close()
+    html = page(folded, "spectator", folded.count)
+    with opened_page(browser, html, tmp_path / "worlds.html", "#mv-board svg g.wc-square") as shown:
+        yield shown
 
 
 def _shown(opened: Any) -> dict[str, str]:
-    found: list[tuple[str, str]] = opened.eval_on_selector_all(
-        "#mv-board g.wc-model", "gs => gs.map(g => [g.dataset.model, g.dataset.square])"
-    )
-    return dict(found)
+    return squares_shown(opened, "wc-model", "model")
 
 
 def _expected(folded: Folded, k: int) -> dict[str, str]:
