@@ -1,12 +1,40 @@
-"""A replay page opened in the browser of ``tests/test_html_browser.py``, for the tests of a
-game's page: its errors gathered, and the squares its pieces stand on read back."""
+"""A game's replay page and SVG board read back, for the tests of a game's HTML: the board
+parsed, its groups by class, the entry where something first happened, and the page opened
+in the browser of ``tests/test_html_browser.py`` (its errors gathered, the squares its
+pieces stand on read back)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+
+from multiversus_cli.presenters import Folded
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def parsed(text: str) -> ET.Element:
+    """An SVG document, parsed: it must be one."""
+    root = ET.fromstring(text)
+    assert root.tag == f"{SVG}svg"
+    return root
+
+
+def groups(root: ET.Element, cls: str) -> list[ET.Element]:
+    """The ``<g>`` of class ``cls``."""
+    return [g for g in root.iter(f"{SVG}g") if cls in (g.get("class") or "").split()]
+
+
+def first_entry(folded: Folded, kind: type, also: Callable[[Any], bool] = lambda e: True) -> int:
+    """The number of the first entry with an event of ``kind`` (and ``also``)."""
+    return next(
+        k
+        for k, entry in enumerate(folded.log.entries, start=1)
+        if any(isinstance(e, kind) and also(e) for e in entry.events)
+    )
 
 
 @contextmanager

@@ -14,6 +14,23 @@ from typing import ClassVar
 from rich.console import Console
 
 
+def rendered(renderable: object, width: int = 140) -> str:
+    """What a renderable prints, without colours."""
+    out = io.StringIO()
+    Console(file=out, width=width, no_color=True, highlight=False).print(renderable)
+    return out.getvalue()
+
+
+def cell(drawn: str, at: tuple[int, int]) -> str:
+    """The three characters of a board's map drawn for square ``at`` (the map framed by
+    :func:`multiversus_cli.grid_text.grid_map`, its rows numbered in 2 places)."""
+    lines = drawn.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("a  b  c"))
+    row = lines[first + 1 + at[1]]
+    start = 3 + 3 * at[0]  # the row number in 2 places and a space, then 3 a square
+    return row[start : start + 3]
+
+
 def expand(squares: str) -> list[str]:
     """Every square of a printed list: ``a1-c1 f1`` is a1, b1, c1 and f1."""
     names = []

@@ -11,12 +11,12 @@ from typer.testing import CliRunner
 from multiversus_cli.app import app
 from multiversus_cli.presenters import Folded
 from multiversus_cli.presenters.worlds_collide_diff import difference_line, state_differences
-from multiversus_core.engine.bots import UniformBot
 from multiversus_core.engine.grid import square_name
-from multiversus_core.engine.log import LogEntry, MatchLog, encode_log, read_log
+from multiversus_core.engine.log import MatchLog, encode_log, read_log
 from multiversus_core.rulesets.worlds_collide.model import Deploy, ModelMoved, WorldsState
 from multiversus_core.rulesets.worlds_collide.ruleset import RULESET
 from multiversus_core.rulesets.worlds_collide.words import model_name
+from tests.cli_checks import diverging
 from tests.test_cli_worlds_collide import REPLAYS
 
 GOLDEN = REPLAYS / "wyldfae--iron-legion--fallen.jsonl"
@@ -73,26 +73,12 @@ def test_the_activation_under_way_names_its_models() -> None:
 
 
 def _diverging(log: MatchLog, at: int) -> MatchLog:
-    """``log`` to entry ``at``, then another legal command, then random bots to the end."""
-    state = RULESET.initial_state(log.header.settings, log.chance)
-    entries = list(log.entries[:at])
-    for entry in entries:
-        state = RULESET.fold(state, entry.events)
+    """``log`` to entry ``at``, then its model deployed a square to the side, then random bots
+    to the end."""
     old = log.entries[at].command
     assert isinstance(old, Deploy)
-    command = replace(old, at=(old.at[0] + 1 if old.at[0] < 16 else old.at[0] - 1, old.at[1]))
-    bots = {1: UniformBot(1), 2: UniformBot(2)}
-    while True:
-        events, state = RULESET.decide(command, state)
-        entries.append(LogEntry(command=command, events=events))
-        seats = RULESET.to_act(state)
-        if not seats:
-            break
-        seat = seats[0]
-        command = bots[seat].choose(
-            RULESET.view(state, RULESET.viewer_of(state, seat)), RULESET.legal_commands(state, seat)
-        )
-    return replace(log, entries=tuple(entries))
+    column = old.at[0] + 1 if old.at[0] < 16 else old.at[0] - 1
+    return diverging(RULESET, log, at, lambda state: replace(old, at=(column, old.at[1])))
 
 
 def test_diff_of_two_matches_parting_in_deployment_names_the_model_placed(tmp_path: Path) -> None:

@@ -4,11 +4,8 @@ models, the result), each entry in words, and rounds and turns for stepping."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
 from msgspec.structs import replace
-from rich.console import Console
 
 from multiversus_cli.presenters import Folded
 from multiversus_cli.presenters.worlds_collide_text import (
@@ -32,24 +29,10 @@ from multiversus_core.rulesets.worlds_collide.model import (
     RoundStarted,
     StartRound,
 )
+from tests.screens import cell
+from tests.screens import rendered as text
 from tests.test_cli_worlds_collide import GOLDEN
 from tests.worlds_collide_tables import given, start, table
-
-
-def text(renderable: object, width: int = 100) -> str:
-    """What a renderable prints, without colours."""
-    out = io.StringIO()
-    Console(file=out, width=width, no_color=True, highlight=False).print(renderable)
-    return out.getvalue()
-
-
-def cell(drawn: str, at: tuple[int, int]) -> str:
-    """The three characters of the map drawn for square ``at``."""
-    lines = drawn.splitlines()
-    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("a  b  c"))
-    row = lines[first + 1 + at[1]]
-    start_ = 3 + 3 * at[0]  # the row number in 2 places and a space, then 3 a square
-    return row[start_ : start_ + 3]
 
 
 def row_of(drawn: str, name: str) -> str:
@@ -72,7 +55,7 @@ PLACED = {
 
 def test_the_board_has_the_legend_columns_rows_and_squares_of_the_map() -> None:
     state = table({})
-    drawn = text(board(state, "seat-1"))
+    drawn = text(board(state, "seat-1"), width=100)
     for line in (
         ".  ground, level 0",
         ":  low wall, level 0: cover",

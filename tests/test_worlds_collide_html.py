@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -40,11 +40,17 @@ from multiversus_core.rulesets.worlds_collide.model import (
     ModelMoved,
     WorldsState,
 )
-from tests.browser_pages import opened_page, squares_shown
+from tests.browser_pages import (
+    SVG,
+    first_entry,
+    groups,
+    opened_page,
+    parsed,
+    squares_shown,
+)
 from tests.test_cli_worlds_collide import REPLAYS
 from tests.test_html_browser import browser  # noqa: F401 (the browser fixture)
 
-SVG = "{http://www.w3.org/2000/svg}"
 GOLDEN = REPLAYS / "wyldfae--iron-legion--fallen.jsonl"
 
 
@@ -53,27 +59,8 @@ def folded() -> Folded:
     return Folded.of(read_log(GOLDEN))
 
 
-def _first(folded: Folded, kind: type, also: Callable[[Any], bool] = lambda e: True) -> int:
-    """The number of the first entry with an event of ``kind``."""
-    return next(
-        k
-        for k, entry in enumerate(folded.log.entries, start=1)
-        if any(isinstance(e, kind) and also(e) for e in entry.events)
-    )
-
-
-def _svg(text: str) -> ET.Element:
-    root = ET.fromstring(text)
-    assert root.tag == f"{SVG}svg"
-    return root
-
-
-def _groups(root: ET.Element, cls: str) -> list[ET.Element]:
-    return [g for g in root.iter(f"{SVG}g") if cls in (g.get("class") or "").split()]
-
-
 def _tokens(root: ET.Element) -> dict[str, ET.Element]:
-    return {g.get("data-model", ""): g for g in _groups(root, "wc-model")}
+    return {g.get("data-model", ""): g for g in groups(root, "wc-model")}
 
 
 def _state(folded: Folded, k: int) -> WorldsState:
@@ -86,8 +73,8 @@ def _state(folded: Folded, k: int) -> WorldsState:
 
 def test_every_square_is_drawn_as_its_kind_and_level(folded: Folded) -> None:
     game_map = _state(folded, 0).game_map
-    root = _svg(picture(folded, "spectator", 0))
-    squares = {g.get("data-square"): g for g in _groups(root, "wc-square")}
+    root = parsed(picture(folded, "spectator", 0))
+    squares = {g.get("data-square"): g for g in groups(root, "wc-square")}
     assert len(squares) == 17 * 17
     for row, characters in enumerate(game_map.rows):
         for column, character in enumerate(characters):
@@ -102,7 +89,7 @@ def test_every_square_is_drawn_as_its_kind_and_level(folded: Folded) -> None:
             )
     names = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "wc-num"]
     assert names == [*"abcdefghijklmnopq", *(str(r) for r in range(1, 18))]
-    keys = {g.get("data-kind"): "".join(g.itertext()) for g in _groups(root, "wc-key")}
+    keys = {g.get("data-kind"): "".join(g.itertext()) for g in groups(root, "wc-key")}
     assert set(keys) == set(KINDS.values())
     assert keys["ruin"].startswith("ruin, level 1: blocks sight")
 
@@ -110,11 +97,11 @@ def test_every_square_is_drawn_as_its_kind_and_level(folded: Folded) -> None:
 def test_every_model_is_a_token_on_its_square_and_the_fallen_leave_a_token(
     folded: Folded,
 ) -> None:
-    deployed = _first(folded, ModelDeployed)
-    fell = _first(folded, ModelFell)
+    deployed = first_entry(folded, ModelDeployed)
+    fell = first_entry(folded, ModelFell)
     for k in (0, deployed, fell, folded.count):
         state = _state(folded, k)
-        root = _svg(picture(folded, "seat-1", k))
+        root = parsed(picture(folded, "seat-1", k))
         tokens = _tokens(root)
         assert set(tokens) == {m.id for m in state.models if not m.fallen}
         for model in state.models:
@@ -129,15 +116,15 @@ def test_every_model_is_a_token_on_its_square_and_the_fallen_leave_a_token(
                 cx, cy = float(body.get("cx", "0")), float(body.get("cy", "0"))
                 assert MARGIN + model.at[0] * CELL < cx < MARGIN + (model.at[0] + 1) * CELL
                 assert MARGIN + model.at[1] * CELL < cy < MARGIN + (model.at[1] + 1) * CELL
-        fallen = {g.get("data-model"): g.get("data-square") for g in _groups(root, "wc-fallen")}
+        fallen = {g.get("data-model"): g.get("data-square") for g in groups(root, "wc-fallen")}
         assert fallen == {m.id: square(m.at) for m in state.models if m.fallen and m.at}
     assert fallen  # the golden ends with models fallen
 
 
 def test_the_deployment_rows_and_the_objectives_are_drawn(folded: Folded) -> None:
-    deployed = _first(folded, ModelDeployed)
+    deployed = first_entry(folded, ModelDeployed)
     state = _state(folded, deployed)
-    root = _svg(picture(folded, "spectator", deployed))
+    root = parsed(picture(folded, "spectator", deployed))
     zones = {r.get("data-zone"): r for r in root.iter(f"{SVG}rect") if r.get("data-zone")}
     assert state.first_deployer is not None
     assert zones["first"].get("stroke") == SEAT_COLOURS[state.first_deployer]
@@ -148,26 +135,26 @@ def test_the_deployment_rows_and_the_objectives_are_drawn(folded: Folded) -> Non
 
 
 def test_the_entry_s_moves_and_attacks_are_drawn(folded: Folded) -> None:
-    k = _first(folded, ModelMoved)
+    k = first_entry(folded, ModelMoved)
     moved = [e for e in folded.log.entries[k - 1].events if isinstance(e, ModelMoved)]
-    root = _svg(picture(folded, "spectator", k))
-    marks = {g.get("data-figure") for g in _groups(root, "mv-move")}
+    root = parsed(picture(folded, "spectator", k))
+    marks = {g.get("data-figure") for g in groups(root, "mv-move")}
     before = {m.id: m.at for m in _state(folded, k - 1).models}
     assert marks == {e.model for e in moved if before[e.model] != e.to}
     for kind, word in ((AttackHit, "mv-hit"), (AttackMissed, "mv-miss")):
-        k = _first(folded, kind)
+        k = first_entry(folded, kind)
         made = next(e for e in folded.log.entries[k - 1].events if isinstance(e, kind))
-        drawn = _groups(_svg(picture(folded, "spectator", k)), "mv-attack")
+        drawn = groups(parsed(picture(folded, "spectator", k)), "mv-attack")
         assert any(
             (g.get("data-figure"), g.get("data-target")) == (made.model, made.target)
             and word in (g.get("class") or "").split()
             for g in drawn
         )
-    assert not _groups(_svg(picture(folded, "spectator", 0)), "mv-change")
+    assert not groups(parsed(picture(folded, "spectator", 0)), "mv-change")
 
 
 def test_the_board_has_a_title_and_refuses_an_unknown_viewer(folded: Folded) -> None:
-    root = _svg(picture(folded, "spectator", folded.count))
+    root = parsed(picture(folded, "spectator", folded.count))
     title = root.find(f"{SVG}title")
     assert title is not None and title.get("id") == root.get("aria-labelledby")
     assert title.text == "worlds-collide board, Collision Point: the match is over after round 5"
@@ -195,7 +182,7 @@ def test_the_page_is_self_contained_with_a_frame_per_entry(folded: Folded) -> No
     data = _data(html)
     pool, frames = data["pool"], data["frames"]
     assert len(frames) == folded.count + 1
-    for k in (0, 1, _first(folded, ModelFell), folded.count):
+    for k in (0, 1, first_entry(folded, ModelFell), folded.count):
         assert "".join(pool[i] for i in frames[k][0]) == picture(folded, "seat-2", k)
     assert "worlds-collide replay: Bot 1 v Bot 2 on Collision Point, as Bot 2 (seat 2)" in html
 
@@ -212,7 +199,7 @@ def test_the_page_tells_every_entry_in_the_game_s_words(folded: Folded) -> None:
 def test_each_frame_says_where_the_match_stands_and_lists_the_models(folded: Folded) -> None:
     data = _data(page(folded, "spectator", folded.count))
     pool, frames = data["pool"], data["frames"]
-    k = _first(folded, ModelFell)
+    k = first_entry(folded, ModelFell)
     panels = "".join(pool[i] for i in frames[k][1])
     state = _state(folded, k)
     assert f"Collision Point: round {state.round} of 5" in panels
@@ -258,7 +245,7 @@ def test_stepping_the_page_moves_the_tokens(opened: tuple[Any, list[str]], folde
         shown.click("#mv-next")
         assert shown.locator("body").get_attribute("data-entry") == str(k)
         assert _shown(shown) == _expected(folded, k)
-    k = _first(folded, ModelFell)
+    k = first_entry(folded, ModelFell)
     shown.fill("#mv-slider", str(k))
     assert _shown(shown) == _expected(folded, k)
     assert shown.locator("#mv-board g.wc-fallen").count() >= 1

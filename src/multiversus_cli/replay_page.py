@@ -95,6 +95,36 @@ def stepped_page(
     return page_html(Page(title, viewer, tuple(pool.parts), tuple(frames), tuple(told)), style)
 
 
+def panel_style(css: str) -> str:
+    """The CSS of the panels a board game's page shows, its classes prefixed ``css``: the
+    seats' names in their colours, the roster table and the entry told."""
+    return f""".{css}-seat-1{{color:#1d4ed8;font-weight:bold}}
+.{css}-seat-2{{color:#b91c1c;font-weight:bold}}
+table.{css}-roster{{border-collapse:collapse;font-size:13px;margin:6px 0}}
+table.{css}-roster caption{{text-align:left;font-size:13px;padding:2px 0}}
+table.{css}-roster th,table.{css}-roster td{{border:1px solid #cbd5e1;padding:2px 6px;
+text-align:left}}
+.{css}-entry{{background:#fff;border:1px solid #cbd5e1;padding:2px 8px;font-size:14px}}
+.{css}-entry ul{{margin:2px 0 4px;padding-left:18px}}"""
+
+
+def seat_html(css: str, players: Sequence[str], seat: int) -> str:
+    """A seat's player by name, in the seat's colour (:func:`panel_style`)."""
+    return f'<span class="{css}-seat-{seat}">{escape(players[seat - 1])}</span>'
+
+
+def result_html(css: str, players: Sequence[str], winner: int | None, reason: str) -> str:
+    """The result of a match, as a panel's paragraph: who won (or a draw), and why."""
+    won = "a draw" if winner is None else f"{seat_html(css, players, winner)} wins"
+    return f'<p class="{css}-result"><b>Result</b>: {won} ({escape(reason)}).</p>'
+
+
+def roster_head(css: str, caption: str, headers: Sequence[str]) -> str:
+    """The head of a roster table: its caption (HTML) and its column headers."""
+    heads = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    return f'<table class="{css}-roster"><caption>{caption}</caption><tr>{heads}</tr>'
+
+
 def viewer_words(players: Sequence[str], viewer: str) -> str:
     """Whom a page shows the match as: "the referee", "the public (spectator)", or a seat's
     player ("Ann (seat 1)") for a viewer named ``seat-N``."""
@@ -276,6 +306,10 @@ __all__ = [
     "Told",
     "entry_html",
     "page_html",
+    "panel_style",
+    "result_html",
+    "roster_head",
+    "seat_html",
     "stepped_page",
     "viewer_words",
 ]

@@ -27,7 +27,16 @@ import msgspec
 
 from multiversus_cli import replay_page, transcript
 from multiversus_cli.presenters import Folded
-from multiversus_cli.replay_page import Pool, Told, entry_html, viewer_words
+from multiversus_cli.replay_page import (
+    Pool,
+    Told,
+    entry_html,
+    panel_style,
+    result_html,
+    roster_head,
+    seat_html,
+    viewer_words,
+)
 from multiversus_cli.svg_grid import (
     MARGIN,
     OFF_LEFT,
@@ -458,8 +467,7 @@ def where_words(seen: TilesState) -> str:
 
 
 def _seat(seen: TilesState, seat: Seat) -> str:
-    name = escape(seen.settings.players[seat - 1])
-    return f'<span class="tiles-seat-{seat}">{name}</span>'
+    return seat_html("tiles", seen.settings.players, seat)
 
 
 def status_html(seen: TilesState) -> str:
@@ -479,8 +487,7 @@ def status_html(seen: TilesState) -> str:
     words.append(f"enemy units injured: {injured}")
     out = [f'<p class="tiles-status">{" · ".join(words)}</p>']
     if seen.phase == "over":
-        winner = "a draw" if seen.winner is None else f"{_seat(seen, seen.winner)} wins"
-        out.append(f'<p class="tiles-result"><b>Result</b>: {winner} ({escape(seen.reason)}).</p>')
+        out.append(result_html("tiles", seen.settings.players, seen.winner, seen.reason))
     return "".join(out)
 
 
@@ -488,11 +495,9 @@ def roster_parts(seen: TilesState) -> list[str]:
     """Every unit, seat 1's first, as a table: a row per unit (its token's label, its name,
     tile, health, posture and statuses) between the table's head and end."""
     short = labels(seen.units)
-    parts = [
-        '<table class="tiles-roster"><caption>Units (seat 1 first: '
-        f"{_seat(seen, 1)}, then {_seat(seen, 2)})</caption><tr><th>Token</th><th>Unit</th>"
-        "<th>Tile</th><th>Health</th><th>Posture</th><th>Statuses</th></tr>"
-    ]
+    caption = f"Units (seat 1 first: {_seat(seen, 1)}, then {_seat(seen, 2)})"
+    headers = ("Token", "Unit", "Tile", "Health", "Posture", "Statuses")
+    parts = [roster_head("tiles", caption, headers)]
     for unit in seen.units:
         off = "injured" if unit.injured else "not placed"
         at = off if unit.at is None else square(unit.at)
@@ -514,14 +519,7 @@ def roster_html(seen: TilesState) -> str:
     return "".join(roster_parts(seen))
 
 
-_PAGE_STYLE: Final = """.tiles-seat-1{color:#1d4ed8;font-weight:bold}
-.tiles-seat-2{color:#b91c1c;font-weight:bold}
-table.tiles-roster{border-collapse:collapse;font-size:13px;margin:6px 0}
-table.tiles-roster caption{text-align:left;font-size:13px;padding:2px 0}
-table.tiles-roster th,table.tiles-roster td{border:1px solid #cbd5e1;padding:2px 6px;
-text-align:left}
-.tiles-entry{background:#fff;border:1px solid #cbd5e1;padding:2px 8px;font-size:14px}
-.tiles-entry ul{margin:2px 0 4px;padding-left:18px}"""
+_PAGE_STYLE: Final = panel_style("tiles")
 """The seats' colours and the roster table."""
 
 

@@ -41,7 +41,16 @@ from multiversus_cli.presenters.worlds_collide_text import (
     status,
     weapon_words,
 )
-from multiversus_cli.replay_page import Pool, Told, entry_html, viewer_words
+from multiversus_cli.replay_page import (
+    Pool,
+    Told,
+    entry_html,
+    panel_style,
+    result_html,
+    roster_head,
+    seat_html,
+    viewer_words,
+)
 from multiversus_cli.svg_grid import (
     MARGIN,
     ROW,
@@ -417,8 +426,7 @@ def _token(seen: WorldsState, model: Model, label: str, xy: tuple[int, int], spa
 
 
 def _seat(seen: WorldsState, seat: Seat) -> str:
-    name = escape(seen.settings.players[seat - 1])
-    return f'<span class="wc-seat-{seat}">{name}</span>'
+    return seat_html("wc", seen.settings.players, seat)
 
 
 def status_html(seen: WorldsState) -> str:
@@ -438,8 +446,7 @@ def status_html(seen: WorldsState) -> str:
         sides.append(f"{_seat(seen, seat)}: {side.ap} AP, {side.vp} VP{out_of}")
     out.append(f'<p class="wc-sides">{" · ".join(sides)}</p>')
     if seen.phase == "over":
-        winner = "a draw" if seen.winner is None else f"{_seat(seen, seen.winner)} wins"
-        out.append(f'<p class="wc-result"><b>Result</b>: {winner} ({escape(seen.reason)}).</p>')
+        out.append(result_html("wc", seen.settings.players, seen.winner, seen.reason))
     return "".join(out)
 
 
@@ -447,11 +454,9 @@ def roster_parts(seen: WorldsState) -> list[str]:
     """Every model, seat 1's first, as a table: a row per model (its token's label, its name,
     square, HP, training and status) between the table's head and end."""
     short = labels(seen.models)
-    parts = [
-        '<table class="wc-roster"><caption>Models (seat 1 first: '
-        f"{_seat(seen, 1)}, then {_seat(seen, 2)})</caption><tr><th>Token</th><th>Model</th>"
-        "<th>Square</th><th>HP</th><th>Training</th><th>Status</th></tr>"
-    ]
+    caption = f"Models (seat 1 first: {_seat(seen, 1)}, then {_seat(seen, 2)})"
+    headers = ("Token", "Model", "Square", "HP", "Training", "Status")
+    parts = [roster_head("wc", caption, headers)]
     for model in seen.models:
         at = "—" if model.at is None else square(model.at)
         kind = model.kind
@@ -466,13 +471,7 @@ def roster_parts(seen: WorldsState) -> list[str]:
     return parts
 
 
-_PAGE_STYLE: Final = """.wc-seat-1{color:#1d4ed8;font-weight:bold}
-.wc-seat-2{color:#b91c1c;font-weight:bold}
-table.wc-roster{border-collapse:collapse;font-size:13px;margin:6px 0}
-table.wc-roster caption{text-align:left;font-size:13px;padding:2px 0}
-table.wc-roster th,table.wc-roster td{border:1px solid #cbd5e1;padding:2px 6px;text-align:left}
-.wc-entry{background:#fff;border:1px solid #cbd5e1;padding:2px 8px;font-size:14px}
-.wc-entry ul{margin:2px 0 4px;padding-left:18px}"""
+_PAGE_STYLE: Final = panel_style("wc")
 """The seats' colours and the roster table."""
 
 
