@@ -119,10 +119,23 @@ def result_html(css: str, players: Sequence[str], winner: int | None, reason: st
     return f'<p class="{css}-result"><b>Result</b>: {won} ({escape(reason)}).</p>'
 
 
-def roster_head(css: str, caption: str, headers: Sequence[str]) -> str:
-    """The head of a roster table: its caption (HTML) and its column headers."""
+def roster_head(css: str, what: str, players: Sequence[str], headers: Sequence[str]) -> str:
+    """The head of a roster table of ``what`` ("Units"), seat 1's first: its caption naming
+    the seats' players, and its column headers."""
+    seats = ", then ".join(seat_html(css, players, seat) for seat in range(1, len(players) + 1))
     heads = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    caption = f"{escape(what)} (seat 1 first: {seats})"
     return f'<table class="{css}-roster"><caption>{caption}</caption><tr>{heads}</tr>'
+
+
+def roster_row(css: str, data: str, ident: str, seat: int, label: str, cells: Sequence[str]) -> str:
+    """A row of a roster table: the piece's label in its seat's colour, then ``cells`` (HTML
+    already); the row names the piece by ``data-{data}``."""
+    told = "".join(f"<td>{cell}</td>" for cell in cells)
+    return (
+        f'<tr data-{data}="{escape(ident)}"><td class="{css}-seat-{seat}">{escape(label)}</td>'
+        f"{told}</tr>"
+    )
 
 
 def viewer_words(players: Sequence[str], viewer: str) -> str:
@@ -309,6 +322,7 @@ __all__ = [
     "panel_style",
     "result_html",
     "roster_head",
+    "roster_row",
     "seat_html",
     "stepped_page",
     "viewer_words",

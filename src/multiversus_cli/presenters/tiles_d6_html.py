@@ -34,6 +34,7 @@ from multiversus_cli.replay_page import (
     panel_style,
     result_html,
     roster_head,
+    roster_row,
     seat_html,
     viewer_words,
 )
@@ -495,21 +496,17 @@ def roster_parts(seen: TilesState) -> list[str]:
     """Every unit, seat 1's first, as a table: a row per unit (its token's label, its name,
     tile, health, posture and statuses) between the table's head and end."""
     short = labels(seen.units)
-    caption = f"Units (seat 1 first: {_seat(seen, 1)}, then {_seat(seen, 2)})"
     headers = ("Token", "Unit", "Tile", "Health", "Posture", "Statuses")
-    parts = [roster_head("tiles", caption, headers)]
+    parts = [roster_head("tiles", "Units", seen.settings.players, headers)]
     for unit in seen.units:
         off = "injured" if unit.injured else "not placed"
         at = off if unit.at is None else square(unit.at)
         marks = [*statuses(unit)] + (["acted"] if unit.id in seen.acted else [])
         number = _number(unit)
         name = unit.stats.name + (f" {number}" if number else "")
-        parts.append(
-            f'<tr data-unit="{escape(unit.id)}"><td class="tiles-seat-{unit.seat}">'
-            f"{escape(short[unit.id])}</td><td>{escape(name)}</td><td>{at}</td>"
-            f"<td>{max(unit.health, 0)}/{unit.stats.health}</td><td>{posture(unit)}</td>"
-            f"<td>{', '.join(marks) or '—'}</td></tr>"
-        )
+        health = f"{max(unit.health, 0)}/{unit.stats.health}"
+        cells = (escape(name), at, health, posture(unit), ", ".join(marks) or "—")
+        parts.append(roster_row("tiles", "unit", unit.id, unit.seat, short[unit.id], cells))
     parts.append("</table>")
     return parts
 

@@ -48,6 +48,7 @@ from multiversus_cli.replay_page import (
     panel_style,
     result_html,
     roster_head,
+    roster_row,
     seat_html,
     viewer_words,
 )
@@ -454,19 +455,16 @@ def roster_parts(seen: WorldsState) -> list[str]:
     """Every model, seat 1's first, as a table: a row per model (its token's label, its name,
     square, HP, training and status) between the table's head and end."""
     short = labels(seen.models)
-    caption = f"Models (seat 1 first: {_seat(seen, 1)}, then {_seat(seen, 2)})"
     headers = ("Token", "Model", "Square", "HP", "Training", "Status")
-    parts = [roster_head("wc", caption, headers)]
+    parts = [roster_head("wc", "Models", seen.settings.players, headers)]
     for model in seen.models:
         at = "—" if model.at is None else square(model.at)
         kind = model.kind
         training = kind.training + (f", leader {kind.leadership}" if kind.is_leader else "")
-        parts.append(
-            f'<tr data-model="{escape(model.id)}"><td class="wc-seat-{model.seat}">'
-            f"{escape(short[model.id])}</td><td>{escape(model.name)}</td><td>{at}</td>"
-            f"<td>{max(model.hp, 0)}/{kind.hp}</td><td>{escape(training)}</td>"
-            f"<td>{status(seen, model) or '—'}</td></tr>"
-        )
+        cells = (escape(model.name), at, f"{max(model.hp, 0)}/{kind.hp}", escape(training))
+        status_ = status(seen, model) or "—"
+        row = roster_row("wc", "model", model.id, model.seat, short[model.id], (*cells, status_))
+        parts.append(row)
     parts.append("</table>")
     return parts
 
