@@ -87,16 +87,22 @@ def placed_mark(layout: Layout, at: Coord, css: str) -> str:
 
 
 def board_head(
-    css: str, size: tuple[int, int], title: str, symbols: Mapping[str, str], box: int, style: str
+    css: str,
+    size: tuple[int, int],
+    title: str,
+    symbols: Iterable[tuple[str, str]],
+    box: int,
+    style: str,
 ) -> tuple[str, str, str]:
     """A board's SVG document begun: its opening tag (classes ``mv-board`` and
     ``{css}-board``, labelled by its title), its title, and its definitions (each kind of
-    square a symbol ``{css}-{kind}`` drawn in a ``box`` by ``box`` square, the arrow heads of
-    :mod:`multiversus_cli.svg_marks`) with ``style`` and the background."""
+    square of ``symbols``, a kind and its drawing, as a symbol ``{css}-{kind}`` drawn in a
+    ``box`` by ``box`` square; the arrow heads of :mod:`multiversus_cli.svg_marks`) with
+    ``style`` and the background."""
     width, height = size
     drawn = "".join(
         f'<symbol id="{css}-{kind}" viewBox="0 0 {box} {box}">{symbol}</symbol>'
-        for kind, symbol in symbols.items()
+        for kind, symbol in symbols
     )
     opening = (
         f'<svg xmlns="http://www.w3.org/2000/svg" class="mv-board {css}-board" width="{width}" '

@@ -313,7 +313,9 @@ def _head(seen: TilesState) -> list[str]:
     first and the last are the same all match long, so a page stores them once."""
     width, height = _size(seen)
     layout = _layout(seen)
-    opening, title, defs = board_head("tiles", (width, height), _title(seen), _SYMBOLS, 40, _STYLE)
+    opening, title, defs = board_head(
+        "tiles", (width, height), _title(seen), _SYMBOLS.items(), 40, _STYLE
+    )
     out = [defs]
     for row, characters in enumerate(seen.rows):
         for column, character in enumerate(characters):

@@ -263,7 +263,12 @@ def _head(seen: WorldsState) -> list[str]:
     layout = _layout(seen)
     game_map = seen.game_map
     opening, title, defs = board_head(
-        "wc", (width, height), "worlds-collide board, " + heading(seen), _SYMBOLS, 32, _STYLE
+        "wc",
+        (width, height),
+        "worlds-collide board, " + heading(seen),
+        _SYMBOLS.items(),
+        32,
+        _STYLE,
     )
     out = [defs]
     for row, characters in enumerate(game_map.rows):
