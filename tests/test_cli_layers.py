@@ -17,7 +17,9 @@ GENERIC = (
     "diff",
     "differences",
     "games",
+    "grid_text",
     "html_any",
+    "odds",
     "play",
     "play_any",
     "presenters/__init__",
@@ -28,6 +30,7 @@ GENERIC = (
     "simulate_any",
     "simulate_report",
     "simulating",
+    "svg_grid",
     "svg_marks",
     "transcript",
     "verify",
@@ -54,8 +57,14 @@ GAME_SPECIFIC = (
     "multiversus_cli.presenters.tiles_d6_html",
     "multiversus_cli.presenters.tiles_d6_play",
     "multiversus_cli.presenters.tiles_d6_text",
+    "multiversus_cli.presenters.worlds_collide",
+    "multiversus_cli.presenters.worlds_collide_diff",
+    "multiversus_cli.presenters.worlds_collide_html",
+    "multiversus_cli.presenters.worlds_collide_play",
+    "multiversus_cli.presenters.worlds_collide_text",
 )
-"""One game's code: its ruleset, Multiversus' looks and commands, and tiles-d6's looks."""
+"""One game's code: its ruleset, Multiversus' looks and commands, and the looks of tiles-d6 and
+worlds-collide."""
 
 
 def test_the_generic_commands_import_no_game_s_code() -> None:

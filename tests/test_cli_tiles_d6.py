@@ -4,13 +4,13 @@ its bots."""
 
 from __future__ import annotations
 
-import json
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from typer.testing import CliRunner, Result
 
 from multiversus_cli.app import app
+from tests.cli_checks import verifies_and_agrees_with_itself, view_log_round_trip
 
 GOLDEN = (
     Path(__file__).resolve().parent.parent
@@ -50,22 +50,11 @@ def test_replay_as_html_and_svg_draws_the_tiles(tmp_path: Path) -> None:
 
 
 def test_a_seat_s_view_log_verifies_and_replays(tmp_path: Path) -> None:
-    view = tmp_path / "seat-1.jsonl"
-    result = invoke("replay", str(GOLDEN), "--as", "seat-1", "--format", "log")
-    assert result.exit_code == 0, result.output
-    view.write_text(result.stdout)
-    checked = invoke("verify", str(view))
-    assert checked.exit_code == 0, checked.output
-    again = invoke("replay", str(view), "--to", "10")
-    assert again.exit_code == 0, again.output
+    view_log_round_trip(invoke, GOLDEN, tmp_path)
 
 
 def test_verify_and_diff_of_a_golden_and_itself() -> None:
-    checked = invoke("verify", str(GOLDEN))
-    assert checked.exit_code == 0, checked.output
-    same = invoke("diff", str(GOLDEN), str(GOLDEN), "--format", "json")
-    assert same.exit_code == 0, same.output
-    assert json.loads(same.stdout)["agree"] is True
+    verifies_and_agrees_with_itself(invoke, GOLDEN)
 
 
 def test_simulate_plays_the_heuristic_against_random() -> None:

@@ -10,10 +10,10 @@ from typer.testing import CliRunner
 from multiversus_cli.app import app
 from multiversus_cli.presenters import Folded
 from multiversus_cli.presenters.tiles_d6_diff import difference_line, state_differences
-from multiversus_core.engine.bots import UniformBot
-from multiversus_core.engine.log import LogEntry, MatchLog, encode_log, read_log
+from multiversus_core.engine.log import MatchLog, encode_log, read_log
 from multiversus_core.rulesets.tiles_d6.model import Place, StepTo, TilesState
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET
+from tests.cli_checks import diverging
 
 GOLDEN = (
     Path(__file__).resolve().parent.parent
@@ -61,26 +61,12 @@ def test_a_unit_in_one_state_only_is_told_so() -> None:
 
 def _diverging(log: MatchLog, at: int) -> MatchLog:
     """``log`` to entry ``at``, then another legal command, then random bots to the end."""
-    state = RULESET.initial_state(log.header.settings, log.chance)
-    entries = list(log.entries[:at])
-    for entry in entries:
-        state = RULESET.fold(state, entry.events)
-    seat = RULESET.to_act(state)[0]
-    legal = RULESET.legal_commands(state, seat)
-    other = next(c for c in legal if c != log.entries[at].command)
-    bots = {1: UniformBot(1), 2: UniformBot(2)}
-    command = other
-    while True:
-        events, state = RULESET.decide(command, state)
-        entries.append(LogEntry(command=command, events=events))
-        seats = RULESET.to_act(state)
-        if not seats:
-            break
-        seat = seats[0]
-        command = bots[seat].choose(
-            RULESET.view(state, RULESET.viewer_of(state, seat)), RULESET.legal_commands(state, seat)
-        )
-    return replace(log, entries=tuple(entries))
+
+    def other(state: TilesState) -> object:
+        legal = RULESET.legal_commands(state, RULESET.to_act(state)[0])
+        return next(c for c in legal if c != log.entries[at].command)
+
+    return diverging(RULESET, log, at, other)
 
 
 def test_diff_of_two_matches_parting_in_the_set_up_names_the_unit_placed(tmp_path: Path) -> None:

@@ -7,7 +7,6 @@ import io
 import random
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
 
@@ -40,73 +39,18 @@ from multiversus_core.rulesets.tiles_d6.model import (
     TilesState,
 )
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET
-
-CHOICE = re.compile(r"^  (\S)  (.+)$")
-"""A menu's choice as printed: its key, then what it does."""
-SQUARES = re.compile(r"^Type a square [^:]*: (.+)$")
-"""The squares a menu takes, as printed: ``a1-c1 f1 ...``."""
-HEADING = re.compile(r"^Crossing: ")
-"""The first line of the board."""
+from tests import screens
+from tests.screens import scripted
 
 
-def expand(squares: str) -> list[str]:
-    """Every square of a printed list: ``a1-c1 f1`` is a1, b1, c1 and f1."""
-    names = []
-    for token in squares.split():
-        first, _, last = token.partition("-")
-        if not last:
-            names.append(first)
-        else:
-            names += [chr(c) + first[1:] for c in range(ord(first[0]), ord(last[0]) + 1)]
-    return names
+class Screen(screens.Screen):
+    """tiles-d6's menus as printed."""
 
-
-@dataclass
-class Screen:
-    """A console on a buffer, and a person who answers each prompt from what it shows."""
-
-    pick: Callable[[Screen], str]
-    """Chooses the answer from the menu last shown."""
-    out: Console = field(init=False)
-    buffer: io.StringIO = field(default_factory=io.StringIO)
-    read: int = 0
-    keys: list[str] = field(default_factory=list)
-    labels: list[str] = field(default_factory=list)
-    squares: list[str] = field(default_factory=list)
-    prompts: int = 0
-    menus: list[int] = field(default_factory=list)
-    """The number of choices of each menu shown."""
-    boards: int = 0
-    """Boards drawn before a menu, counted once per decision."""
-    fresh: str = ""
-    """What was printed since the last prompt."""
-
-    def __post_init__(self) -> None:
-        self.out = Console(
-            file=self.buffer, width=120, no_color=True, highlight=False, soft_wrap=True
-        )
-
-    def ask(self, prompt: str) -> str:
-        assert prompt == PROMPT
-        self.prompts += 1
-        if self.prompts > 4000:
-            raise AssertionError("the match never ended")
-        self.fresh = self.buffer.getvalue()[self.read :]
-        self.read = len(self.buffer.getvalue())
-        lines = self.fresh.splitlines()
-        keys = [m.groups() for line in lines if (m := CHOICE.match(line))]
-        squares = [expand(m.group(1)) for line in lines if (m := SQUARES.match(line))]
-        if keys or squares:
-            self.keys = [key for key, _ in keys]
-            self.labels = [label for _, label in keys]
-            self.squares = squares[-1] if squares else []
-            self.menus.append(len(keys))
-        self.boards += sum(1 for line in lines if HEADING.match(line))
-        return self.pick(self)
-
-    @property
-    def text(self) -> str:
-        return self.buffer.getvalue()
+    OPTION = re.compile(r"^  (\S)  (.+)$")
+    SQUARES = re.compile(r"^Type a square [^:]*: (.+)$")
+    HEADING = re.compile(r"^Crossing: ")
+    PROMPT = PROMPT
+    MOST = 4000
 
 
 def randomly(seed: int) -> Callable[[Screen], str]:
@@ -119,18 +63,6 @@ def randomly(seed: int) -> Callable[[Screen], str]:
         acting = [key for key in screen.keys if key != "0"]
         offered = acting * 4 + screen.keys + screen.squares * 3
         return rng.choice(offered) if offered else ""
-
-    return pick
-
-
-def scripted(*answers: str) -> Callable[[Screen], str]:
-    """A person who types these answers, then closes the input."""
-    left = list(answers)
-
-    def pick(screen: Screen) -> str:
-        if not left:
-            raise EOFError
-        return left.pop(0)
 
     return pick
 

@@ -3,13 +3,12 @@ postures, statuses, the result), each entry in words, and rounds and turns for s
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 
 import pytest
 from msgspec.structs import replace
-from rich.console import Console
 
+from multiversus_cli.grid_text import square_list
 from multiversus_cli.presenters.tiles_d6_text import (
     UNIT_LETTERS,
     board,
@@ -18,7 +17,6 @@ from multiversus_cli.presenters.tiles_d6_text import (
     letters,
     map_text,
     progress,
-    square_list,
 )
 from multiversus_core.rulesets.tiles_d6 import rules
 from multiversus_core.rulesets.tiles_d6.model import (
@@ -34,15 +32,10 @@ from multiversus_core.rulesets.tiles_d6.model import (
 )
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET
 from multiversus_core.rulesets.tiles_d6.words import square
+from tests.screens import cell
+from tests.screens import rendered as text
 
 SETTINGS = TilesSettings(players=("Ann", "Bob"), seed=7)
-
-
-def text(renderable: object, width: int = 140) -> str:
-    """What a renderable prints, without colours."""
-    out = io.StringIO()
-    Console(file=out, width=width, no_color=True, highlight=False).print(renderable)
-    return out.getvalue()
 
 
 def play(state: TilesState, *commands: Command) -> TilesState:
@@ -66,15 +59,6 @@ def moved(state: TilesState, **squares: tuple[int, int]) -> TilesState:
     ids = {u.id.partition(".")[2].replace("-", "_"): u.id for u in state.units}
     at = {ids[name]: square for name, square in squares.items()}
     return replace(state, units=tuple(replace(u, at=at.get(u.id, u.at)) for u in state.units))
-
-
-def cell(drawn: str, at: tuple[int, int]) -> str:
-    """The three characters of the map drawn for square ``at``."""
-    lines = drawn.splitlines()
-    first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("a  b  c"))
-    row = lines[first + 1 + at[1]]
-    start = 3 + 3 * at[0]  # the rank number in 2 places and a space, then 3 a square
-    return row[start : start + 3]
 
 
 def row_of(drawn: str, name: str) -> str:

@@ -10,19 +10,18 @@ purpose.
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 from typing import Any
 
 import msgspec
 import pytest
-from rich.console import Console
 
 from multiversus_cli.presenters.tiles_d6_text import board
 from multiversus_core.engine.log import encode_log, read_log, replay
 from multiversus_core.engine.verify import verify_file
-from multiversus_core.rulesets.tiles_d6.model import MatchEnded, RoundStarted, TilesState
+from multiversus_core.rulesets.tiles_d6.model import MatchEnded, RoundStarted
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET, VIEWERS
+from tests.golden_boards import boards_text, round_ends
 from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,33 +100,9 @@ def test_golden_final_state(path: Path, snapshot: object) -> None:
     assert text == snapshot
 
 
-def _round_ends(path: Path) -> list[tuple[str, TilesState]]:
-    """The state when each round after the first begins (the end of the one before), and the
-    final state."""
-    log = read_log(path)
-    state = RULESET.initial_state(log.header.settings, log.chance)
-    shots: list[tuple[str, TilesState]] = []
-    for entry in log.entries:
-        for event in entry.events:
-            if isinstance(event, RoundStarted) and event.round > 1:
-                shots.append((f"end of round {event.round - 1}", state))
-            state = RULESET.evolve(state, event)
-            if isinstance(event, MatchEnded):
-                shots.append((f"match ended ({event.reason})", state))
-    return shots
-
-
-def _text(state: TilesState, viewer: str) -> str:
-    console = Console(width=120, file=io.StringIO(), color_system=None, highlight=False)
-    console.print(board(state, viewer))
-    assert isinstance(console.file, io.StringIO)
-    return "\n".join(line.rstrip() for line in console.file.getvalue().splitlines())
-
-
 @pytest.mark.parametrize("viewer", VIEWERS)
 @pytest.mark.parametrize("path", GOLDENS, ids=IDS)
 def test_golden_boards_at_the_end_of_every_round(path: Path, viewer: str, snapshot: object) -> None:
-    shots = _round_ends(path)
+    shots = round_ends(RULESET, path, RoundStarted, MatchEnded)
     assert shots[-1][0].startswith("match ended")
-    pages = [f"=== {title} ===\n{_text(state, viewer)}" for title, state in shots]
-    assert "\n".join(pages) == snapshot
+    assert boards_text(shots, board, viewer, 120) == snapshot

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -49,9 +49,16 @@ from multiversus_core.rulesets.tiles_d6.model import (
 )
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET
 from multiversus_core.rulesets.tiles_d6.words import square
+from tests.browser_pages import (
+    SVG,
+    first_entry,
+    groups,
+    opened_page,
+    parsed,
+    squares_shown,
+)
 from tests.test_html_browser import browser  # noqa: F401 (the browser fixture)
 
-SVG = "{http://www.w3.org/2000/svg}"
 WANTED = (Stepped, Attacked, Fired, KnockedDown, StunnedEvent, Injured)
 """What the match tested must hold."""
 
@@ -73,27 +80,8 @@ def folded() -> Folded:
     raise AssertionError("no random match of seeds 1-1999 holds every event wanted")
 
 
-def _first(folded: Folded, kind: type, also: Callable[[Any], bool] = lambda e: True) -> int:
-    """The number of the first entry with an event of ``kind``."""
-    return next(
-        k
-        for k, entry in enumerate(folded.log.entries, start=1)
-        if any(isinstance(e, kind) and also(e) for e in entry.events)
-    )
-
-
-def _svg(text: str) -> ET.Element:
-    root = ET.fromstring(text)
-    assert root.tag == f"{SVG}svg"
-    return root
-
-
-def _groups(root: ET.Element, cls: str) -> list[ET.Element]:
-    return [g for g in root.iter(f"{SVG}g") if cls in (g.get("class") or "").split()]
-
-
 def _tokens(root: ET.Element) -> dict[str, ET.Element]:
-    return {g.get("data-unit", ""): g for g in _groups(root, "tiles-unit")}
+    return {g.get("data-unit", ""): g for g in groups(root, "tiles-unit")}
 
 
 def _body(token: ET.Element) -> ET.Element:
@@ -112,8 +100,8 @@ def _state(folded: Folded, k: int) -> TilesState:
 def test_every_square_is_one_tile_drawn_as_its_kind(folded: Folded) -> None:
     crossing = find_map("crossing")
     assert crossing is not None and folded.log.header.settings.map == "crossing"
-    root = _svg(picture(folded, "spectator", 0))
-    tiles = _groups(root, "tiles-tile")
+    root = parsed(picture(folded, "spectator", 0))
+    tiles = groups(root, "tiles-tile")
     assert len(tiles) == len(crossing.rows) * len(crossing.rows[0]) == 144
     drawn = {g.get("data-square"): g for g in tiles}
     assert len(drawn) == 144
@@ -136,11 +124,11 @@ def test_every_square_is_one_tile_drawn_as_its_kind(folded: Folded) -> None:
 
 
 def test_files_and_ranks_are_named_as_the_words_name_squares(folded: Folded) -> None:
-    root = _svg(picture(folded, "spectator", 0))
+    root = parsed(picture(folded, "spectator", 0))
     names = [t.text for t in root.iter(f"{SVG}text") if t.get("class") == "tiles-num"]
     assert names == [*"abcdefghijkl", *(str(r) for r in range(1, 13))]
     assert square((3, 3)) == "d4"
-    (d4,) = (g for g in _groups(root, "tiles-tile") if g.get("data-square") == "d4")
+    (d4,) = (g for g in groups(root, "tiles-tile") if g.get("data-square") == "d4")
     assert d4.get("data-kind") == "window"  # crossing's row 3 (rank 4) is "###=##......"
     at = {t.text: t for t in root.iter(f"{SVG}text") if t.get("class") == "tiles-num"}
     assert at["d"].get("x") == str(MARGIN + 3 * CELL + CELL // 2)
@@ -148,10 +136,10 @@ def test_files_and_ranks_are_named_as_the_words_name_squares(folded: Folded) -> 
 
 
 def test_every_unit_is_a_token_on_its_square_in_its_seat_s_colour(folded: Folded) -> None:
-    placed = _first(folded, UnitPlaced)
+    placed = first_entry(folded, UnitPlaced)
     for k in (0, placed, placed + 5, folded.count // 2, folded.count):
         state = _state(folded, k)
-        tokens = _tokens(_svg(picture(folded, "seat-1", k)))
+        tokens = _tokens(parsed(picture(folded, "seat-1", k)))
         assert set(tokens) == {u.id for u in state.units}
         for unit in state.units:
             token = tokens[unit.id]
@@ -170,7 +158,7 @@ def test_every_unit_is_a_token_on_its_square_in_its_seat_s_colour(folded: Folded
             assert MARGIN + unit.at[1] * CELL < centre[1] < MARGIN + (unit.at[1] + 1) * CELL
     labels = [
         "".join(t.itertext())
-        for g in _tokens(_svg(picture(folded, "seat-1", folded.count))).values()
+        for g in _tokens(parsed(picture(folded, "seat-1", folded.count))).values()
         for t in g.iter(f"{SVG}text")
         if t.get("class") == "tiles-label"
     ]
@@ -178,10 +166,10 @@ def test_every_unit_is_a_token_on_its_square_in_its_seat_s_colour(folded: Folded
 
 
 def test_a_knocked_down_unit_lies_flat_and_a_stunned_one_is_marked(folded: Folded) -> None:
-    k = _first(folded, KnockedDown)
+    k = first_entry(folded, KnockedDown)
     downed = {e.unit for e in folded.log.entries[k - 1].events if isinstance(e, KnockedDown)}
     stunned = {e.unit for e in folded.log.entries[k - 1].events if isinstance(e, StunnedEvent)}
-    tokens = _tokens(_svg(picture(folded, "seat-2", k)))
+    tokens = _tokens(parsed(picture(folded, "seat-2", k)))
     state = _state(folded, k)
     for unit_id in downed:
         unit = state.unit(unit_id)
@@ -214,7 +202,7 @@ def test_concussed_and_injured_units_are_marked(folded: Folded) -> None:
         else u
         for u in last.units
     )
-    tokens = _tokens(_svg(board_svg(msgspec.structs.replace(last, units=units))))
+    tokens = _tokens(parsed(board_svg(msgspec.structs.replace(last, units=units))))
     concussed, injured = tokens[first.id], tokens[second.id]
     assert concussed.get("data-posture") == "prone"
     assert concussed.get("data-statuses") == "concussed"
@@ -226,8 +214,8 @@ def test_concussed_and_injured_units_are_marked(folded: Folded) -> None:
 
 
 def test_the_legend_shows_every_kind_the_seats_and_the_marks(folded: Folded) -> None:
-    root = _svg(picture(folded, "spectator", folded.count))
-    keys = {g.get("data-kind"): "".join(g.itertext()) for g in _groups(root, "tiles-key")}
+    root = parsed(picture(folded, "spectator", folded.count))
+    keys = {g.get("data-kind"): "".join(g.itertext()) for g in groups(root, "tiles-key")}
     assert set(keys) == set(KINDS.values())
     assert keys["wall"].startswith("wall (#), blocks movement and sight")
     assert keys["door"].startswith("door (+), blocks sight")
@@ -239,7 +227,7 @@ def test_the_legend_shows_every_kind_the_seats_and_the_marks(folded: Folded) -> 
 
 
 def test_the_board_has_a_title_and_a_label(folded: Folded) -> None:
-    root = _svg(picture(folded, "spectator", folded.count))
+    root = parsed(picture(folded, "spectator", folded.count))
     assert root.get("role") == "img"
     title = root.find(f"{SVG}title")
     assert title is not None and title.get("id") == root.get("aria-labelledby")
@@ -248,8 +236,8 @@ def test_the_board_has_a_title_and_a_label(folded: Folded) -> None:
 
 
 def test_the_halves_are_drawn_while_units_are_set_up(folded: Folded) -> None:
-    placed = _first(folded, UnitPlaced)
-    root = _svg(picture(folded, "spectator", placed))
+    placed = first_entry(folded, UnitPlaced)
+    root = parsed(picture(folded, "spectator", placed))
     halves = {r.get("data-half"): r for r in root.iter(f"{SVG}rect") if r.get("data-half")}
     state = _state(folded, placed)
     assert state.north is not None
@@ -258,16 +246,16 @@ def test_the_halves_are_drawn_while_units_are_set_up(folded: Folded) -> None:
     assert (
         int(halves["north"].get("y", "0")) < MARGIN + 6 * CELL <= int(halves["south"].get("y", "0"))
     )
-    assert not _groups(_svg(picture(folded, "spectator", folded.count)), "tiles-halves")
+    assert not groups(parsed(picture(folded, "spectator", folded.count)), "tiles-halves")
 
 
 def test_the_entry_s_steps_attacks_and_shots_are_drawn(folded: Folded) -> None:
-    k = _first(folded, Stepped)
+    k = first_entry(folded, Stepped)
     (step,) = (e for e in folded.log.entries[k - 1].events if isinstance(e, Stepped))
     start = _state(folded, k - 1).unit(step.unit)
     assert start is not None and start.at is not None
-    root = _svg(picture(folded, "spectator", k))
-    (move,) = _groups(root, "mv-move")
+    root = parsed(picture(folded, "spectator", k))
+    (move,) = groups(root, "mv-move")
     assert move.get("data-figure") == step.unit
     line = move.find(f"{SVG}polyline")
     assert line is not None
@@ -277,13 +265,13 @@ def test_the_entry_s_steps_attacks_and_shots_are_drawn(folded: Folded) -> None:
         for at in (start.at, step.to)
     ]
     for kind, name in ((Attacked, "mv-attack"), (Fired, "mv-fire")):
-        k = _first(folded, kind)
+        k = first_entry(folded, kind)
         (made,) = (e for e in folded.log.entries[k - 1].events if isinstance(e, kind))
-        (mark,) = _groups(_svg(picture(folded, "spectator", k)), name)
+        (mark,) = groups(parsed(picture(folded, "spectator", k)), name)
         assert (mark.get("data-figure"), mark.get("data-target")) == (made.unit, made.target)
         word = made.result if isinstance(made, Attacked) else ("hit" if made.hit else "miss")
         assert f"mv-{word}" in (mark.get("class") or "").split()
-    assert not _groups(_svg(picture(folded, "spectator", 0)), "mv-change")
+    assert not groups(parsed(picture(folded, "spectator", 0)), "mv-change")
 
 
 def test_the_board_is_drawn_from_the_view_only(folded: Folded) -> None:
@@ -299,7 +287,7 @@ def test_the_board_is_drawn_from_the_view_only(folded: Folded) -> None:
 def test_names_cannot_break_the_board_or_the_page() -> None:
     folded = Folded.of(_play(3, ("</script><b>x & y", "Bob")))
     svg = picture(folded, "seat-1", folded.count)
-    _svg(svg)  # still well formed
+    parsed(svg)  # still well formed
     assert "</script><b>x" not in svg
     html = page(folded, "seat-1", folded.count)
     assert "</script><b>x" not in html and html.count("</script>") == 2
@@ -328,7 +316,7 @@ def test_the_page_has_a_frame_per_entry_whose_board_is_the_picture(folded: Folde
     data = _data(page(folded, "seat-2", to))
     pool, frames = data["pool"], data["frames"]
     assert len(frames) == to + 1
-    for k in (0, 1, _first(folded, KnockedDown), to // 2, to):
+    for k in (0, 1, first_entry(folded, KnockedDown), to // 2, to):
         assert "".join(pool[i] for i in frames[k][0]) == picture(folded, "seat-2", k)
     cut = _data(page(folded, "seat-2", 20))
     assert len(cut["frames"]) == 21
@@ -353,7 +341,7 @@ def test_the_page_tells_every_entry_in_the_ruleset_s_words(folded: Folded) -> No
 def test_each_frame_says_where_the_match_stands_and_lists_the_units(folded: Folded) -> None:
     data = _data(page(folded, "spectator", folded.count))
     pool, frames = data["pool"], data["frames"]
-    k = _first(folded, KnockedDown)
+    k = first_entry(folded, KnockedDown)
     panels = "".join(pool[i] for i in frames[k][1])
     state = _state(folded, k)
     assert f"Round {state.round} of 8" in panels
@@ -380,24 +368,13 @@ def test_each_frame_says_where_the_match_stands_and_lists_the_units(folded: Fold
 
 @pytest.fixture
 def opened(browser: Any, folded: Folded, tmp_path: Path) -> Iterator[tuple[Any, list[str]]]:  # noqa: F811
-    path = tmp_path / "tiles.html"
-    path.write_text(page(folded, "spectator", folded.count), encoding="utf-8")
-    context = browser.new_context(viewport={"width": 1400, "height": 900})
-    opened = context.new_page()
-    errors: list[str] = []
-    opened.on("pageerror", lambda e: errors.append(str(e)))
-    opened.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
-    opened.goto(path.as_uri())
-    opened.wait_for_selector("#mv-board svg g.tiles-tile")
-    yield opened, errors
-    context.close()
+    html = page(folded, "spectator", folded.count)
+    with opened_page(browser, html, tmp_path / "tiles.html", "#mv-board svg g.tiles-tile") as shown:
+        yield shown
 
 
 def _shown(opened: Any) -> dict[str, str]:
-    found: list[tuple[str, str]] = opened.eval_on_selector_all(
-        "#mv-board g.tiles-unit", "gs => gs.map(g => [g.dataset.unit, g.dataset.square])"
-    )
-    return dict(found)
+    return squares_shown(opened, "tiles-unit", "unit")
 
 
 def _expected(folded: Folded, k: int) -> dict[str, str]:
@@ -407,13 +384,13 @@ def _expected(folded: Folded, k: int) -> dict[str, str]:
 def test_stepping_the_page_moves_the_tokens(opened: tuple[Any, list[str]], folded: Folded) -> None:
     shown, errors = opened
     assert _shown(shown) == _expected(folded, 0)
-    placed = _first(folded, UnitPlaced)
+    placed = first_entry(folded, UnitPlaced)
     for k in range(1, placed + 3):
         shown.click("#mv-next")
         assert shown.locator("body").get_attribute("data-entry") == str(k)
         assert _shown(shown) == _expected(folded, k)
     assert _expected(folded, placed + 2) != _expected(folded, 0)
-    k = _first(folded, KnockedDown)
+    k = first_entry(folded, KnockedDown)
     shown.fill("#mv-slider", str(k))
     assert _shown(shown) == _expected(folded, k)
     assert shown.locator("#mv-board g.tiles-prone").count() >= 1

@@ -3,7 +3,8 @@ rules the issue lists, and plays as recorded.
 
 The logs are made by ``python scripts/make_worlds_collide_goldens.py``; the
 coverage they must reach is computed here from their own events, and each
-final state is a syrupy snapshot. See docs/goldens.md for regenerating them
+final state and the board at the end of every round, for each view, are syrupy
+snapshots. See docs/goldens.md for regenerating them
 when a rule changes on purpose.
 """
 
@@ -16,8 +17,12 @@ from typing import Any
 import msgspec
 import pytest
 
+from multiversus_cli.presenters.worlds_collide_text import board
 from multiversus_core.engine.log import encode_log, read_log, replay
 from multiversus_core.engine.verify import verify_file
+from multiversus_core.rulesets.worlds_collide.model import MatchEnded, RoundStarted
+from multiversus_core.rulesets.worlds_collide.ruleset import RULESET, VIEWERS
+from tests.golden_boards import boards_text, round_ends
 from tests.scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -81,3 +86,11 @@ def test_golden_final_state(path: Path, snapshot: object) -> None:
     assert state.phase == "over"
     text = msgspec.json.format(msgspec.json.encode(state), indent=1).decode()
     assert text == snapshot
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+@pytest.mark.parametrize("path", GOLDENS, ids=IDS)
+def test_golden_boards_at_the_end_of_every_round(path: Path, viewer: str, snapshot: object) -> None:
+    shots = round_ends(RULESET, path, RoundStarted, MatchEnded)
+    assert shots[-1][0].startswith("match ended")
+    assert boards_text(shots, board, viewer, 100) == snapshot

@@ -9,7 +9,7 @@ words when it is short enough for a line.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Final, TypeAlias
 
 import msgspec
@@ -70,6 +70,64 @@ def field_differences(
                 }
             )
     return tuple(found)
+
+
+def record_differences(
+    field: str,
+    key: str,
+    a: Mapping[str, msgspec.Struct],
+    b: Mapping[str, msgspec.Struct],
+    first: Sequence[str] = (),
+) -> list[Found]:
+    """The records of one field (a game's pieces) that differ, one by one, matched by id:
+    ``{"field": field, key: id, "differs": [...], "a": {...}, "b": {...}}`` naming the
+    record's fields that differ (``first`` in that order, then the rest in the struct's), or
+    ``["presence"]`` with None for the side that lacks the record."""
+    found: list[Found] = []
+    for ident in [*a, *(i for i in b if i not in a)]:
+        ra, rb = a.get(ident), b.get(ident)
+        if ra == rb:
+            continue
+        if ra is None or rb is None:
+            differs = ["presence"]
+        else:
+            names = [*first, *(f for f in ra.__struct_fields__ if f not in first)]
+            differs = [f for f in names if getattr(ra, f) != getattr(rb, f)]
+
+        def values(record: msgspec.Struct | None, differs: list[str] = differs) -> Any:
+            if record is None:
+                return None
+            return {f: msgspec.to_builtins(getattr(record, f)) for f in differs if f != "presence"}
+
+        found.append(
+            {"field": field, key: ident, "differs": differs, "a": values(ra), "b": values(rb)}
+        )
+    return found
+
+
+def named(key: str, value: Any, ids: Collection[str], name: Callable[[str], str]) -> Any:
+    """``value`` with the ids it holds told by ``name``, when ``key`` is one of ``ids`` (an
+    id, or a list of them)."""
+    if key in ids and isinstance(value, str):
+        return name(value)
+    if key in ids and isinstance(value, (list, tuple)):
+        return [name(v) if isinstance(v, str) else v for v in value]
+    return value
+
+
+def record_line(name: str, found: Found, told: Words, labels: Mapping[str, str]) -> str:
+    """One of :func:`record_differences` in a line: the record's ``name``, then each field
+    that differs (by its label) with both values in words, or that it is in one state only."""
+    if found["differs"] == ["presence"]:
+        return f"{name}: in {'A only' if found['b'] is None else 'B only'}"
+    parts = []
+    for field in found["differs"]:
+        a, b = told(field, found["a"][field]), told(field, found["b"][field])
+        label = labels.get(field, field)
+        parts.append(
+            f"{label} differs" if a is None or b is None else f"{label} {a} in A, {b} in B"
+        )
+    return f"{name}: " + "; ".join(parts)
 
 
 def nested_differences(a: dict[str, Any], b: dict[str, Any], told: Words) -> list[str]:

@@ -15,18 +15,18 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Final, cast
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from multiversus_core.engine.chance import chance_commitment, fresh_chance
 from multiversus_core.engine.choices import Ask as ChoiceAsk
-from multiversus_core.engine.choices import CommandTree, is_tree
+from multiversus_core.engine.choices import CommandTree, Option, is_tree
 from multiversus_core.engine.commit import SaltSource
 from multiversus_core.engine.errors import LogError, MultiversusError
 from multiversus_core.engine.log import LogWriter, MatchLog, replay
@@ -367,7 +367,7 @@ class Terminal:
         heading = f"{decision.names[seat - 1]}, seat {seat}: {ruleset.where(state)}"
         out.print(Text(printable(heading), style="bold"))
         if is_tree(legal):
-            return _build(legal, out, ask)
+            return TREE_MENUS.build(legal, out, ask)
         for number, command in enumerate(legal, start=1):
             out.print(Text(printable(f"  {number}. {ruleset.describe_command(command, state)}")))
         while True:
@@ -398,42 +398,128 @@ class Terminal:
         out.print(Text(printable(f"The match is over: {result.reason}."), style="bold"))
 
 
-class _Back(Exception):
-    """The person took back the choice before."""
+class TreeMenus:
+    """How a tree of choices is asked at the terminal: one menu a choice, each option by its
+    number or its key; ``b`` takes back the answer before, ``q`` quits.
+
+    A game's :class:`Terminal` may ask through a subclass: options told in its own words
+    (:meth:`label`), its own prompt, and answers of its own (:meth:`other`: help, the odds,
+    a square typed by name that makes two choices at once).
+    """
+
+    def build(self, tree: CommandTree[Any], out: Console, ask: Ask) -> Any:
+        """A command built from ``tree``, one menu at a time.
+
+        :raises Quit: when the person types q, or the input ends.
+        """
+        chosen: list[str] = []
+        marks: list[int] = []  # how many keys were chosen before each answer, to take it back
+        while True:
+            step = tree.ask(tuple(chosen))
+            if not isinstance(step, ChoiceAsk):
+                return step
+            keys = self.pick(step, tuple(chosen), out, ask, back=bool(marks))
+            if keys is None:
+                del chosen[marks.pop() :]
+            else:
+                marks.append(len(chosen))
+                chosen.extend(keys)
+
+    def pick(
+        self, asked: ChoiceAsk, chosen: tuple[str, ...], out: Console, ask: Ask, *, back: bool
+    ) -> tuple[str, ...] | None:
+        """The keys one answer chooses (one option, or what :meth:`other` makes of it); None
+        when the person takes back the answer before (``back``: there is one).
+
+        :raises Quit: when the person types q, or the input ends.
+        """
+        self.show(asked, chosen, out)
+        keys = {option.key.lower(): option.key for option in asked.options}
+        numbered = dict(zip(self.numbers(asked), asked.options, strict=True))
+        while True:
+            answer = read_answer(ask, self.prompt(asked, back=back))
+            low = answer.lower()
+            if low in numbered:
+                return (numbered[low].key,)
+            if low in keys:
+                return (keys[low],)
+            if low == "q":
+                raise Quit
+            if low == "b" and back:
+                return None
+            handled = self.other(answer, asked, chosen, out)
+            if isinstance(handled, tuple):
+                return handled
+            if not handled:
+                out.print(Text(self.hint(asked, back=back)))
+
+    def show(self, asked: ChoiceAsk, chosen: tuple[str, ...], out: Console) -> None:
+        """Print the question and its options, numbered from 1."""
+        out.print(Text(printable(asked.prompt)))
+        for number, option in zip(self.numbers(asked), asked.options, strict=True):
+            out.print(Text(printable(f"  {number}. {self.label(asked, option, chosen)}")))
+
+    def numbers(self, asked: ChoiceAsk) -> tuple[str, ...]:
+        """The number each option is shown and chosen by: 1 to the count."""
+        return tuple(str(number) for number in range(1, len(asked.options) + 1))
+
+    def label(self, asked: ChoiceAsk, option: Option, chosen: tuple[str, ...]) -> str:
+        """An option in words: the tree's."""
+        return option.label
+
+    def prompt(self, asked: ChoiceAsk, *, back: bool) -> str:
+        """The prompt of a menu."""
+        more = ", b back" if back else ""
+        return f"Your choice (1-{len(asked.options)}, q quits{more}): "
+
+    def hint(self, asked: ChoiceAsk, *, back: bool) -> str:
+        """What to type, after an answer that chose nothing."""
+        more = ", b back" if back else ""
+        return f"Type a number from 1 to {len(asked.options)}{more}, or q."
+
+    def other(
+        self, answer: str, asked: ChoiceAsk, chosen: tuple[str, ...], out: Console
+    ) -> tuple[str, ...] | bool:
+        """An answer that is no number, key, ``q`` or ``b``: the keys it chooses, True if it
+        was answered here (something printed), False if it means nothing (the hint follows)."""
+        return False
 
 
-def _build(tree: CommandTree[Any], out: Console, ask: Ask) -> Any:
-    """A command built from a tree of choices, one menu at a time."""
-    chosen: list[str] = []
-    while True:
-        step = tree.ask(chosen)
-        if not isinstance(step, ChoiceAsk):
-            return step
-        try:
-            chosen.append(_pick(step, tuple(chosen), out, ask))
-        except _Back:
-            chosen.pop()
+TREE_MENUS: Final = TreeMenus()
+"""A tree's choices by number or key: every game's, unless its terminal asks its own way."""
 
 
-def _pick(asked: ChoiceAsk, chosen: tuple[str, ...], out: Console, ask: Ask) -> str:
-    """One choice of a tree, by its number or its key; b takes back the one before, q quits."""
-    out.print(Text(printable(asked.prompt)))
-    for number, option in enumerate(asked.options, start=1):
-        out.print(Text(printable(f"  {number}. {option.label}")))
-    keys = {option.key.lower(): option.key for option in asked.options}
-    count = len(asked.options)
-    back = ", b back" if chosen else ""
-    while True:
-        answer = read_answer(ask, f"Your choice (1-{count}, q quits{back}): ").lower()
-        if answer.isdigit() and 1 <= int(answer) <= count:
-            return asked.options[int(answer) - 1].key
-        if answer in keys:
-            return keys[answer]
-        if answer == "q":
-            raise Quit
-        if answer == "b" and chosen:
-            raise _Back
-        out.print(Text(f"Type a number from 1 to {count}{back}, or q."))
+class BoardTerminal(Terminal):
+    """A game's terminal that draws its board before each decision (with a hint of the keys
+    the first time) and once more as the match ended; the game says how (:meth:`draw`)."""
+
+    HINT: Final = "Type ? for the odds of the choices at hand, h for help."
+
+    def __init__(self) -> None:
+        self.helped = False
+
+    def draw(
+        self, state: Any, viewer: str, *, result: bool = True, marked: Collection[Any] = ()
+    ) -> RenderableType:
+        """The board of ``state`` as ``viewer`` may see it, ``marked`` squares standing out;
+        ``result=False`` leaves out a result about to be told."""
+        raise NotImplementedError
+
+    def show_board(self, decision: Decision, out: Console, marked: Collection[Any] = ()) -> None:
+        """The board before a decision, as the deciding seat sees it."""
+        viewer = decision.ruleset.viewer_of(decision.state, decision.seat)
+        out.print()
+        out.print(self.draw(decision.state, viewer, marked=marked))
+        if not self.helped:
+            out.print(self.HINT, markup=False)
+            self.helped = True
+
+    def finish(self, ruleset: AnyRuleset, state: Any, out: Console, *, quiet: bool) -> None:
+        """The board as it ended, then how the match ended."""
+        if not quiet:
+            out.print()
+            out.print(self.draw(state, "spectator", result=False))
+        super().finish(ruleset, state, out, quiet=quiet)
 
 
 BY_NUMBER: Final = Terminal()

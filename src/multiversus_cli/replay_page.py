@@ -15,10 +15,13 @@ panels and board hold (Multiversus: :mod:`multiversus_cli.html`).
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Final
 
 import msgspec
+
+from multiversus_core.engine.ruleset import REFEREE
 
 
 class Frame(msgspec.Struct, frozen=True, gc=False):
@@ -66,6 +69,93 @@ class Pool:
     def frame(self, svg: list[str] | tuple[str, ...], panels: list[str] | tuple[str, ...]) -> Frame:
         """Return the frame of these board parts and panels, storing each part."""
         return Frame(tuple(self.add(p) for p in svg), tuple(self.add(p) for p in panels))
+
+
+Told = tuple[str, tuple[str, ...]]
+"""An entry told: its head line, then a line per event worth telling."""
+
+
+def stepped_page(
+    title: str,
+    viewer: str,
+    to: int,
+    tell: Callable[[int], Told],
+    frame: Callable[[Pool, int, Told], Frame],
+    style: str = "",
+) -> str:
+    """The page of a match's first ``to`` entries: each told by ``tell`` (from 1), each
+    position drawn by ``frame`` (0: before the first entry, told as such), as
+    :func:`page_html` writes it."""
+    pool = Pool()
+    frames = [frame(pool, 0, ("Before the first entry", ()))]
+    told: list[Told] = []
+    for number in range(1, to + 1):
+        told.append(tell(number))
+        frames.append(frame(pool, number, told[-1]))
+    return page_html(Page(title, viewer, tuple(pool.parts), tuple(frames), tuple(told)), style)
+
+
+def panel_style(css: str) -> str:
+    """The CSS of the panels a board game's page shows, its classes prefixed ``css``: the
+    seats' names in their colours, the roster table and the entry told."""
+    return f""".{css}-seat-1{{color:#1d4ed8;font-weight:bold}}
+.{css}-seat-2{{color:#b91c1c;font-weight:bold}}
+table.{css}-roster{{border-collapse:collapse;font-size:13px;margin:6px 0}}
+table.{css}-roster caption{{text-align:left;font-size:13px;padding:2px 0}}
+table.{css}-roster th,table.{css}-roster td{{border:1px solid #cbd5e1;padding:2px 6px;
+text-align:left}}
+.{css}-entry{{background:#fff;border:1px solid #cbd5e1;padding:2px 8px;font-size:14px}}
+.{css}-entry ul{{margin:2px 0 4px;padding-left:18px}}"""
+
+
+def seat_html(css: str, players: Sequence[str], seat: int) -> str:
+    """A seat's player by name, in the seat's colour (:func:`panel_style`)."""
+    return f'<span class="{css}-seat-{seat}">{escape(players[seat - 1])}</span>'
+
+
+def result_html(css: str, players: Sequence[str], winner: int | None, reason: str) -> str:
+    """The result of a match, as a panel's paragraph: who won (or a draw), and why."""
+    won = "a draw" if winner is None else f"{seat_html(css, players, winner)} wins"
+    return f'<p class="{css}-result"><b>Result</b>: {won} ({escape(reason)}).</p>'
+
+
+def roster_head(css: str, what: str, players: Sequence[str], headers: Sequence[str]) -> str:
+    """The head of a roster table of ``what`` ("Units"), seat 1's first: its caption naming
+    the seats' players, and its column headers."""
+    seats = ", then ".join(seat_html(css, players, seat) for seat in range(1, len(players) + 1))
+    heads = "".join(f"<th>{escape(h)}</th>" for h in headers)
+    caption = f"{escape(what)} (seat 1 first: {seats})"
+    return f'<table class="{css}-roster"><caption>{caption}</caption><tr>{heads}</tr>'
+
+
+def roster_row(css: str, data: str, ident: str, seat: int, label: str, cells: Sequence[str]) -> str:
+    """A row of a roster table: the piece's label in its seat's colour, then ``cells`` (HTML
+    already); the row names the piece by ``data-{data}``."""
+    told = "".join(f"<td>{cell}</td>" for cell in cells)
+    return (
+        f'<tr data-{data}="{escape(ident)}"><td class="{css}-seat-{seat}">{escape(label)}</td>'
+        f"{told}</tr>"
+    )
+
+
+def viewer_words(players: Sequence[str], viewer: str) -> str:
+    """Whom a page shows the match as: "the referee", "the public (spectator)", or a seat's
+    player ("Ann (seat 1)") for a viewer named ``seat-N``."""
+    if viewer == REFEREE:
+        return "the referee"
+    if viewer == "spectator":
+        return "the public (spectator)"
+    seat = viewer.rpartition("-")[2]
+    if seat.isdigit() and 1 <= int(seat) <= len(players):
+        return f"{players[int(seat) - 1]} (seat {seat})"
+    return viewer
+
+
+def entry_html(head: str, lines: Sequence[str], css: str) -> str:
+    """An entry told, for a panel: its head line, then a line per event worth telling, in a
+    ``<div>`` of class ``css``."""
+    told = "".join(f"<li>{escape(line)}</li>" for line in lines)
+    return f'<div class="{css}"><p><b>{escape(head)}</b></p><ul>{told}</ul></div>'
 
 
 def page_html(page: Page, style: str = "") -> str:
@@ -222,4 +312,18 @@ _TEMPLATE: Final = """<!DOCTYPE html>
 """
 
 
-__all__ = ["Frame", "Page", "Pool", "page_html"]
+__all__ = [
+    "Frame",
+    "Page",
+    "Pool",
+    "Told",
+    "entry_html",
+    "page_html",
+    "panel_style",
+    "result_html",
+    "roster_head",
+    "roster_row",
+    "seat_html",
+    "stepped_page",
+    "viewer_words",
+]

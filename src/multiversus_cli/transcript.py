@@ -9,7 +9,7 @@ shown as the viewer's view.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any, NamedTuple
 
 import msgspec
@@ -60,6 +60,20 @@ def tell(ruleset: AnyRuleset, settings: Any, before: Any, entry: Any, viewer: st
             lines.append(text)
         state = ruleset.evolve(state, event)
     return Told(0, line, tuple(lines))
+
+
+def event_lines(ruleset: AnyRuleset, before: Any, events: Iterable[Any]) -> tuple[str, ...]:
+    """The events that came of an entry given in ``before``, each in a line as the ruleset
+    narrates them whole (for a game that hides nothing, or the referee); events not worth
+    telling are passed over."""
+    lines: list[str] = []
+    state = before
+    for event in events:
+        line = ruleset.narrate(event, state, None)
+        if line:
+            lines.append(line)
+        state = ruleset.evolve(state, event)
+    return tuple(lines)
 
 
 def told(ruleset: AnyRuleset, log: MatchLog, viewer: str, to: int) -> Iterator[Told | Any]:

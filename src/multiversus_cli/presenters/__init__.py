@@ -8,7 +8,8 @@ draws one, how two states differ, a match played at the terminal, and the
 grid ``simulate`` plays. A game
 without a presenter of its own gets :class:`Plain`: the match told in the
 ruleset's words (``describe_command``, ``narrate``) and the viewer's view as
-JSON. Multiversus' presenter draws its board (:mod:`.multiversus`). Another
+JSON. Multiversus' presenter draws its board (:mod:`.multiversus`), and so do tiles-d6's
+(:mod:`.tiles_d6`) and worlds-collide's (:mod:`.worlds_collide`). Another
 package offers its game's presenter through the ``multiversus.presenters``
 entry point group, named by the game's id (``"module:attribute"`` of an
 object with the members of :class:`Presenter`); entry points are read only
@@ -39,6 +40,7 @@ ENTRY_POINT_GROUP: Final = "multiversus.presenters"
 BUNDLED: Final[dict[str, str]] = {
     "multiversus": "multiversus_cli.presenters.multiversus:PRESENTER",
     "tiles-d6": "multiversus_cli.presenters.tiles_d6:PRESENTER",
+    "worlds-collide": "multiversus_cli.presenters.worlds_collide:PRESENTER",
 }
 """The presenters this program brings, by game id: ``"module:attribute"``."""
 

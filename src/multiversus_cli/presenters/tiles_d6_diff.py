@@ -5,9 +5,15 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import msgspec
-
-from multiversus_cli.differences import Found, field_differences, field_line, words
+from multiversus_cli.differences import (
+    Found,
+    field_differences,
+    field_line,
+    named,
+    record_differences,
+    record_line,
+    words,
+)
 from multiversus_core.rulesets.tiles_d6.model import TilesState, Unit
 from multiversus_core.rulesets.tiles_d6.words import square, unit_name
 
@@ -24,42 +30,14 @@ def state_differences(a: TilesState, b: TilesState) -> tuple[Found, ...]:
     naming the unit's fields that differ (or ``"presence"``)."""
 
     def units(ua: tuple[Unit, ...], ub: tuple[Unit, ...]) -> list[Found]:
-        found = _unit_differences(ua, ub)
+        found = record_differences(
+            "units", "unit", {u.id: u for u in ua}, {u.id: u for u in ub}, _UNIT_FIELDS
+        )
         for one in found:
             one["name"] = unit_name(a if a.unit(one["unit"]) else b, one["unit"])
         return found
 
     return field_differences(a, b, {"units": units})
-
-
-def _unit_differences(a: tuple[Unit, ...], b: tuple[Unit, ...]) -> list[Found]:
-    left, right = {u.id: u for u in a}, {u.id: u for u in b}
-    found: list[Found] = []
-    for unit_id in [*left, *(i for i in right if i not in left)]:
-        ua, ub = left.get(unit_id), right.get(unit_id)
-        if ua == ub:
-            continue
-        if ua is None or ub is None:
-            differs = ["presence"]
-        else:
-            names = [*_UNIT_FIELDS, *(f for f in ua.__struct_fields__ if f not in _UNIT_FIELDS)]
-            differs = [f for f in names if getattr(ua, f) != getattr(ub, f)]
-
-        def values(unit: Unit | None, differs: list[str] = differs) -> dict[str, Any] | None:
-            if unit is None:
-                return None
-            return {f: msgspec.to_builtins(getattr(unit, f)) for f in differs if f != "presence"}
-
-        found.append(
-            {
-                "field": "units",
-                "unit": unit_id,
-                "differs": differs,
-                "a": values(ua),
-                "b": values(ub),
-            }
-        )
-    return found
 
 
 def tiles_words(field: str, value: Any) -> str | None:
@@ -94,21 +72,8 @@ def difference_line(found: Found, state: TilesState) -> str:
             return nested(key, value)
 
         def nested(key: str, value: Any) -> str | None:
-            if key in _UNIT_IDS and isinstance(value, str):
-                value = unit_name(state, value)
-            elif key in _UNIT_IDS and isinstance(value, (list, tuple)):
-                value = [unit_name(state, v) if isinstance(v, str) else v for v in value]
-            return tiles_words(key, value)
+            return tiles_words(key, named(key, value, _UNIT_IDS, lambda u: unit_name(state, u)))
 
         return field_line(found, told, records=False, nested=nested)
     name = found.get("name") or unit_name(state, found["unit"])
-    if found["differs"] == ["presence"]:
-        return f"{name}: in {'A only' if found['b'] is None else 'B only'}"
-    parts = []
-    for f in found["differs"]:
-        a, b = tiles_words(f, found["a"][f]), tiles_words(f, found["b"][f])
-        label = _LABELS.get(f, f)
-        parts.append(
-            f"{label} differs" if a is None or b is None else f"{label} {a} in A, {b} in B"
-        )
-    return f"{name}: " + "; ".join(parts)
+    return record_line(name, found, tiles_words, _LABELS)

@@ -27,8 +27,32 @@ import msgspec
 
 from multiversus_cli import replay_page, transcript
 from multiversus_cli.presenters import Folded
-from multiversus_cli.replay_page import Pool
-from multiversus_cli.svg_marks import ARROWS, attack_mark, path_mark
+from multiversus_cli.replay_page import (
+    Pool,
+    Told,
+    entry_html,
+    panel_style,
+    result_html,
+    roster_head,
+    roster_row,
+    seat_html,
+    viewer_words,
+)
+from multiversus_cli.svg_grid import (
+    MARGIN,
+    OFF_LEFT,
+    ROW,
+    SEAT_COLOURS,
+    Layout,
+    Piece,
+    board_head,
+    grid_lines,
+    grid_names,
+    health_bar,
+    placed_mark,
+    short_labels,
+)
+from multiversus_cli.svg_marks import attack_mark, path_mark
 from multiversus_core.engine.grid import centre_tiles
 from multiversus_core.engine.ruleset import REFEREE, Seat
 from multiversus_core.rulesets.tiles_d6.content import BLOCKS_MOVEMENT, CENTRE_GAP, find_map
@@ -48,19 +72,10 @@ from multiversus_core.rulesets.tiles_d6.words import square, unit_name
 
 CELL: Final = 40
 """The side of one tile, in SVG units."""
-MARGIN: Final = 24
-"""Room for the file letters above the board and the rank numbers left of it."""
 STRIP: Final = 40
 """The height of a line of the strip of units off the board."""
-OFF_LEFT: Final = 110
-"""Where the units off the board begin, right of the strip's name."""
-ROW: Final = 20
-"""The height of a legend line."""
 WIDEST: Final = 500
 """The least width of the picture, so that the legend fits beside a small map."""
-
-SEAT_COLOURS: Final[Mapping[Seat, str]] = {1: "#1d4ed8", 2: "#b91c1c"}
-"""Each seat's units: blue and red, as the terminal shows them."""
 
 Kind: TypeAlias = Literal["ground", "tree", "wall", "door", "window", "water", "brambles"]
 KINDS: Final[Mapping[str, Kind]] = {
@@ -189,17 +204,7 @@ def highlight(before: TilesState, events: Iterable[msgspec.Struct]) -> Highlight
 def labels(units: Sequence[Unit]) -> dict[str, str]:
     """Each unit's short label: the fewest first letters of its type's name that tell the
     seat's types apart, then its number on the roster ("Go2" for Goblin 2)."""
-    out: dict[str, str] = {}
-    for seat in {u.seat for u in units}:
-        names = {u.stats.name for u in units if u.seat == seat}
-        for unit in (u for u in units if u.seat == seat):
-            name = unit.stats.name
-            size = next(
-                (n for n in range(2, len(name)) if all(o[:n] != name[:n] for o in names - {name})),
-                len(name),
-            )
-            out[unit.id] = name[:size].capitalize() + _number(unit)
-    return out
+    return short_labels(Piece(u.id, u.seat, u.stats.name, _number(u)) for u in units)
 
 
 def _number(unit: Unit) -> str:
@@ -226,21 +231,29 @@ def board_parts(seen: TilesState, change: Highlight | None = None) -> list[str]:
     document."""
     change = change or Highlight()
     short = labels(seen.units)
+    layout = _layout(seen)
     parts = _head(seen)
     if seen.phase in ("choose_half", "deploy"):
         parts.append(_halves(seen))
-    parts += [path_mark(unit, "move", [_centre(at) for at in path]) for unit, path in change.steps]
-    parts += [_placed(at) for at in change.placed]
+    parts += [
+        path_mark(unit, "move", [layout.centre(at) for at in path]) for unit, path in change.steps
+    ]
+    parts += [placed_mark(layout, at, "tiles-placed") for at in change.placed]
     off = 0
     for unit in seen.units:
         if unit.at is not None:
-            parts.append(_token(seen, unit, short[unit.id], _xy(unit.at), CELL))
+            parts.append(_token(seen, unit, short[unit.id], layout.xy(unit.at), CELL))
         else:
-            parts.append(_token(seen, unit, short[unit.id], _off_xy(seen, off), CELL - 6))
+            parts.append(_token(seen, unit, short[unit.id], layout.off_xy(off), CELL - 6))
             off += 1
     parts += [
         attack_mark(
-            s.unit, s.target, s.outcome, (_centre(s.source), 14), (_centre(s.aim), 20), s.kind
+            s.unit,
+            s.target,
+            s.outcome,
+            (layout.centre(s.source), 14),
+            (layout.centre(s.aim), 20),
+            s.kind,
         )
         for s in change.strikes
     ]
@@ -253,22 +266,11 @@ def board_svg(seen: TilesState, change: Highlight | None = None) -> str:
     return "".join(board_parts(seen, change))
 
 
-def _xy(at: Coord) -> tuple[int, int]:
-    return MARGIN + at[0] * CELL, MARGIN + at[1] * CELL
-
-
-def _centre(at: Coord) -> tuple[float, float]:
-    x, y = _xy(at)
-    return x + CELL / 2, y + CELL / 2
-
-
-def _bottom(seen: TilesState) -> int:
-    return MARGIN + len(seen.rows) * CELL
-
-
-def _file(column: int) -> str:
-    """A column's letters, as :func:`square` names it."""
-    return square((column, 0))[:-1]
+def _layout(seen: TilesState) -> Layout:
+    """Where the board of ``seen`` is drawn."""
+    columns, rows = len(seen.rows[0]), len(seen.rows)
+    width = max(MARGIN + columns * CELL + 8, WIDEST)
+    return Layout(CELL, MARGIN, columns, rows, width, STRIP, OFF_LEFT)
 
 
 def _kinds(seen: TilesState) -> list[str]:
@@ -278,27 +280,14 @@ def _kinds(seen: TilesState) -> list[str]:
 
 
 def _size(seen: TilesState) -> tuple[int, int]:
-    width = max(MARGIN + len(seen.rows[0]) * CELL + 8, WIDEST)
+    layout = _layout(seen)
     lines = 3 + (len(_kinds(seen)) + 1) // 2
-    return width, _legend_top(seen) + ROW * lines + 8
-
-
-def _per_line(seen: TilesState) -> int:
-    """How many units off the board a line of the strip holds."""
-    width = max(MARGIN + len(seen.rows[0]) * CELL + 8, WIDEST)
-    return max((width - MARGIN - OFF_LEFT) // (CELL - 2), 1)
-
-
-def _off_xy(seen: TilesState, slot: int) -> tuple[int, int]:
-    """Where the ``slot``-th unit off the board is drawn."""
-    line, place = divmod(slot, _per_line(seen))
-    return MARGIN + OFF_LEFT + place * (CELL - 2), _bottom(seen) + 6 + line * STRIP
+    return layout.width, _legend_top(seen) + ROW * lines + 8
 
 
 def _legend_top(seen: TilesState) -> int:
     """Below the strip, with a line for each unit the strip may have to hold at once."""
-    lines = -(-len(seen.units) // _per_line(seen))
-    return _bottom(seen) + 6 + STRIP * lines
+    return _layout(seen).below_strip(len(seen.units))
 
 
 _STYLE: Final = (
@@ -323,23 +312,14 @@ def _head(seen: TilesState) -> list[str]:
     """The opening tag, the title (where the match stands), then the tiles and the legend: the
     first and the last are the same all match long, so a page stores them once."""
     width, height = _size(seen)
-    symbols = "".join(
-        f'<symbol id="tiles-{kind}" viewBox="0 0 40 40">{drawn}</symbol>'
-        for kind, drawn in _SYMBOLS.items()
+    layout = _layout(seen)
+    opening, title, defs = board_head(
+        "tiles", (width, height), _title(seen), _SYMBOLS.items(), 40, _STYLE
     )
-    opening = (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="mv-board tiles-board" width="{width}" '
-        f'height="{height}" viewBox="0 0 {width} {height}" role="img" '
-        'aria-labelledby="tiles-board-title">'
-    )
-    title = f'<title id="tiles-board-title">{escape(_title(seen))}</title>'
-    out = [
-        f"<defs>{symbols}{ARROWS}</defs>{_STYLE}",
-        '<rect width="100%" height="100%" fill="#fafafa"/>',
-    ]
+    out = [defs]
     for row, characters in enumerate(seen.rows):
         for column, character in enumerate(characters):
-            kind, x, y = KINDS[character], *_xy((column, row))
+            kind, x, y = KINDS[character], *layout.xy((column, row))
             name = square((column, row))
             out.append(
                 f'<g class="tiles-tile" data-square="{name}" data-kind="{kind}">'
@@ -347,16 +327,9 @@ def _head(seen: TilesState) -> list[str]:
                 f'<use href="#tiles-{kind}" x="{x}" y="{y}" width="{CELL}" height="{CELL}"/></g>'
             )
     columns, rows = len(seen.rows[0]), len(seen.rows)
-    left, top, right, bottom = MARGIN, MARGIN, MARGIN + columns * CELL, _bottom(seen)
-    grid = [f"M{left + c * CELL},{top}V{bottom}" for c in range(columns + 1)]
-    grid += [f"M{left},{top + r * CELL}H{right}" for r in range(rows + 1)]
-    out.append(f'<path d="{"".join(grid)}" stroke="#00000033" stroke-width="1" fill="none"/>')
-    for c in range(columns):
-        x = left + c * CELL + CELL // 2
-        out.append(f'<text class="tiles-num" x="{x}" y="{MARGIN // 2}">{_file(c)}</text>')
-    for r in range(rows):
-        y = top + r * CELL + CELL // 2
-        out.append(f'<text class="tiles-num" x="{MARGIN // 2}" y="{y}">{r + 1}</text>')
+    left, bottom = MARGIN, layout.bottom
+    out.append(grid_lines(MARGIN, MARGIN, columns, rows, CELL))
+    out.append(grid_names(MARGIN, MARGIN, columns, rows, CELL, "tiles-num"))
     out.append(f'<text class="tiles-text" x="{left}" y="{bottom + 6 + CELL // 2 - 3}">')
     out.append("Off the board:</text>")
     out.append(_legend(seen, left, _legend_top(seen) + ROW // 2 + 4))
@@ -395,6 +368,7 @@ def _halves(seen: TilesState) -> str:
     grid = grid_of(seen)
     half = grid.height // 2
     names = seen.settings.players
+    layout = _layout(seen)
     out = ['<g class="tiles-halves">']
     for name, first in (("north", 0), ("south", grid.height - half)):
         seat: Seat | None = None
@@ -402,7 +376,7 @@ def _halves(seen: TilesState) -> str:
             seat = seen.north if name == "north" else 3 - seen.north
         colour = "#64748b" if seat is None else SEAT_COLOURS[seat]
         whose = "" if seat is None else f": {names[seat - 1]} sets up here"
-        x, y = _xy((0, first))
+        x, y = layout.xy((0, first))
         out.append(
             f'<rect class="tiles-half" data-half="{name}" x="{x + 2}" y="{y + 2}" '
             f'width="{grid.width * CELL - 4}" height="{half * CELL - 4}" fill="{colour}" '
@@ -411,8 +385,8 @@ def _halves(seen: TilesState) -> str:
         )
     centres = centre_tiles(grid)
     (c0, r0), (c1, r1) = centres[0], centres[-1]
-    x, y = _xy((max(c0 - CENTRE_GAP, 0), max(r0 - CENTRE_GAP, 0)))
-    x1, y1 = _xy(
+    x, y = layout.xy((max(c0 - CENTRE_GAP, 0), max(r0 - CENTRE_GAP, 0)))
+    x1, y1 = layout.xy(
         (min(c1 + CENTRE_GAP, grid.width - 1) + 1, min(r1 + CENTRE_GAP, grid.height - 1) + 1)
     )
     out.append(
@@ -421,15 +395,6 @@ def _halves(seen: TilesState) -> str:
         f"<title>No unit is set up within {CENTRE_GAP} tiles of the centre</title></rect></g>"
     )
     return "".join(out)
-
-
-def _placed(at: Coord) -> str:
-    cx, cy = _centre(at)
-    return (
-        f'<g class="mv-change tiles-placed" data-square="{square(at)}">'
-        f'<circle cx="{cx:g}" cy="{cy:g}" r="{CELL / 2 - 1:g}" fill="none" stroke="#f59e0b" '
-        'stroke-width="3"/></g>'
-    )
 
 
 def _token(seen: TilesState, unit: Unit, label: str, xy: tuple[int, int], span: int) -> str:
@@ -468,12 +433,7 @@ def _token(seen: TilesState, unit: Unit, label: str, xy: tuple[int, int], span: 
         label_y = cy
     out.append(f'<text class="tiles-label" x="{cx:g}" y="{label_y:g}">{escape(label)}</text>')
     if unit.health < unit.stats.health:
-        full = span - 8
-        left = full * max(unit.health, 0) / unit.stats.health
-        out.append(
-            f'<rect x="{x + 4}" y="{y + span - 5}" width="{full}" height="4" fill="#dc2626"/>'
-            f'<rect x="{x + 4}" y="{y + span - 5}" width="{left:g}" height="4" fill="#16a34a"/>'
-        )
+        out.append(health_bar(x + 4, y + span - 5, span - 8, unit.health / unit.stats.health))
     badges = [("S", "#facc15", "stunned"), ("C", "#c084fc", "concussed"), ("†", "#fff", "injured")]
     corner = 0
     for letter, fill, name in badges:
@@ -510,8 +470,7 @@ def where_words(seen: TilesState) -> str:
 
 
 def _seat(seen: TilesState, seat: Seat) -> str:
-    name = escape(seen.settings.players[seat - 1])
-    return f'<span class="tiles-seat-{seat}">{name}</span>'
+    return seat_html("tiles", seen.settings.players, seat)
 
 
 def status_html(seen: TilesState) -> str:
@@ -531,8 +490,7 @@ def status_html(seen: TilesState) -> str:
     words.append(f"enemy units injured: {injured}")
     out = [f'<p class="tiles-status">{" · ".join(words)}</p>']
     if seen.phase == "over":
-        winner = "a draw" if seen.winner is None else f"{_seat(seen, seen.winner)} wins"
-        out.append(f'<p class="tiles-result"><b>Result</b>: {winner} ({escape(seen.reason)}).</p>')
+        out.append(result_html("tiles", seen.settings.players, seen.winner, seen.reason))
     return "".join(out)
 
 
@@ -540,23 +498,17 @@ def roster_parts(seen: TilesState) -> list[str]:
     """Every unit, seat 1's first, as a table: a row per unit (its token's label, its name,
     tile, health, posture and statuses) between the table's head and end."""
     short = labels(seen.units)
-    parts = [
-        '<table class="tiles-roster"><caption>Units (seat 1 first: '
-        f"{_seat(seen, 1)}, then {_seat(seen, 2)})</caption><tr><th>Token</th><th>Unit</th>"
-        "<th>Tile</th><th>Health</th><th>Posture</th><th>Statuses</th></tr>"
-    ]
+    headers = ("Token", "Unit", "Tile", "Health", "Posture", "Statuses")
+    parts = [roster_head("tiles", "Units", seen.settings.players, headers)]
     for unit in seen.units:
         off = "injured" if unit.injured else "not placed"
         at = off if unit.at is None else square(unit.at)
         marks = [*statuses(unit)] + (["acted"] if unit.id in seen.acted else [])
         number = _number(unit)
         name = unit.stats.name + (f" {number}" if number else "")
-        parts.append(
-            f'<tr data-unit="{escape(unit.id)}"><td class="tiles-seat-{unit.seat}">'
-            f"{escape(short[unit.id])}</td><td>{escape(name)}</td><td>{at}</td>"
-            f"<td>{max(unit.health, 0)}/{unit.stats.health}</td><td>{posture(unit)}</td>"
-            f"<td>{', '.join(marks) or '—'}</td></tr>"
-        )
+        health = f"{max(unit.health, 0)}/{unit.stats.health}"
+        cells = (escape(name), at, health, posture(unit), ", ".join(marks) or "—")
+        parts.append(roster_row("tiles", "unit", unit.id, unit.seat, short[unit.id], cells))
     parts.append("</table>")
     return parts
 
@@ -566,40 +518,11 @@ def roster_html(seen: TilesState) -> str:
     return "".join(roster_parts(seen))
 
 
-_PAGE_STYLE: Final = """.tiles-seat-1{color:#1d4ed8;font-weight:bold}
-.tiles-seat-2{color:#b91c1c;font-weight:bold}
-table.tiles-roster{border-collapse:collapse;font-size:13px;margin:6px 0}
-table.tiles-roster caption{text-align:left;font-size:13px;padding:2px 0}
-table.tiles-roster th,table.tiles-roster td{border:1px solid #cbd5e1;padding:2px 6px;
-text-align:left}
-.tiles-entry{background:#fff;border:1px solid #cbd5e1;padding:2px 8px;font-size:14px}
-.tiles-entry ul{margin:2px 0 4px;padding-left:18px}"""
+_PAGE_STYLE: Final = panel_style("tiles")
 """The seats' colours and the roster table."""
 
 
 # --- the presenter's two members --------------------------------------------------------------
-
-
-def _whom(seen: TilesState, viewer: str) -> str:
-    if viewer == REFEREE:
-        return "the referee"
-    if viewer == "spectator":
-        return "the public (spectator)"
-    seat = int(viewer.rpartition("-")[2])
-    return f"{seen.settings.players[seat - 1]} (seat {seat})"
-
-
-def entry_html(head: str, lines: Sequence[str]) -> str:
-    """An entry told: its head line, then a line per event worth telling, as HTML."""
-    told = "".join(f"<li>{escape(line)}</li>" for line in lines)
-    return f'<div class="tiles-entry"><p><b>{escape(head)}</b></p><ul>{told}</ul></div>'
-
-
-def _frame(
-    pool: Pool, seen: TilesState, change: Highlight | None, told: tuple[str, tuple[str, ...]]
-) -> replay_page.Frame:
-    panels = (entry_html(*told), status_html(seen), *roster_parts(seen))
-    return pool.frame(board_parts(seen, change), panels)
 
 
 def _change(folded: Folded, seen_before: TilesState, number: int, viewer: str) -> Highlight:
@@ -616,23 +539,28 @@ def page(folded: Folded, viewer: str, to: int) -> str:
 
     :raises ValueError: for a viewer the game does not have.
     """
-    pool = Pool()
-    seen = seen_state(folded.states[0], viewer)
-    frames = [_frame(pool, seen, None, ("Before the first entry", ()))]
-    told: list[tuple[str, tuple[str, ...]]] = []
     settings = folded.log.header.settings
-    for number in range(1, to + 1):
-        before, seen = seen, seen_state(folded.states[number], viewer)
+
+    def tell(number: int) -> Told:
+        before = seen_state(folded.states[number - 1], viewer)
         entry = folded.log.entries[number - 1]
         said = transcript.tell(RULESET, settings, before, entry, viewer)
-        told.append((f"{number}. {said.command}", said.events))
-        frames.append(_frame(pool, seen, _change(folded, before, number, viewer), told[-1]))
+        return f"{number}. {said.command}", said.events
+
+    def frame(pool: Pool, k: int, told: Told) -> replay_page.Frame:
+        seen = seen_state(folded.states[k], viewer)
+        change = None
+        if k:
+            change = _change(folded, seen_state(folded.states[k - 1], viewer), k, viewer)
+        panels = (entry_html(*told, "tiles-entry"), status_html(seen), *roster_parts(seen))
+        return pool.frame(board_parts(seen, change), panels)
+
+    seen = seen_state(folded.states[0], viewer)
     names = " v ".join(seen.settings.players)
     game_map = find_map(seen.settings.map)
     on = game_map.name if game_map is not None else seen.settings.map
-    title = f"tiles-d6 replay: {names} on {on}, as {_whom(seen, viewer)}"
-    shown = replay_page.Page(title, viewer, tuple(pool.parts), tuple(frames), tuple(told))
-    return replay_page.page_html(shown, _PAGE_STYLE)
+    title = f"tiles-d6 replay: {names} on {on}, as {viewer_words(seen.settings.players, viewer)}"
+    return replay_page.stepped_page(title, viewer, to, tell, frame, _PAGE_STYLE)
 
 
 def picture(folded: Folded, viewer: str, to: int) -> str:
@@ -655,7 +583,6 @@ __all__ = [
     "Strike",
     "board_parts",
     "board_svg",
-    "entry_html",
     "highlight",
     "labels",
     "page",

@@ -13,22 +13,30 @@ modifiers and rolls (:mod:`multiversus_core.rulesets.tiles_d6.rules`).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import product
 from types import MappingProxyType
 from typing import Final
 
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.text import Text
 
 from multiversus_cli import play_any
-from multiversus_cli.play_any import Ask, Decision, PlayRequest, Quit, Terminal, read_answer
-from multiversus_cli.presenters.tiles_d6_text import board, letters, square_list
+from multiversus_cli.grid_text import square_list
+from multiversus_cli.odds import FACES, chance, faces
+from multiversus_cli.play_any import (
+    Ask,
+    BoardTerminal,
+    Decision,
+    PlayRequest,
+    Quit,
+    read_answer,
+)
+from multiversus_cli.presenters.tiles_d6_text import board, letters
 from multiversus_core.engine.grid import distance
 from multiversus_core.engine.grid import parse_square_name as parse_square
-from multiversus_core.engine.registry import AnyRuleset
 from multiversus_core.engine.ruleset import Seat
 from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.tiles_d6 import rules
@@ -56,8 +64,6 @@ MOST_CHOICES: Final = 12
 """No menu offers more choices than this with the bundled rosters (a roster of more than 11
 units lengthens the list of units to act, one letter each)."""
 PROMPT: Final = "Choice (? odds, h help, q quits): "
-FACES: Final = range(1, 7)
-"""The faces of a d6."""
 
 HELP: Final = """\
 Type the key of a choice and press Enter (Enter alone takes the only choice).
@@ -274,24 +280,6 @@ def _frozen(squares: Mapping[Coord, Command]) -> Mapping[Coord, Command]:
 # --- the odds -----------------------------------------------------------------------------
 
 
-def chance(odds: Fraction) -> str:
-    """A chance in words: "1 in 2", "5 in 6", "no chance", "certain"."""
-    if odds <= 0:
-        return "no chance"
-    if odds >= 1:
-        return "certain"
-    return f"{odds.numerator} in {odds.denominator}"
-
-
-def _faces(faces: Sequence[int]) -> str:
-    """Faces of a d6 in words: "a 1", "1-2", "1, 3"."""
-    if len(faces) == 1:
-        return f"a {faces[0]}"
-    if list(faces) == list(range(faces[0], faces[-1] + 1)):
-        return f"{faces[0]}-{faces[-1]}"
-    return ", ".join(map(str, faces))
-
-
 def _to_hit(what: str, hits: Sequence[int], modifier: int) -> str:
     """``what``, the face it needs and its chance to hit: "...: needs 4+ on a d6 (+0 to the
     die): 1 in 2 to hit"."""
@@ -312,7 +300,7 @@ def attack_odds(state: TilesState, command: Attack, *, charge: bool) -> str:
     hits = [face for face in FACES if results[face] == "hit"]
     backfires = [face for face in FACES if results[face] == "backfire"]
     what = f"attack {letters(state)[target.id]} {own_name(target)}"
-    backfire = f"backfires on {_faces(backfires)}: {chance(Fraction(len(backfires), 6))}"
+    backfire = f"backfires on {faces(backfires)}: {chance(Fraction(len(backfires), 6))}"
     return f"{_to_hit(what, hits, modifier)}; {backfire}"
 
 
@@ -424,11 +412,14 @@ def _refused(state: TilesState, seat: Seat, menu: Menu, at: Coord) -> str:
 # --- the terminal -------------------------------------------------------------------------
 
 
-class TilesTerminal(Terminal):
+class TilesTerminal(BoardTerminal):
     """tiles-d6's board and short menus at the terminal (:mod:`multiversus_cli.play_any`)."""
 
-    def __init__(self) -> None:
-        self.helped = False
+    def draw(
+        self, state: TilesState, viewer: str, *, result: bool = True, marked: Collection[Coord] = ()
+    ) -> RenderableType:
+        """The board (:func:`.tiles_d6_text.board`)."""
+        return board(state, viewer, result=result, marked=marked)
 
     def choose(self, decision: Decision, out: Console, ask: Ask) -> Command:
         """A person's command through the menus, the board drawn first.
@@ -439,11 +430,7 @@ class TilesTerminal(Terminal):
         seat: Seat = decision.seat
         viewer = decision.ruleset.viewer_of(state, seat)
         menus = [menu_for(state, seat, decision.legal)]
-        out.print()
-        out.print(board(state, viewer, marked=tuple(menus[0].squares)))
-        if not self.helped:
-            out.print("Type ? for the odds of the choices at hand, h for help.", markup=False)
-            self.helped = True
+        self.show_board(decision, out, tuple(menus[0].squares))
         name = decision.names[seat - 1]
         show_menu(out, f"{name}, seat {seat}", menus[-1])
         while True:
@@ -476,13 +463,6 @@ class TilesTerminal(Terminal):
                 return then
             show_menu(out, f"{name}, seat {seat}", menus[-1])
 
-    def finish(self, ruleset: AnyRuleset, state: TilesState, out: Console, *, quiet: bool) -> None:
-        """The board as it ended, then how the match ended."""
-        if not quiet:
-            out.print()
-            out.print(board(state, "spectator", result=False))
-        super().finish(ruleset, state, out, quiet=quiet)
-
 
 def show_menu(out: Console, who: str, menu: Menu) -> None:
     """Print a menu: its title, a choice a line, and the squares it takes."""
@@ -509,7 +489,6 @@ __all__ = [
     "Wrong",
     "answer",
     "attack_odds",
-    "chance",
     "fire_odds",
     "menu_for",
     "play_request",

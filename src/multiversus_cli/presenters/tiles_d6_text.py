@@ -14,10 +14,12 @@ from typing import Final
 
 from rich import box
 from rich.columns import Columns
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from multiversus_cli import transcript
+from multiversus_cli.grid_text import grid_map, seat_letters, with_result
 from multiversus_core.engine.ruleset import REFEREE, Seat
 from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.tiles_d6 import rules
@@ -26,7 +28,6 @@ from multiversus_core.rulesets.tiles_d6.model import ROUNDS, Command, Coord, Eve
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET
 from multiversus_core.rulesets.tiles_d6.words import (
     describe_command,
-    narrate,
     own_name,
     square,
     where,
@@ -73,13 +74,7 @@ keys of help and quitting at the terminal)."""
 def letters(state: TilesState) -> dict[str, str]:
     """A letter for every unit, by id, in roster order (:data:`UNIT_LETTERS`): seat 1's upper
     case (A, B, ...), seat 2's lower case (a, b, ...)."""
-    shown: dict[str, str] = {}
-    counts = {1: 0, 2: 0}
-    for unit in state.units:
-        letter = UNIT_LETTERS[counts[unit.seat] % len(UNIT_LETTERS)]
-        shown[unit.id] = letter.upper() if unit.seat == 1 else letter
-        counts[unit.seat] += 1
-    return shown
+    return seat_letters(((u.id, u.seat) for u in state.units), UNIT_LETTERS)
 
 
 def progress(state: TilesState) -> tuple[int, int]:
@@ -100,29 +95,7 @@ def entry_head(number: int, before: TilesState, command: Command) -> str:
 def event_lines(before: TilesState, events: Iterable[Event]) -> tuple[str, ...]:
     """The events that came of an entry given in ``before``, each in a line (events not worth
     telling are passed over); every viewer reads the same (T28)."""
-    lines: list[str] = []
-    state = before
-    for event in events:
-        line = narrate(event, state, None)
-        if line:
-            lines.append(line)
-        state = rules.evolve(state, event)
-    return tuple(lines)
-
-
-def square_list(squares: Iterable[Coord]) -> str:
-    """Squares in a short line, rank by rank, neighbours on a rank as a run:
-    ``"a1-c1 f1 a2-b2"``."""
-    runs: list[list[Coord]] = []
-    for at in sorted(squares, key=lambda c: (c[1], c[0])):
-        last = runs[-1][-1] if runs else None
-        if last is not None and last[1] == at[1] and last[0] + 1 == at[0]:
-            runs[-1].append(at)
-        else:
-            runs.append([at])
-    return " ".join(
-        square(run[0]) if len(run) == 1 else f"{square(run[0])}-{square(run[-1])}" for run in runs
-    )
+    return transcript.event_lines(RULESET, before, events)
 
 
 def shown_state(state: TilesState, viewer: str) -> TilesState:
@@ -147,9 +120,7 @@ def board(
     )
     parts.extend(roster(state, seat) for seat in (1, 2))
     outcome = rules.outcome(state)
-    if result and outcome is not None:
-        parts.append(Text(printable(f"The match is over: {outcome.reason}."), style="bold"))
-    return Group(*parts)
+    return with_result(parts, outcome.reason if result and outcome is not None else None)
 
 
 def heading(state: TilesState) -> str:
@@ -183,29 +154,17 @@ def map_text(state: TilesState, marked: Collection[Coord] = ()) -> Text:
     grid = rules.grid_of(state)
     shown = letters(state)
     on = {u.at: u for u in rules.on_board(state)}
-    width = len(str(grid.height))
-    files = Text(" " * (width + 1))
-    for column in range(grid.width):
-        files.append(square((column, 0))[:-1].center(3), style="bold")
-    text = Text()
-    text.append_text(files)
-    text.append("\n")
-    for row in range(grid.height):
-        text.append(f"{row + 1:>{width}} ", style="bold")
-        for column in range(grid.width):
-            at = (column, row)
-            unit = on.get(at)
-            if unit is not None:
-                text.append_text(_unit_cell(state, unit, shown[unit.id]))
-            elif at in marked:
-                text.append(f"[{rules.tile(state, at)}]", style=MARKED_STYLE)
-            else:
-                char = rules.tile(state, at)
-                text.append(f" {char} ", style=TILE_STYLES.get(char, ""))
-        text.append(f" {row + 1}", style="bold")
-        text.append("\n")
-    text.append_text(files)
-    return text
+
+    def cell(at: Coord) -> Text:
+        unit = on.get(at)
+        if unit is not None:
+            return _unit_cell(state, unit, shown[unit.id])
+        if at in marked:
+            return Text(f"[{rules.tile(state, at)}]", style=MARKED_STYLE)
+        char = rules.tile(state, at)
+        return Text(f" {char} ", style=TILE_STYLES.get(char, ""))
+
+    return grid_map(grid.width, grid.height, cell)
 
 
 def _unit_cell(state: TilesState, unit: Unit, letter: str) -> Text:
@@ -323,6 +282,5 @@ __all__ = [
     "progress",
     "roster",
     "shown_state",
-    "square_list",
     "statuses",
 ]

@@ -17,13 +17,14 @@ by weapon, one target a die (``none`` ends that weapon's attacks).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Final
+from collections.abc import Mapping, Sequence
+from typing import Final, NamedTuple
 
 from multiversus_core.engine.choices import Ask, CommandTree, Option
 from multiversus_core.engine.grid import Coord, is_adjacent, square_name
 from multiversus_core.engine.ruleset import Seat
 from multiversus_core.rulesets.worlds_collide import geometry, rules
+from multiversus_core.rulesets.worlds_collide.content import Weapon
 from multiversus_core.rulesets.worlds_collide.model import (
     Act,
     Activate,
@@ -61,6 +62,16 @@ PLANS: Final[tuple[tuple[Plan, str], ...]] = (
 )
 DONE: Final = "done"
 NONE: Final = "none"
+
+
+class Focus(NamedTuple):
+    """What the next question of an :class:`ActChoices` is about, for a front end to tell the
+    odds: the model it asks of, the weapon (for an attack), and the square each activated
+    model stands on when that attack is rolled or that model moves."""
+
+    model: Model
+    weapon: Weapon | None
+    squares: Mapping[str, Coord]
 
 
 def _refuse(chosen: Sequence[str]) -> ValueError:
@@ -315,9 +326,9 @@ class ActChoices:
 
     def _attacks(
         self, chosen: Sequence[str], where: dict[str, Coord]
-    ) -> tuple[list[AttackWith], Ask | None, int]:
+    ) -> tuple[list[AttackWith], Ask | None, int, Focus | None]:
         """The attacks chosen so far from the squares ``where``, the next question if they are
-        not complete, and how many keys they took."""
+        not complete (and what it is about), and how many keys they took."""
         attacks: list[AttackWith] = []
         position = 0
         for model in self.models:
@@ -342,6 +353,7 @@ class ActChoices:
                                 options,
                             ),
                             position,
+                            Focus(model, weapon, dict(where)),
                         )
                     key = chosen[position]
                     position += 1
@@ -350,40 +362,53 @@ class ActChoices:
                     if all(e.id != key for e in targets):
                         raise _refuse(chosen[:position])
                     attacks.append(AttackWith(model.id, weapon.name, key))
-        return attacks, None, position
+        return attacks, None, position, None
 
     # --- the whole --------------------------------------------------------------------------
 
     def ask(self, chosen: Sequence[str]) -> Ask | Command:
         """Moves then attacks, or attacks then moves, as the plan says."""
+        return self._walk(chosen)[0]
+
+    def focus(self, chosen: Sequence[str]) -> Focus | None:
+        """What the question after ``chosen`` is about: the model to move or attack with, the
+        weapon, and where the activated models stand then; None once the command is whole.
+
+        :raises ValueError: as :meth:`ask` does.
+        """
+        return self._walk(chosen)[1]
+
+    def _walk(self, chosen: Sequence[str]) -> tuple[Ask | Command, Focus | None]:
         start = {m.id: m.at for m in self.models if m.at is not None}
         placed: list[Coord] = []
         attacks: list[AttackWith] = []
         rest = list(chosen)
         first_attacks = self.plan == "attack_move"
         if first_attacks and self.attacking:
-            attacks, question, used = self._attacks(rest, start)
+            attacks, question, used, about = self._attacks(rest, start)
             if question is not None:
-                return question
+                return question, about
             rest = rest[used:]
         if self.moving:
             placed, question, used = self._moves(rest)
             if question is not None:
-                return question
+                where = dict(start)
+                where.update({m.id: at for m, at in zip(self.models, placed, strict=False)})
+                return question, Focus(self.models[len(placed)], None, where)
             rest = rest[used:]
         if not first_attacks and self.attacking:
             where = dict(start)
             where.update({m.id: at for m, at in zip(self.models, placed, strict=False)})
-            attacks, question, used = self._attacks(rest, where)
+            attacks, question, used, about = self._attacks(rest, where)
             if question is not None:
-                return question
+                return question, about
             rest = rest[used:]
         if rest:
             raise _refuse(chosen)
         moves = tuple(
             MoveTo(m.id, at) for m, at in zip(self.models, placed, strict=False) if at != m.at
         )
-        return Act(self.seat, moves, tuple(attacks))
+        return Act(self.seat, moves, tuple(attacks)), None
 
     def __contains__(self, command: object) -> bool:
         """Whether the command is a legal :class:`~.model.Act` for this activation."""
