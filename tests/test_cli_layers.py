@@ -30,6 +30,7 @@ GENERIC = (
     "simulating",
     "svg_marks",
     "transcript",
+    "usage",
     "verify",
 )
 """The modules of the commands (and what they share) that work for every game."""
