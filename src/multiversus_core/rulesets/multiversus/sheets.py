@@ -277,9 +277,9 @@ def validate_sheet(sheet: TeamSheet, source: str) -> None:
             if condition in sheet.win_conditions[:i]:
                 fail(f"win_conditions[{i}]", f"{condition!r} is listed twice")
     with problems.part():
-        figures, (_, most) = sum(u.characters for u in sheet.units), LIMITS["figures"]
-        if figures > most:
-            fail("units", f"the units have {figures} characters in all; a sheet has at most {most}")
+        count, (_, most) = sum(u.characters for u in sheet.units), LIMITS["figures"]
+        if count > most:
+            fail("units", f"the units have {count} characters in all; a sheet has at most {most}")
     # Figures, secrets and boards are built from the counts: only once they are known good.
     problems.raise_if_any(source, sheet.id, SheetError)
     with problems.part():
