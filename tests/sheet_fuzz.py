@@ -280,7 +280,8 @@ Outcome = Literal["refused", "accepted"]
 
 _FIELD = re.compile(
     r"^(?:id|name|side|description|units|scenarios|secrets|win_conditions)\b"
-    r"|`"  # msgspec names the path or the field in backquotes
+    # a field the file should not have, or one read wrong: named by its path
+    r"|^\S.*?: (?:no such field|missing$|should be |.* is not one of )"
     r"|^not valid TOML: "
     r"|^tables, arrays and keys are nested more than \d+ deep$"
     r"|^the file is larger than \d+ bytes$"

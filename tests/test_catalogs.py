@@ -103,7 +103,7 @@ def test_offered_items_come_after_the_bundled_ones_by_id_and_a_taken_id_is_left_
         ("kit_junk:missing", "cannot be loaded"),
         ("kit_junk:failing", "failed to list its {noun}s: none today"),
         ("kit_junk:junk", "{noun} 0 is a int, not a {struct} or a path"),
-        ("kit_junk:mistyped", r"{noun} 0 \(x\): Expected `str`, got `int` - at `\$.name`"),
+        ("kit_junk:mistyped", r"{noun} 0 \(x\): name: should be text, not the number"),
         ("kit_junk:unnamed", r"{noun} 0 \(x\): name: must not be empty"),
     ],
 )

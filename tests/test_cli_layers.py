@@ -33,6 +33,7 @@ GENERIC = (
     "svg_grid",
     "svg_marks",
     "transcript",
+    "usage",
     "verify",
 )
 """The modules of the commands (and what they share) that work for every game."""

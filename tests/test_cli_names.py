@@ -145,9 +145,11 @@ def test_teams_validate_prints_a_hostile_file_name_and_field_neutralised(tmp_pat
     sheet.write_text('id = "x"\nname = "\\u001b[31mRed\\u202e"\nside = "heroes"\nunits = []\n')
     result = run("teams", "validate", str(sheet))
     assert result.exit_code == 1
-    (line,) = result.output.strip().splitlines()
-    assert "\x1b" not in line and "\u202e" not in line
-    assert "/[bold red]\\x1b[31m.toml: name: holds the control or format character" in line
+    # Both its problems, each on its line, neither letting a control character through.
+    name, units = result.output.strip().splitlines()
+    assert not any(c in name + units for c in "\x1b\u202e")
+    assert "/[bold red]\\x1b[31m.toml: name: holds the control or format character" in name
+    assert units.endswith("/[bold red]\\x1b[31m.toml: units: a team needs at least one unit")
 
 
 def test_settings_keep_names_as_given() -> None:

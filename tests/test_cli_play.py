@@ -472,7 +472,7 @@ def test_an_unknown_team_is_a_one_line_error_with_exit_2(tmp_path: Path) -> None
         (("--scenario", "nowhere"), "no Adversary sheet has a scenario 'nowhere'"),
         (("--seed", "-1"), "the seed must be from 0"),
         (("--quiet",), "--quiet is for a game between two bots"),
-        (("--resume", "missing.jsonl"), "no log file 'missing.jsonl'"),
+        (("--resume", "missing.jsonl"), "missing.jsonl: no such file"),
         (("--resume", "missing.jsonl", "--seed", "3"), "--seed cannot be used with --resume"),
         (("--delay", "1"), "--delay paces a game between two bots"),
         (

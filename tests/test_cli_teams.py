@@ -103,16 +103,18 @@ def test_validate_reports_a_sheet_that_is_not_toml(tmp_path: Path) -> None:
     assert "not valid TOML" in result.output
 
 
-@pytest.mark.parametrize("name", ["missing.toml", "folder"])
-def test_validate_reports_a_missing_file_as_an_error_line(tmp_path: Path, name: str) -> None:
+@pytest.mark.parametrize(
+    ("name", "reason"), [("missing.toml", "no such file"), ("folder", "a folder, not a file")]
+)
+def test_validate_refuses_a_missing_file_in_one_line_exit_2(
+    tmp_path: Path, name: str, reason: str
+) -> None:
     (tmp_path / "folder").mkdir()
-    result = teams("validate", str(tmp_path / name), str(BUNDLED / "smogon.toml"))
-    assert result.exit_code == 1
-    lines = result.output.strip().splitlines()
-    assert len(lines) == 2
-    assert lines[0].startswith(str(tmp_path / name) + ": ")
-    assert ": ok" not in lines[0]
-    assert "Traceback" not in result.output
+    result = teams("validate", str(BUNDLED / "smogon.toml"), str(tmp_path / name))
+    assert result.exit_code == 2
+    assert result.output.strip().splitlines() == [
+        f"multiversus teams validate: {tmp_path / name}: {reason}"
+    ]
 
 
 @pytest.mark.parametrize(
@@ -219,17 +221,18 @@ SMOGON = (BUNDLED / "smogon.toml").read_text()
         ),
     ],
 )
-def test_validate_refuses_a_hostile_sheet_in_one_line_naming_the_field(
+def test_validate_refuses_a_hostile_sheet_naming_the_field_first(
     tmp_path: Path, text: str, message: str
 ) -> None:
     path = tmp_path / "hostile.toml"
     path.write_text(text)
     result = teams("validate", str(path))
     assert result.exit_code == 1, result.output
-    (line,) = result.output.strip().splitlines()
-    assert line.startswith(f"{path}: ")
-    assert message in line
-    assert "Traceback" not in line
+    # Each problem on a line of its own, naming the file; the field at fault comes first.
+    lines = result.output.strip().splitlines()
+    assert all(line.startswith(f"{path}: ") for line in lines)
+    assert message in lines[0]
+    assert "Traceback" not in result.output
 
 
 @pytest.mark.parametrize(

@@ -102,7 +102,7 @@ def test_a_missing_path_exits_2(logs: Path, tmp_path: Path) -> None:
     assert result.exit_code == 2
     assert (
         result.output.strip()
-        == f"multiversus verify: no such file or folder {str(tmp_path / 'nowhere.jsonl')!r}"
+        == f"multiversus verify: {tmp_path / 'nowhere.jsonl'}: no such file or folder"
     )
 
 

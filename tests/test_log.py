@@ -212,7 +212,8 @@ def test_read_log_of_a_missing_file_names_line_0_and_the_system_reason(tmp_path:
         read_log(path)
     assert caught.value.path == str(path)
     assert caught.value.line == 0
-    assert "No such file" in caught.value.reason
+    assert caught.value.reason == "no such file"
+    assert str(caught.value) == f"{path}: no such file"
 
 
 def test_read_log_names_the_file_in_errors(tmp_path: Path) -> None:

@@ -236,7 +236,7 @@ def test_t32_the_corner_rule_of_t5_applies_to_a_map_from_a_file() -> None:
 def test_a_missing_file_is_refused_naming_it() -> None:
     with pytest.raises(DataFileError) as error:
         load_roster(Path("/no/such/roster.toml"))
-    assert str(error.value) == "/no/such/roster.toml: No such file or directory"
+    assert str(error.value) == "/no/such/roster.toml: no such file"
 
 
 # --- hostile files -------------------------------------------------------------------------
@@ -252,10 +252,19 @@ _ROSTER = ROSTER.encode()
         (b"id = ", "not valid TOML: "),
         (b"x = [[[[[[1]]]]]]\n" + _ROSTER, "nested more than 5 deep"),
         (b"a.b.c.d.e.f = 1\n" + _ROSTER, "nested more than 5 deep"),
-        (_ROSTER + b'colour = "green"\n', r"unknown field `colour` - at `\$.units\[1\]`"),
-        (_ROSTER.replace(b"move = 3", b'move = "three"'), r"got `str` - at `\$.units\[0\].move`"),
-        (_ROSTER.replace(b"move = 3", b"move = 3.0"), r"got `float` - at `\$.units\[0\].move`"),
-        (_ROSTER.replace(b'"small"', b'"tiny"'), r"Invalid enum value 'tiny' - at `\$.units\[0\]"),
+        (_ROSTER + b'colour = "green"\n', r"units\[1\]\.colour: no such field"),
+        (
+            _ROSTER.replace(b"move = 3", b'move = "three"'),
+            r"units\[0\]\.move: should be a whole number, not the text 'three'",
+        ),
+        (
+            _ROSTER.replace(b"move = 3", b"move = 3.0"),
+            r"units\[0\]\.move: should be a whole number, not the number 3\.0",
+        ),
+        (
+            _ROSTER.replace(b'"small"', b'"tiny"'),
+            r"units\[0\]\.traits\[0\]: 'tiny' is not one of flying, large, small",
+        ),
         (
             _ROSTER.replace(b"move = 3", b"move = 13"),
             r"units\[0\] \(frog\).move: must be from 1 to 12, not 13",
@@ -367,8 +376,11 @@ def test_a_roster_fielding_more_than_24_units_or_12_types_is_refused() -> None:
             _map("..#.....", "..#.....", "###.....", *["." * 8] * 7),
             r"rows: the open tile at column 3, row 0 cannot be reached from column 0, row 0",
         ),
-        (b'id = "m"\nname = "M"\nrows = "...."\n', r"Expected `array`, got `str` - at `\$.rows`"),
-        (b'id = "m"\nname = "M"\nrows = ["...."]\nwidth = 4\n', r"unknown field `width`"),
+        (
+            b'id = "m"\nname = "M"\nrows = "...."\n',
+            r"rows: should be a list, not the text '\.\.\.\.'",
+        ),
+        (b'id = "m"\nname = "M"\nrows = ["...."]\nwidth = 4\n', r"width: no such field"),
         (b'id = "m m"\nname = "M"\nrows = []\n', r"id: an id is 1 to 32"),
     ],
 )
@@ -490,7 +502,7 @@ def test_an_offered_roster_taking_a_bundled_id_is_left_out(tmp_path: Path, fresh
         ("tiles_junk:missing", "cannot be loaded"),
         ("tiles_junk:failing", "failed to list its maps: no maps today"),
         ("tiles_junk:junk", "map 0 is a int, not a GameMap or a path"),
-        ("tiles_junk:mistyped", r"map 0 \(m\): Expected `str`, got `int` - at `\$.rows\[0\]`"),
+        ("tiles_junk:mistyped", r"map 0 \(m\): rows\[0\]: should be text, not the number"),
     ],
 )
 def test_a_broken_map_entry_point_is_reported_and_skipped(

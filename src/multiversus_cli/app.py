@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import importlib
 import inspect
-from collections.abc import Callable
-from typing import Any, Final
+import sys
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any, Final
 
 import typer
 from typer.core import TyperGroup
 
+from multiversus_cli import usage
+
 COMMANDS: Final[dict[str, str]] = {
-    "play": "Play a match: you against the random bot, two people at one screen, or two bots.",
+    "play": "Play a match: you against a bot, two people at one screen, or two bots.",
     "verify": "Verify match logs: their chain, their commitments and their events.",
     "replay": "Replay a match log as one side, the public or the referee saw it.",
     "diff": "Compare two match logs: the settings, then entry by entry, up to the first "
@@ -92,6 +95,36 @@ class _LazyGroup(TyperGroup):
             self.commands[cmd_name] = _BUILDERS[cmd_name]()
         return self.commands.get(cmd_name)
 
+    def main(
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Run the program; a mistake on the command line is told in one line (exit 2).
+
+        Bare ``multiversus`` shows the help and exits 0.
+        """
+        argv = list(sys.argv[1:] if args is None else args)
+        if not standalone_mode:
+            return super().main(argv, prog_name, complete_var, False, **extra)
+        try:
+            result = super().main(argv or ["--help"], prog_name, complete_var, False, **extra)
+        except Exception as error:
+            if type(error).__name__ == "NoArgsIsHelpError":
+                typer.echo(error.ctx.get_help())  # type: ignore[attr-defined]
+                sys.exit(0)
+            if type(error).__name__ == "Abort":
+                print("multiversus: aborted", file=sys.stderr)
+                sys.exit(1)
+            if not usage.is_usage_error(error):
+                raise
+            print(usage.one_line(error, argv), file=sys.stderr)
+            sys.exit(int(error.exit_code))  # type: ignore[attr-defined]
+        sys.exit(result if isinstance(result, int) else 0)
+
     def format_help(self, ctx: typer.Context, formatter: Any) -> None:
         # Plain help (click's), without rich: the root help only lists the commands.
         super(TyperGroup, self).format_help(ctx, formatter)
@@ -104,19 +137,39 @@ class _LazyGroup(TyperGroup):
 
 app = typer.Typer(
     name="multiversus",
-    help="Multiversus: a two-player skirmish game of hidden coin selections. "
-    "New to the game? `multiversus rules` tells it on one screen.",
+    help="Multiversus, a two-player skirmish game of hidden coin selections, and other "
+    "skirmish games on the same engine (`multiversus games` lists them). New to "
+    "Multiversus? `multiversus rules` tells it on one screen.",
     no_args_is_help=True,
     add_completion=True,
     cls=_LazyGroup,
 )
 
 
-@app.callback()
-def _root() -> None:
-    """Multiversus: a two-player skirmish game of hidden coin selections.
+def _show_version(value: bool) -> None:
+    if value:
+        from multiversus_core._version import __version__
 
-    New to the game? `multiversus rules` tells it on one screen; `multiversus play` starts.
+        typer.echo(f"multiversus {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            is_eager=True,
+            callback=_show_version,
+            help="Show the program's version and exit.",
+        ),
+    ] = False,
+) -> None:
+    """Multiversus, a two-player skirmish game of hidden coin selections, and other skirmish
+    games on the same engine (`multiversus games` lists them).
+
+    New to Multiversus? `multiversus rules` tells it on one screen; `multiversus play` starts.
     """
 
 

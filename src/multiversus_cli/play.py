@@ -162,7 +162,7 @@ def play(
         ),
     ] = False,
 ) -> None:
-    """Play a match: you against the random bot, two people at one screen, or two bots.
+    """Play a match: you against a bot, two people at one screen, or two bots.
 
     Each decision lists the legal choices by number; type one. A coin selection takes
     two steps, the unit coin and then its action coins (0 goes back). At any prompt, ?

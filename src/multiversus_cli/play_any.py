@@ -24,6 +24,7 @@ from typing import Any, Final, cast
 from rich.console import Console, RenderableType
 from rich.text import Text
 
+from multiversus_cli.usage import no_such_file, program
 from multiversus_core.engine.chance import chance_commitment, fresh_chance
 from multiversus_core.engine.choices import Ask as ChoiceAsk
 from multiversus_core.engine.choices import CommandTree, Option, is_tree
@@ -130,7 +131,7 @@ def play_request(
                     f"{', '.join(clashes)} cannot be used with --resume: the log fixes the match"
                 )
             if not resumed.is_file():
-                raise PlayError(f"no log file {str(resumed)!r}")
+                raise PlayError(no_such_file(resumed))
             try:
                 writer, match = LogWriter.resume(resumed, refuse_unless_verified)
             except LogError as exc:
@@ -243,7 +244,7 @@ def run(
     """
     names = ruleset.table(settings).players
     out.print(Text(printable(f"{ruleset.title}: {', '.join(names)}."), style="bold"))
-    out.print(Text(printable(f"The log is kept in {log}; `multiversus verify` checks it.")))
+    out.print(Text(printable(f"The log is kept in {log}; `{program()} verify` checks it.")))
     with LogWriter.create(log, settings, chance) as writer:
         state = ruleset.initial_state(settings, chance)
         options = _Options(bot_seed, quiet, delay, ask, terminal or BY_NUMBER)
@@ -318,7 +319,7 @@ def _play(
                 out.print(
                     Text(
                         f"Stopped after {writer.lines - 1} entries; the log is kept, and "
-                        f"`multiversus play --resume {writer.path}` carries it on."
+                        f"`{program()} play --resume {writer.path}` carries it on."
                     )
                 )
                 return 0

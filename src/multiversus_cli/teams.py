@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from multiversus_cli.usage import no_such_file
 from multiversus_core.engine.errors import SheetError
 from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.multiversus import abilities
@@ -148,11 +149,11 @@ def validate(
         ),
     ],
 ) -> None:
-    """Check team sheet files: print "ok", or what is wrong naming the field, for each.
+    """Check team sheet files: print "ok", or every problem naming its field, for each.
 
     A valid sheet is within the limits of docs/teams.md and sets up: with every
     installed team of the other side, in every scenario. Exits 0 if every file
-    is a valid sheet, 1 otherwise.
+    is a valid sheet, 1 otherwise, 2 if a file is missing.
 
     Examples:
 
@@ -160,6 +161,11 @@ def validate(
 
     multiversus teams validate sheets/*.toml
     """
+    for path in files:
+        if path.is_dir():
+            raise _fail("teams validate", f"{path}: a folder, not a file", EXIT_USAGE)
+        if not path.is_file():
+            raise _fail("teams validate", no_such_file(path), EXIT_USAGE)
     out = _out()
     failed = False
     others = _installed("teams validate")
@@ -171,7 +177,9 @@ def validate(
             check_id_free(sheet, others, str(path))
         except SheetError as exc:
             failed = True
-            out.print(Text(" ".join(printable(str(exc)).split()), style="red"))
+            for problem in exc.problems:  # every one, each on its line
+                line = f"{exc.source}: {problem}"
+                out.print(Text(" ".join(printable(line).split()), style="red"))
         else:
             out.print(Text(printable(f"{path}: ok ({sheet.id}, {_SIDE_NAMES[sheet.side]})")))
     raise typer.Exit(EXIT_INVALID if failed else EXIT_OK)

@@ -31,6 +31,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
+from multiversus_cli.usage import no_such_file
 from multiversus_core.engine.text import printable
 
 if TYPE_CHECKING:
@@ -170,7 +171,7 @@ def _check_against(paths: Sequence[Path], against: Sequence[Path]) -> None:
         raise _NoLogs("--against compares view logs with one match log: give one log file as PATH")
     missing = [str(view) for view in against if not view.is_file()]
     if missing:
-        raise _NoLogs(*(f"no view log {name!r}" for name in missing))
+        raise _NoLogs(*(no_such_file(name) for name in missing))
 
 
 def _verify_against(core: ModuleType, path: Path, against: Sequence[Path]) -> list[Verification]:
@@ -225,7 +226,7 @@ def find_logs(paths: Sequence[Path]) -> list[Path]:
         elif path.exists():
             found = [path]
         else:
-            problems.append(f"no such file or folder {str(path)!r}")
+            problems.append(no_such_file(path, folder=True))
             continue
         for file in found:
             key = file.resolve()

@@ -39,6 +39,7 @@ from multiversus_cli.play_any import (
     refuse_unless_verified,
 )
 from multiversus_cli.render import render_board, render_piles, render_units, status_line
+from multiversus_cli.usage import no_such_file, program
 from multiversus_core.engine.errors import LogError, MultiversusError, SettingsError
 from multiversus_core.engine.log import LogWriter, replay
 from multiversus_core.engine.text import printable, printable_lines
@@ -228,7 +229,7 @@ def _prepare(
                 f"{', '.join(clashes)} cannot be used with --resume: the log fixes the match"
             )
         if not resume.is_file():
-            raise UsageError(f"no log file {str(resume)!r}")
+            raise UsageError(no_such_file(resume))
         try:  # a forged log is not carried on, nor sealed if its end record is missing
             writer, match_log = LogWriter.resume(resume, refuse_unless_verified)
         except LogError as exc:
@@ -708,7 +709,7 @@ class Game:
         )
 
     def _print_resume_hint(self) -> None:
-        words = ["multiversus", "play", "--resume", str(self.path)]
+        words = [program(), "play", "--resume", str(self.path)]
         for seat in SEATS:
             default = "human" if seat == 1 else DEFAULT_BOT
             spec = self.specs.get(seat, DEFAULT_BOT) if seat in self.bots else "human"

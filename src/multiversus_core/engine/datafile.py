@@ -17,16 +17,19 @@ packages offer more files through entry points read by :func:`offered`
 
 from __future__ import annotations
 
+import difflib
 import re
 import tomllib
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager, suppress
 from os import PathLike
 from pathlib import Path
-from typing import Final, NoReturn, Protocol, TypeVar
+from typing import Any, Final, NoReturn, Protocol, TypeVar
 
 import msgspec
+import msgspec.inspect
 
-from multiversus_core.engine.errors import DataFileError
+from multiversus_core.engine.errors import DataFileError, os_reason
 
 MAX_ID: Final = 32
 """The longest id, in characters."""
@@ -67,7 +70,7 @@ def read_file(path: str | PathLike[str], max_bytes: int, error: type[E]) -> byte
         with Path(path).open("rb") as file:
             return file.read(max_bytes + 1)
     except OSError as exc:
-        raise error(str(path), exc.strerror or str(exc)) from None
+        raise error(str(path), os_reason(exc)) from None
 
 
 def decode_toml(
@@ -107,7 +110,137 @@ def decode_toml(
         return msgspec.convert(raw, type=struct)
     except msgspec.ValidationError as exc:
         claimed = raw.get("id")
-        raise error(source, str(exc), claimed if isinstance(claimed, str) else None) from None
+        problems = structure_problems(raw, struct) or [_plain_validation(str(exc))]
+        raise error(
+            source, problems[0], claimed if isinstance(claimed, str) else None, problems=problems
+        ) from None
+
+
+MAX_PROBLEMS: Final = 50
+"""The most problems :func:`structure_problems` reports of one file."""
+
+
+def structure_problems(raw: object, struct: type) -> list[str]:
+    """Every way ``raw`` (decoded TOML) does not fit ``struct``, each as ``field: reason`` in
+    plain words: an unknown field (with the nearest known one, if close), a missing field, a
+    value of the wrong kind, a value not among those allowed; at most :data:`MAX_PROBLEMS`."""
+    problems: list[str] = []
+    _walk(raw, msgspec.inspect.type_info(struct), "", problems)
+    return problems[:MAX_PROBLEMS]
+
+
+def _walk(value: object, info: msgspec.inspect.Type, field: str, problems: list[str]) -> None:
+    if len(problems) >= MAX_PROBLEMS:
+        return
+    types = msgspec.inspect
+    if isinstance(info, types.StructType):
+        if not isinstance(value, dict):
+            problems.append(f"{field or 'the file'}: should be a table, not {_kind(value)}")
+            return
+        fields = {f.encode_name: f for f in info.fields}
+        for key in value:
+            if key not in fields:
+                close = difflib.get_close_matches(str(key), list(fields), n=1, cutoff=0.6)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                problems.append(f"{_at(field, _key(key))}: no such field{hint}")
+        for name, known in fields.items():
+            if name in value:
+                _walk(value[name], known.type, _at(field, name), problems)
+            elif known.required:
+                problems.append(f"{_at(field, name)}: missing")
+        return
+    if isinstance(info, types.ListType | types.VarTupleType | types.SetType):
+        if not isinstance(value, list | tuple):
+            problems.append(f"{field}: should be a list, not {_kind(value)}")
+            return
+        for i, item in enumerate(value):
+            _walk(item, info.item_type, f"{field}[{i}]", problems)
+        return
+    if isinstance(info, types.TupleType):
+        if not isinstance(value, list | tuple) or len(value) != len(info.item_types):
+            problems.append(
+                f"{field}: should be a list of {len(info.item_types)}, not {_kind(value)}"
+            )
+            return
+        for i, (item, item_type) in enumerate(zip(value, info.item_types, strict=True)):
+            _walk(item, item_type, f"{field}[{i}]", problems)
+        return
+    if isinstance(info, types.LiteralType):
+        if value not in info.values:
+            allowed = [str(v) for v in info.values]
+            close = difflib.get_close_matches(str(value), allowed, n=1, cutoff=0.6)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            problems.append(f"{field}: {value!r} is not one of {', '.join(allowed)}{hint}")
+        return
+    try:
+        msgspec.convert(value, type=inspect_type(info))
+    except (msgspec.ValidationError, TypeError):
+        problems.append(f"{field}: should be {_expected(info)}, not {_kind(value)}")
+
+
+def inspect_type(info: msgspec.inspect.Type) -> Any:
+    """The Python type a leaf of :mod:`msgspec.inspect`'s type info stands for."""
+    types = msgspec.inspect
+    leaves: dict[type, Any] = {
+        types.StrType: str,
+        types.IntType: int,
+        types.FloatType: float,
+        types.BoolType: bool,
+        types.NoneType: type(None),
+    }
+    for kind, python in leaves.items():
+        if isinstance(info, kind):
+            return python
+    return Any
+
+
+def _key(key: object) -> str:
+    """A key as a field's name: as it is if plain, else quoted with its escapes visible."""
+    text = str(key)
+    return text if _PLAIN_KEY.fullmatch(text) else repr(text[:MAX_ID])
+
+
+_PLAIN_KEY: Final = re.compile(r"[A-Za-z0-9_-]{1,32}")
+
+
+def _at(field: str, name: str) -> str:
+    return f"{field}.{name}" if field else name
+
+
+_KINDS: Final[tuple[tuple[type, str], ...]] = (
+    (bool, "true or false"),
+    (int, "a whole number"),
+    (float, "a number"),
+    (str, "text"),
+    (list, "a list"),
+    (tuple, "a list"),
+    (dict, "a table"),
+)
+
+
+def _kind(value: object) -> str:
+    """What a decoded TOML value is, in words ("text", "a list", "the number 3")."""
+    if isinstance(value, bool):
+        return f"{str(value).lower()}"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    if isinstance(value, str):
+        return f"the text {value[:40]!r}"
+    return next((words for kind, words in _KINDS if isinstance(value, kind)), type(value).__name__)
+
+
+def _expected(info: msgspec.inspect.Type) -> str:
+    python = inspect_type(info)
+    return next((words for kind, words in _KINDS if python is kind), "something else")
+
+
+def _plain_validation(message: str) -> str:
+    """msgspec's message (``Expected `int`, got `str` - at `$.units[0].move```) in the field
+    first form the rest of the errors use (``units[0].move: expected int, got str``)."""
+    found = re.fullmatch(r"(?P<reason>.*?)(?: - at `\$\.?(?P<field>[^`]*)`)?", message, re.DOTALL)
+    if found is None or not found["field"]:
+        return message.replace("`", "")
+    return f"{found['field']}: {found['reason'].replace('`', '')}"
 
 
 def convert_struct(item: S, struct: type[S], source: str, what: str, error: type[E]) -> S:
@@ -120,9 +253,11 @@ def convert_struct(item: S, struct: type[S], source: str, what: str, error: type
     """
     claimed = item.id if isinstance(item.id, str) else None
     try:
-        return msgspec.convert(msgspec.to_builtins(item), type=struct)
+        plain = msgspec.to_builtins(item)
+        return msgspec.convert(plain, type=struct)
     except msgspec.ValidationError as exc:
-        raise error(source, str(exc), claimed) from None
+        problems = structure_problems(plain, struct) or [_plain_validation(str(exc))]
+        raise error(source, problems[0], claimed, problems=problems) from None
     except (TypeError, ValueError, RecursionError) as exc:
         raise error(source, f"not a {what}'s plain data: {exc}", claimed) from None
 
@@ -227,6 +362,40 @@ def failing(source: str, claimed: str | None, error: type[DataFileError] = DataF
         raise error(source, f"{field}: {reason}", claimed)
 
     return fail
+
+
+class _Stop(Exception):
+    """A part of a data file has a problem: the rest of that part is not checked."""
+
+
+class Problems:
+    """Every problem of a data file, found part by part: within a part (a unit, a scenario)
+    the first problem stops it, since what follows may not make sense; the next part is
+    checked all the same.
+
+    Use :meth:`fail` as the :class:`Fail` of the checks, each part in ``with problems.part():``,
+    and :meth:`raise_if_any` where the checks need the earlier parts sound to go on.
+    """
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+        """Each problem as ``field: reason``, in the order found."""
+
+    def fail(self, field: str, reason: str) -> NoReturn:
+        """Record a problem and stop the part it is in."""
+        self.found.append(f"{field}: {reason}")
+        raise _Stop
+
+    @contextmanager
+    def part(self) -> Iterator[None]:
+        """A part of the file: a problem in it stops it, not the checks after it."""
+        with suppress(_Stop):
+            yield
+
+    def raise_if_any(self, source: str, claimed: str | None, error: type[E]) -> None:
+        """Raise ``error`` with every problem found so far, if there is one."""
+        if self.found:
+            raise error(source, self.found[0], claimed, problems=self.found)
 
 
 def numbered(item_id: str, name: str, count: int) -> tuple[tuple[str, str], ...]:

@@ -7,7 +7,9 @@ wrong in the game's words.
 
 from __future__ import annotations
 
-from typing import Literal
+import errno
+from collections.abc import Sequence
+from typing import Final, Literal
 
 
 class MultiversusError(Exception):
@@ -22,27 +24,60 @@ class IllegalCommandError(MultiversusError, ValueError):
     """A well-formed command that the rules do not allow at this point."""
 
 
+_PLAIN_OS_REASONS: Final[dict[int, str]] = {
+    errno.ENOENT: "no such file",
+    errno.ENOTDIR: "no such file",
+    errno.EISDIR: "a folder, not a file",
+    errno.EACCES: "permission denied",
+    errno.EPERM: "permission denied",
+    errno.EEXIST: "the file already exists",
+    errno.ENOSPC: "no space left on the device",
+    errno.EROFS: "the file system is read-only",
+}
+
+
+def os_reason(error: OSError) -> str:
+    """Why the system refused a file, in the same plain words everywhere ("no such file")."""
+    plain = _PLAIN_OS_REASONS.get(error.errno or 0)
+    if plain is not None:
+        return plain
+    reason = error.strerror or str(error)
+    return reason[:1].lower() + reason[1:]
+
+
 class DataFileError(MultiversusError, ValueError):
     """A game's data file (a team sheet, a roster, a map) that cannot be read or breaks its rules.
 
     The message is one line: the source, then the field at fault and why.
     """
 
-    def __init__(self, source: str, reason: str, claimed: str | None = None) -> None:
-        super().__init__(f"{source}: {reason}")
+    def __init__(
+        self,
+        source: str,
+        reason: str,
+        claimed: str | None = None,
+        *,
+        problems: Sequence[str] = (),
+    ) -> None:
+        more = len(problems) - 1
+        super().__init__(f"{source}: {reason}" + (f" (and {more} more)" if more > 0 else ""))
         self.source = source
         """The file or entry point the data came from."""
         self.reason = reason
-        """What is wrong, naming the field."""
+        """What is wrong, naming the field: the first problem."""
         self.claimed = claimed
         """The id the data claims, when it could be read that far (else None)."""
+        self.problems: tuple[str, ...] = tuple(problems) or (reason,)
+        """Every problem found, each naming its field; the first is :attr:`reason`."""
 
 
 class SheetError(DataFileError):
     """A team sheet that cannot be read or breaks the sheet rules."""
 
-    def __init__(self, source: str, reason: str, team: str | None = None) -> None:
-        super().__init__(source, reason, team)
+    def __init__(
+        self, source: str, reason: str, team: str | None = None, *, problems: Sequence[str] = ()
+    ) -> None:
+        super().__init__(source, reason, team, problems=problems)
         self.team = team
         """The id the sheet claims, when it could be read that far (else None)."""
 
@@ -98,7 +133,9 @@ class LogError(MultiversusError, ValueError):
         offset: int = 0,
         code: LogErrorCode = "io_error",
     ) -> None:
-        super().__init__(f"{path}, line {line}, byte {offset}: {reason} ({code})")
+        where = f"{path}" if line == 0 else f"{path}, line {line}, byte {offset}"
+        text = f"{where}: {reason}" if line == 0 else f"{where}: {reason} ({code})"
+        super().__init__(text)
         self.path = path
         """The log file (or "<memory>" for logs read from bytes)."""
         self.line = line

@@ -35,7 +35,7 @@ import msgspec
 
 from multiversus_core._version import __version__
 from multiversus_core.engine.chance import Chance, opens_chance
-from multiversus_core.engine.errors import LogError, LogErrorCode, UnknownGameError
+from multiversus_core.engine.errors import LogError, LogErrorCode, UnknownGameError, os_reason
 from multiversus_core.engine.records import (
     DEFAULT_GAME,
     EndRecord,
@@ -358,7 +358,7 @@ class LogWriter:
         try:
             file = open(name, "xb")  # noqa: SIM115 - the writer owns the file until close()
         except OSError as error:
-            raise LogError(name, 0, _os_reason(error)) from error
+            raise LogError(name, 0, os_reason(error)) from error
         header = encode_header(settings)
         writer = cls(name, file, 0, _sha256(header[:-1]), chance=chance)
         writer._end_event = records.end_event
@@ -423,7 +423,7 @@ class LogWriter:
         try:
             file = open(name, "ab")  # noqa: SIM115 - the writer owns the file until close()
         except OSError as error:
-            raise LogError(name, 0, _os_reason(error)) from error
+            raise LogError(name, 0, os_reason(error)) from error
         sealed = len(data) == sum(map(len, lines))
         head_line = lines[-2] if (log.finished and sealed) else lines[-1]
         writer = cls(name, file, len(lines) - (0 if sealed else 1), _sha256(head_line[:-1]))
@@ -501,7 +501,7 @@ class LogWriter:
             self._file.flush()
             os.fsync(self._file.fileno())
         except OSError as error:
-            raise LogError(self.path, self.lines + 1, _os_reason(error)) from error
+            raise LogError(self.path, self.lines + 1, os_reason(error)) from error
         self.lines += count
 
 
@@ -529,7 +529,7 @@ def _write_chance(path: str, chance: Chance) -> None:
             file.flush()
             os.fsync(file.fileno())
     except OSError as error:
-        raise LogError(name, 0, _os_reason(error)) from error
+        raise LogError(name, 0, os_reason(error)) from error
 
 
 def _read_chance(path: str, commitment: str) -> Chance:
@@ -555,7 +555,7 @@ def _remove_chance(path: str) -> None:
     except FileNotFoundError:
         pass
     except OSError as error:
-        raise LogError(_chance_path(path), 0, _os_reason(error)) from error
+        raise LogError(_chance_path(path), 0, os_reason(error)) from error
 
 
 def _move_aside(path: str, data: bytes, error: LogError) -> TornRecord:
@@ -573,7 +573,7 @@ def _move_aside(path: str, data: bytes, error: LogError) -> TornRecord:
         except FileExistsError:
             number += 1
         except OSError as cause:
-            raise LogError(path, error.line, _os_reason(cause), error.offset) from cause
+            raise LogError(path, error.line, os_reason(cause), error.offset) from cause
     # Saved first, cut second: a crash in between loses nothing.
     try:
         with open(path, "r+b") as file:
@@ -581,7 +581,7 @@ def _move_aside(path: str, data: bytes, error: LogError) -> TornRecord:
             file.flush()
             os.fsync(file.fileno())
     except OSError as cause:
-        raise LogError(path, error.line, _os_reason(cause), error.offset) from cause
+        raise LogError(path, error.line, os_reason(cause), error.offset) from cause
     return TornRecord(
         path=aside, line=error.line, offset=error.offset, size=len(tail), code=error.code
     )
@@ -596,7 +596,7 @@ def read_bytes(name: str) -> bytes:
         with open(name, "rb") as file:
             return file.read()
     except OSError as error:
-        raise LogError(name, 0, _os_reason(error)) from error
+        raise LogError(name, 0, os_reason(error)) from error
 
 
 def read_log(path: str | os.PathLike[str]) -> MatchLog:
@@ -1167,10 +1167,6 @@ def _decode_reason(error: msgspec.DecodeError, kinds: str) -> tuple[str, LogErro
         value = message.removeprefix("Invalid enum value ")
         return f"value {value} is not allowed at `{where}`", "out_of_range"
     return f"the record does not fit the log schema: {message} at `{where}`", "out_of_range"
-
-
-def _os_reason(error: OSError) -> str:
-    return error.strerror or str(error)
 
 
 # --- replay and schema -------------------------------------------------------

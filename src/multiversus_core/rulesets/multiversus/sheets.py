@@ -19,10 +19,11 @@ installed teams of the other side) every scenario has room for every Hero.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import difflib
+from collections.abc import Iterable, Mapping
 from os import PathLike
 from types import MappingProxyType
-from typing import Final, Literal, NoReturn, TypeAlias
+from typing import Final, Literal, TypeAlias
 
 import msgspec
 
@@ -31,6 +32,7 @@ from multiversus_core.engine.datafile import MAX_NAME as MAX_NAME
 from multiversus_core.engine.datafile import MAX_TEXT as MAX_TEXT
 from multiversus_core.engine.datafile import (
     Fail,
+    Problems,
     check_id,
     check_name,
     check_range,
@@ -236,79 +238,115 @@ def validate_sheet(sheet: TeamSheet, source: str) -> None:
     """Check the rules a well-typed sheet must still follow, and that each scenario sets up.
 
     Every count and number is checked against :data:`LIMITS` before anything
-    is built from it, so a hostile sheet fails fast.
+    is built from it, so a hostile sheet fails fast. Every problem is found,
+    one per part of the sheet (its head, each unit, each win condition, then
+    each secret and scenario once the counts are known to be within limits).
 
-    :raises SheetError: naming the source and the field at fault.
+    :raises SheetError: naming the source and the field at fault, with every problem found.
     """
-
-    def fail(field: str, reason: str) -> NoReturn:
-        raise SheetError(source, f"{field}: {reason}", sheet.id)
-
-    check_id(sheet.id, "id", fail)
-    check_name(sheet.name, "name", fail)
-    check_name(sheet.description, "description", fail, longest=MAX_TEXT, empty=True)
-    _check_count(len(sheet.units), "units", "units", fail, "a team needs at least one unit")
+    problems = Problems()
+    fail = problems.fail
+    with problems.part():
+        check_id(sheet.id, "id", fail)
+    with problems.part():
+        check_name(sheet.name, "name", fail)
+    with problems.part():
+        check_name(sheet.description, "description", fail, longest=MAX_TEXT, empty=True)
+    with problems.part():
+        _check_count(len(sheet.units), "units", "units", fail, "a team needs at least one unit")
     seen: set[str] = set()
-    for i, unit in enumerate(sheet.units):
+    for i, unit in enumerate(sheet.units[: LIMITS["units"][1]]):
+        _validate_unit(unit, i, seen, problems)
+    with problems.part():
+        if sheet.side == "heroes" and sheet.scenarios:
+            fail("scenarios", "only an Adversary sheet sets up the board")
+        if sheet.side == "adversaries" and not sheet.scenarios:
+            fail("scenarios", "an Adversary sheet needs at least one scenario")
+        _check_count(len(sheet.scenarios), "scenarios", "scenarios", fail)
+    with problems.part():
+        if sheet.side == "heroes" and sheet.win_conditions:
+            fail("win_conditions", "only an Adversary sheet names win conditions")
+        _check_count(len(sheet.win_conditions), "win_conditions", "win_conditions", fail)
+    for i, condition in enumerate(sheet.win_conditions[: LIMITS["win_conditions"][1]]):
+        with problems.part():
+            if condition not in WIN_CONDITIONS:
+                nearest = _nearest(condition, WIN_CONDITIONS)
+                fail(
+                    f"win_conditions[{i}]", f"no win condition {condition!r} is registered{nearest}"
+                )
+            if condition in sheet.win_conditions[:i]:
+                fail(f"win_conditions[{i}]", f"{condition!r} is listed twice")
+    with problems.part():
+        count, (_, most) = sum(u.characters for u in sheet.units), LIMITS["figures"]
+        if count > most:
+            fail("units", f"the units have {count} characters in all; a sheet has at most {most}")
+    # Figures, secrets and boards are built from the counts: only once they are known good.
+    problems.raise_if_any(source, sheet.id, SheetError)
+    with problems.part():
+        figures = figure_ids(sheet)
+        if len(set(figures)) != len(figures):
+            twice = next(f for i, f in enumerate(figures) if f in figures[:i])
+            fail("units", f"two figures would share the id {twice!r} (a unit id clashes)")
+    with problems.part():
+        _validate_secrets(sheet, fail)
+    scenario_ids: set[str] = set()
+    for i, sc in enumerate(sheet.scenarios):
+        with problems.part():
+            check_id(sc.id, f"scenarios[{i}].id", fail)
+            if sc.id in scenario_ids:
+                fail(f"scenarios[{i}] ({sc.id}).id", "two scenarios share this id")
+            scenario_ids.add(sc.id)
+            _validate_scenario(sheet, sc, f"scenarios[{i}] ({sc.id})", fail)
+    problems.raise_if_any(source, sheet.id, SheetError)
+
+
+def _validate_unit(unit: UnitSheet, i: int, seen: set[str], problems: Problems) -> None:
+    """Check a unit, each of its parts on its own: its id, name, counts, role and abilities."""
+    fail = problems.fail
+    where = f"units[{i}] ({unit.id})"
+    with problems.part():
         check_id(unit.id, f"units[{i}].id", fail)
-        where = f"units[{i}] ({unit.id})"
         if unit.id in seen:
             fail(f"{where}.id", "two units share this id")
         seen.add(unit.id)
+    with problems.part():
         check_name(unit.name, f"{where}.name", fail)
-        _check_count(
-            unit.characters,
-            "characters",
-            f"{where}.characters",
-            fail,
-            "a unit has at least one character",
-        )
+    with problems.part():
+        below = "a unit has at least one character"
+        _check_count(unit.characters, "characters", f"{where}.characters", fail, below)
+    with problems.part():
         for colour in ("green_coins", "grey_coins"):
             _check_count(getattr(unit, colour), colour, f"{where}.{colour}", fail)
         if unit.green_coins + unit.grey_coins < 1:
             fail(f"{where}.green_coins", "a unit needs at least one unit coin")
+    with problems.part():
         if unit.role not in ROLES:
-            fail(f"{where}.role", f"must be one of {', '.join(ROLES)}, not {unit.role!r}")
+            nearest = _nearest(unit.role, ROLES)
+            fail(f"{where}.role", f"must be one of {', '.join(ROLES)}, not {unit.role!r}{nearest}")
         if unit.role == "terrain" and unit.size != "medium":
             fail(f"{where}.size", "terrain pieces are Medium")
+    with problems.part():
         _check_count(len(unit.abilities), "abilities", f"{where}.abilities", fail)
-        for j, ability in enumerate(unit.abilities):
+    for j, ability in enumerate(unit.abilities[: LIMITS["abilities"][1]]):
+        with problems.part():
             if ability not in REGISTRY:
                 fail(
                     f"{where}.abilities[{j}]",
-                    f"{unit.name} names the ability {ability!r}, which is not registered",
+                    f"{unit.name} names the ability {ability!r}, which is not registered"
+                    f"{_nearest(ability, REGISTRY)}",
                 )
             if ability in unit.abilities[:j]:
                 # The engine would apply it twice; the sheet would read as once.
                 fail(f"{where}.abilities[{j}]", f"{ability!r} is listed twice")
+    with problems.part():
         if ("Large" in unit.abilities) != (unit.size == "large"):
             fail(f"{where}.size", 'a unit is size = "large" exactly when it has Large')
-    _check_count(sum(u.characters for u in sheet.units), "figures", "units", fail)
-    figures = figure_ids(sheet)
-    if len(set(figures)) != len(figures):
-        twice = next(f for i, f in enumerate(figures) if f in figures[:i])
-        fail("units", f"two figures would share the id {twice!r} (a unit id clashes)")
-    if sheet.side == "heroes" and sheet.scenarios:
-        fail("scenarios", "only an Adversary sheet sets up the board")
-    if sheet.side == "heroes" and sheet.win_conditions:
-        fail("win_conditions", "only an Adversary sheet names win conditions")
-    _check_count(len(sheet.win_conditions), "win_conditions", "win_conditions", fail)
-    for i, condition in enumerate(sheet.win_conditions):
-        if condition not in WIN_CONDITIONS:
-            fail(f"win_conditions[{i}]", f"no win condition {condition!r} is registered")
-        if condition in sheet.win_conditions[:i]:
-            fail(f"win_conditions[{i}]", f"{condition!r} is listed twice")
-    _validate_secrets(sheet, fail)
-    if sheet.side == "adversaries" and not sheet.scenarios:
-        fail("scenarios", "an Adversary sheet needs at least one scenario")
-    _check_count(len(sheet.scenarios), "scenarios", "scenarios", fail)
-    scenario_ids: set[str] = set()
-    for i, sc in enumerate(sheet.scenarios):
-        check_id(sc.id, f"scenarios[{i}].id", fail)
-        if sc.id in scenario_ids:
-            fail(f"scenarios[{i}] ({sc.id}).id", "two scenarios share this id")
-        scenario_ids.add(sc.id)
-        _validate_scenario(sheet, sc, f"scenarios[{i}] ({sc.id})", fail)
+
+
+def _nearest(word: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'X'?)`` for the known word nearest a misspelt one, or nothing."""
+    close = difflib.get_close_matches(word, list(known), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""
 
 
 def _check_count(value: int, limit: str, field: str, fail: Fail, below: str = "") -> None:
