@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -122,7 +122,7 @@ At any prompt you can also type:
   ?  the decision in front of you, explained (the odds at the Initiative roll)
   b  the board                 u  units, figures and their spaces
   d  coin piles: your stash, both discards, the opponent's stash count
-  l  the match so far, in words
+  l  the match so far, in words (through a pager when long: q leaves it)
   m  the list of choices again  h  this help
   q  quit; the log is kept, and --resume carries on from it
 `multiversus rules` gives the rules on one screen."""
@@ -690,9 +690,13 @@ class Game:
         for _, events in self.history:
             state = narrator.tell(state, events)
         lines = narrator.take()
-        self.out.print(Text(f"The match so far ({len(self.history)} commands):", style="bold"))
-        for line in lines or ["Nothing has happened yet."]:
-            self.out.print(f"  {printable(line)}", markup=False)
+        # At a terminal a long log goes through the pager (q leaves it), as git log does.
+        paged = self.out.is_terminal and len(lines) + 1 >= self.out.height
+        with self.out.pager(styles=True) if paged else nullcontext():
+            title = f"The match so far ({len(self.history)} commands):"
+            self.out.print(Text(title, style="bold"))
+            for line in lines or ["Nothing has happened yet."]:
+                self.out.print(f"  {printable(line)}", markup=False)
 
     # --- output -------------------------------------------------------------------
 
