@@ -729,3 +729,18 @@ def test_unit_rules_put_each_text_under_its_ability_indented_and_wrapped_by_word
         "Every other allied character adjacent to the Banner Knight recovers one step: "
         "Disabled to Wounded, or Wounded to Unharmed."
     )
+
+
+def test_p5_a_step_of_another_figure_says_it_ends_the_movers_move() -> None:
+    state = select(placed(set_up(), ARENA), "militia", ("move",), ("smogon", ("move",)))
+    heads = {command_parts(state, c)[0] for c in legal_commands(state, 1) if isinstance(c, Step)}
+    assert not any("this ends" in (head or "") for head in heads)  # nobody has moved yet
+    state = play_passing(state, Step(player=1, figure="militia-1", direction=(0, -1)))
+    heads = {
+        c.figure: command_parts(state, c)[0]
+        for c in legal_commands(state, 1)
+        if isinstance(c, Step)
+    }
+    assert "this ends" not in (heads["militia-1"] or "")
+    assert heads["militia-2"] is not None
+    assert heads["militia-2"].endswith("(this ends Town Militia 1's move)")

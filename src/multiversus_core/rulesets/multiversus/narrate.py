@@ -444,6 +444,9 @@ def _step_parts(
         else:
             left = activation.move_allowance(state, figure, action.double)
         heading += f", {_count(left, 'space')} left"
+        if action.mover is not None and action.mover != figure_id and action.steps_left > 0:
+            # P5: stepping another figure ends the mover's move for good; say so.
+            heading += f" (this ends {possessive(figure_name(state, action.mover))} move)"
     if figure.square is None:
         return heading, compass(direction)
     to = (figure.square[0] + direction[0], figure.square[1] + direction[1])
