@@ -14,6 +14,7 @@ from multiversus_core import (
     EndAction,
     GiveUpInitiative,
     MatchSettings,
+    MatchState,
     RollInitiative,
     SelectCoins,
     SelectReaction,
@@ -157,3 +158,18 @@ def test_a_list_too_long_even_in_steps_goes_on_over_pages(limit: int) -> None:
     _check(menu, commands, limit)
     pages = [c.submenu for step in _menus(menu) for c in step.choices if c.label == "More choices"]
     assert pages and all(page is not None and page.back is not None for page in pages)
+
+
+def test_action_coins_keep_their_numbers_when_a_recovery_becomes_possible() -> None:
+    from tests.support import conditioned
+
+    def labels(state: MatchState) -> list[str]:
+        menu = build_menu(state, legal_commands(state, 1))
+        (militia,) = [c for c in menu.choices if c.label == "Town Militia (green coin)"]
+        assert militia.submenu is not None
+        return [c.label for c in militia.submenu.choices]
+
+    unharmed = labels(set_up())
+    hurt = labels(conditioned(set_up(), {"militia-1": "wounded"}))
+    assert "Recovery (no action coin)" not in unharmed
+    assert hurt == [*unharmed, "Recovery (no action coin)"]

@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from multiversus_core.rulesets.multiversus.commands import Command
+from multiversus_core.rulesets.multiversus.commands import Command, SelectCoins
 from multiversus_core.rulesets.multiversus.narrate import command_parts
 from multiversus_core.rulesets.multiversus.state import MatchState
 
@@ -95,6 +95,10 @@ def build_menu(state: MatchState, commands: Sequence[Command], limit: int = MAX_
             steps.append(choice)
             continue
         items = groups[choice.label]
+        if stepped:
+            # A Recovery (no action coin) comes last, so that the action coins keep their
+            # numbers whether a unit may recover or not.
+            items.sort(key=lambda item: _is_recovery(item[1]))
         if not stepped and len(items) == 1:
             label, command = items[0]
             steps.append(Choice(f"{choice.label}: {label}", None, command))
@@ -106,6 +110,11 @@ def build_menu(state: MatchState, commands: Sequence[Command], limit: int = MAX_
     while len(menu.choices) == 1 and menu.choices[0].submenu is not None and menu.back is None:
         menu = Menu(menu.choices[0].submenu.choices, None)
     return menu
+
+
+def _is_recovery(command: Command) -> bool:
+    """True for a coin selection with no action coin: a Recovery."""
+    return isinstance(command, SelectCoins) and not command.actions
 
 
 def _paged(choices: Sequence[Choice], limit: int, back: str | None) -> Menu:
