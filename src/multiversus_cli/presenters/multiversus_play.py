@@ -124,8 +124,8 @@ def play_request(out: Console, err: Console, request: PlayRequest) -> int:
 
 _HELP: Final = """\
 Type the number of a choice and press Enter (Enter alone takes the only choice).
-A coin selection takes two steps, the unit coin and then the action coins;
-0 goes back a step until the selection is made.
+A coin selection takes three steps: the unit coin, the action coins, then the
+whole selection to commit (Enter); 0 goes back a step until it is committed.
 At any prompt you can also type:
   ?  the decision in front of you, explained (the odds at the Initiative roll)
   b  the board                 u  units, figures and their spaces
