@@ -43,6 +43,7 @@ GAME_SPECIFIC = (
     "multiversus_core.rulesets",
     "multiversus_cli.presenters.multiversus",
     "multiversus_cli.presenters.multiversus_diff",
+    "multiversus_cli.presenters.multiversus_moves",
     "multiversus_cli.presenters.multiversus_play",
     "multiversus_cli.presenters.multiversus_report",
     "multiversus_cli.presenters.multiversus_simulate",

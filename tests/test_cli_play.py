@@ -589,3 +589,36 @@ def test_an_unknown_player_option_is_refused_naming_the_bots(tmp_path: Path) -> 
     assert result.exit_code == 2
     assert "mcts:N takes a whole number" in result.output
     assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_the_log_goes_through_the_pager_at_a_terminal_when_longer_than_the_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import pydoc
+
+    paged: list[str] = []
+    monkeypatch.setattr(pydoc, "pager", paged.append)
+    settings = MatchSettings(seed=7, players=("Bot 1", "Bot 2"))
+    path = tmp_path / "paged.jsonl"
+    screen = io.StringIO()
+    game = Game(
+        out=Console(file=screen, width=100, height=20, force_terminal=True, color_system=None),
+        state=start_match(settings),
+        writer=LogWriter.create(path, settings),
+        path=path,
+        kinds={1: PlayerKind.bot, 2: PlayerKind.bot},
+        bots={1: RandomBot(7), 2: RandomBot(7)},
+        bot_seed=None,
+        history=[],
+        quiet=True,
+    )
+    assert game.run() == 0
+    before = screen.getvalue()
+    game._show_log(None)
+    assert len(paged) == 1 and paged[0].startswith("The match so far")
+    assert paged[0].count("\n") > 20
+    assert screen.getvalue() == before  # nothing of it written past the pager
+    # A short log, or output that is not a terminal, is printed as it is.
+    game.out = Console(file=io.StringIO(), width=100, height=20, color_system=None)
+    game._show_log(None)
+    assert len(paged) == 1

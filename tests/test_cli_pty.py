@@ -140,7 +140,7 @@ def test_two_humans_play_hot_seat_to_the_end(tmp_path: Path) -> None:
 def test_ctrl_c_keeps_the_log_and_resume_finishes_the_match(tmp_path: Path) -> None:
     log = tmp_path / "cut.jsonl"
     child = spawn("play", "--seed", "11", "--log", str(log), cwd=tmp_path)
-    answer_ones(child, interrupt_after=8)
+    answer_ones(child, interrupt_after=14)
     child.expect_exact("Interrupted.")
     child.expect_exact("To carry on:")
     child.expect_exact(f"multiversus play --resume {log}")
@@ -226,7 +226,16 @@ def test_a_coin_selection_is_made_in_steps_with_a_way_back(tmp_path: Path) -> No
     child.sendline("1")
     child.expect(r"\(green coin\):\s+1 Attack")
     child.expect(CHOICE)
+    child.sendline("3")  # Move: the whole selection is shown before it is committed
+    child.expect_exact(" 1 Commit: Banner Knight (green coin) with Move")
+    child.expect_exact(" 0 Back: choose other action coins")
+    child.expect(CHOICE)
+    child.sendline("0")  # taken back: the action coins again
+    child.expect(r"\(green coin\):\s+1 Attack")
+    child.expect(CHOICE)
     child.sendline("3")
+    child.expect(CHOICE)
+    child.sendline("")  # Enter commits it
     child.expect_exact("You select Banner Knight (green coin) with Move.")
     child.expect(CHOICE)
     child.sendline("q")

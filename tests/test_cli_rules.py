@@ -33,6 +33,7 @@ def test_the_primer_covers_what_a_newcomer_needs_and_points_to_the_sheets() -> N
         "give it up willingly",
         "six rounds",
         "multiversus teams show ID",
+        "(!) marks a stunt ability used with one Stunt coin, (!!) one used with",
     ):
         assert words in PRIMER, words
 

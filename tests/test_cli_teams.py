@@ -333,3 +333,22 @@ def test_play_refuses_an_invalid_installed_sheet_with_exit_2(
         ],
     )
     assert result.exit_code == 0, result.output
+
+
+def test_show_at_a_terminal_wraps_between_words_and_keeps_each_indent() -> None:
+    # At 50 columns, Troll Sweep's long text wraps: every line of it at the ability's indent,
+    # no word cut in two, and no word lost.
+    from rich.console import Console
+
+    from multiversus_cli.teams import indented, sheet_lines
+    from multiversus_core.rulesets.multiversus.catalog import find_team
+
+    sheet = find_team("black-goblins")
+    assert sheet is not None
+    console = Console(width=50, force_terminal=True, color_system=None, record=True)
+    (sweep,) = [line for line in sheet_lines(sheet) if "Troll Sweep" in line.plain]
+    console.print(indented(sweep), soft_wrap=False)
+    lines = console.export_text().rstrip("\n").split("\n")
+    assert len(lines) > 4
+    assert all(line.startswith("    ") and len(line) <= 50 for line in lines)
+    assert " ".join(" ".join(lines).split()) == " ".join(sweep.plain.split())

@@ -14,6 +14,7 @@ from multiversus_core import (
     EndAction,
     GiveUpInitiative,
     MatchSettings,
+    MatchState,
     RollInitiative,
     SelectCoins,
     SelectReaction,
@@ -84,7 +85,7 @@ def test_every_decision_of_a_match_fits_menus_of_at_most_20_choices(
     assert largest > MAX_CHOICES  # the steps mattered
 
 
-def test_a_coin_selection_takes_two_steps_and_giving_up_is_a_choice_of_its_own() -> None:
+def test_a_coin_selection_takes_three_steps_and_giving_up_is_a_choice_of_its_own() -> None:
     state = set_up()
     commands = legal_commands(state, 1)
     menu = build_menu(state, commands)
@@ -100,9 +101,13 @@ def test_a_coin_selection_takes_two_steps_and_giving_up_is_a_choice_of_its_own()
     first = menu.choices[0].submenu
     assert first is not None and first.back == "Back: choose another unit coin"
     assert [c.label for c in first.choices][:4] == ["Attack", "Defend", "Move", "Stunt"]
-    assert all(
-        isinstance(c.command, SelectCoins) and c.command.unit == "knight" for c in first.choices
-    )
+    # Each choice of action coins shows the whole selection, to commit or to take back.
+    for choice in first.choices:
+        assert choice.command is None and choice.submenu is not None
+        (commit,) = choice.submenu.choices
+        assert commit.label == f"Commit: Banner Knight (green coin) with {choice.label}"
+        assert isinstance(commit.command, SelectCoins) and commit.command.unit == "knight"
+        assert choice.submenu.back == "Back: choose other action coins"
     # After a kept roll, giving up the Initiative is listed apart, under no unit coin.
     kept = state
     for command in (
@@ -157,3 +162,18 @@ def test_a_list_too_long_even_in_steps_goes_on_over_pages(limit: int) -> None:
     _check(menu, commands, limit)
     pages = [c.submenu for step in _menus(menu) for c in step.choices if c.label == "More choices"]
     assert pages and all(page is not None and page.back is not None for page in pages)
+
+
+def test_action_coins_keep_their_numbers_when_a_recovery_becomes_possible() -> None:
+    from tests.support import conditioned
+
+    def labels(state: MatchState) -> list[str]:
+        menu = build_menu(state, legal_commands(state, 1))
+        (militia,) = [c for c in menu.choices if c.label == "Town Militia (green coin)"]
+        assert militia.submenu is not None
+        return [c.label for c in militia.submenu.choices]
+
+    unharmed = labels(set_up())
+    hurt = labels(conditioned(set_up(), {"militia-1": "wounded"}))
+    assert "Recovery (no action coin)" not in unharmed
+    assert hurt == [*unharmed, "Recovery (no action coin)"]

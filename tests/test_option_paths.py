@@ -212,14 +212,16 @@ def test_checking_a_listed_option_reads_the_listing(
 
 def _plain_in_range(state: MatchState, unit_id: str, figure: Figure) -> bool:
     """R7's range, pair by pair: a character of the unit could attack ``figure`` (under the
-    variant adjacent-triggers, without Overwatch: one is adjacent to it)."""
+    variant adjacent-triggers, without Overwatch: one is adjacent to it, Disabled or not,
+    R24)."""
     unit = state.unit(unit_id)
-    able = selections.able_figures(state, unit)
     if (
         "adjacent-triggers" in state.settings.variants
         and selections.OVERWATCH not in unit.abilities
     ):
-        return any(are_adjacent(figure, r) for r in able if not r.terrain)
+        on_board = [f for f in state.figures if f.unit == unit_id and f.square is not None]
+        return any(are_adjacent(figure, r) for r in on_board if not r.terrain)
+    able = selections.able_figures(state, unit)
     return any(combat.can_attack(state, r, figure) for r in able)
 
 

@@ -66,12 +66,13 @@ from multiversus_core.rulesets.multiversus.narrate import (
     describe_command,
     describe_event,
     describe_events,
+    possessive,
     secret_option_name,
     secret_text,
 )
-from multiversus_core.rulesets.multiversus.terms import Seat, other_seat
+from multiversus_core.rulesets.multiversus.terms import Condition, Seat, other_seat
 from multiversus_core.rulesets.multiversus.views import HiddenSecretChosen, redact_event, viewer_of
-from tests.support import placed, play, play_passing, select, set_up
+from tests.support import conditioned, placed, play, play_passing, select, set_up
 from tests.test_actions import ARENA
 
 SETTINGS = MatchSettings(
@@ -499,6 +500,49 @@ def test_after_an_attack_the_choices_are_to_stay_step_or_push() -> None:
             assert label.startswith("Push ") and " away" in label
 
 
+def _after_attack(
+    squares: dict[str, tuple[int, int] | None], conditions: dict[str, Condition]
+) -> MatchState:
+    state = conditioned(placed(set_up(), {**ARENA, **squares}), conditions)
+    state = select(state, "knight", ("attack",), ("smogon", ("move",)))
+    state = play_passing(state, Attack(player=1, attacker="knight", target="bruisers-1"))
+    assert state.pending == "after_attack"
+    return state
+
+
+def test_after_an_attack_the_help_names_the_push_only_when_it_is_offered() -> None:
+    # A free space behind Bruiser 1: step, push or stay.
+    state = _after_attack({}, {})
+    assert decision_help(state, 1) == (
+        "After the attack, Banner Knight may step one space, push Dragonkith Bruisers 1 one "
+        "space directly away or stay."
+    )
+    # Bruiser 1 eliminated by the hit: it is off the board, and no push is offered or told.
+    state = _after_attack({}, {"bruisers-1": "disabled"})
+    assert state.figure("bruisers-1").square is None
+    assert not any(
+        c.choice == "push" for c in legal_commands(state, 1) if isinstance(c, AfterAttack)
+    )
+    assert decision_help(state, 1) == "After the attack, Banner Knight may step one space or stay."
+    # Boxed in: Smogon behind the Bruiser, allies all round the knight.
+    squares = {"smogon": (3, 3), "squire": (3, 6), "militia-1": (5, 6), "militia-2": (4, 7)}
+    state = _after_attack(squares, {})
+    assert decision_help(state, 1) == "After the attack, Banner Knight may stay."
+
+
+def test_a_declined_reaction_names_its_unit_with_a_plain_possessive() -> None:
+    assert possessive("Smogon") == "Smogon's"
+    assert possessive("Dragonkith Bruisers") == "Dragonkith Bruisers'"
+    state = select(placed(set_up(), ARENA), "knight", ("move",), ("bruisers", ("move",)))
+    state = play(state, Step(player=1, figure="knight", direction=(0, 1)))
+    (declined,) = [
+        e for e in decide(DeclineReaction(player=2), state) if isinstance(e, ReactionDeclined)
+    ]
+    assert describe_event(state, declined, 2) == (
+        "Dragonkith Bruisers' reaction is declined: it does not react now."
+    )
+
+
 # Set-up secrets
 
 
@@ -671,3 +715,32 @@ def test_a_narrator_for_a_screen_that_prints_the_result_itself_leaves_it_out() -
     quiet = Narrator(None, announce_result=False)
     quiet.tell(state, (ended,))
     assert quiet.take() == []
+
+
+def test_unit_rules_put_each_text_under_its_ability_indented_and_wrapped_by_words(
+    first_turn: MatchState,
+) -> None:
+    text = to_text(render_units(first_turn, 1), width=50)
+    rally = text.split("Banner Knight: Rally (!)\n", 1)[1].split("\n")
+    body = rally[: next(i for i, line in enumerate(rally) if not line.startswith("  "))]
+    assert len(body) > 1 and all(len(line.rstrip()) <= 50 for line in body)
+    words = " ".join(" ".join(body).split())
+    assert words == (
+        "Every other allied character adjacent to the Banner Knight recovers one step: "
+        "Disabled to Wounded, or Wounded to Unharmed."
+    )
+
+
+def test_p5_a_step_of_another_figure_says_it_ends_the_movers_move() -> None:
+    state = select(placed(set_up(), ARENA), "militia", ("move",), ("smogon", ("move",)))
+    heads = {command_parts(state, c)[0] for c in legal_commands(state, 1) if isinstance(c, Step)}
+    assert not any("this ends" in (head or "") for head in heads)  # nobody has moved yet
+    state = play_passing(state, Step(player=1, figure="militia-1", direction=(0, -1)))
+    heads = {
+        c.figure: command_parts(state, c)[0]
+        for c in legal_commands(state, 1)
+        if isinstance(c, Step)
+    }
+    assert "this ends" not in (heads["militia-1"] or "")
+    assert heads["militia-2"] is not None
+    assert heads["militia-2"].endswith("(this ends Town Militia 1's move)")

@@ -1,9 +1,9 @@
 """Menus for ``multiversus play``: the legal commands as numbered choices, in steps.
 
 The engine lists one command per decision (:func:`~.legal.legal_commands`);
-grouping them is the screen's business. A coin selection is always made in two
-steps, the unit coin and then the action coins, with a way back before it is
-confirmed; any other list longer than :data:`MAX_CHOICES` is split by its
+grouping them is the screen's business. A coin selection is always made in three
+steps, the unit coin, the action coins, and the whole selection shown to be
+committed or taken back; any other list longer than :data:`MAX_CHOICES` is split by its
 groups (a figure's steps, an attacker's targets), and pages if it is still too
 long. No menu lists more than :data:`MAX_CHOICES` choices, going back included.
 """
@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from multiversus_core.rulesets.multiversus.commands import Command
+from multiversus_core.rulesets.multiversus.commands import Command, SelectCoins
 from multiversus_core.rulesets.multiversus.narrate import command_parts
 from multiversus_core.rulesets.multiversus.state import MatchState
 
@@ -95,17 +95,41 @@ def build_menu(state: MatchState, commands: Sequence[Command], limit: int = MAX_
             steps.append(choice)
             continue
         items = groups[choice.label]
+        if stepped:
+            # A Recovery (no action coin) comes last, so that the action coins keep their
+            # numbers whether a unit may recover or not.
+            items.sort(key=lambda item: _is_recovery(item[1]))
         if not stepped and len(items) == 1:
             label, command = items[0]
             steps.append(Choice(f"{choice.label}: {label}", None, command))
             continue
         back = "Back: choose another unit coin" if stepped else "Back to the other choices"
-        inner = [Choice(label, choice.label, command) for label, command in items]
+        if stepped:  # shown whole and confirmed, or taken back, before it is committed
+            inner = [
+                Choice(label, choice.label, submenu=_confirm(choice.label, label, command))
+                for label, command in items
+            ]
+        else:
+            inner = [Choice(label, choice.label, command) for label, command in items]
         steps.append(Choice(choice.label, choice.heading, submenu=_paged(inner, limit, back)))
     menu = _paged(steps, limit, None)
     while len(menu.choices) == 1 and menu.choices[0].submenu is not None and menu.back is None:
         menu = Menu(menu.choices[0].submenu.choices, None)
     return menu
+
+
+def _confirm(coin: str, actions: str, command: Command) -> Menu:
+    """The last step of a coin selection: the whole selection, to commit or take back."""
+    return Menu((Choice(f"Commit: {coin} with {actions}", None, command),), CONFIRM_BACK)
+
+
+CONFIRM_BACK: Final = "Back: choose other action coins"
+"""How a confirmation goes back to the action coins."""
+
+
+def _is_recovery(command: Command) -> bool:
+    """True for a coin selection with no action coin: a Recovery."""
+    return isinstance(command, SelectCoins) and not command.actions
 
 
 def _paged(choices: Sequence[Choice], limit: int, back: str | None) -> Menu:

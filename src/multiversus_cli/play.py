@@ -165,7 +165,9 @@ def play(
     """Play a match: you against a bot, two people at one screen, or two bots.
 
     Each decision lists the legal choices by number; type one. A coin selection takes
-    two steps, the unit coin and then its action coins (0 goes back). At any prompt, ?
+    three steps, the unit coin, its action coins, then Enter commits it (0 goes back).
+    Moving, a step has a fixed key (n, ne, e, ... nw) and m 4,6 sends a figure to (4,6)
+    by its shortest legal path. At any prompt, ?
     explains the decision in front of you and h lists the keys. The log is saved as
     the match goes, so a match can be stopped and carried on with --resume.
 

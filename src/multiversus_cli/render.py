@@ -14,6 +14,7 @@ from typing import Final
 
 from rich import box
 from rich.console import Console, Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -415,19 +416,19 @@ def render_units(state: MatchState, viewer: Seat | None) -> RenderableType:
 
 
 def _unit_rules(state: MatchState, side: Side) -> RenderableType:
-    """The rules of a side's units: each ability, marked (!) or (!!), with its text."""
-    lines = Text()
+    """The rules of a side's units: each ability, marked (!) or (!!), on a line of its own,
+    its text below it, indented and wrapped between words."""
+    parts: list[RenderableType] = []
     for unit in state.units:
         if unit.side != side:
             continue
         for ability in abilities_of(unit):
-            if lines:
-                lines.append("\n")
-            lines.append(f"{printable(unit.name)}: ", style="bold")
-            lines.append(title(ability), style="italic")
+            head = Text(f"{printable(unit.name)}: ", style="bold")
+            head.append(title(ability), style="italic")
+            parts.append(head)
             if ability.text:
-                lines.append(f" - {ability.text}")
-    return lines if lines else Text("(no special abilities)", style="dim")
+                parts.append(Padding(Text(printable(ability.text)), (0, 0, 0, 2)))
+    return Group(*parts) if parts else Text("(no special abilities)", style="dim")
 
 
 def render_piles(state: MatchState, viewer: Seat | None) -> RenderableType:

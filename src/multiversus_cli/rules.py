@@ -27,15 +27,15 @@ Reactions  Attack, Move and Stunt need a trigger: an enemy leaves a space
   next to the reacting unit, or within its reach attacks another unit, stunts
   or recovers, or Double-Attacks it. Defend needs none: attacks on the unit
   miss, all but a Double-Attack.
-Conditions  A hit: Unharmed > Wounded > Disabled > Eliminated. Advantage: the
-  target is next to more enemies than allies + 1; only such a hit Disables a
-  Beast.
+Conditions  A hit: Unharmed > Wounded > Disabled > Eliminated. Advantage
+  (target beside more enemies than allies + 1): only it Disables a Beast.
 Initiative  Used unit coins go to your discard. After each activation roll
   the die: a 6, or a roll no higher than your greys in the discard, loses the
   Initiative. Keep it and go on, or give it up willingly: your opponent then
   keeps their grey coins in their discard.
 Rounds  Each round both sides take one turn, the same side first; six rounds.
-Sheets  multiversus teams, multiversus teams show ID.  In play: ? explains."""
+Sheets  (!) marks a stunt ability used with one Stunt coin, (!!) one used with
+  two (a Double-Stunt): multiversus teams show ID.  In play: ? explains."""
 """The primer, as printed."""
 
 

@@ -12,7 +12,8 @@ from pathlib import Path
 from typing import Annotated, Final
 
 import typer
-from rich.console import Console
+from rich.console import Console, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
@@ -137,7 +138,10 @@ def show(
         raise _fail("teams show", f"{reason}; installed: {known}", EXIT_USAGE)
     out = _out()
     for line in sheet_lines(sheet):
-        out.print(line)
+        if out.is_terminal:  # wrapped between words, each paragraph keeping its indent
+            out.print(indented(line), soft_wrap=False)
+        else:  # piped: one line per paragraph, for grep and for pasting
+            out.print(line)
 
 
 @teams.command("validate", epilog=EPILOG)
@@ -186,6 +190,15 @@ def validate(
 
 
 # --- the sheet as text ----------------------------------------------------------------
+
+
+def indented(line: Text) -> RenderableType:
+    """A line whose leading spaces are an indent: wrapped between words, every line of it at
+    that indent (a terminal wrapping it itself breaks words and starts again at column 0)."""
+    depth = len(line.plain) - len(line.plain.lstrip(" "))
+    if depth == 0:
+        return line
+    return Padding(line.divide([depth])[1], (0, 0, 0, depth))
 
 
 def unit_label(name: str, characters: int) -> str:

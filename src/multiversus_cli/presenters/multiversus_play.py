@@ -14,7 +14,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from enum import StrEnum
@@ -38,7 +38,14 @@ from multiversus_cli.play_any import (
     one_line,
     refuse_unless_verified,
 )
-from multiversus_cli.render import render_board, render_piles, render_units, status_line
+from multiversus_cli.presenters import multiversus_moves as moves
+from multiversus_cli.render import (
+    figure_labels,
+    render_board,
+    render_piles,
+    render_units,
+    status_line,
+)
 from multiversus_cli.usage import no_such_file, program
 from multiversus_core.engine.errors import LogError, MultiversusError, SettingsError
 from multiversus_core.engine.log import LogWriter, replay
@@ -60,6 +67,7 @@ from multiversus_core.rulesets.multiversus.match import apply, secret_chance_set
 from multiversus_core.rulesets.multiversus.narrate import (
     Narrator,
     decision_help,
+    describe_command,
     result_text,
     secrets_summary,
     side_name,
@@ -116,14 +124,17 @@ def play_request(out: Console, err: Console, request: PlayRequest) -> int:
 
 _HELP: Final = """\
 Type the number of a choice and press Enter (Enter alone takes the only choice).
-A coin selection takes two steps, the unit coin and then the action coins;
-0 goes back a step until the selection is made.
+A coin selection takes three steps: the unit coin, the action coins, then the
+whole selection to commit (Enter); 0 goes back a step until it is committed.
 At any prompt you can also type:
   ?  the decision in front of you, explained (the odds at the Initiative roll)
   b  the board                 u  units, figures and their spaces
   d  coin piles: your stash, both discards, the opponent's stash count
-  l  the match so far, in words
+  l  the match so far, in words (through a pager when long: q leaves it)
   m  the list of choices again  h  this help
+Moving, a step has a fixed key wherever the figure stands: n ne e se s sw w nw
+(the figure moving, or name another by its board label: tm2 n); m 4,6 (or
+m tm2 4,6) sends it to a space by its shortest legal path, one step at a time.
   q  quit; the log is kept, and --resume carries on from it
 `multiversus rules` gives the rules on one screen."""
 
@@ -360,6 +371,8 @@ class Game:
     narrator: Narrator = field(init=False)
     _shown_figures: tuple[Figure, ...] | None = field(default=None, init=False)
     _after_secret: bool = field(default=False, init=False)
+    _route: tuple[Seat | None, list[Command]] = field(default=(None, []), init=False)
+    """The seat whose typed route is under way, and its steps still to give."""
 
     def __post_init__(self) -> None:
         self.narrator = Narrator(self.viewer, announce_result=False)  # _finish tells it
@@ -525,6 +538,9 @@ class Game:
         commands = legal_commands(state, seat)
         if not commands:
             raise MultiversusError(f"no legal command for seat {seat}")
+        going = self._go_on(seat, commands)
+        if going is not None:
+            return going
         self.out.print()
         self._show_position(seat)
         self.out.print(Text(f"▶ {printable(waiting_for(state))}", style="bold"))
@@ -560,12 +576,45 @@ class Game:
                     continue
                 self._say_wrong(f"There is no choice {number}.", menu)
                 continue
+            if moves.is_move(answer):
+                typed = self._typed_move(seat, answer)
+                if typed is not None:
+                    return typed
+                continue
             if not self._extra(answer, seat, menu):
                 shown = raw.strip()
                 if not shown:
                     self._say_wrong("Nothing was typed.", menu)
                 else:
                     self._say_wrong(f"{shown[:20]!r} is not a choice.", menu)
+
+    def _typed_move(self, seat: Seat, answer: str) -> Command | None:
+        """A step typed by its compass key, or the first step of a route typed as ``m C,R``
+        (the rest follow, :meth:`_go_on`); None after saying why it cannot be."""
+        state = self.state
+        names = {f.id: printable(f.name) for f in state.figures}
+        typed = moves.typed_move(state, seat, answer, figure_labels(state), names)
+        if typed.problem is not None:
+            self.out.print(f"{typed.problem} Type h for help.", style="yellow", markup=False)
+            return None
+        first, *rest = typed.steps
+        self._route = (seat, rest)
+        return first
+
+    def _go_on(self, seat: Seat, commands: Sequence[Command]) -> Command | None:
+        """The next step of a route typed earlier, while it stays legal for ``seat``."""
+        owner, route = self._route
+        if owner != seat or not route:
+            return None
+        step = route.pop(0)
+        if step in commands:
+            self._flush()
+            self.out.print(f"  → {printable(describe_command(self.state, step))}", markup=False)
+            return step
+        route.clear()
+        self._flush()
+        self.out.print("The way on is no longer open: the route stops here.", style="yellow")
+        return None
 
     def _screen_seat(self, seat: Seat) -> Seat | None:
         """Whose secrets the screen may show while ``seat`` decides.
@@ -665,7 +714,8 @@ class Game:
         groups: list[tuple[str | None, list[str]]] = []
         for number, choice in enumerate(menu.choices, start=1):
             heading = None if choice.heading is None else printable(choice.heading)
-            item = f"{number:>2} {printable(choice.label)}"
+            key = moves.key_hint(choice.command) if choice.command is not None else None
+            item = f"{number:>2} {printable(choice.label)}" + (f" [{key}]" if key else "")
             if groups and heading is not None and groups[-1][0] == heading:
                 groups[-1][1].append(item)
             else:
@@ -690,9 +740,13 @@ class Game:
         for _, events in self.history:
             state = narrator.tell(state, events)
         lines = narrator.take()
-        self.out.print(Text(f"The match so far ({len(self.history)} commands):", style="bold"))
-        for line in lines or ["Nothing has happened yet."]:
-            self.out.print(f"  {printable(line)}", markup=False)
+        # At a terminal a long log goes through the pager (q leaves it), as git log does.
+        paged = self.out.is_terminal and len(lines) + 1 >= self.out.height
+        with self.out.pager(styles=True) if paged else nullcontext():
+            title = f"The match so far ({len(self.history)} commands):"
+            self.out.print(Text(title, style="bold"))
+            for line in lines or ["Nothing has happened yet."]:
+                self.out.print(f"  {printable(line)}", markup=False)
 
     # --- output -------------------------------------------------------------------
 

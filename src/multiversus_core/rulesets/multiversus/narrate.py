@@ -210,6 +210,11 @@ def unit_name(state: MatchState, unit_id: str) -> str:
         return printable(unit_id)
 
 
+def possessive(name: str) -> str:
+    """A name's possessive: "Smogon's", "the Villagers'" (a name ending in s takes ')."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
 def figure_name(state: MatchState, figure_id: str) -> str:
     """Return a figure's name, or its id for a figure not in play."""
     try:
@@ -439,6 +444,9 @@ def _step_parts(
         else:
             left = activation.move_allowance(state, figure, action.double)
         heading += f", {_count(left, 'space')} left"
+        if action.mover is not None and action.mover != figure_id and action.steps_left > 0:
+            # P5: stepping another figure ends the mover's move for good; say so.
+            heading += f" (this ends {possessive(figure_name(state, action.mover))} move)"
     if figure.square is None:
         return heading, compass(direction)
     to = (figure.square[0] + direction[0], figure.square[1] + direction[1])
@@ -593,10 +601,14 @@ def decision_help(state: MatchState, seat: Seat) -> str | None:
             )
         case "after_attack" if action is not None and action.follow_up is not None:
             attacker, target = (figure_name(state, f) for f in action.follow_up)
-            return (
-                f"After the attack, {attacker} may step one space, push {target} one space "
-                "directly away, or stay."
-            )
+            offered = {choice for choice, _ in activation.follow_up_options(state)}
+            may = [
+                *(["step one space"] if "step" in offered else []),
+                *([f"push {target} one space directly away"] if "push" in offered else []),
+                "stay",
+            ]
+            choices = may[0] if len(may) == 1 else f"{', '.join(may[:-1])} or {may[-1]}"
+            return f"After the attack, {attacker} may {choices}."
         case "stunt" if action is not None:
             lines = [
                 f"Each figure of {unit_name(state, action.unit)} may use a stunt ability of its "
@@ -929,7 +941,8 @@ def describe_event(state: MatchState, event: ViewEvent, viewer: Seat | None) -> 
             declined = known_reaction_unit(state, viewer)
             if declined is not None:
                 return (
-                    f"{unit_name(state, declined)}'s reaction is declined: it does not react now."
+                    f"{possessive(unit_name(state, declined))} reaction is declined: it does not "
+                    "react now."
                 )
             return f"The {side_name(side)} let it pass: no reaction."
         case ReactionStarted(side=side, unit=unit_id, action=kind, double=double):
