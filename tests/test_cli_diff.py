@@ -60,7 +60,7 @@ def test_logs_of_different_seeds_differ_at_the_first_entry(logs: tuple[Path, Pat
     assert result.exit_code == 1, result.output
     lines = result.output.splitlines()
     assert lines[0] == "The settings differ: seed."
-    assert "The logs differ at entry 1 (round 0, turn 0)." in lines
+    assert "The play differs at entry 1 (round 0, turn 0)." in lines
     assert any(line.startswith("A: ") for line in lines)
     assert any(line.startswith("B: ") for line in lines)
     assert "The states after it differ:" in lines
@@ -141,15 +141,60 @@ def test_a_missing_or_bad_file_is_a_one_line_error(logs: tuple[Path, Path], tmp_
         assert len(result.output.strip().splitlines()) == 1
 
 
-def test_entries_that_read_the_same_are_said_to_differ_beyond_words(tmp_path: Path) -> None:
+def test_logs_whose_play_agrees_differ_only_in_salts_said_in_one_line(tmp_path: Path) -> None:
     args = ["play", "--player1", "bot", "--player2", "bot", "--bot-seed", "3", "--quiet"]
     args += ["--seed", "3"]
     run(*args, "--log", str(tmp_path / "seeded.jsonl"), "--seeded-salts")
     run(*args, "--log", str(tmp_path / "secret.jsonl"))
     result = run("diff", str(tmp_path / "seeded.jsonl"), str(tmp_path / "secret.jsonl"))
     assert result.exit_code == 1
-    assert "salts: seed in A, secrets in B" in result.output
-    assert "They read the same: they differ in what words do not tell" in result.output
+    entries = len(read_log(tmp_path / "seeded.jsonl").entries)
+    first_salt = next(
+        n
+        for n, line in enumerate((tmp_path / "seeded.jsonl").read_text().splitlines())
+        if '"commitment"' in line
+    )
+    assert result.output.splitlines() == [
+        "The settings differ: salts.",
+        "  salts: seed in A, secrets in B",
+        f"The play agrees over {entries} entries; only salts and commitments differ, from "
+        f"entry {first_salt} (each match draws its own).",
+    ]
+    found = json.loads(
+        run("diff", str(tmp_path / "seeded.jsonl"), str(tmp_path / "secret.jsonl"), "--format",
+            "json").output
+    )  # fmt: skip
+    assert (found["entry"], found["salts_from"], found["agree"]) == (None, first_salt, False)
+
+
+def test_the_play_is_compared_past_salts_to_the_entry_where_it_differs(tmp_path: Path) -> None:
+    # The same match but for the salts, then one command changed halfway: the play differs
+    # there, and the salts before it are told apart in one line.
+    args = ["play", "--player1", "bot", "--player2", "bot", "--bot-seed", "3", "--quiet"]
+    args += ["--seed", "3"]
+    run(*args, "--log", str(tmp_path / "a.jsonl"), "--seeded-salts")
+    run(*args, "--log", str(tmp_path / "b.jsonl"))
+    cut = prefix(tmp_path / "b.jsonl", 40, tmp_path)
+    result = run("diff", str(tmp_path / "a.jsonl"), str(cut))
+    lines = result.output.splitlines()
+    assert "B ends after entry 40; the other goes on" in result.output
+    (before,) = [line for line in lines if line.startswith("Before it, from entry ")]
+    assert before.endswith(", only salts and commitments differ (each match draws its own).")
+
+
+def test_figures_and_coins_are_named_on_both_sides() -> None:
+    replays = Path(__file__).parent.parent / "replays"
+    result = run(
+        "diff",
+        str(replays / "banner-knight--smogon--standard.jsonl"),
+        str(replays / "witch-hunters--smogon--standard.jsonl"),
+    )
+    lines = [line.strip() for line in result.output.splitlines()]
+    assert "Banner Knight: in A only" in lines
+    assert "The Witch Hunter: in B only" in lines
+    (stash,) = [line for line in lines if line.startswith("heroes: stash")]
+    assert "Banner Knight (green coin)" in stash and "The Witch Hunter (green coin)" in stash
+    assert "knight.green1" not in stash
 
 
 def test_a_log_and_its_prefix_tell_the_waiting_decision_in_words(tmp_path: Path) -> None:

@@ -57,7 +57,8 @@ class Difference(msgspec.Struct, frozen=True, gc=False):
     settings_differences: tuple[str, ...]
     """The settings fields that differ."""
     entry: int | None
-    """The 1-based first entry that differs, or where one log ends (None if they agree)."""
+    """The 1-based first entry where play differs (a command or an event, salts and
+    commitments aside), or where one log ends; None if play agrees."""
     round: int | None
     """The round in the state before that entry."""
     turn: int | None
@@ -68,6 +69,23 @@ class Difference(msgspec.Struct, frozen=True, gc=False):
     """B's record at that entry, or None where B has ended."""
     state_differences: tuple[dict[str, Any], ...]
     """How the referee states after that entry differ (a log that ended: its last state)."""
+    salts_from: int | None = None
+    """The 1-based first entry whose salts or commitments differ, where that comes before
+    :attr:`entry` (or play agrees): each match draws its own unless they were seeded."""
+
+
+SECRET_KEYS: Final = frozenset({"salt", "commitment"})
+"""The keys of a log entry's records that hold a salt or a commitment: drawn for each match,
+no part of its play."""
+
+
+def _played(record: Any) -> Any:
+    """A record's builtins without its salts and commitments: what was played."""
+    if isinstance(record, dict):
+        return {k: _played(v) for k, v in record.items() if k not in SECRET_KEYS}
+    if isinstance(record, list | tuple):
+        return [_played(v) for v in record]
+    return record
 
 
 def settings_differences(a: MatchLog, b: MatchLog) -> tuple[str, ...]:
@@ -87,7 +105,7 @@ def compare(a: MatchLog, b: MatchLog) -> Difference:
     they agree)."""
     settings = settings_differences(a, b)
     count = max(len(a.entries), len(b.entries))
-    index = next(
+    first = next(
         (
             i
             for i in range(count)
@@ -95,10 +113,28 @@ def compare(a: MatchLog, b: MatchLog) -> Difference:
         ),
         None,
     )
-    if index is None:
-        return Difference(
-            not settings, len(a.entries), len(b.entries), settings, None, None, None, None, None, ()
+    index = (
+        None
+        if first is None
+        else next(
+            (
+                i
+                for i in range(first, count)
+                if i >= len(a.entries)
+                or i >= len(b.entries)
+                or _played(msgspec.to_builtins(a.entries[i]))
+                != _played(msgspec.to_builtins(b.entries[i]))
+            ),
+            None,
         )
+    )
+    salts_from = None if first is None or first == index else first + 1
+    if index is None:
+        agree = not settings and first is None
+        return Difference(
+            agree, len(a.entries), len(b.entries), settings, None, None, None, None, None, (),
+            salts_from,
+        )  # fmt: skip
     presenter = presenter_for(a.game)
     folded_a, folded_b = Folded.of(a), Folded.of(b)
     progress = presenter.progress(folded_a if index < len(a.entries) else folded_b, index)
@@ -115,6 +151,7 @@ def compare(a: MatchLog, b: MatchLog) -> Difference:
         a=None if index >= len(a.entries) else msgspec.to_builtins(a.entries[index]),
         b=None if index >= len(b.entries) else msgspec.to_builtins(b.entries[index]),
         state_differences=presenter.differences(after_a, after_b),
+        salts_from=salts_from,
     )
 
 
@@ -177,7 +214,15 @@ def diff(
                 lines.append(Text(f"  {name}: differs"))
             else:
                 lines.append(Text(f"  {name}: {left} in A, {right} in B"))
-    if found.entry is None:
+    if found.entry is None and found.salts_from is not None:
+        lines.append(
+            Text(
+                f"The play agrees over {found.entries_a} entries; only salts and commitments "
+                f"differ, from entry {found.salts_from} (each match draws its own).",
+                style="bold",
+            )
+        )
+    elif found.entry is None:
         lines.append(Text(f"The entries agree: {found.entries_a} entries."))
     else:
         index = found.entry - 1
@@ -193,7 +238,14 @@ def diff(
             )
         else:
             where = "" if found.round is None else f" (round {found.round}, turn {found.turn})"
-            lines.append(Text(f"The logs differ at entry {found.entry}{where}.", style="bold red"))
+            lines.append(Text(f"The play differs at entry {found.entry}{where}.", style="bold red"))
+        if found.salts_from is not None:
+            lines.append(
+                Text(
+                    f"Before it, from entry {found.salts_from}, only salts and commitments "
+                    "differ (each match draws its own)."
+                )
+            )
         lines.append(Text("The entries there, as the referee saw them:"))
         told_a: list[Text] = []
         told_b: list[Text] = []
@@ -204,18 +256,18 @@ def diff(
         if [t.plain[1:] for t in told_a] == [t.plain[1:] for t in told_b]:
             lines.append(
                 Text(
-                    "They read the same: they differ in what words do not tell (a salt, a "
-                    "commitment); --format json gives the records."
+                    "They read the same: they differ in what words do not tell; "
+                    "--format json gives the records."
                 )
             )
-        # Names come from a state after the entry: B's where A has ended.
-        folded = folded_b if index < folded_b.count else folded_a
-        state = folded.states[min(index + 1, folded.count)]
+        # Names come from the states after the entry: B's first, then A's (or its last).
+        state_b = folded_b.states[min(index + 1, folded_b.count)]
+        state_a = folded_a.states[min(index + 1, folded_a.count)]
         presenter = presenter_for(a.game)
         if found.state_differences:
             lines.append(Text("The states after it differ:", style="bold"))
             for item in found.state_differences:
-                lines.append(Text(f"  {presenter.difference(item, state)}"))
+                lines.append(Text(f"  {presenter.difference(item, state_b, state_a)}"))
         else:
             lines.append(Text("The states after it are the same."))
     for line in lines:

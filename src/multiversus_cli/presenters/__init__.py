@@ -108,9 +108,10 @@ class Presenter(Protocol):
         "a": ..., "b": ...}`` (JSON values) per difference, or finer ones a game chooses."""
         ...
 
-    def difference(self, found: Found, state: Any) -> str:
+    def difference(self, found: Found, state: Any, other: Any | None = None) -> str:
         """One of :meth:`differences`, in a line; ``state`` (a state after the entry that
-        differs) names what the values refer to."""
+        differs) names what the values refer to, and ``other`` (the other log's state, if
+        any) what ``state`` does not know: both sides' figures and coins by their names."""
         ...
 
     def play(self, out: Console, err: Console, game: str, request: PlayRequest) -> int:
@@ -168,7 +169,7 @@ class Plain:
         """The states' top-level fields that differ."""
         return field_differences(a, b)
 
-    def difference(self, found: Found, state: Any) -> str:
+    def difference(self, found: Found, state: Any, other: Any | None = None) -> str:
         """The values in words, or as JSON when short."""
         return field_line(found, words, records=True)
 

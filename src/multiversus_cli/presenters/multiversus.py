@@ -59,9 +59,10 @@ class MultiversusPresenter:
         """Field by field, figures one by one (:mod:`.multiversus_diff`)."""
         return multiversus_diff.state_differences(a, b)
 
-    def difference(self, found: Found, state: MatchState) -> str:
-        """In Multiversus' words: squares, conditions, and figures, units and coins by name."""
-        return multiversus_diff.difference_line(found, state)
+    def difference(self, found: Found, state: MatchState, other: MatchState | None = None) -> str:
+        """In Multiversus' words: squares, conditions, and figures, units and coins by name,
+        from either state."""
+        return multiversus_diff.difference_line(found, state, other)
 
     def play(self, out: Console, err: Console, game: str, request: PlayRequest) -> int:
         """Multiversus' own menus, guide and board (:mod:`.multiversus_play`)."""

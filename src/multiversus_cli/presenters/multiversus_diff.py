@@ -19,6 +19,7 @@ from multiversus_core.rulesets.multiversus.narrate import (
     unit_name,
 )
 from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.units import coin_unit
 
 _FIGURE_FIELDS: Final = ("square", "condition")
 
@@ -87,31 +88,46 @@ _NAMERS: Final[dict[str, Callable[[MatchState, str], str]]] = {
     "attacked_units": unit_name,
     "coin": coin_name,
     "reaction_coin": coin_name,
+    "stash": coin_name,
+    "discard": coin_name,
+    "removed": coin_name,
 }
 """Keys whose values are figure, unit or coin ids, and how to name them."""
 
 
-def _named(state: MatchState, key: str, value: Any) -> Any:
-    """A value with its figure, unit or coin ids replaced by their names."""
+def _named(states: tuple[MatchState, ...], key: str, value: Any) -> Any:
+    """A value with its figure, unit or coin ids replaced by their names, from the first of
+    ``states`` that knows them (A's team may not be B's)."""
     namer = _NAMERS.get(key)
     if namer is None:
         return value
     if isinstance(value, str):
-        return namer(state, value)
-    if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return [namer(state, v) for v in value]
+        return _name(namer, states, value)
+    if isinstance(value, list | tuple) and all(isinstance(v, str) for v in value):
+        return [_name(namer, states, v) for v in value]
     return value
 
 
-def difference_line(found: Found, state: MatchState) -> str:
-    """One difference in a line, figures, units and coins named from ``state``."""
+def _name(namer: Callable[[MatchState, str], str], states: tuple[MatchState, ...], id: str) -> str:
+    """``id`` named from the first of ``states`` that has it (a figure, a unit, a unit's coin)."""
+    unit = coin_unit(id) if namer is coin_name else id
+    for state in states:
+        if any(f.id == id for f in state.figures) or any(u.id == unit for u in state.units):
+            return namer(state, id)
+    return namer(states[0], id)
+
+
+def difference_line(found: Found, state: MatchState, other: MatchState | None = None) -> str:
+    """One difference in a line, figures, units and coins named from ``state``, or from
+    ``other`` (the other log's state) for those ``state`` does not know."""
+    states = (state,) if other is None else (state, other)
     if found["field"] != "figures":
 
         def nested(key: str, value: Any) -> str | None:
-            return mv_words(key, _named(state, key, value))
+            return mv_words(key, _named(states, key, value))
 
         return field_line(found, mv_words, records=False, nested=nested)
-    name = figure_name(state, found["figure"])
+    name = _name(figure_name, states, found["figure"])
     if found["differs"] == ["presence"]:
         where = "A only" if found["b"] is None else "B only"
         return f"{name}: in {where}"

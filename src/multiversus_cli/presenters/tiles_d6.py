@@ -57,7 +57,7 @@ class TilesPresenter:
         """Field by field, units one by one (:mod:`.tiles_d6_diff`)."""
         return tiles_d6_diff.state_differences(a, b)
 
-    def difference(self, found: Found, state: TilesState) -> str:
+    def difference(self, found: Found, state: TilesState, other: TilesState | None = None) -> str:
         """In the game's words: squares by name, units by name."""
         return tiles_d6_diff.difference_line(found, state)
 

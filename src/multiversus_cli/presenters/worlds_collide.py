@@ -55,7 +55,7 @@ class WorldsPresenter:
         """Field by field, models and sides one by one (:mod:`.worlds_collide_diff`)."""
         return worlds_collide_diff.state_differences(a, b)
 
-    def difference(self, found: Found, state: WorldsState) -> str:
+    def difference(self, found: Found, state: WorldsState, other: WorldsState | None = None) -> str:
         """In the game's words: squares by name, models by name."""
         return worlds_collide_diff.difference_line(found, state)
 
