@@ -286,6 +286,11 @@ class MatchState(msgspec.Struct, frozen=True, forbid_unknown_fields=True, dict=T
     """The secret chance seed of a match whose settings hold only its commitment: the
     referee's, never in a view; None when chance is public, or not known here."""
 
+    def __repr__(self) -> str:
+        """Where the match stands, in angle brackets: a state is too large to paste back (its
+        log replays it: :func:`~multiversus_core.engine.log.replay`)."""
+        return f"<MatchState {standing(self)}>"
+
     def piles(self, side: Side) -> Piles:
         """Return a side's unit coin piles."""
         return self.heroes if side == "heroes" else self.adversaries
@@ -391,3 +396,18 @@ def _index_figures(state: MatchState) -> dict[str, Figure]:
 
 def _index_units(state: MatchState) -> dict[str, Unit]:
     return {u.id: u for u in state.units}
+
+
+def standing(state: MatchState | Any) -> str:
+    """Where a state or a view stands, in a line: the teams, the round and turn, the decision
+    waited for, and how many activations were made."""
+    s = state.settings
+    teams = f"{s.heroes or '?'} v {s.adversaries or '?'}"
+    if state.ended is not None:
+        where = f"over after round {state.round}: {state.ended}"
+    elif state.round == 0:
+        where = f"set-up, pending {state.pending}"
+    else:
+        turn = f"turn {state.turns_in_round} of the {state.active or '?'}"
+        where = f"round {state.round}, {turn}, pending {state.pending}"
+    return f"{teams}, {where}, {state.activations} activations"

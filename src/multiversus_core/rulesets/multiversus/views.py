@@ -54,6 +54,7 @@ from multiversus_core.rulesets.multiversus.state import (
     Pending,
     Secret,
     SecretOffer,
+    standing,
 )
 from multiversus_core.rulesets.multiversus.terms import ActionKind, Seat, Side
 from multiversus_core.rulesets.multiversus.units import CoinId, Unit
@@ -193,6 +194,11 @@ class MatchView(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fals
     secret_offers: tuple[SecretOffer, ...]
     secrets: tuple[SecretView, ...]
     activations: int
+
+    def __repr__(self) -> str:
+        """Whose view and where the match stands, in angle brackets; the seed is hidden (its
+        settings say 0, which is no seed of the match)."""
+        return f"<MatchView as {self.viewer}: {standing(self)}; seed hidden>"
 
     def piles(self, side: Side) -> PilesView:
         """Return a side's unit coin piles as the viewer may know them."""
