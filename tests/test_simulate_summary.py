@@ -6,7 +6,6 @@ matches it flags to their logs.
 
 from __future__ import annotations
 
-import functools
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -19,12 +18,12 @@ from rich.progress import Progress
 from rich.table import Table
 from typer.testing import CliRunner, Result
 
-from multiversus_cli import runners
 from multiversus_cli import simulate as simulate_module
 from multiversus_cli.app import app
 from multiversus_cli.presenters.multiversus_simulate import (
     ends,
     initiative_rows,
+    make_grid,
     starting_side,
 )
 from multiversus_cli.simulate import LeftColumn, RateColumn
@@ -33,7 +32,7 @@ from multiversus_cli.simulating import Fitted, needed_width
 from multiversus_core.engine.log import decode_log
 from multiversus_core.engine.simulation import GameGrid, play_game_task, summarize_game
 from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
-from multiversus_core.rulesets.multiversus.simulation import Grid, bot_seed, play_task, summarize
+from multiversus_core.rulesets.multiversus.simulation import Grid, play_task, summarize
 from tests import simulate_faults
 from tests.test_html_browser import browser  # noqa: F401 (the browser fixture)
 
@@ -123,13 +122,8 @@ def test_the_rate_is_honest_from_the_first_batch(resumed: int) -> None:
 
 # --- who won by which end, the starting Initiative ---------------------------------------------
 
-MULTIVERSUS = Grid(
-    heroes=("banner-knight", "witch-hunters"),
-    adversaries=("smogon", "swartzblak"),
-    heroes_bot="random",
-    adversaries_bot="random",
-    matches=4,
-    seed=3,
+MULTIVERSUS = make_grid(
+    ["banner-knight,witch-hunters"], ["smogon,swartzblak"], None, "random", "random", 4, 3
 )
 
 
@@ -264,14 +258,7 @@ def test_a_match_that_raised_is_linked_to_its_error_log(
         matches=3,
     )
     failing = grid.tasks()[1]
-    make = functools.partial(
-        simulate_faults.make_failing, seeds={bot_seed(failing.seed, "adversaries")}
-    )
-    monkeypatch.setattr(
-        simulate_module,
-        "_runner",
-        lambda scheduler, workers: runners.LocalRunner(1, functools.partial(play_task, make=make)),
-    )
+    monkeypatch.setattr(simulate_module, "_runner", simulate_faults.failing_runner(failing, 1))
     out, report = tmp_path / "run.jsonl", tmp_path / "report.html"
     args = ("--heroes", "banner-knight", "--adversaries", "smogon", *RANDOM, "--matches", "3")
     result = simulate(*args, "--out", str(out), "--report", str(report))

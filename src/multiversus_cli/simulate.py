@@ -485,18 +485,15 @@ class RateColumn(ProgressColumn):
     def __init__(self, resumed: int) -> None:
         super().__init__()
         self.resumed = resumed
+        """The matches an --out file held before this run: not its own."""
 
     def render(self, task: Task) -> Text:
         speed = pace(task, self.resumed)
         return Text("-- matches/s" if speed is None else f"{speed:.1f} matches/s")
 
 
-class LeftColumn(ProgressColumn):
+class LeftColumn(RateColumn):
     """The time left at that pace."""
-
-    def __init__(self, resumed: int) -> None:
-        super().__init__()
-        self.resumed = resumed
 
     def render(self, task: Task) -> Text:
         speed = pace(task, self.resumed)

@@ -11,7 +11,7 @@ with the run.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Any, Final, NamedTuple
 
@@ -121,9 +121,9 @@ def failed_flags(records: Iterable[Any]) -> list[Flag]:
     return [Flag(r, f"raised: {r.error}") for r in records if r.failed]
 
 
-def won_flags(records: Iterable[Any], won: Callable[[Any], bool], why: str) -> list[Flag]:
-    """The first few matches (:data:`SHOWN_PER_FLAG`) of ``records`` that ``won`` picks."""
-    picked = sorted((r for r in records if won(r)), key=lambda r: r.index)[:SHOWN_PER_FLAG]
+def first_flags(records: Iterable[Any], why: str) -> list[Flag]:
+    """The first few of ``records`` (:data:`SHOWN_PER_FLAG`, by index), flagged ``why``."""
+    picked = sorted(records, key=lambda r: r.index)[:SHOWN_PER_FLAG]
     return [Flag(r, why) for r in picked]
 
 
@@ -137,9 +137,9 @@ def game_flags(summary: GameSummary, records: Sequence[GameRecord]) -> list[Flag
                 continue
             if rate.rate <= summary.fair:
                 continue
-            mine = [r for r in records if r.cell == cell.cell]
+            won = [r for r in records if r.cell == cell.cell and seat_won(r, seat)]
             why = f"won by seat {seat} ({bot}), which wins more than its fair share here"
-            flags += won_flags(mine, lambda r, s=seat: seat_won(r, s), why)
+            flags += first_flags(won, why)
     return flags
 
 
@@ -373,6 +373,7 @@ __all__ = [
     "chart",
     "end_table_html",
     "failed_flags",
+    "first_flags",
     "flags_html",
     "game_flags",
     "length_chart",
@@ -381,5 +382,4 @@ __all__ = [
     "reasons_chart",
     "render_game_report",
     "seat_won",
-    "won_flags",
 ]

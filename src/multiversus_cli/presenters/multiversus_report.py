@@ -13,11 +13,11 @@ from multiversus_cli.simulate_report import (
     chart,
     end_table_html,
     failed_flags,
+    first_flags,
     flags_html,
     length_chart,
     page,
     reasons_chart,
-    won_flags,
 )
 from multiversus_core.rulesets.multiversus.narrate import side_name
 from multiversus_core.rulesets.multiversus.simulation import (
@@ -84,11 +84,9 @@ def flags(summary: Summary, records: Sequence[MatchRecord]) -> list[Flag]:
     for cell in summary.cells:
         if not cell.unbalanced or cell.favoured is None:
             continue
-        side = cell.favoured
-        here = Cell(cell.heroes, cell.adversaries, cell.variants)
-        mine = [r for r in records if r.cell == here]
-        why = f"won by the {side_name(side)}, whom this cell favours"
-        found += won_flags(mine, lambda r, side=side: r.winner == side, why)
+        side, here = cell.favoured, Cell(cell.heroes, cell.adversaries, cell.variants)
+        won = [r for r in records if r.cell == here and r.winner == side]
+        found += first_flags(won, f"won by the {side_name(side)}, whom this cell favours")
     return found
 
 

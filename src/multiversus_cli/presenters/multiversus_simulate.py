@@ -11,14 +11,12 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from multiversus_cli import simulating
 from multiversus_cli.simulating import (
-    EndTable,
     Fitted,
     SimulateRequest,
     UsageError,
     check_run,
-    end_table,
-    end_table_view,
     names,
     rate_text,
 )
@@ -92,7 +90,7 @@ class MultiversusPlan:
         return Group(
             Fitted(summary_table(summary)),
             "",
-            end_table_view(ends(records), "Who won by which end (every match)"),
+            simulating.end_table_view(ends(records), "Who won by which end (every match)"),
             "",
             Fitted(initiative_table(initiative_rows(records, self.starters(records)))),
         )
@@ -251,9 +249,9 @@ WINNERS: Final = {"heroes": "Heroes", "adversaries": "Adversaries", "draw": "dra
 """A match's winner as the end table names it."""
 
 
-def ends(records: Iterable[MatchRecord]) -> EndTable:
+def ends(records: Iterable[MatchRecord]) -> simulating.EndTable:
     """Who won by which end reason: the Heroes, the Adversaries, draws (and errors, if any)."""
-    return end_table(
+    return simulating.end_table(
         ((r.reason, "error" if r.winner is None else WINNERS[r.winner]) for r in records),
         list(WINNERS.values()),
     )
@@ -340,9 +338,10 @@ def initiative_rows(
             continue
         won = 2 if record.winner == "draw" else 0 if record.winner == start else 1
         counts[start][won] += 1
-    rows = [InitiativeRow(side_name(side), sum(c), *c) for side, c in counts.items()]
-    either = [sum(column) for column in zip(*counts.values(), strict=True)]
-    return [*rows, InitiativeRow("either side", sum(either), *either, overall=True)]
+    rows = [InitiativeRow(side_name(side), sum(c), c[0], c[1], c[2]) for side, c in counts.items()]
+    won, lost, drawn = (sum(c[i] for c in counts.values()) for i in range(3))
+    either = InitiativeRow("either side", won + lost + drawn, won, lost, drawn, overall=True)
+    return [*rows, either]
 
 
 def initiative_table(rows: Sequence[InitiativeRow]) -> Table:
