@@ -228,7 +228,7 @@ def _rounds(progress: Sequence[tuple[int, int]]) -> str:
     """The controls that jump by round and by turn, for a game played in them."""
     if not progress:
         return ""
-    first, last = progress[0][0], max(r for r, _ in progress)
+    first, last = min(r for r, _ in progress), max(r for r, _ in progress)
     return f"""<div id="mv-rounds">
 <button id="mv-prev-round" type="button" title="Previous round (Shift+R)">&#xAB; Round</button>
 <button id="mv-prev-turn" type="button" title="Previous turn (Shift+T)">&#x2039; Turn</button>
