@@ -6,14 +6,20 @@ Workers import these by name (they are module-level functions, bound with
 
 from __future__ import annotations
 
+import functools
 import os
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
 from multiversus_core.rulesets.multiversus.bots.specs import Bot, make_bot
 from multiversus_core.rulesets.multiversus.commands import Command
-from multiversus_core.rulesets.multiversus.simulation import MatchResult, MatchTask, play_task
+from multiversus_core.rulesets.multiversus.simulation import (
+    MatchResult,
+    MatchTask,
+    bot_seed,
+    play_task,
+)
 
 FAIL_AT = 40
 """The choice at which a failing bot raises."""
@@ -38,6 +44,16 @@ def make_failing(spec: str, seed: int, *, seeds: Collection[int]) -> Bot:
     """``make_bot``, but the bots seeded with one of ``seeds`` fail mid-match."""
     bot = make_bot(spec, seed)
     return FailingBot(bot) if seed in seeds else bot
+
+
+def failing_runner(task: MatchTask, workers: int) -> Callable[[Any, Any], Any]:
+    """A stand-in for ``multiversus_cli.simulate._runner``: ``workers`` local processes whose
+    Adversaries' bot fails mid-match in the match of ``task``."""
+    from multiversus_cli import runners
+
+    make = functools.partial(make_failing, seeds={bot_seed(task.seed, "adversaries")})
+    play = functools.partial(play_task, make=make)
+    return lambda scheduler, _workers: runners.LocalRunner(workers, play)
 
 
 def play_or_die(

@@ -383,6 +383,10 @@ def _expected(folded: Folded, k: int) -> dict[str, str]:
 
 def test_stepping_the_page_moves_the_tokens(opened: tuple[Any, list[str]], folded: Folded) -> None:
     shown, errors = opened
+    opening = int(shown.locator("body").get_attribute("data-entry"))
+    assert opening > 0 and all(_expected(folded, opening).values())  # every piece on the board
+    assert _shown(shown) == _expected(folded, opening)
+    shown.keyboard.press("Home")
     assert _shown(shown) == _expected(folded, 0)
     placed = first_entry(folded, UnitPlaced)
     for k in range(1, placed + 3):

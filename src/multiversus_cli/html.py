@@ -114,6 +114,8 @@ def _page(
     seen = shown(state)
     frames = [_frame(pool, state, seen, seen, (), who)]
     told: list[tuple[str, tuple[str, ...]]] = []
+    progress = [(state.round, state.turns_in_round)]
+    laid_out = [_laid_out(seen)]
     for number, entry in enumerate(entries, start=1):
         before, seen_before = state, seen
         for event in entry.events:
@@ -122,9 +124,19 @@ def _page(
         head = entry_head(number, before, entry.command, who)
         told.append((head, tuple(event_lines(before, entry.events, who))))
         frames.append(_frame(pool, state, seen, seen_before, entry.events, who))
+        progress.append((state.round, state.turns_in_round))
+        laid_out.append(_laid_out(seen))
     teams = f"{_team(seen.heroes_team)} v {_team(seen.adversaries_team)}"
     title = f"Multiversus replay: {teams}, as {_whom(who)}"
-    return Page(title, who, tuple(pool.parts), tuple(frames), tuple(told))
+    start = replay_page.opening(len(entries), laid_out.__getitem__, progress.__getitem__)
+    parts, shown_frames = tuple(pool.parts), tuple(frames)
+    return Page(title, who, parts, shown_frames, tuple(told), start, tuple(progress))
+
+
+def _laid_out(seen: MatchView) -> bool:
+    """Whether the board is laid out: there is one, with every figure on it."""
+    figures = seen.figures
+    return seen.board is not None and bool(figures) and all(f.square is not None for f in figures)
 
 
 def _frame(

@@ -21,14 +21,16 @@ from multiversus_core.engine.registry import AnyRuleset
 _STYLE: Final = """
 body { font-family: system-ui, sans-serif; margin: 1.5em; color: #222; }
 h1 { font-size: 1.3em; margin: 0 0 .3em 0; }
-nav { margin: .8em 0; display: flex; gap: .6em; align-items: center; }
-main { display: flex; gap: 1.5em; align-items: flex-start; }
-ol { flex: 1; max-height: 75vh; overflow: auto; margin: 0; padding-left: 2.5em; }
+nav { margin: .8em 0; display: flex; gap: .6em; align-items: center; flex-wrap: wrap; }
+main { display: flex; gap: 1.5em; align-items: flex-start; flex-wrap: wrap; }
+ol { flex: 1 1 20em; min-width: 0; max-height: 75vh; overflow: auto; margin: 0;
+  padding-left: 2.5em; overflow-wrap: anywhere; }
 li { margin: .2em 0; padding: .15em .4em; border-radius: .3em; }
 li.now { background: #fde68a; }
 li.later { color: #999; }
 li ul { margin: .1em 0 .3em 0; padding-left: 1.2em; list-style: none; }
-pre { flex: 1; background: #f4f4f5; padding: .8em; overflow: auto; max-height: 75vh; }
+pre { flex: 1 1 20em; min-width: 0; background: #f4f4f5; padding: .8em; overflow: auto;
+  max-height: 75vh; }
 """
 
 _SCRIPT: Final = """
@@ -80,7 +82,9 @@ def page_html(ruleset: AnyRuleset, log: MatchLog, viewer: str, to: int) -> str:
     stored = json.dumps(views).replace("</", "<\\/")
     return (
         "<!DOCTYPE html>\n"
-        f'<html lang="en"><head><meta charset="utf-8"><title>{escape(title)}</title>'
+        '<html lang="en"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{escape(title)}</title>"
         f"<style>{_STYLE}</style></head><body>"
         f"<h1>{escape(title)}</h1>{ending}"
         '<nav><button id="back">&larr; back</button>'

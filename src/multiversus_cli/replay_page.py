@@ -7,7 +7,11 @@ that stores each distinct part once (a board's tiles, a figure that did not
 move), so a long match stays small. Everything is drawn in Python, as text;
 the page's script only puts stored parts together and steps: buttons, a
 slider, play and pause, the arrow keys, Home and End, a click on an entry,
-and ``#entry-N`` in the address. Nothing is fetched.
+jumps by round and by turn for a game played in rounds and turns, and
+``#entry-N`` in the address, kept up to date as it steps so that a link
+can be shared. It opens on the entry the address names, or else on the
+first position whose board is laid out (:func:`opening`). Nothing is
+fetched, and the board scales down to a narrow window.
 
 A game writes its page with :func:`page_html` and its own CSS for what its
 panels and board hold (Multiversus: :mod:`multiversus_cli.html`).
@@ -45,6 +49,11 @@ class Page(msgspec.Struct, frozen=True, gc=False):
     """Position 0 (before the first entry) to the last entry."""
     entries: tuple[tuple[str, tuple[str, ...]], ...]
     """Each entry's heading and narrated events, in the terminal replay's words."""
+    opening: int = 0
+    """The position the page opens at when its address names none (:func:`opening`)."""
+    progress: tuple[tuple[int, int], ...] = ()
+    """The round and the turn in it at each position, to jump by them; empty for a game that
+    is not played in rounds and turns."""
 
     def board_svg(self, k: int) -> str:
         """Return the board after entry ``k`` (0: before the first) as one SVG document."""
@@ -74,6 +83,20 @@ class Pool:
 Told = tuple[str, tuple[str, ...]]
 """An entry told: its head line, then a line per event worth telling."""
 
+Progress = Callable[[int], tuple[int, int] | None]
+"""The round and the turn in it at a position (as a presenter's ``progress`` gives them),
+None for a game not played in rounds and turns."""
+
+
+def opening(to: int, laid_out: Callable[[int], bool], progress: Progress) -> int:
+    """The position a page of ``to`` entries opens at: the first whose board is laid out (every
+    piece on it, as ``laid_out`` says) or at which the first round has begun; 0 if none is."""
+    for k in range(to + 1):
+        where = progress(k)
+        if laid_out(k) or (where is not None and where[0] >= 1):
+            return k
+    return 0
+
 
 def stepped_page(
     title: str,
@@ -82,17 +105,26 @@ def stepped_page(
     tell: Callable[[int], Told],
     frame: Callable[[Pool, int, Told], Frame],
     style: str = "",
+    *,
+    laid_out: Callable[[int], bool] = lambda k: False,
+    progress: Progress = lambda k: None,
 ) -> str:
     """The page of a match's first ``to`` entries: each told by ``tell`` (from 1), each
     position drawn by ``frame`` (0: before the first entry, told as such), as
-    :func:`page_html` writes it."""
+    :func:`page_html` writes it; it opens at :func:`opening` of ``laid_out`` and ``progress``,
+    and jumps by the rounds and turns ``progress`` gives."""
     pool = Pool()
     frames = [frame(pool, 0, ("Before the first entry", ()))]
     told: list[Told] = []
     for number in range(1, to + 1):
         told.append(tell(number))
         frames.append(frame(pool, number, told[-1]))
-    return page_html(Page(title, viewer, tuple(pool.parts), tuple(frames), tuple(told)), style)
+    stages = [progress(k) for k in range(to + 1)]
+    known = tuple(s for s in stages if s is not None)
+    start = opening(to, laid_out, stages.__getitem__)
+    shown = known if len(known) == len(stages) else ()
+    page = Page(title, viewer, tuple(pool.parts), tuple(frames), tuple(told), start, shown)
+    return page_html(page, style)
 
 
 def panel_style(css: str) -> str:
@@ -167,6 +199,8 @@ def page_html(page: Page, style: str = "") -> str:
         {
             "pool": page.pool,
             "frames": [[f.svg, f.panels] for f in page.frames],
+            "opening": page.opening,
+            "progress": page.progress or None,
         }
     ).replace(b"<", b"\\u003c")  # no "</script>" can close the data early
     items = ['<li data-k="0" class="mv-entry"><b>0. Before the first entry</b></li>']
@@ -181,6 +215,8 @@ def page_html(page: Page, style: str = "") -> str:
     return _TEMPLATE.format(
         title=escape(page.title),
         count=count,
+        opening=page.opening,
+        rounds=_rounds(page.progress),
         style=_LAYOUT + style + _LIST,
         script=_SCRIPT,
         data=data.decode(),
@@ -188,29 +224,50 @@ def page_html(page: Page, style: str = "") -> str:
     )
 
 
+def _rounds(progress: Sequence[tuple[int, int]]) -> str:
+    """The controls that jump by round and by turn, for a game played in them."""
+    if not progress:
+        return ""
+    first, last = min(r for r, _ in progress), max(r for r, _ in progress)
+    return f"""<div id="mv-rounds">
+<button id="mv-prev-round" type="button" title="Previous round (Shift+R)">&#xAB; Round</button>
+<button id="mv-prev-turn" type="button" title="Previous turn (Shift+T)">&#x2039; Turn</button>
+<button id="mv-next-turn" type="button" title="Next turn (T)">Turn &#x203A;</button>
+<button id="mv-next-round" type="button" title="Next round (R)">Round &#xBB;</button>
+<form id="mv-round-form"><label for="mv-round">Round</label>
+<input id="mv-round" type="number" min="{first}" max="{last}" required>
+<button id="mv-go-round" type="submit">Go</button></form>
+<span id="mv-where" role="status"></span>
+</div>"""
+
+
 _LAYOUT: Final = """
 :root{font-family:system-ui,sans-serif;color:#1f2937;background:#f8fafc}
 body{margin:0;padding:12px}
-h1{font-size:18px;margin:0 0 8px}
+h1{font-size:18px;margin:0 0 8px;overflow-wrap:anywhere}
 #mv-main{display:flex;gap:16px;align-items:flex-start;flex-wrap:wrap}
-#mv-left{flex:0 0 auto;max-width:560px}
-#mv-right{flex:1 1 400px;min-width:320px;max-width:820px}
-#mv-controls{display:flex;gap:4px;align-items:center;margin:6px 0;flex-wrap:wrap}
-#mv-controls button{font-size:14px;padding:3px 9px;cursor:pointer}
-#mv-slider{flex:1 1 200px}
-#mv-position{font-variant-numeric:tabular-nums;min-width:9em}
+#mv-left{flex:0 1 auto;max-width:min(560px,100%);min-width:0}
+#mv-right{flex:1 1 400px;min-width:min(320px,100%);max-width:820px}
+#mv-controls,#mv-rounds{display:flex;gap:4px;align-items:center;margin:6px 0;flex-wrap:wrap}
+#mv-controls button,#mv-rounds button{font-size:14px;padding:3px 9px;cursor:pointer}
+#mv-slider{flex:1 1 200px;min-width:0}
+#mv-position,#mv-where{font-variant-numeric:tabular-nums;min-width:9em}
+#mv-round-form{display:flex;gap:4px;align-items:center;margin:0}
+#mv-round{width:4em}
 """
-"""The page's layout and step controls: before the game's own CSS."""
+"""The page's layout and step controls: before the game's own CSS. Nothing may be wider than
+the window: the board scales down, the controls wrap."""
 
 _LIST: Final = """
+#mv-panels{overflow-x:auto}
 #mv-panels p{margin:4px 0;font-size:14px}
 #mv-entries{list-style:none;padding:0;margin:0;max-height:60vh;overflow:auto;font-size:13px;
-border:1px solid #cbd5e1;background:#fff}
+border:1px solid #cbd5e1;background:#fff;overflow-wrap:anywhere}
 #mv-entries>li{padding:3px 6px;border-bottom:1px solid #eef2f7;cursor:pointer}
 #mv-entries>li:hover{background:#f1f5f9}
 #mv-entries>li.mv-current{background:#fef3c7}
 #mv-entries ul{margin:2px 0 0 0;padding-left:18px}
-.mv-board{max-width:100%;height:auto}
+#mv-board svg,.mv-board{display:block;max-width:100%;height:auto}
 .mv-change{pointer-events:none}
 """
 """The panels, the list of entries and the board: after the game's own CSS."""
@@ -219,19 +276,26 @@ _SCRIPT: Final = """
 (function(){
 "use strict";
 const data=JSON.parse(document.getElementById("mv-data").textContent);
-const pool=data.pool, frames=data.frames, last=frames.length-1;
+const pool=data.pool, frames=data.frames, last=frames.length-1, stages=data.progress;
 const board=document.getElementById("mv-board"), panels=document.getElementById("mv-panels");
 const slider=document.getElementById("mv-slider"), position=document.getElementById("mv-position");
 const list=document.getElementById("mv-entries"), play=document.getElementById("mv-play");
-const items=list.querySelectorAll("li.mv-entry");
+const items=list.querySelectorAll("li.mv-entry"), where=document.getElementById("mv-where");
+const round=document.getElementById("mv-round");
 let k=0, timer=null;
 function join(parts){let s="";for(const i of parts){s+=pool[i];}return s;}
+function stage(n){
+  const [r,t]=stages[n];
+  if(r===0){return "Set-up, before round 1";}
+  return "Round "+r+(t>0?", turn "+t:"");
+}
 function show(n){
   k=Math.max(0,Math.min(last,n));
   board.innerHTML=join(frames[k][0]);
   panels.innerHTML=join(frames[k][1]);
   slider.value=String(k);
   position.textContent="Entry "+k+" of "+last;
+  if(stages){where.textContent=stage(k);}
   const old=list.querySelector("li.mv-current");
   if(old){old.classList.remove("mv-current");}
   const item=items[k];
@@ -241,6 +305,7 @@ function show(n){
     list.scrollTop=Math.max(0,top-list.clientHeight/3);
   }
   document.body.dataset.entry=String(k);
+  if(location.hash!=="#entry-"+k){history.replaceState(null,"","#entry-"+k);}
 }
 function stop(){if(timer!==null){clearInterval(timer);timer=null;}play.textContent="Play";}
 function start(){
@@ -249,11 +314,34 @@ function start(){
   timer=setInterval(function(){if(k>=last){stop();}else{show(k+1);}},700);
 }
 function toggle(){if(timer===null){start();}else{stop();}}
-document.getElementById("mv-first").addEventListener("click",function(){stop();show(0);});
-document.getElementById("mv-prev").addEventListener("click",function(){stop();show(k-1);});
-document.getElementById("mv-next").addEventListener("click",function(){stop();show(k+1);});
-document.getElementById("mv-last").addEventListener("click",function(){stop();show(last);});
+// As the terminal replay steps: a round begins where the round changes; the next turn is
+// the first later position in a turn that is not this one.
+function same(a,b){return stages[a][0]===stages[b][0]&&stages[a][1]===stages[b][1];}
+function roundBegins(n){return n===0||stages[n][0]!==stages[n-1][0];}
+function turnBegins(n){return stages[n][1]>0&&(n===0||!same(n,n-1));}
+function nextTurn(n){return stages[n][1]>0&&!same(n,k);}
+function after(test){for(let n=k+1;n<=last;n++){if(test(n)){return n;}}return null;}
+function before(test){for(let n=k-1;n>=0;n--){if(test(n)){return n;}}return null;}
+function jump(n){stop();if(n!==null){show(n);}}
+function toRound(r){
+  for(let n=0;n<=last;n++){if(stages[n][0]===r){jump(n);return;}}
+  where.textContent="There is no round "+r+" here: "+round.min+" to "+round.max+".";
+}
+function on(id,act){document.getElementById(id).addEventListener("click",act);}
+on("mv-first",function(){jump(0);});
+on("mv-prev",function(){jump(k-1);});
+on("mv-next",function(){jump(k+1);});
+on("mv-last",function(){jump(last);});
 play.addEventListener("click",toggle);
+if(stages){
+  on("mv-prev-round",function(){jump(before(roundBegins));});
+  on("mv-next-round",function(){jump(after(roundBegins));});
+  on("mv-prev-turn",function(){jump(before(turnBegins));});
+  on("mv-next-turn",function(){jump(after(nextTurn));});
+  document.getElementById("mv-round-form").addEventListener("submit",function(e){
+    e.preventDefault();toRound(Number(round.value));
+  });
+}
 slider.addEventListener("input",function(){stop();show(Number(slider.value));});
 list.addEventListener("click",function(e){
   const item=e.target.closest("li.mv-entry");
@@ -261,18 +349,23 @@ list.addEventListener("click",function(e){
 });
 document.addEventListener("keydown",function(e){
   if(e.target===slider&&e.key.startsWith("Arrow")){return;}
-  if(e.altKey||e.ctrlKey||e.metaKey){return;}
-  let to=null;
+  if(e.target===round||e.altKey||e.ctrlKey||e.metaKey){return;}
+  let to;
   if(e.key==="ArrowRight"||e.key==="ArrowDown"){to=k+1;}
   else if(e.key==="ArrowLeft"||e.key==="ArrowUp"){to=k-1;}
   else if(e.key==="Home"){to=0;}
   else if(e.key==="End"){to=last;}
+  else if(stages&&e.key==="t"){to=after(nextTurn);}
+  else if(stages&&e.key==="T"){to=before(turnBegins);}
+  else if(stages&&e.key==="r"){to=after(roundBegins);}
+  else if(stages&&e.key==="R"){to=before(roundBegins);}
   else if(e.key===" "&&e.target.tagName!=="BUTTON"){e.preventDefault();toggle();return;}
-  if(to!==null){e.preventDefault();stop();show(to);}
+  else{return;}
+  e.preventDefault();jump(to);
 });
 function wanted(){const m=/^#entry-(\\d+)$/.exec(location.hash);return m?Number(m[1]):null;}
-window.addEventListener("hashchange",function(){stop();show(wanted()??0);});
-show(wanted()??0);
+window.addEventListener("hashchange",function(){stop();show(wanted()??data.opening);});
+show(wanted()??data.opening);
 performance.mark("mv-first-frame");
 })();
 """
@@ -285,7 +378,7 @@ _TEMPLATE: Final = """<!DOCTYPE html>
 <title>{title}</title>
 <style>{style}</style>
 </head>
-<body data-entry="0">
+<body data-entry="{opening}">
 <h1>{title}</h1>
 <div id="mv-main">
 <div id="mv-left">
@@ -295,9 +388,10 @@ _TEMPLATE: Final = """<!DOCTYPE html>
 <button id="mv-play" type="button" title="Play or pause (Space)">Play</button>
 <button id="mv-next" type="button" title="Next (Right arrow)">Next &#x203A;</button>
 <button id="mv-last" type="button" title="Last (End)">Last &#xBB;</button>
-<input id="mv-slider" type="range" min="0" max="{count}" value="0" aria-label="Entry">
-<span id="mv-position">Entry 0 of {count}</span>
+<input id="mv-slider" type="range" min="0" max="{count}" value="{opening}" aria-label="Entry">
+<span id="mv-position">Entry {opening} of {count}</span>
 </div>
+{rounds}
 <div id="mv-board"></div>
 </div>
 <div id="mv-right">
@@ -316,8 +410,10 @@ __all__ = [
     "Frame",
     "Page",
     "Pool",
+    "Progress",
     "Told",
     "entry_html",
+    "opening",
     "page_html",
     "panel_style",
     "result_html",

@@ -17,6 +17,7 @@ every grid.
 from __future__ import annotations
 
 import fcntl
+import os
 import signal
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -24,6 +25,7 @@ from enum import StrEnum
 from pathlib import Path
 from types import FrameType
 from typing import IO, Annotated, Any, Final
+from urllib.parse import quote
 
 import msgspec
 import typer
@@ -35,7 +37,6 @@ from rich.progress import (
     ProgressColumn,
     Task,
     TextColumn,
-    TimeRemainingColumn,
 )
 from rich.text import Text
 
@@ -306,23 +307,30 @@ def simulate(
                 sink.close()
 
     summary: Any = plan.summarize(done.values())
+    played: list[Any] = list(done.values())
     console = Console(highlight=False, soft_wrap=True)
     if output is OutputFormat.json:
         data = msgspec.to_builtins(summary)
         data["complete"] = summary.played == summary.total
         console.print(msgspec.json.encode(data).decode(), markup=False)
     else:
-        console.print(plan.table(summary))
+        console.print(plan.table(summary, played), soft_wrap=False)  # words wrap, whole
+
+    def log_of(entry: Any) -> Path | None:
+        """Where the match's log was written, if it is there."""
+        folder = error_logs if entry.failed else keep_logs
+        where = saved_errors.get(entry.key) or (folder and folder / plan.log_name(entry))
+        return where if where and where.is_file() else None  # a worker died, or it was moved
+
     if report is not None:
+        logs = {r.key: link(report, where) for r in played if (where := log_of(r)) is not None}
         try:
-            report.write_text(plan.report(summary, list(done.values())), encoding="utf-8")
+            report.write_text(plan.report(summary, played, logs), encoding="utf-8")
         except OSError as exc:
             failure = failure or f"cannot write the report {str(report)!r}: {exc.strerror}"
-    failed: list[Any] = [r for r in done.values() if r.failed]
+    failed: list[Any] = [r for r in played if r.failed]
     for entry in failed:
-        where = saved_errors.get(entry.key) or error_logs / plan.log_name(entry)
-        if not where.is_file():  # not saved: the worker died, or a file was moved
-            where = None
+        where = log_of(entry)
         kept = f"; log {where}" if where else ""
         err.print(
             f"multiversus simulate: {entry.cell.label}, match {entry.index} (seed "
@@ -447,18 +455,52 @@ def _read_out(
     return records
 
 
-# --- the summary -------------------------------------------------------------
+# --- the report's links -------------------------------------------------------
+
+
+def link(report: Path, log: Path) -> str:
+    """The address of ``log`` from the page ``report``, relative, so that the report and the
+    logs can move together."""
+    start = report.absolute().parent
+    return quote(Path(os.path.relpath(log.absolute(), start)).as_posix())
 
 
 # --- progress and Ctrl-C -----------------------------------------------------
 
 
-class _RateColumn(ProgressColumn):
-    """Matches a second."""
+def pace(task: Task, resumed: int) -> float | None:
+    """Matches a second over the run's wall time: the matches this run has finished over the
+    time since it began. None before the first is in. Matches come back in batches, so a rate
+    over the last few (as Rich's own) reads thousands a second when a batch lands."""
+    finished = task.completed - resumed
+    elapsed = task.finished_time if task.finished else task.elapsed
+    if finished <= 0 or not elapsed:
+        return None
+    return finished / elapsed
+
+
+class RateColumn(ProgressColumn):
+    """Matches a second, over the run's wall time (:func:`pace`)."""
+
+    def __init__(self, resumed: int) -> None:
+        super().__init__()
+        self.resumed = resumed
+        """The matches an --out file held before this run: not its own."""
 
     def render(self, task: Task) -> Text:
-        speed = task.finished_speed or task.speed
+        speed = pace(task, self.resumed)
         return Text("-- matches/s" if speed is None else f"{speed:.1f} matches/s")
+
+
+class LeftColumn(RateColumn):
+    """The time left at that pace."""
+
+    def render(self, task: Task) -> Text:
+        speed = pace(task, self.resumed)
+        if task.finished or speed is None or task.total is None:
+            return Text("-:--:--", style="progress.remaining")
+        left = int((task.total - task.completed) / speed)
+        return Text(f"{left // 3600}:{left // 60 % 60:02d}:{left % 60:02d}", "progress.remaining")
 
 
 @contextmanager
@@ -468,8 +510,8 @@ def _progress(err: Console, total: int, completed: int, quiet: bool) -> Iterator
         TextColumn("Simulating"),
         BarColumn(),
         MofNCompleteColumn(),
-        _RateColumn(),
-        TimeRemainingColumn(),
+        RateColumn(completed),
+        LeftColumn(completed),
         console=err,
         disable=quiet or not err.is_terminal,
     )
@@ -528,7 +570,11 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_OK",
     "EXIT_USAGE",
+    "LeftColumn",
     "OutputFormat",
+    "RateColumn",
+    "link",
     "open_out",
+    "pace",
     "simulate",
 ]

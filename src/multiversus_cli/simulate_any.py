@@ -8,14 +8,23 @@ bots are the ruleset's.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Final
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from multiversus_cli.simulating import SimulateRequest, UsageError, check_run, rate_text
+from multiversus_cli.simulating import (
+    EndTable,
+    Fitted,
+    SimulateRequest,
+    UsageError,
+    check_run,
+    end_table,
+    end_table_view,
+    rate_text,
+)
 from multiversus_core.engine.registry import AnyRuleset
 from multiversus_core.engine.simulation import (
     GAME_CODEC,
@@ -66,13 +75,18 @@ class GamePlan:
     def summarize(self, records: Iterable[GameRecord]) -> GameSummary:
         return summarize_game(self.grid, records)
 
-    def table(self, summary: GameSummary) -> RenderableType:
-        return game_tables(self.ruleset.title, summary)
+    def table(self, summary: GameSummary, records: Sequence[GameRecord]) -> RenderableType:
+        return game_tables(self.ruleset.title, summary, records)
 
-    def report(self, summary: GameSummary, records: Sequence[GameRecord]) -> str:
+    def report(
+        self,
+        summary: GameSummary,
+        records: Sequence[GameRecord],
+        logs: Mapping[object, str] | None = None,
+    ) -> str:
         from multiversus_cli.simulate_report import render_game_report
 
-        return render_game_report(self.ruleset.title, summary, records)
+        return render_game_report(self.ruleset.title, summary, records, logs or {})
 
     def log_name(self, record: GameRecord) -> str:
         return game_log_name(record)
@@ -112,9 +126,29 @@ def game_log_name(record: GameRecord) -> str:
     return f"{'-'.join(record.bots)}-{record.index:05d}.jsonl"
 
 
-def game_tables(title: str, summary: GameSummary) -> RenderableType:
-    """One table of the cells (each seat's wins in each), one of each seat and each bot."""
-    return Group(cells_table(title, summary), "", totals_table(summary))
+def game_tables(
+    title: str, summary: GameSummary, records: Sequence[GameRecord] = ()
+) -> RenderableType:
+    """One table of the cells (each seat's wins in each), one of each seat and each bot, and
+    one of who won by which end; each a list where the window is too narrow for it."""
+    ends = end_table_view(game_ends(summary, records), "Who won by which end (every match)")
+    return Group(Fitted(cells_table(title, summary)), "", Fitted(totals_table(summary)), "", ends)
+
+
+def winner_label(record: GameRecord) -> str:
+    """Who won a match, for the end table: "seat 2", "seats 1+3", "draw" or "error"."""
+    if record.winners is None:
+        return "error"
+    if not record.winners:
+        return "draw"
+    seats = "+".join(str(seat) for seat in record.winners)
+    return f"seat{'s' if len(record.winners) > 1 else ''} {seats}"
+
+
+def game_ends(summary: GameSummary, records: Iterable[GameRecord]) -> EndTable:
+    """Who won by which end reason: a column per seat, then draws (and errors, if any)."""
+    seats = [f"seat {seat}" for seat in range(1, len(summary.grid.bots) + 1)]
+    return end_table(((r.reason, winner_label(r)) for r in records), [*seats, "draw"])
 
 
 def cells_table(title: str, summary: GameSummary) -> Table:
@@ -200,9 +234,11 @@ __all__ = [
     "DEFAULT_BOT",
     "GamePlan",
     "cells_table",
+    "game_ends",
     "game_log_name",
     "game_tables",
     "make_game_grid",
     "plan_for",
     "totals_table",
+    "winner_label",
 ]

@@ -11,11 +11,12 @@ with the run.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from html import escape
-from typing import Final, NamedTuple
+from typing import Any, Final, NamedTuple
 
 import multiversus_core
+from multiversus_cli.simulating import EndTable
 from multiversus_core.engine.simulation import GameRecord, GameSummary, Interval, WinRate
 
 PALETTE: Final = (
@@ -32,13 +33,20 @@ PALETTE: Final = (
 )
 """Colours of the end reasons, in order of frequency."""
 
+SHOWN_PER_FLAG: Final = 3
+"""Matches listed for each flagged cell (the matches that raised are all listed)."""
+
 _STYLE: Final = """
-body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
-h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 2em; }
-table { border-collapse: collapse; font-size: 0.9em; }
+body { font-family: system-ui, sans-serif; margin: 2em; color: #222; max-width: 100%; }
+h1 { font-size: 1.5em; overflow-wrap: anywhere; } h2 { font-size: 1.2em; margin-top: 2em; }
+table { border-collapse: collapse; font-size: 0.9em; display: block; max-width: 100%;
+  overflow-x: auto; }
 th, td { border-bottom: 1px solid #ddd; padding: 0.3em 0.6em; text-align: right;
   white-space: nowrap; }
-td.text { white-space: normal; }
+th, td.text { white-space: normal; }
+td.text { min-width: 8em; }
+svg { max-width: 100%; height: auto; }
+li { margin: 0.2em 0; }
 th:first-child, td:first-child, td.text { text-align: left; }
 .unbalanced { color: #c0392b; font-weight: bold; }
 .ok { color: #2e7d32; }
@@ -47,8 +55,16 @@ svg text { font-family: system-ui, sans-serif; font-size: 12px; fill: #222; }
 """
 
 
-def render_game_report(title: str, summary: GameSummary, records: Sequence[GameRecord]) -> str:
-    """The whole report of any game's grid (``title`` is the game's name) as one HTML page."""
+def render_game_report(
+    title: str,
+    summary: GameSummary,
+    records: Sequence[GameRecord],
+    logs: Mapping[object, str] | None = None,
+) -> str:
+    """The whole report of any game's grid (``title`` is the game's name) as one HTML page;
+    ``logs`` links the matches whose logs were written (by key) to them."""
+    from multiversus_cli.simulate_any import game_ends
+
     grid = summary.grid
     fair = "-" if summary.fair is None else f"{summary.fair:.1%}"
     totals = [
@@ -85,8 +101,84 @@ def render_game_report(title: str, summary: GameSummary, records: Sequence[GameR
             length_chart([r.commands for r in records if not r.failed]),
             "<h2>End reasons</h2>",
             reasons_chart(cells),
+            "<h2>Who won by which end</h2>",
+            end_table_html(game_ends(summary, records)),
+            "<h2>Matches to look at</h2>",
+            flags_html(game_flags(summary, records), logs or {}),
         ],
     )
+
+
+class Flag(NamedTuple):
+    """A match the report points to, and why."""
+
+    record: Any
+    why: str
+
+
+def failed_flags(records: Iterable[Any]) -> list[Flag]:
+    """Every match that raised, with its error."""
+    return [Flag(r, f"raised: {r.error}") for r in records if r.failed]
+
+
+def first_flags(records: Iterable[Any], why: str) -> list[Flag]:
+    """The first few of ``records`` (:data:`SHOWN_PER_FLAG`, by index), flagged ``why``."""
+    picked = sorted(records, key=lambda r: r.index)[:SHOWN_PER_FLAG]
+    return [Flag(r, why) for r in picked]
+
+
+def game_flags(summary: GameSummary, records: Sequence[GameRecord]) -> list[Flag]:
+    """The matches that raised, then, in each cell where a seat wins more often than its fair
+    share explains, a few of that seat's wins."""
+    flags = failed_flags(records)
+    for cell in summary.cells:
+        for seat, (bot, rate) in enumerate(zip(cell.bots, cell.seats, strict=True), start=1):
+            if not rate.unbalanced or rate.rate is None or summary.fair is None:
+                continue
+            if rate.rate <= summary.fair:
+                continue
+            won = [r for r in records if r.cell == cell.cell and seat_won(r, seat)]
+            why = f"won by seat {seat} ({bot}), which wins more than its fair share here"
+            flags += first_flags(won, why)
+    return flags
+
+
+def seat_won(record: GameRecord, seat: int) -> bool:
+    """Whether ``seat`` is among the match's winners."""
+    return record.winners is not None and seat in record.winners
+
+
+def flags_html(flags: Sequence[Flag], logs: Mapping[object, str]) -> str:
+    """The flagged matches as a list, each linked to its log where it was written."""
+    if not flags:
+        return '<p class="note">No match raised, and no cell is flagged.</p>'
+    items = []
+    for flag in flags:
+        r = flag.record
+        name = f"{r.cell.label}, match {r.index} (seed {r.seed})"
+        href = logs.get(r.key)
+        shown = f'<a href="{escape(href)}">{escape(name)}</a>' if href else escape(name)
+        items.append(f"<li>{shown}: {escape(flag.why)}</li>")
+    kept = any(logs.get(f.record.key) for f in flags)
+    note = (
+        "Each links to its log (replay it with multiversus replay)."
+        if kept
+        else "Run with --keep-logs DIR to link each to its log."
+    )
+    return f'<p class="note">{note}</p><ul class="flags">{"".join(items)}</ul>'
+
+
+def end_table_html(ends: EndTable) -> str:
+    """The end table: a row per end reason, a column per winner, and the totals."""
+    head = "".join(f"<th>{escape(w)}</th>" for w in ("end reason", *ends.winners, "total"))
+    rows = [f"<tr>{head}</tr>"]
+    for reason, counts in ends.rows:
+        cells = "".join(f"<td>{n}</td>" for n in (*counts, sum(counts)))
+        rows.append(f'<tr><td class="text">{escape(reason)}</td>{cells}</tr>')
+    totals = [sum(counts[i] for _, counts in ends.rows) for i in range(len(ends.winners))]
+    cells = "".join(f"<td>{n}</td>" for n in (*totals, ends.total))
+    rows.append(f"<tr><th>every end</th>{cells}</tr>")
+    return '<table class="ends">' + "".join(rows) + "</table>"
 
 
 def page(
@@ -95,6 +187,7 @@ def page(
     parts = [
         "<!DOCTYPE html>",
         '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>",
         f"<h1>{escape(title)}</h1>",
         f'<p class="note">{played} of {total} matches played '
@@ -274,12 +367,19 @@ class _Linear:
 
 
 __all__ = [
+    "Flag",
     "Rate",
     "Row",
     "chart",
+    "end_table_html",
+    "failed_flags",
+    "first_flags",
+    "flags_html",
+    "game_flags",
     "length_chart",
     "page",
     "rate_chart",
     "reasons_chart",
     "render_game_report",
+    "seat_won",
 ]

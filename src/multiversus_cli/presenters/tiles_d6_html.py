@@ -27,6 +27,7 @@ import msgspec
 
 from multiversus_cli import replay_page, transcript
 from multiversus_cli.presenters import Folded
+from multiversus_cli.presenters.tiles_d6_text import progress
 from multiversus_cli.replay_page import (
     Pool,
     Told,
@@ -560,7 +561,21 @@ def page(folded: Folded, viewer: str, to: int) -> str:
     game_map = find_map(seen.settings.map)
     on = game_map.name if game_map is not None else seen.settings.map
     title = f"tiles-d6 replay: {names} on {on}, as {viewer_words(seen.settings.players, viewer)}"
-    return replay_page.stepped_page(title, viewer, to, tell, frame, _PAGE_STYLE)
+    return replay_page.stepped_page(
+        title,
+        viewer,
+        to,
+        tell,
+        frame,
+        _PAGE_STYLE,
+        laid_out=lambda k: _laid_out(seen_state(folded.states[k], viewer)),
+        progress=lambda k: progress(folded.states[k]),
+    )
+
+
+def _laid_out(seen: TilesState) -> bool:
+    """Whether every unit stands on the board."""
+    return bool(seen.units) and all(u.at is not None for u in seen.units)
 
 
 def picture(folded: Folded, viewer: str, to: int) -> str:

@@ -36,6 +36,7 @@ from multiversus_cli.presenters.worlds_collide_text import (
     environment_line,
     heading,
     objectives_near,
+    progress,
     roll_line,
     shown_state,
     status,
@@ -505,8 +506,20 @@ def page(folded: Folded, viewer: str, to: int) -> str:
         f"{viewer_words(seen.settings.players, viewer)}"
     )
     return replay_page.stepped_page(
-        title, viewer, to, lambda number: entry_told(folded, number), frame, _PAGE_STYLE
+        title,
+        viewer,
+        to,
+        lambda number: entry_told(folded, number),
+        frame,
+        _PAGE_STYLE,
+        laid_out=lambda k: _laid_out(shown_state(folded.states[k], viewer)),
+        progress=lambda k: progress(folded.log.entries, k, folded.states[k]),
     )
+
+
+def _laid_out(seen: WorldsState) -> bool:
+    """Whether every model is deployed on the board."""
+    return bool(seen.models) and all(m.at is not None for m in seen.models)
 
 
 def picture(folded: Folded, viewer: str, to: int) -> str:
