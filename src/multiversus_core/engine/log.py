@@ -657,13 +657,42 @@ def _move_aside(path: str, data: bytes, error: LogError) -> TornRecord:
 # --- reading -----------------------------------------------------------------
 
 
-def read_bytes(name: str) -> bytes:
-    """Return a file's bytes; :class:`LogError` (line 0, ``io_error``) with the system's reason."""
+MAX_LOG_BYTES: Final = 64 * 1024 * 1024
+"""The largest log (or view log) read: far beyond any match's (a few hundred kilobytes), so
+that a huge file is refused before it is read into memory."""
+MAX_SETTING_CHARS: Final = 256
+"""The longest string a log's settings may hold (a player's name, a team's id)."""
+
+
+def read_bytes(name: str, limit: int = MAX_LOG_BYTES) -> bytes:
+    """Return a file's bytes; :class:`LogError` (line 0, ``io_error``) with the system's reason,
+    or if the file holds more than ``limit`` bytes (found without reading them all)."""
     try:
         with open(name, "rb") as file:
-            return file.read()
+            data = file.read(limit + 1)
     except OSError as error:
         raise LogError(name, 0, os_reason(error)) from error
+    if len(data) > limit:
+        raise LogError(name, 0, f"the file is larger than {limit} bytes: no log is that long")
+    return data
+
+
+def _longest_string(value: Any, where: str) -> str | None:
+    """The field of ``value`` (decoded JSON) holding a string longer than
+    :data:`MAX_SETTING_CHARS`, as ``settings.players[0]``, or None."""
+    if isinstance(value, str):
+        return where if len(value) > MAX_SETTING_CHARS else None
+    if isinstance(value, dict):
+        items: Any = ((f"{where}.{key}", item) for key, item in value.items())
+    elif isinstance(value, list):
+        items = ((f"{where}[{i}]", item) for i, item in enumerate(value))
+    else:
+        return None
+    for field, item in items:
+        found = _longest_string(item, field)
+        if found is not None:
+            return found
+    return None
 
 
 def read_log(path: str | os.PathLike[str]) -> MatchLog:
@@ -1129,6 +1158,12 @@ def check_claims(raw: dict[str, Any], path: str, noun: str, oldest: int) -> tupl
     records = header_game(raw, path)
     version = raw.get("version")
     check_seed(raw, path)
+    too_long = _longest_string(raw.get("settings"), "settings")
+    if too_long is not None:
+        raise fail(
+            f"{too_long} is longer than {MAX_SETTING_CHARS} characters: no name or id is",
+            "out_of_range",
+        )
     if type(version) is int and version > LOG_VERSION:
         raise fail(
             f"this {noun} is format version {version}; this engine reads versions "
