@@ -19,6 +19,7 @@ GENERIC = (
     "games",
     "grid_text",
     "html_any",
+    "jsontext",
     "odds",
     "play",
     "play_any",

@@ -152,3 +152,15 @@ def test_the_hint_after_play_says_how_to_run_the_program(
     )
     assert result.exit_code == 0, result.output
     assert "`.venv/bin/multiversus verify` checks it" in " ".join(result.output.split())
+
+
+def test_a_chance_file_in_the_way_of_a_new_log_is_named(tmp_path: Path) -> None:
+    log = tmp_path / "x.jsonl"
+    (tmp_path / "x.jsonl.chance").write_text("left over\n", encoding="utf-8")
+    code, lines = _run("play", "--player1", "random", "--player2", "random", "--log", str(log))
+    assert code == 2
+    assert lines == [
+        f"multiversus play: cannot write the log {str(log)!r}: "
+        f"{str(log) + '.chance'!r}: the file already exists"
+    ]
+    assert not log.exists()

@@ -8,6 +8,11 @@ matches are played again, or reported, and never lost or counted twice.
 from __future__ import annotations
 
 import functools
+import os
+import signal
+import subprocess
+import sys
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 
@@ -151,3 +156,55 @@ def test_batches_are_small_enough_to_spread_and_never_empty() -> None:
     assert batch_size(64, 2) == 2
     assert batch_size(640, 2) == 20
     assert batch_size(100_000, 2) == 25
+
+
+def _descendants(pid: int) -> list[int]:
+    """Every process below ``pid``, from /proc."""
+    parents: dict[int, int] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                stat = Path(f"/proc/{entry}/stat").read_text()
+            except OSError:
+                continue
+            parents[int(entry)] = int(stat.rsplit(")", 1)[1].split()[1])
+    found: list[int] = []
+    frontier = [pid]
+    while frontier:
+        parent = frontier.pop()
+        children = [child for child, ppid in parents.items() if ppid == parent]
+        found += children
+        frontier += children
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_kill_9_of_simulate_leaves_no_worker_fork_server_or_resource_tracker() -> None:
+    # simulate on two local workers: its fork server, resource tracker and workers run below
+    # it. Killed with SIGKILL, it cannot clean up; they must end by themselves all the same.
+    command = [sys.executable, "-m", "multiversus_cli.app", "simulate", "--game", "tiles-d6",
+               "--players", "random,random", "--matches", "400", "--workers", "2", "--quiet"]  # fmt: skip
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    below: list[int] = []
+    while time.monotonic() < deadline and len(below) < 4:  # tracker, fork server, 2 workers
+        time.sleep(0.2)
+        below = _descendants(child.pid)
+    assert len(below) >= 4, below
+    child.kill()
+    child.wait()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and any(_running(pid) for pid in below):
+        time.sleep(0.2)
+    left = [pid for pid in below if _running(pid)]
+    for pid in left:  # clean up before failing
+        os.kill(pid, signal.SIGKILL)
+    assert left == []

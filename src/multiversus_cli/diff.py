@@ -21,6 +21,7 @@ from rich.console import Console
 from rich.text import Text
 
 from multiversus_cli.differences import fields, words
+from multiversus_cli.jsontext import ascii_json
 from multiversus_cli.presenters import Folded, presenter_for
 from multiversus_cli.replay import fail, load_log
 from multiversus_core.engine.log import MatchLog
@@ -198,7 +199,7 @@ def diff(
     found = compare(a, b)
     out = Console(highlight=False, soft_wrap=True)
     if output is DiffFormat.json:
-        out.print(msgspec.json.encode(found).decode(), markup=False)
+        out.print(ascii_json(msgspec.json.encode(found)), markup=False)
         raise typer.Exit(EXIT_AGREE if found.agree else EXIT_DIFFER)
     if found.agree:
         out.print(f"The logs agree: {found.entries_a} entries.", markup=False)

@@ -23,6 +23,7 @@ from rich.console import Console
 from rich.text import Text
 
 from multiversus_cli import presenters, transcript
+from multiversus_cli.jsontext import ascii_json
 from multiversus_core.engine.errors import LogError
 from multiversus_core.engine.log import MatchLog, decode_log, read_bytes
 from multiversus_core.engine.log import replay as replay_log
@@ -272,7 +273,7 @@ def replay(
         raise typer.Exit(EXIT_OK)
     if output is ReplayFormat.json:
         shown = transcript.shown_state(ruleset, folded.states[to], who)
-        out.print(shown.decode(), markup=False)
+        out.print(ascii_json(shown), markup=False)
         raise typer.Exit(EXIT_OK)
     if output is ReplayFormat.text:
         for number in range(1, to + 1):

@@ -28,7 +28,9 @@ import functools
 import math
 import multiprocessing
 import os
+import select
 import signal
+import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -103,9 +105,39 @@ def _on_interrupt(signum: int, frame: FrameType | None) -> None:
     _interrupted = True
 
 
-def _worker_init() -> None:
-    """In each worker: Ctrl-C ends the batch after the match under way, without a traceback."""
+def _worker_init(main: int) -> None:
+    """In each worker: Ctrl-C ends the batch after the match under way, without a traceback;
+    and the worker dies with ``main``, the process that asked for it, whatever kills that
+    (kill -9 included): no worker is left behind, nor the fork server and resource tracker,
+    which end once no worker holds them."""
     signal.signal(signal.SIGINT, _on_interrupt)
+    threading.Thread(
+        target=_die_with, args=(main,), name="watch the main process", daemon=True
+    ).start()
+
+
+def _die_with(main: int) -> None:
+    """Wait for process ``main`` to end, then end this process at once."""
+    try:
+        handle = os.pidfd_open(main)  # Linux 5.3+: readable once the process has ended
+    except ProcessLookupError:
+        os._exit(1)  # already gone
+    except (AttributeError, OSError):  # elsewhere: ask every second
+        while _alive(main):
+            time.sleep(1.0)
+        os._exit(1)
+    select.select([handle], [], [])
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def play_batch(play: Play, batch: Batch) -> list[MatchResult]:
@@ -135,7 +167,9 @@ class LocalRunner:
         # forkserver: workers start clean, never forked from a thread holding a lock.
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload([__name__, self._play_module()])
-        self._pool = ProcessPoolExecutor(self.workers, context, initializer=_worker_init)
+        self._pool = ProcessPoolExecutor(
+            self.workers, context, initializer=_worker_init, initargs=(os.getpid(),)
+        )
         return self._pool
 
     def _play_module(self) -> str:

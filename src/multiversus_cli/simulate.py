@@ -40,6 +40,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from multiversus_cli.jsontext import ascii_json
 from multiversus_cli.presenters import presenter_for
 from multiversus_cli.runners import Runner
 from multiversus_cli.simulating import Plan, SimulateRequest, UsageError
@@ -312,7 +313,7 @@ def simulate(
     if output is OutputFormat.json:
         data = msgspec.to_builtins(summary)
         data["complete"] = summary.played == summary.total
-        console.print(msgspec.json.encode(data).decode(), markup=False)
+        console.print(ascii_json(msgspec.json.encode(data)), markup=False)
     else:
         console.print(plan.table(summary, played), soft_wrap=False)  # words wrap, whole
 

@@ -31,6 +31,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 from rich.text import Text
 
+from multiversus_cli.jsontext import ascii_json
 from multiversus_cli.usage import no_such_file
 from multiversus_core.engine.text import printable
 
@@ -156,7 +157,7 @@ def verify(
                 advance()
     out = Console(highlight=False, soft_wrap=True)
     if output is OutputFormat.json:
-        out.print(msgspec.json.encode(msgspec.to_builtins(results)).decode(), markup=False)
+        out.print(ascii_json(msgspec.json.encode(msgspec.to_builtins(results))), markup=False)
     else:
         out.print(summary(results, out.width, base=common_folder(files)))
         for result in results:

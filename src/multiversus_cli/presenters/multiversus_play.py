@@ -278,7 +278,9 @@ def _prepare(
         try:
             writer = LogWriter.create(path, settings, chance)
         except LogError as exc:
-            raise UsageError(f"cannot write the log {str(path)!r}: {exc.reason}") from None
+            # The file at fault may be the log's chance file beside it: name it.
+            where = "" if exc.path == str(path) else f"{exc.path!r}: "
+            raise UsageError(f"cannot write the log {str(path)!r}: {where}{exc.reason}") from None
         history = []
     settings = state.settings
     # A bot's seed is its own, never the match's chance seed.

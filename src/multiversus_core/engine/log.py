@@ -21,6 +21,7 @@ are upcast by the steps its ruleset lists (:class:`.records.Upcast`).
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -353,20 +354,21 @@ class LogWriter:
             raise ValueError("give the chance seed exactly when the settings commit to one")
         if chance is not None and not opens_chance(commitment, chance):
             raise ValueError("the chance seed does not open the settings' chance commitment")
+        if os.path.lexists(name):
+            raise LogError(name, 0, "the file already exists")
+        header = encode_header(settings)
         if chance is not None:
             _write_chance(name, chance)
         try:
-            file = open(name, "xb")  # noqa: SIM115 - the writer owns the file until close()
-        except OSError as error:
-            raise LogError(name, 0, os_reason(error)) from error
-        header = encode_header(settings)
-        writer = cls(name, file, 0, _sha256(header[:-1]), chance=chance)
-        writer._end_event = records.end_event
-        try:
-            writer._write(header, 1)
+            # The log appears with its header or not at all: killed before it, nothing is left.
+            _place(name, header)
+            file = _open_locked(name, os.O_WRONLY | os.O_APPEND)
         except LogError:
-            file.close()
+            if chance is not None:
+                _remove_chance(name)
             raise
+        writer = cls(name, file, 1, _sha256(header[:-1]), chance=chance)
+        writer._end_event = records.end_event
         return writer
 
     @classmethod
@@ -394,6 +396,18 @@ class LogWriter:
             its commitment.
         """
         name = os.fspath(path)
+        # Locked before it is read: a second writer of the same log is refused at once.
+        file = _open_locked(name, os.O_WRONLY | os.O_APPEND)
+        try:
+            return cls._resumed(name, file, check)
+        except BaseException:
+            file.close()
+            raise
+
+    @classmethod
+    def _resumed(
+        cls, name: str, file: BinaryIO, check: Callable[[MatchLog], None] | None
+    ) -> tuple[LogWriter, MatchLog]:
         data = read_bytes(name)
         torn: TornRecord | None = None
         try:
@@ -420,10 +434,6 @@ class LogWriter:
         if check is not None:
             check(log)
         lines = _chain_lines(log.header.settings, log.entries, log.chance)
-        try:
-            file = open(name, "ab")  # noqa: SIM115 - the writer owns the file until close()
-        except OSError as error:
-            raise LogError(name, 0, os_reason(error)) from error
         sealed = len(data) == sum(map(len, lines))
         head_line = lines[-2] if (log.finished and sealed) else lines[-1]
         writer = cls(name, file, len(lines) - (0 if sealed else 1), _sha256(head_line[:-1]))
@@ -519,16 +529,73 @@ def _chance_path(path: str) -> str:
     return path + CHANCE_SUFFIX
 
 
+def _place(name: str, data: bytes) -> None:
+    """Write a new file whole, or not at all: into a temporary file beside it, synced, then
+    linked to its name (which must not exist), so that no reader ever sees it half written.
+
+    :raises LogError: (line 0, ``io_error``) if the name is taken or the file cannot be made.
+    """
+    folder = os.path.dirname(name) or "."
+    temporary = os.path.join(folder, f".{os.path.basename(name)}.{os.getpid()}.new")
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fsync(file.fileno())
+        os.link(temporary, name)  # never replaces an existing file, unlike a rename
+    except OSError as error:
+        raise LogError(name, 0, os_reason(error)) from error
+    finally:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
+    with contextlib.suppress(OSError):  # the new name reaches the disk too, where it can
+        directory = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+
+
+def _open_locked(name: str, flags: int) -> BinaryIO:
+    """Open a log to write it, holding an exclusive lock on it until it is closed: a second
+    writer (two ``--resume`` of one log at once) is refused instead of corrupting it.
+
+    :raises LogError: (line 0, ``io_error``) if it cannot be opened, or another program
+        holds its lock.
+    """
+    try:
+        descriptor = os.open(name, flags, 0o644)
+    except OSError as error:
+        raise LogError(name, 0, os_reason(error)) from error
+    file = os.fdopen(descriptor, "ab")
+    try:
+        import fcntl  # POSIX; elsewhere a log is not locked
+    except ImportError:
+        return file
+    try:
+        fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        file.close()
+        raise LogError(name, 0, "another program is writing this log (it is locked)") from None
+    return file
+
+
 def _write_chance(path: str, chance: Chance) -> None:
     """Keep a secret chance seed beside a new log, readable by its owner only."""
     name = _chance_path(path)
     try:
         descriptor = os.open(name, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as error:
+        raise LogError(name, 0, os_reason(error)) from error
+    try:
         with os.fdopen(descriptor, "wb") as file:
             file.write(_encoder.encode(chance) + b"\n")
             file.flush()
             os.fsync(file.fileno())
     except OSError as error:
+        with contextlib.suppress(OSError):
+            os.remove(name)  # half written: it could open nothing
         raise LogError(name, 0, os_reason(error)) from error
 
 
@@ -590,13 +657,42 @@ def _move_aside(path: str, data: bytes, error: LogError) -> TornRecord:
 # --- reading -----------------------------------------------------------------
 
 
-def read_bytes(name: str) -> bytes:
-    """Return a file's bytes; :class:`LogError` (line 0, ``io_error``) with the system's reason."""
+MAX_LOG_BYTES: Final = 64 * 1024 * 1024
+"""The largest log (or view log) read: far beyond any match's (a few hundred kilobytes), so
+that a huge file is refused before it is read into memory."""
+MAX_SETTING_CHARS: Final = 256
+"""The longest string a log's settings may hold (a player's name, a team's id)."""
+
+
+def read_bytes(name: str, limit: int = MAX_LOG_BYTES) -> bytes:
+    """Return a file's bytes; :class:`LogError` (line 0, ``io_error``) with the system's reason,
+    or if the file holds more than ``limit`` bytes (found without reading them all)."""
     try:
         with open(name, "rb") as file:
-            return file.read()
+            data = file.read(limit + 1)
     except OSError as error:
         raise LogError(name, 0, os_reason(error)) from error
+    if len(data) > limit:
+        raise LogError(name, 0, f"the file is larger than {limit} bytes: no log is that long")
+    return data
+
+
+def _longest_string(value: Any, where: str) -> str | None:
+    """The field of ``value`` (decoded JSON) holding a string longer than
+    :data:`MAX_SETTING_CHARS`, as ``settings.players[0]``, or None."""
+    if isinstance(value, str):
+        return where if len(value) > MAX_SETTING_CHARS else None
+    if isinstance(value, dict):
+        items: Any = ((f"{where}.{key}", item) for key, item in value.items())
+    elif isinstance(value, list):
+        items = ((f"{where}[{i}]", item) for i, item in enumerate(value))
+    else:
+        return None
+    for field, item in items:
+        found = _longest_string(item, field)
+        if found is not None:
+            return found
+    return None
 
 
 def read_log(path: str | os.PathLike[str]) -> MatchLog:
@@ -1062,6 +1158,12 @@ def check_claims(raw: dict[str, Any], path: str, noun: str, oldest: int) -> tupl
     records = header_game(raw, path)
     version = raw.get("version")
     check_seed(raw, path)
+    too_long = _longest_string(raw.get("settings"), "settings")
+    if too_long is not None:
+        raise fail(
+            f"{too_long} is longer than {MAX_SETTING_CHARS} characters: no name or id is",
+            "out_of_range",
+        )
     if type(version) is int and version > LOG_VERSION:
         raise fail(
             f"this {noun} is format version {version}; this engine reads versions "

@@ -60,6 +60,7 @@ def check_table(settings: Any, seats: int) -> None:
     if len(s.players) != seats or not all(isinstance(p, str) and p.strip() for p in s.players):
         everyone = "both players" if seats == 2 else f"all {seats} players"
         raise SettingsError(f"players: name {everyone}, seat 1 first")
+    check_names(s.players)
     if not 0 <= s.seed < 2**64:
         raise SettingsError(f"seed: the seed is from 0 to 2**64 - 1, not {s.seed}")
     if s.salts not in ("seed", "secrets"):
@@ -68,6 +69,22 @@ def check_table(settings: Any, seats: int) -> None:
         raise SettingsError("chance: a chance commitment is 64 lower-case hex digits")
     if s.chance and s.seed != 0:
         raise SettingsError("seed: the seed is 0 when chance is secret")
+
+
+MAX_PLAYER_NAME: Final = 64
+"""The longest player's name, in characters."""
+
+
+def check_names(players: Sequence[str]) -> None:
+    """Check each player's name is at most :data:`MAX_PLAYER_NAME` characters.
+
+    :raises SettingsError: naming the seat.
+    """
+    for seat, name in enumerate(players, start=1):
+        if len(name) > MAX_PLAYER_NAME:
+            raise SettingsError(
+                f"players: the name of seat {seat} is longer than {MAX_PLAYER_NAME} characters"
+            )
 
 
 class NoSecrets:
@@ -129,4 +146,12 @@ class OpenGame:
         return command
 
 
-__all__ = ["NoSecrets", "OpenGame", "check_table", "with_fresh_seed", "without_seed"]
+__all__ = [
+    "MAX_PLAYER_NAME",
+    "NoSecrets",
+    "OpenGame",
+    "check_names",
+    "check_table",
+    "with_fresh_seed",
+    "without_seed",
+]

@@ -7,6 +7,7 @@ from collections.abc import Iterable
 import msgspec
 
 from multiversus_core.engine.errors import SettingsError
+from multiversus_core.engine.open_game import check_names
 from multiversus_core.rulesets.multiversus.catalog import find_team, installed_teams, missing_team
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.decide import decide_and_fold
@@ -88,6 +89,7 @@ def check_settings(settings: MatchSettings) -> None:
         )
     if len(settings.players) != 2 or not all(p.strip() for p in settings.players):
         raise SettingsError("name both players")
+    check_names(settings.players)
 
 
 def apply(state: MatchState, command: Command) -> tuple[MatchState, tuple[Event, ...]]:
