@@ -424,3 +424,39 @@ def test_the_search_bot_searches_the_heuristics_shortlist_of_coin_selections() -
     assert len(kept) == 4
     assert all(c in legal for c in short)
     assert SearchBot(1, iterations=6, shortlist=4).choose(seen, legal) in short
+
+
+def test_judging_unknown_secrets_stays_bounded_on_a_sheet_at_every_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 8 secrets of 24 options each (the sheet limits) are 24**8 ways: the judgement weighs
+    # at most MOST_POSSIBLE of them, the same ones each time, and every way that few.
+    from msgspec.structs import replace
+
+    from multiversus_core.rulesets.multiversus.bots import evaluation
+    from multiversus_core.rulesets.multiversus.state import Secret, SecretOffer
+    from tests.support import set_up
+
+    names = [f"s{i}" for i in range(8)]
+    options = tuple(f"o{j}" for j in range(24))
+    state = replace(
+        set_up(),
+        secret_offers=tuple(SecretOffer("adversaries", n, options) for n in names),
+        secrets=tuple(Secret("adversaries", n, "o0") for n in names),
+    )
+    seen: list[tuple[str, ...]] = []
+    monkeypatch.setattr(
+        evaluation,
+        "_result",
+        lambda s, side: seen.append(tuple(x.choice for x in s.secrets)) or 0.0,
+    )
+    unknown = [("adversaries", n) for n in names]
+    assert evaluation.objective(state, "heroes", unknown) == 0.0
+    assert len(seen) == evaluation.MOST_POSSIBLE
+    first = list(seen)
+    seen.clear()
+    evaluation.objective(state, "heroes", unknown)
+    assert seen == first  # the same draw every time
+    seen.clear()
+    evaluation.objective(state, "heroes", unknown[:1])  # 24 ways: every one
+    assert sorted(s[0] for s in seen) == sorted(options)

@@ -21,7 +21,9 @@ from the state.
 
 from __future__ import annotations
 
+import itertools
 import math
+import random
 from collections.abc import Collection, Iterable
 from functools import cache
 from typing import Final
@@ -139,28 +141,40 @@ def _result(state: MatchState, side: Side) -> float:
     return 0.0 if winner is None else (1.0 if winner == side else -1.0)
 
 
+MOST_POSSIBLE: Final = 32
+"""The most ways of setting the unknown secrets one judgement weighs: all of them when
+there are no more, else this many drawn (the same ones every time)."""
+
+
 def _possible(state: MatchState, unknown: Collection[tuple[Side, str]]) -> Iterable[MatchState]:
-    """The state with each unknown secret set to each of its options in turn."""
-    states = [state]
+    """The state with the unknown secrets set to their options: every way if there are at
+    most :data:`MOST_POSSIBLE`, else that many drawn, so the work stays bounded whatever a
+    sheet's secrets (8 secrets of 24 options are 24**8 ways)."""
+    choices: list[tuple[tuple[Side, str], tuple[str, ...]]] = []
     for secret_side, name in unknown:
-        options: tuple[str, ...] = ()
         for offer in state.secret_offers:
-            if (offer.side, offer.name) == (secret_side, name):
-                options = offer.options
-        if not options:
-            continue
-        states = [
-            replace(
-                s,
-                secrets=tuple(
-                    replace(x, choice=o) if (x.side, x.name) == (secret_side, name) else x
-                    for x in s.secrets
-                ),
-            )
-            for s in states
-            for o in options
-        ]
-    return states
+            if (offer.side, offer.name) == (secret_side, name) and offer.options:
+                choices.append(((secret_side, name), offer.options))
+    if not choices:
+        return [state]
+    total = math.prod(len(options) for _, options in choices)
+    if total <= MOST_POSSIBLE:
+        ways: Iterable[tuple[str, ...]] = itertools.product(*(o for _, o in choices))
+    else:
+        rng = random.Random(total)  # the same draw for the same secrets: no unseeded chance
+        ways = [tuple(rng.choice(o) for _, o in choices) for _ in range(MOST_POSSIBLE)]
+    return [
+        _with_choices(state, dict(zip((key for key, _ in choices), way, strict=True)))
+        for way in ways
+    ]
+
+
+def _with_choices(state: MatchState, chosen: dict[tuple[Side, str], str]) -> MatchState:
+    secrets = tuple(
+        replace(x, choice=chosen[(x.side, x.name)]) if (x.side, x.name) in chosen else x
+        for x in state.secrets
+    )
+    return replace(state, secrets=secrets)
 
 
 def objective_squares(state: MatchState) -> frozenset[Square]:
