@@ -31,12 +31,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any, Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias, cast
 
 import msgspec
 
 from multiversus_core.engine import audit
 from multiversus_core.engine.audit import CommitmentCode, CommitmentProblem
+from multiversus_core.engine.choices import is_tree, listed
 from multiversus_core.engine.commit import SaltSource
 from multiversus_core.engine.errors import LogError, MultiversusError, UnknownGameError
 from multiversus_core.engine.log import MatchLog, cannot_follow, decode_log, read_bytes
@@ -301,6 +302,10 @@ def verify_view(log: RedactedLog, path: str = "<memory>") -> Verification:
     )
 
 
+MAX_CHOICES_TRIED: Final = 400
+"""The most legal commands tried for a hidden choice the view does not reveal."""
+
+
 class _ViewRules:
     """Re-runs a view's commands through the rules, under every way of filling its unrevealed
     secrets in that still fits (at most :data:`MAX_STAND_INS`)."""
@@ -391,16 +396,50 @@ class _ViewRules:
             events, _ = ruleset.decide(command, state)
         except MultiversusError as exc:
             if partial:  # a stand-in the rules may refuse: what was hidden is unknown
-                return None
+                return self._some_choice_gives(number, command, state, shown)
             reason = f"the rules refuse its command ({type(exc).__name__}: {exc})"
             return (number, "command_refused", reason)
         expected = tuple(ruleset.redact_event(event, viewer) for event in events)
         got = tuple(shown)
         if partial:
             expected, got = self._without_commitments(expected), self._without_commitments(got)
+            if expected != got:
+                return self._some_choice_gives(number, command, state, shown)
         if expected != got:
             return (number, "rules_differ", _difference(expected, got, "the view"))
         return None
+
+    def _some_choice_gives(
+        self, number: int, stand_in: Any, state: Any, shown: Sequence[Any]
+    ) -> _Problem | None:
+        """None if some legal command of the stand-in's kind, for its player, gives what the
+        view shows of the entry (commitments aside); else the entry's problem. The hidden
+        choice is unknown, but what the view shows of it must be what one of them gives."""
+        ruleset, viewer = self.ruleset, self.log.viewer
+        player = getattr(stand_in, "player", None)
+        if player is None:
+            return None  # a game whose commands name no player: nothing to try
+        got = self._without_commitments(shown)
+        legal = ruleset.legal_commands(state, player)
+        if is_tree(legal):
+            choices: Sequence[Any] = listed(legal, MAX_CHOICES_TRIED) or ()
+        else:
+            choices = cast(Sequence[Any], legal)
+        salt = getattr(stand_in, "salt", None)
+        for choice in choices[:MAX_CHOICES_TRIED]:
+            if type(choice) is not type(stand_in):
+                continue
+            if salt is not None and hasattr(choice, "salt"):
+                choice = msgspec.structs.replace(choice, salt=salt)
+            try:
+                events, _ = ruleset.decide(choice, state)
+            except MultiversusError:
+                continue
+            expected = tuple(ruleset.redact_event(event, viewer) for event in events)
+            if self._without_commitments(expected) == got:
+                return None
+        reason = "no hidden choice the rules allow gives what the view shows of this entry"
+        return (number, "rules_differ", reason)
 
     def _without_commitments(self, events: Sequence[Any]) -> tuple[Any, ...]:
         """Events with their placeholders' commitments blanked, for a stand-in's entry: a
