@@ -4,6 +4,7 @@ file is refused at read in one line, before it costs time or memory."""
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -62,3 +63,15 @@ def test_a_file_larger_than_any_log_is_refused_before_it_is_read(tmp_path: Path)
     )
     result = CliRunner().invoke(app, ["verify", str(huge)])
     assert result.exit_code == 1 and "no log is that long" in result.output
+
+
+def test_what_is_not_a_regular_file_is_refused_without_reading_it(tmp_path: Path) -> None:
+    fifo = tmp_path / "pipe.jsonl"
+    os.mkfifo(fifo)  # opening it to read would wait for a writer forever
+    for path in (fifo, Path("/dev/zero")):  # and this one never ends
+        with pytest.raises(LogError) as refused:
+            read_log(path)
+        assert (refused.value.line, refused.value.reason) == (
+            0,
+            "not a regular file: a log is a file",
+        )

@@ -25,6 +25,7 @@ import contextlib
 import hashlib
 import os
 import re
+import stat
 import typing
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
@@ -668,6 +669,8 @@ def read_bytes(name: str, limit: int = MAX_LOG_BYTES) -> bytes:
     """Return a file's bytes; :class:`LogError` (line 0, ``io_error``) with the system's reason,
     or if the file holds more than ``limit`` bytes (found without reading them all)."""
     try:
+        if not stat.S_ISREG(os.stat(name).st_mode):  # a FIFO would hang, /dev/zero never end
+            raise LogError(name, 0, "not a regular file: a log is a file")
         with open(name, "rb") as file:
             data = file.read(limit + 1)
     except OSError as error:
