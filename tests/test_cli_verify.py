@@ -279,8 +279,9 @@ def test_file_names_stay_whole_and_readable_at_80_columns(tmp_path: Path) -> Non
     # Named from the folder they share, each whole on a line of its own.
     assert title == f"2 of 2 logs passed, in {tmp_path}{os.sep}"
     assert lines[0] == "OK      club-matches/autumn-league/multiversus-20261122-101500.jsonl"
-    assert lines[1] == "        match log, 283 entries, finished, salts: secrets, chance: public"
-    assert lines[2] == "OK      short.jsonl"
+    assert lines[1] == "        match log, format 4, 283 entries, finished, salts: secrets,"
+    assert lines[2] == "        chance: public"
+    assert lines[3] == "OK      short.jsonl"
     assert max(len(line) for line in lines) <= 80
 
 
@@ -290,3 +291,24 @@ def test_a_wide_screen_keeps_the_table_with_names_from_the_common_folder(tmp_pat
     assert result.exit_code == 0, result.output
     assert result.output.startswith(f"1 of 1 logs passed, in {tmp_path}{os.sep}\n")
     assert "│ one.jsonl │ match │" in result.output
+
+
+def test_every_verdict_names_the_format_version_and_what_an_older_one_cannot_prove(
+    tmp_path: Path,
+) -> None:
+    from multiversus_cli.verify import _format_words
+
+    assert _format_words(4) == "format 4"
+    assert _format_words(1) == (
+        "format 1 (no chain, no commitments: anyone could have written its choices and rolls)"
+    )
+    assert (
+        _format_words(3) == "format 3 (chance public: its rolls follow from the seed in its header)"
+    )
+    # A log of format 1 passes alone, and its verdict says what that means.
+    old = Path(__file__).parent / "fixtures" / "v1-seed-11.jsonl"
+    result = CliRunner().invoke(app, ["verify", str(old)], env={"COLUMNS": "60"})
+    assert result.exit_code == 0, result.output
+    assert "format 1 (no chain, no commitments" in " ".join(result.output.split())
+    table = CliRunner().invoke(app, ["verify", str(old)], env={"COLUMNS": "200"})
+    assert "fmt" in table.output

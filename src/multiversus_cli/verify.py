@@ -268,6 +268,7 @@ def summary_table(results: Sequence[Verification], base: Path | None = None) -> 
     names = [_name(r.path, base) for r in results]
     table.add_column("file", no_wrap=True)
     table.add_column("log")
+    table.add_column("fmt", justify="right")
     table.add_column("entries", justify="right")
     table.add_column("finished")
     table.add_column("salts")
@@ -277,6 +278,7 @@ def summary_table(results: Sequence[Verification], base: Path | None = None) -> 
         table.add_row(
             Text(printable(name)),
             Text(printable(_kind(result))),
+            "?" if result.format is None else str(result.format),
             str(result.entries),
             "yes" if result.finished else "no",
             _SALTS.get(result.salts, "?"),
@@ -305,13 +307,44 @@ def summary(
         lines.append(printable(_name(result.path, base)), style="bold")
         facts = [
             _kind_words(result),
+            _format_words(result.format),
             f"{result.entries} entries",
             "finished" if result.finished else "not finished",
             f"salts: {_SALTS.get(result.salts, '?')}",
             f"chance: {result.chance or '?'}",
         ]
-        lines.append("\n" + " " * 8 + ", ".join(facts))
+        for line in _packed(facts, max(width - 8, 20)):  # each fact whole on its line
+            lines.append("\n" + " " * 8 + line)
     return lines
+
+
+_OLDER: Final[dict[int, str]] = {
+    1: "no chain, no commitments: anyone could have written its choices and rolls",
+    2: "no commitments: its secret choices were not sealed when made",
+    3: "chance public: its rolls follow from the seed in its header",
+}
+"""What a log of an older format version cannot prove, by version."""
+
+
+def _packed(facts: Sequence[str], width: int) -> list[str]:
+    """The facts joined by commas into lines of at most ``width``, none split."""
+    lines: list[str] = []
+    for fact in facts:
+        if lines and len(lines[-1]) + 2 + len(fact) + 1 <= width:
+            lines[-1] += f", {fact}"
+        else:
+            if lines:
+                lines[-1] += ","
+            lines.append(fact)
+    return lines
+
+
+def _format_words(version: int | None) -> str:
+    """The format version checked, and what an older one cannot prove."""
+    if version is None:
+        return "format ?"
+    lacks = _OLDER.get(version)
+    return f"format {version}" if lacks is None else f"format {version} ({lacks})"
 
 
 def _kind_words(result: Verification) -> str:

@@ -40,7 +40,13 @@ from multiversus_core.engine.audit import CommitmentCode, CommitmentProblem
 from multiversus_core.engine.choices import is_tree, listed
 from multiversus_core.engine.commit import SaltSource
 from multiversus_core.engine.errors import LogError, MultiversusError, UnknownGameError
-from multiversus_core.engine.log import MatchLog, cannot_follow, decode_log, read_bytes
+from multiversus_core.engine.log import (
+    LOG_VERSION,
+    MatchLog,
+    cannot_follow,
+    decode_log,
+    read_bytes,
+)
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
 from multiversus_core.engine.viewlog import (
@@ -102,6 +108,10 @@ class Verification(msgspec.Struct, frozen=True):
     the log could not be read."""
     against: str | None = None
     """The match log a view log was compared with (:func:`verify_against`)."""
+    format: int | None = None
+    """The format version the log was written in (an older one is read as the current one:
+    format 1 commits to no chance, so anyone could have chosen its rolls); None if it could
+    not be read."""
 
 
 def _progress(state: Any) -> tuple[int | None, int | None]:
@@ -116,7 +126,8 @@ def _progress(state: Any) -> tuple[int | None, int | None]:
 class _Match:
     """What every result of one log says about its match: salts and chance."""
 
-    def __init__(self, ruleset: AnyRuleset, settings: Any) -> None:
+    def __init__(self, ruleset: AnyRuleset, settings: Any, written: int | None = None) -> None:
+        self.format = written or LOG_VERSION
         table = ruleset.table(settings)
         self.salts = table.salts
         self.chance: Literal["secret", "public"] = "secret" if table.chance else "public"
@@ -137,7 +148,7 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
         ruleset = load_ruleset(log.game)
     except UnknownGameError as exc:
         return Verification(path=path, ok=False, entries=0, finished=False, problem=str(exc))
-    match = _Match(ruleset, settings)
+    match = _Match(ruleset, settings, log.upcast_from)
     try:
         ruleset.check_settings(settings)
         state = ruleset.initial_state(settings, log.chance)
@@ -151,6 +162,7 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
             code="bad_settings",
             salts=match.salts,
             chance=match.chance,
+            format=match.format,
         )
     # The commitments are audited only once an entry fails. Until then every
     # event the log records is one the rules gave again, commitments and reveals
@@ -193,6 +205,7 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
         finished=ruleset.outcome(state) is not None,
         salts=match.salts,
         chance=match.chance,
+        format=match.format,
     )
 
 
@@ -216,7 +229,7 @@ def _commitment_failed(
     for entry in log.entries[: number - 1]:  # each passed: its events are the rules'
         state = ruleset.fold(state, entry.events)
     where = f"entry {number} (line {number + 1}), {ruleset.where(state)}"
-    match = _Match(ruleset, settings)
+    match = _Match(ruleset, settings, log.upcast_from)
     return _failed(match, path, number, state, first.code, f"{where}: {first.message}")
 
 
@@ -236,6 +249,7 @@ def _failed(
         turn=turn,
         salts=match.salts,
         chance=match.chance,
+        format=match.format,
     )
 
 
@@ -283,6 +297,7 @@ def verify_view(log: RedactedLog, path: str = "<memory>") -> Verification:
         salts=match.salts,
         view=log.viewer,
         chance=match.chance,
+        format=match.format,
     )
     if not found:
         return result
