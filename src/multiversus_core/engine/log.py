@@ -26,6 +26,7 @@ import hashlib
 import os
 import re
 import stat
+import sys
 import typing
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
@@ -34,6 +35,9 @@ from types import TracebackType
 from typing import Any, BinaryIO, Final, Self, TypeAlias
 
 import msgspec
+
+if sys.platform != "win32":
+    import fcntl
 
 from multiversus_core._version import __version__
 from multiversus_core.engine.chance import Chance, opens_chance
@@ -570,9 +574,7 @@ def _open_locked(name: str, flags: int) -> BinaryIO:
     except OSError as error:
         raise LogError(name, 0, os_reason(error)) from error
     file = os.fdopen(descriptor, "ab")
-    try:
-        import fcntl  # POSIX; elsewhere a log is not locked
-    except ImportError:
+    if sys.platform == "win32":  # no flock: a log is not locked there
         return file
     try:
         fcntl.flock(file.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
