@@ -133,3 +133,88 @@ class SearchBot:
 
     def __repr__(self) -> str:
         return f"SearchBot(iterations={self.iterations})"
+
+
+class GuidedGame:
+    """A search game that is another's but for :meth:`legal`, which a subclass narrows (to
+    the commands a heuristic would give, say): the search then judges a command by what the
+    bot would go on to do."""
+
+    def __init__(self, game: Game[Any, Any, Any, Any]) -> None:
+        self.game = game
+        """The game guided."""
+        self.to_move = game.to_move
+        self.apply = game.apply
+        self.determinize = game.determinize
+        self.evaluate = game.evaluate
+        self.is_horizon = game.is_horizon
+        self.playout = game.playout
+
+    def legal(self, state: Any, player: Any) -> Sequence[Any]:
+        """The guided game's legal commands (a subclass narrows them)."""
+        return self.game.legal(state, player)
+
+
+class ShortlistBot:
+    """Information-set MCTS (:mod:`.ismcts`) over the few commands a heuristic rates best,
+    for a game with a heuristic bot; the heuristic decides where there is no shortlist.
+
+    A subclass gives :meth:`shortlist` (None: leave the decision to the heuristic) and may
+    guide the search (:meth:`guided`). The heuristic bot is seeded from the bot's own
+    random source, which then drives the search.
+    """
+
+    def __init__(
+        self,
+        game: Game[Any, Any, Any, Any],
+        heuristic: BotMaker,
+        seed: int = 0,
+        *,
+        iterations: int,
+        shortlist: int,
+        exploration: float = 0.3,
+    ) -> None:
+        if iterations < 1:
+            raise ValueError(f"a search needs at least one iteration, not {iterations}")
+        self._game = game
+        self._random = random.Random(seed)
+        self._heuristic = heuristic(self._random.getrandbits(64))
+        self.iterations = iterations
+        self.shortlist_size = shortlist
+        """The most commands searched."""
+        self.exploration = exploration
+
+    def shortlist(self, view: Any, legal: Legal) -> Sequence[Any] | None:
+        """The commands to search, best first, or None to let the heuristic choose."""
+        raise NotImplementedError
+
+    def guided(self, view: Any, candidates: Sequence[Any]) -> Game[Any, Any, Any, Any]:
+        """The game to search for ``candidates``: the bot's own unless a subclass guides it."""
+        return self._game
+
+    def choose(self, view: Any, legal: Legal) -> Any:
+        """Return the most visited of the shortlist after the search, or the heuristic's
+        command where there is no shortlist.
+
+        :raises IllegalCommandError: if there is no legal command to choose.
+        """
+        if is_empty(legal):
+            raise IllegalCommandError("there is no legal command to choose from")
+        candidates = self.shortlist(view, legal)
+        if candidates is None:
+            return self._heuristic.choose(view, legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        found = search(
+            self.guided(view, candidates),
+            view,
+            candidates,
+            candidates[0].player,
+            self._random,
+            iterations=self.iterations,
+            exploration=self.exploration,
+        )
+        return found.command
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(iterations={self.iterations})"
