@@ -143,16 +143,28 @@ class GuidedGame:
     def __init__(self, game: Game[Any, Any, Any, Any]) -> None:
         self.game = game
         """The game guided."""
-        self.to_move = game.to_move
-        self.apply = game.apply
-        self.determinize = game.determinize
-        self.evaluate = game.evaluate
-        self.is_horizon = game.is_horizon
-        self.playout = game.playout
 
     def legal(self, state: Any, player: Any) -> Sequence[Any]:
         """The guided game's legal commands (a subclass narrows them)."""
         return self.game.legal(state, player)
+
+    def to_move(self, state: Any) -> Any:
+        return self.game.to_move(state)
+
+    def apply(self, state: Any, command: Any) -> Any:
+        return self.game.apply(state, command)
+
+    def determinize(self, view: Any, rng: random.Random) -> Any:
+        return self.game.determinize(view, rng)
+
+    def evaluate(self, state: Any, player: Any) -> float:
+        return self.game.evaluate(state, player)
+
+    def is_horizon(self, start: Any, state: Any) -> bool:
+        return self.game.is_horizon(start, state)
+
+    def playout(self, state: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+        return self.game.playout(state, legal, rng)
 
 
 class ShortlistBot:

@@ -152,21 +152,32 @@ def after_hit(chances: Mapping[int, float], hit: float, dealt: int) -> dict[int,
 
 
 @functools.lru_cache(maxsize=8)
-def _sight_memo(rows: tuple[str, ...]) -> dict[tuple[Coord, Coord], bool]:
+def _sight_memo(rows: tuple[str, ...]) -> dict[Coord, frozenset[Coord]]:
     return {}
 
 
-def sees(game_map: GameMap, a: Coord, b: Coord, limit: int | None) -> bool:
-    """:func:`.geometry.in_sight`, remembered for the map (the bots ask it very often)."""
-    if limit is not None and distance(a, b) > limit:
-        return False
+def seen_from(game_map: GameMap, at: Coord) -> frozenset[Coord]:
+    """Every square in sight of ``at`` with no sight limit (:func:`.geometry.in_sight`),
+    remembered for the map (the bots ask it very often)."""
     memo = _sight_memo(game_map.rows)
-    key = (a, b) if a <= b else (b, a)
-    seen = memo.get(key)
+    seen = memo.get(at)
     if seen is None:
         rows = game_map.rows
-        seen = memo[key] = line_of_sight(a, b, lambda at: rows[at[1]][at[0]] == RUIN)
+
+        def blocks(square: Coord) -> bool:
+            return rows[square[1]][square[0]] == RUIN
+
+        seen = memo[at] = frozenset(
+            b for b in game_map.grid.tiles() if line_of_sight(at, b, blocks)
+        )
     return seen
+
+
+def sees(game_map: GameMap, a: Coord, b: Coord, limit: int | None) -> bool:
+    """:func:`.geometry.in_sight`, remembered for the map."""
+    if limit is not None and max(abs(a[0] - b[0]), abs(a[1] - b[1])) > limit:
+        return False
+    return b in seen_from(game_map, a)
 
 
 # --- judging a seat's position --------------------------------------------------------------
@@ -177,9 +188,11 @@ class Judge:
     (see the module). What one model's weapon takes of another with a hit is worked out once
     (without cover: the squares vary), and so is a model's standing on a square."""
 
-    def __init__(self, state: WorldsState, seat: Seat) -> None:
+    def __init__(self, state: WorldsState, seat: Seat, *, caution: float = 1.0) -> None:
         self.state = state
         self.seat = seat
+        self.caution = caution
+        """How much more than :data:`THREAT` the enemy's threat weighs."""
         self.friends = list(rules.on_board(state, seat))
         self.enemies = list(rules.on_board(state, rules.other(seat)))
         self.enemy_squares = frozenset(e.at for e in self.enemies if e.at is not None)
@@ -210,6 +223,8 @@ class Judge:
         self._hits: dict[tuple[str, str, str], float] = {}
         self._standing: dict[tuple[str, Coord], float] = {}
         self._strike: dict[tuple[str, Coord, TacticEffect], float] = {}
+        self._aims: dict[tuple[str, str], list[tuple[float, Coord]]] = {}
+        self._menace: dict[str, list[tuple[Coord, int, float, float]]] = {}
 
     def worth(self, model: Model, hp: int | None = None) -> float:
         """:func:`model_worth`, remembered."""
@@ -259,43 +274,64 @@ class Judge:
         """Each weapon's attacks at the enemy it hurts most: melee ones within ``reach`` and a
         step, ranged ones in sight."""
         total = 0.0
+        game_map, sight = state.game_map, self.sight
+        column, row = at
         for weapon in model.kind.weapons:
             knack = self.knack(model, weapon, at, () if reach else self.enemy_squares)
-            best = 0.0
-            for enemy in self.enemies:
-                assert enemy.at is not None
+            for value, there in self._targets(model, weapon):
                 if weapon.kind == "melee":
-                    if distance(at, enemy.at) > reach + 1:
+                    if max(abs(there[0] - column), abs(there[1] - row)) > reach + 1:
                         continue
-                elif not sees(state.game_map, at, enemy.at, self.sight):
+                elif not sees(game_map, at, there, sight):
                     continue
-                best = max(best, self.hit_worth(model, weapon, enemy))
-            total += best * odds(knack) * rules.attacks_with(state, weapon)
+                total += value * odds(knack) * rules.attacks_with(state, weapon)
+                break
         return total
+
+    def _targets(self, model: Model, weapon: Weapon) -> list[tuple[float, Coord]]:
+        """What a hit of the model's weapon takes of each enemy, and where it stands, most
+        first."""
+        key = (model.id, weapon.name)
+        known = self._aims.get(key)
+        if known is None:
+            known = self._aims[key] = sorted(
+                ((self.hit_worth(model, weapon, e), e.at) for e in self.enemies if e.at),
+                reverse=True,
+            )
+        return known
 
     def threat(self, model: Model, at: Coord) -> float:
         """What the enemy's models could take of ``model`` on ``at`` in their next activation
         (those activated this round count half: they wait for the next), at most its worth."""
-        state = self.state
+        known = self._menace.get(model.id)
+        if known is None:
+            known = self._menace[model.id] = self._menaces(model)
         total = 0.0
+        column, row = at
+        seen = seen_from(self.state.game_map, at)
+        sight = self.sight
+        for there, reach, melee, ranged in known:
+            gap = max(abs(there[0] - column), abs(there[1] - row))
+            if gap <= reach:
+                total += melee
+            if ranged and there in seen and (sight is None or gap <= sight):
+                total += ranged
+        return min(self.worth(model), total)
+
+    def _menaces(self, model: Model) -> list[tuple[Coord, int, float, float]]:
+        """Each enemy's square, melee reach and what its melee and ranged attacks would take
+        of ``model`` in its next activation (half for those activated this round)."""
+        found = []
         for enemy in self.enemies:
             assert enemy.at is not None
-            near = distance(enemy.at, at) <= rules.move_budget(state, enemy, twice=False) + 1
-            seen = None
-            value = 0.0
+            share = 0.5 if enemy.activated else 1.0
+            worth = {"melee": 0.0, "ranged": 0.0}
             for weapon in enemy.kind.weapons:
-                if weapon.kind == "melee":
-                    if not near:
-                        continue
-                else:
-                    if seen is None:
-                        seen = sees(state.game_map, enemy.at, at, self.sight)
-                    if not seen:
-                        continue
                 hit = odds(weapon.knack + self.knacks[weapon.kind])
-                value += weapon.attacks * hit * self.hit_worth(enemy, weapon, model)
-            total += value * (0.5 if enemy.activated else 1.0)
-        return min(self.worth(model), total)
+                worth[weapon.kind] += weapon.attacks * hit * self.hit_worth(enemy, weapon, model)
+            reach = rules.move_budget(self.state, enemy, twice=False) + 1
+            found.append((enemy.at, reach, share * worth["melee"], share * worth["ranged"]))
+        return found
 
     # --- standing ------------------------------------------------------------------------------
 
@@ -306,12 +342,13 @@ class Judge:
         known = self._standing.get(key)
         if known is not None:
             return known
-        near = min((distance(at, o) for o in self.objectives), default=0)
+        column, row = at
+        near = min((max(abs(o[0] - column), abs(o[1] - row)) for o in self.objectives), default=0)
         value = -APPROACH * max(0, near - self.radius)
         if self.enemies:
             reach = rules.move_budget(self.state, model, twice=False)
             value += CHANCE * self._attack_value(self.state, model, at, reach)
-            value -= THREAT * self.threat(model, at)
+            value -= THREAT * self.caution * self.threat(model, at)
         self._standing[key] = value
         return value
 
@@ -398,7 +435,7 @@ def evaluate(state: WorldsState, seat: Seat) -> float:
     return math.tanh((worth(state, seat) - worth(state, rules.other(seat))) / SCALE)
 
 
-SCALE: Final = 6.0
+SCALE: Final = 15.0
 """:func:`evaluate` squashes the difference of the sides' worth divided by this."""
 
 
@@ -482,6 +519,10 @@ def _improved(
     return tuple(best)
 
 
+def _even(at: Coord, start: Coord) -> bool:
+    return (at[0] - start[0]) % 2 == 0 and (at[1] - start[1]) % 2 == 0
+
+
 def plan_act(
     state: WorldsState, judge: Judge | None = None, *, quick: bool = False
 ) -> tuple[Act, float]:
@@ -521,12 +562,17 @@ def plan_act(
             options = [(at,) for at in choices.ends[0]]
         else:
             options = _translations(choices) or [start]
-            if not quick:
-                best = max(options, key=weigh)
-                options.append(_improved(judge, choices, best, weigh))
+        if quick:  # every other square of a row and column: a quarter of the moves
+            options = [s for s in options if _even(s[0], start[0])] or [start]
+        elif len(models) > 1:
+            best = max(options, key=weigh)
+            options.append(_improved(judge, choices, best, weigh))
     else:
         options = [start]
-    ranked = sorted(set(options), key=lambda s: (-weigh(s), s))[: 1 if quick else PLACEMENTS]
+    if quick:
+        ranked = [max(options, key=lambda s: (weigh(s), s))]
+    else:
+        ranked = sorted(set(options), key=lambda s: (-weigh(s), s))[:PLACEMENTS]
     if start not in ranked and start in options:
         ranked.append(start)
     base = judge.placement(models, start)
@@ -627,6 +673,8 @@ def activation_options(
         for plan in PLAN_ORDER:
             if plan == "attack_move" and not _strikes_now(judge, state, models):
                 continue  # no better than moving first with nothing to attack
+            if quick and plan == "move_twice" and _in_reach(judge, state, models):
+                continue
             _, value = plan_act(activating(state, seat, models, plan), judge, quick=quick)
             scored.append((Activate(seat, models, plan), value - AP_WORTH))
     scored.sort(key=lambda pair: -pair[1])
@@ -647,6 +695,17 @@ def _strikes_now(judge: Judge, state: WorldsState, models: Sequence[str]) -> boo
         model = state.model(model_id)
         assert model is not None and model.at is not None
         if judge.strike(state, model, model.at) > 0:
+            return True
+    return False
+
+
+def _in_reach(judge: Judge, state: WorldsState, models: Sequence[str]) -> bool:
+    """Whether an enemy stands within a move and a step of any of the models."""
+    for model_id in models:
+        model = state.model(model_id)
+        assert model is not None and model.at is not None
+        reach = rules.move_budget(state, model, twice=False) + 1
+        if any(distance(model.at, at) <= reach for at in judge.enemy_squares):
             return True
     return False
 
@@ -863,24 +922,39 @@ def quick_command(state: WorldsState, seat: Seat, legal: Legal) -> Command:
 
 
 class _Guided(GuidedGame):
-    """The search game with the ``mcts`` bot's own seat acting as its heuristic would (the
-    search judges an activation by the moves and attacks the bot will make), remembered
-    for the decision."""
+    """The search game with both seats acting as the heuristic would: the search judges an
+    activation by the moves and attacks the bot will make, and by the heuristic opponent's
+    answer; every command is remembered for the decision (a search meets a position many
+    times)."""
 
     def __init__(self, game: Game[WorldsState, Any, Command, Seat], seat: Seat) -> None:
         super().__init__(game)
         self._seat = seat
         self._known: dict[object, tuple[Command, ...]] = {}
 
+    def is_horizon(self, start: WorldsState, state: WorldsState) -> bool:
+        """True once the match is over or the round has ended (when the objectives score)."""
+        if state.phase == "over" or (state.phase == "round" and state.round >= start.round):
+            return True
+        return self.game.is_horizon(start, state) if start.phase != "activations" else False
+
     def legal(self, state: WorldsState, player: Seat) -> Sequence[Command]:
-        activation = state.activation
-        if player != self._seat or activation is None or activation.acted:
-            return self.game.legal(state, player)
-        key = (activation, tuple((m.at, m.hp, m.fallen) for m in state.models))
+        key = (
+            player,
+            state.phase,
+            state.activation,
+            state.active,
+            tuple((side.ap, side.out) for side in state.sides),
+            tuple((m.at, m.hp, m.fallen, m.activated) for m in state.models),
+        )
         known = self._known.get(key)
         if known is None:
             legal = legal_commands(state, player)
-            known = self._known[key] = (heuristic_command(state, player, legal),)
+            if is_tree(legal) or len(cast(Sequence[Command], legal)) > 1:
+                known = (heuristic_command(state, player, legal),)
+            else:
+                known = tuple(cast(Sequence[Command], legal))
+            self._known[key] = known
         return known
 
 
@@ -888,6 +962,9 @@ DEFAULT_ITERATIONS: Final = 60
 """The ``mcts`` bot's iterations a decision."""
 SHORTLIST: Final = 5
 """The activations the ``mcts`` bot searches (passing besides)."""
+CAUTIONS: Final = (1.0, 0.3, 2.5, 5.0)
+"""How much the enemy's threat weighs in the moves and attacks the ``mcts`` bot searches,
+as a share of the heuristic's weight (:class:`Judge`)."""
 
 
 class SearchBot(ShortlistBot):
@@ -919,14 +996,26 @@ class SearchBot(ShortlistBot):
         )
 
     def shortlist(self, view: Any, legal: Legal) -> Sequence[Command] | None:
-        """The heuristic's best activations and passing; None but to activate or pass."""
+        """The heuristic's best activations and passing; its moves and attacks for the
+        activation under way with the enemy's threat weighed less and more
+        (:data:`CAUTIONS`); None elsewhere."""
         state: WorldsState = view.state
         seat = _seat(state)
-        if seat is None or state.phase != "activations" or state.activation is not None:
+        if seat is None or state.phase != "activations":
             return None
-        options = activation_options(state, seat)
-        found: list[Command] = [c for c, _ in options[: self.shortlist_size] if c in legal]
-        return [*found, Pass(seat)]
+        activation = state.activation
+        if activation is None:
+            options = activation_options(state, seat)
+            found: list[Command] = [c for c, _ in options[: self.shortlist_size] if c in legal]
+            return [*found, Pass(seat)]
+        if activation.roll is not None or activation.acted:
+            return None
+        acts: dict[Act, None] = {}
+        for caution in CAUTIONS:
+            act, _ = plan_act(state, Judge(state, seat, caution=caution))
+            if act in legal:
+                acts.setdefault(act)
+        return list(acts) or None
 
     def guided(self, view: Any, candidates: Sequence[Command]) -> _Guided:
         """The search game, the bot's own activations moving and attacking as the heuristic
