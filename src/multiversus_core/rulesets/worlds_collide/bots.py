@@ -31,7 +31,8 @@ import functools
 import math
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, Final, cast
+from collections.abc import Set as AbstractSet
+from typing import Any, Final, NamedTuple, cast
 
 from msgspec.structs import replace
 
@@ -225,6 +226,7 @@ class Judge:
         self._strike: dict[tuple[str, Coord, TacticEffect], float] = {}
         self._aims: dict[tuple[str, str], list[tuple[float, Coord]]] = {}
         self._menace: dict[str, list[tuple[Coord, int, float, float]]] = {}
+        self._rests: dict[tuple[str, ...], _Rest] = {}
 
     def worth(self, model: Model, hp: int | None = None) -> float:
         """:func:`model_worth`, remembered."""
@@ -388,10 +390,73 @@ class Judge:
         return value
 
     def placement(self, models: Sequence[Model], squares: Sequence[Coord]) -> float:
-        """How well the seat stands with ``models`` moved to ``squares``."""
-        moved = {m.id: at for m, at in zip(models, squares, strict=True)}
+        """How well the seat stands with ``models`` moved to ``squares``: :meth:`standing`,
+        :meth:`holding` and :meth:`together`, the other models' share worked out once."""
+        rest = self._rest(tuple(m.id for m in models))
         value = sum(self.standing(m, at) for m, at in zip(models, squares, strict=True))
-        return value + self.holding(moved) + self.together(moved)
+        if self.hold:
+            counts = list(rest.counts)
+            near = self.near
+            for at in squares:
+                for index in near[at]:
+                    counts[index] += 1
+            value += self.hold * sum(
+                math.tanh(MARGIN * (count - rivals))
+                for count, rivals in zip(counts, self.rivals, strict=True)
+            )
+        moved = {at: m.id for m, at in zip(models, squares, strict=True)}
+        value += rest.together
+        for at, model_id in moved.items():
+            if _beside(at, self.kin[model_id], moved, rest.where):
+                value += COHESION
+        for at, model_id in rest.lonely:
+            if _beside(at, self.kin[model_id], moved):
+                value += COHESION
+        return value
+
+    def _rest(self, ids: tuple[str, ...]) -> _Rest:
+        """The share of the friends outside a formation in :meth:`placement`."""
+        known = self._rests.get(ids)
+        if known is not None:
+            return known
+        chosen = set(ids)
+        where = {m.at: m.id for m in self.friends if m.id not in chosen and m.at is not None}
+        counts = [0] * len(self.objectives)
+        for at in where:
+            for index in self.near[at]:
+                counts[index] += 1
+        lonely = tuple(
+            (at, model_id)
+            for at, model_id in where.items()
+            if not _beside(at, self.kin[model_id], where)
+        )
+        together = COHESION * (len(where) - len(lonely))
+        known = self._rests[ids] = _Rest(tuple(counts), where, lonely, together)
+        return known
+
+
+class _Rest(NamedTuple):
+    """The friends outside a formation, for :meth:`Judge.placement`."""
+
+    counts: tuple[int, ...]
+    """How many stand near each objective."""
+    where: dict[Coord, str]
+    """Their squares."""
+    lonely: tuple[tuple[Coord, str], ...]
+    """Those with no friend beside them they can activate with."""
+    together: float
+    """What the others gain (:meth:`Judge.together`)."""
+
+
+def _beside(at: Coord, kin: AbstractSet[str], *squares: Mapping[Coord, str]) -> bool:
+    """Whether a model of ``kin`` stands next to ``at`` on one of ``squares``."""
+    column, row = at
+    for dc, dr in NEIGHBOUR_OFFSETS:
+        near = (column + dc, row + dr)
+        for where in squares:
+            if where.get(near) in kin:
+                return True
+    return False
 
 
 @functools.lru_cache(maxsize=8)
@@ -507,9 +572,15 @@ def _improved(
     kept connected, one model after the other."""
     best, value = list(squares), weigh(squares)
     for index, ends in enumerate(choices.ends):
+        beside = {
+            (column + dc, row + dr)
+            for i, (column, row) in enumerate(best)
+            if i != index
+            for dc, dr in NEIGHBOUR_OFFSETS
+        }
         for at in ends:
-            if at in best:
-                continue
+            if at in best or at not in beside:
+                continue  # taken, or alone: the formation would not be connected
             trial = [*best[:index], at, *best[index + 1 :]]
             if not geometry.formation_connected(trial):
                 continue
@@ -924,13 +995,14 @@ def quick_command(state: WorldsState, seat: Seat, legal: Legal) -> Command:
 class _Guided(GuidedGame):
     """The search game with both seats acting as the heuristic would: the search judges an
     activation by the moves and attacks the bot will make, and by the heuristic opponent's
-    answer; every command is remembered for the decision (a search meets a position many
-    times)."""
+    answer; every command is remembered in ``known`` (a search meets a position many times,
+    and the next decision some of them again)."""
 
-    def __init__(self, game: Game[WorldsState, Any, Command, Seat], seat: Seat) -> None:
+    def __init__(
+        self, game: Game[WorldsState, Any, Command, Seat], known: dict[object, tuple[Command, ...]]
+    ) -> None:
         super().__init__(game)
-        self._seat = seat
-        self._known: dict[object, tuple[Command, ...]] = {}
+        self._known = known
 
     def is_horizon(self, start: WorldsState, state: WorldsState) -> bool:
         """True once the match is over or the round has ended (when the objectives score)."""
@@ -941,6 +1013,8 @@ class _Guided(GuidedGame):
     def legal(self, state: WorldsState, player: Seat) -> Sequence[Command]:
         key = (
             player,
+            state.round,
+            state.environment,
             state.phase,
             state.activation,
             state.active,
@@ -962,6 +1036,9 @@ DEFAULT_ITERATIONS: Final = 60
 """The ``mcts`` bot's iterations a decision."""
 SHORTLIST: Final = 5
 """The activations the ``mcts`` bot searches (passing besides)."""
+MEMORY: Final = 20_000
+"""The most positions whose heuristic commands a ``mcts`` bot remembers from one decision
+to the next."""
 CAUTIONS: Final = (1.0, 0.3, 2.5, 5.0)
 """How much the enemy's threat weighs in the moves and attacks the ``mcts`` bot searches,
 as a share of the heuristic's weight (:class:`Judge`)."""
@@ -994,6 +1071,7 @@ class SearchBot(ShortlistBot):
             shortlist=shortlist,
             exploration=exploration,
         )
+        self._known: dict[object, tuple[Command, ...]] = {}
 
     def shortlist(self, view: Any, legal: Legal) -> Sequence[Command] | None:
         """The heuristic's best activations and passing; its moves and attacks for the
@@ -1018,9 +1096,10 @@ class SearchBot(ShortlistBot):
         return list(acts) or None
 
     def guided(self, view: Any, candidates: Sequence[Command]) -> _Guided:
-        """The search game, the bot's own activations moving and attacking as the heuristic
-        would."""
-        return _Guided(self._game, candidates[0].player)
+        """The search game, both seats playing as the heuristic would."""
+        if len(self._known) > MEMORY:
+            self._known.clear()
+        return _Guided(self._game, self._known)
 
 
 __all__ = [
