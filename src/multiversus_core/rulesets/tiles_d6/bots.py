@@ -475,23 +475,12 @@ class SearchBot(ShortlistBot):
     set-up (searching each step would cost a search a step).
     """
 
-    def __init__(
-        self,
-        game: Game[TilesState, Any, Command, int],
-        seed: int = 0,
-        *,
-        iterations: int = DEFAULT_ITERATIONS,
-        shortlist: int = 6,
-        exploration: float = 0.3,
-    ) -> None:
-        super().__init__(
-            game,
-            HeuristicBot,
-            seed,
-            iterations=iterations,
-            shortlist=shortlist,
-            exploration=exploration,
-        )
+    default_iterations = DEFAULT_ITERATIONS
+    default_shortlist = 6
+
+    def heuristic(self, seed: int) -> HeuristicBot:
+        """tiles-d6's heuristic bot."""
+        return HeuristicBot(seed)
 
     def shortlist(self, view: Any, legal: Legal) -> Sequence[Command] | None:
         """The heuristic's best few choices of which unit does what; None elsewhere."""

@@ -1054,24 +1054,12 @@ class SearchBot(ShortlistBot):
     search as in play, and so are deployment and re-rolls.
     """
 
-    def __init__(
-        self,
-        game: Game[WorldsState, Any, Command, Seat],
-        seed: int = 0,
-        *,
-        iterations: int = DEFAULT_ITERATIONS,
-        shortlist: int = SHORTLIST,
-        exploration: float = 0.3,
-    ) -> None:
-        super().__init__(
-            game,
-            HeuristicBot,
-            seed,
-            iterations=iterations,
-            shortlist=shortlist,
-            exploration=exploration,
-        )
-        self._known: dict[object, tuple[Command, ...]] = {}
+    default_iterations = DEFAULT_ITERATIONS
+    default_shortlist = SHORTLIST
+
+    def heuristic(self, seed: int) -> HeuristicBot:
+        """worlds-collide's heuristic bot."""
+        return HeuristicBot(seed)
 
     def shortlist(self, view: Any, legal: Legal) -> Sequence[Command] | None:
         """The heuristic's best activations and passing; its moves and attacks for the
@@ -1097,9 +1085,9 @@ class SearchBot(ShortlistBot):
 
     def guided(self, view: Any, candidates: Sequence[Command]) -> _Guided:
         """The search game, both seats playing as the heuristic would."""
-        if len(self._known) > MEMORY:
-            self._known.clear()
-        return _Guided(self._game, self._known)
+        if len(self.memory) > MEMORY:
+            self.memory.clear()
+        return _Guided(self._game, self.memory)
 
 
 __all__ = [
