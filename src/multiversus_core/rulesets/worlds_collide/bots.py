@@ -20,9 +20,13 @@ next and what they could do to the enemy. With it the bot:
 - deploys each training as one group facing an objective, leaders with the
   largest (W10, W18).
 
-The ``mcts`` bot (:class:`SearchBot`) searches the heuristic's best activations
-with the engine's ISMCTS; :func:`evaluate` and :func:`quick_command` are the
-search game's evaluation and playout policy (``ruleset.SearchGame``).
+The ``mcts`` bot (:class:`SearchBot`) searches the heuristic's best activations,
+and its moves and attacks at several weights of the enemy's threat, with the
+engine's ISMCTS: both seats then play as the heuristic does to the end of the
+round, whose dice the search draws afresh each time, and :func:`evaluate`
+judges where they stand. :func:`evaluate` and :func:`quick_command` are also
+the ruleset's search game's evaluation and playout policy
+(``ruleset.SearchGame``).
 """
 
 from __future__ import annotations
@@ -836,30 +840,40 @@ def spare_ap(state: WorldsState, seat: Seat) -> int:
 
 def reroll_worth(state: WorldsState, die: int) -> float:
     """What re-rolling a failed die of the roll under way may bring (W16): an attack die its
-    odds of the hit's worth; a tactic check's die the odds of the tactic's success."""
+    odds of the hit's worth, after the hits the roll has already made (nothing if they
+    kill); a tactic check's die its odds of :data:`TACTIC_REROLL`, and more than an AP's
+    worth (the activation was chosen for its tactic)."""
     activation = state.activation
     assert activation is not None and activation.roll is not None
     roll = activation.roll
     hit = odds(roll.needed[die])
     if roll.target is None:
-        return hit * 2 * AP_WORTH + WORTH_AN_AP
+        return hit * TACTIC_REROLL + WORTH_AN_AP
     target = state.model(roll.target)
-    attack = roll.attacks[die]
-    attacker = state.model(attack.model)
-    assert target is not None and attacker is not None and attacker.at is not None
-    weapon = rules.weapon_of(attacker, attack.weapon)
-    assert weapon is not None
-    dealt = rules.damage(state, attacker, weapon, target)
+    assert target is not None
     hp = target.hp
-    for index in range(len(roll.faces)):
+    for index, attack in enumerate(roll.attacks):
         if roll.hits(index):
-            other = state.model(roll.attacks[index].model)
-            w = rules.weapon_of(other, roll.attacks[index].weapon) if other else None
-            if other is not None and w is not None:
-                hp -= rules.damage(state, other, w, target)
+            hp -= _dealt(state, attack, target)
     if hp <= 0:
         return 0.0
-    return hit * (model_worth(state, target, hp) - model_worth(state, target, hp - dealt))
+    lost = model_worth(state, target, hp) - model_worth(
+        state, target, hp - _dealt(state, roll.attacks[die], target)
+    )
+    return hit * lost
+
+
+TACTIC_REROLL: Final = 2 * AP_WORTH
+"""What a tactic's success is taken to be worth when its failed check may be re-rolled."""
+
+
+def _dealt(state: WorldsState, attack: AttackWith, target: Model) -> int:
+    """The damage an attack's hit deals ``target``."""
+    attacker = state.model(attack.model)
+    assert attacker is not None
+    weapon = rules.weapon_of(attacker, attack.weapon)
+    assert weapon is not None
+    return rules.damage(state, attacker, weapon, target)
 
 
 def choose_reroll(state: WorldsState, seat: Seat, legal: Sequence[Command]) -> Command:
