@@ -632,7 +632,8 @@ def plan_act(
         return value
 
     options: list[tuple[Coord, ...]]
-    if choices.moving:
+    if choices.moving and geometry.formation_connected(start):
+        # (a formation split by a fall may only stay: its moves would have to join it again)
         if len(models) == 1:
             options = [(at,) for at in choices.ends[0]]
         else:
@@ -979,10 +980,18 @@ class HeuristicBot:
         command = heuristic_command(state, seat, legal)
         if command in legal:
             return command
-        return cast(Command, random_command(legal, self._random))
+        return cast(Command, random_command(legal, self._random))  # should the heuristic miss
 
     def __repr__(self) -> str:
         return "HeuristicBot(...)"
+
+
+def legal_or_any(command: Command, legal: Legal) -> Command:
+    """``command`` if ``legal`` holds it, else one walked from ``legal`` with a fixed seed
+    (a heuristic that missed must not stop a search)."""
+    if command in legal:
+        return command
+    return cast(Command, random_command(legal, random.Random(0)))
 
 
 def _seat(state: WorldsState) -> Seat | None:
@@ -1010,13 +1019,30 @@ class _Guided(GuidedGame):
     """The search game with both seats acting as the heuristic would: the search judges an
     activation by the moves and attacks the bot will make, and by the heuristic opponent's
     answer; every command is remembered in ``known`` (a search meets a position many times,
-    and the next decision some of them again)."""
+    and the next decision some of them again). The dice are drawn from ``seeds`` in turn
+    (:meth:`determinize`)."""
 
     def __init__(
-        self, game: Game[WorldsState, Any, Command, Seat], known: dict[object, tuple[Command, ...]]
+        self,
+        game: Game[WorldsState, Any, Command, Seat],
+        known: dict[object, tuple[Command, ...]],
+        seeds: Sequence[int],
+        width: int,
     ) -> None:
         super().__init__(game)
         self._known = known
+        self._seeds = seeds
+        self._width = width
+        self._drawn = 0
+
+    def determinize(self, view: Any, rng: random.Random) -> WorldsState:
+        """The view with the chance of the next of ``seeds``, each in turn for ``width``
+        iterations: the candidates, tried about once each in turn, mostly meet the same dice
+        (the dice follow from the seed and the draws made), so that they are compared on
+        equal luck."""
+        seed = self._seeds[(self._drawn // self._width) % len(self._seeds)]
+        self._drawn += 1
+        return cast(WorldsState, self.game.determinize(view, random.Random(seed)))
 
     def is_horizon(self, start: WorldsState, state: WorldsState) -> bool:
         """True once the match is over or the round has ended (when the objectives score)."""
@@ -1039,7 +1065,7 @@ class _Guided(GuidedGame):
         if known is None:
             legal = legal_commands(state, player)
             if is_tree(legal) or len(cast(Sequence[Command], legal)) > 1:
-                known = (heuristic_command(state, player, legal),)
+                known = (legal_or_any(heuristic_command(state, player, legal), legal),)
             else:
                 known = tuple(cast(Sequence[Command], legal))
             self._known[key] = known
@@ -1101,7 +1127,8 @@ class SearchBot(ShortlistBot):
         """The search game, both seats playing as the heuristic would."""
         if len(self.memory) > MEMORY:
             self.memory.clear()
-        return _Guided(self._game, self.memory)
+        seeds = [self._random.getrandbits(64) for _ in range(self.iterations)]
+        return _Guided(self._game, self.memory, seeds, len(candidates))
 
 
 __all__ = [

@@ -40,6 +40,7 @@ from multiversus_core.rulesets.worlds_collide.bots import (
     HeuristicBot,
     SearchBot,
     evaluate,
+    legal_or_any,
     quick_command,
 )
 from multiversus_core.rulesets.worlds_collide.content import find_faction, find_map
@@ -160,7 +161,7 @@ class SearchGame:
         legal = choices.legal_commands(state, seat)
         if not is_tree(legal) and len(cast(Sequence[Command], legal)) <= 1:
             return tuple(cast(Sequence[Command], legal))
-        return (quick_command(state, seat, legal),)
+        return (legal_or_any(quick_command(state, seat, legal), legal),)
 
     def to_move(self, state: WorldsState) -> Seat | None:
         """The seat the match waits for, or None once it is over."""
