@@ -24,6 +24,7 @@ from multiversus_core.rulesets.worlds_collide.bots import (
     SearchBot,
     evaluate,
     model_worth,
+    plan_act,
     plan_attacks,
 )
 from multiversus_core.rulesets.worlds_collide.model import (
@@ -176,6 +177,17 @@ def test_a_formation_s_move_keeps_it_connected() -> None:
     squares = [m.at for m in after.models if m.id in LINE and m.at is not None]
     assert rules.formation_ok([m for m in after.models if m.id in LINE])
     assert min(at[1] for at in squares) > 2  # it went forward
+
+
+def test_a_formation_split_by_a_fall_is_given_a_legal_act() -> None:
+    placed = {model: (6 + i, 2) for i, model in enumerate(LINE[:3])}
+    state = table({**placed, "2.sprite-1": (7, 9)})
+    state = acting(state, Activate(1, LINE[:3], "move_twice"))
+    models = tuple(replace(m, fallen=True) if m.id == LINE[1] else m for m in state.models)
+    state = replace(state, models=models)  # the middle one fell to a penalty (W35)
+    for quick in (False, True):
+        act, _ = plan_act(state, quick=quick)
+        assert act in RULESET.legal_commands(state, 1)
 
 
 def test_it_passes_when_no_activation_is_worth_an_ap() -> None:
