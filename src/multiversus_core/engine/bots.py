@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, Final, Protocol, TypeAlias, cast
+from typing import Any, ClassVar, Final, Protocol, TypeAlias, cast
 
 from multiversus_core.engine.choices import (
     CommandTree,
@@ -67,7 +67,49 @@ MOST_CANDIDATES: Final = 64
 this many, else this many drawn from the tree at random."""
 
 
-class SearchBot:
+class _Searcher:
+    """What a search bot holds: the game it searches, its own random source and its budget."""
+
+    def __init__(
+        self, game: Game[Any, Any, Any, Any], seed: int, iterations: int, exploration: float
+    ) -> None:
+        if iterations < 1:
+            raise ValueError(f"a search needs at least one iteration, not {iterations}")
+        self._game = game
+        self._random = random.Random(seed)
+        self.iterations = iterations
+        """The iterations of a decision's search."""
+        self.exploration = exploration
+        """UCB's exploration constant (:func:`.ismcts.search`)."""
+
+    def _search(
+        self,
+        game: Game[Any, Any, Any, Any],
+        view: Any,
+        commands: Sequence[Any],
+        seconds: float | None = None,
+        clock: Callable[[], float] | None = None,
+    ) -> Any:
+        """The most visited of ``commands`` (two or more) after searching ``game`` from the
+        seat the commands name."""
+        found = search(
+            game,
+            view,
+            commands,
+            commands[0].player,
+            self._random,
+            iterations=self.iterations,
+            seconds=seconds,
+            clock=clock,
+            exploration=self.exploration,
+        )
+        return found.command
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(iterations={self.iterations})"
+
+
+class SearchBot(_Searcher):
     """Information-set MCTS (:mod:`.ismcts`) from the seat's view, for any game's search game.
 
     The seat is the one the legal commands name (every command carries its
@@ -86,14 +128,9 @@ class SearchBot:
         clock: Callable[[], float] | None = None,
         exploration: float = 0.3,
     ) -> None:
-        if iterations < 1:
-            raise ValueError(f"a search needs at least one iteration, not {iterations}")
-        self._game = game
-        self._random = random.Random(seed)
-        self.iterations = iterations
+        super().__init__(game, seed, iterations, exploration)
         self.seconds = seconds
         self.clock = clock
-        self.exploration = exploration
 
     def choose(self, view: object, legal: Legal) -> Any:
         """Return the most visited of ``legal`` after the search; of a tree of choices, of
@@ -106,18 +143,7 @@ class SearchBot:
         commands = self._candidates(legal) if is_tree(legal) else cast(Sequence[Any], legal)
         if len(commands) == 1:
             return commands[0]
-        found = search(
-            self._game,
-            view,
-            commands,
-            commands[0].player,
-            self._random,
-            iterations=self.iterations,
-            seconds=self.seconds,
-            clock=self.clock,
-            exploration=self.exploration,
-        )
-        return found.command
+        return self._search(self._game, view, commands, self.seconds, self.clock)
 
     def _candidates(self, tree: CommandTree[Any]) -> list[Any]:
         every = listed(tree, MOST_CANDIDATES)
@@ -131,5 +157,94 @@ class SearchBot:
                 break
         return list(drawn.values())
 
-    def __repr__(self) -> str:
-        return f"SearchBot(iterations={self.iterations})"
+
+class GuidedGame:
+    """A search game that is another's but for :meth:`legal`, which a subclass narrows (to
+    the commands a heuristic would give, say): the search then judges a command by what the
+    bot would go on to do."""
+
+    def __init__(self, game: Game[Any, Any, Any, Any]) -> None:
+        self.game = game
+        """The game guided."""
+
+    def legal(self, state: Any, player: Any) -> Sequence[Any]:
+        """The guided game's legal commands (a subclass narrows them)."""
+        return self.game.legal(state, player)
+
+    def to_move(self, state: Any) -> Any:
+        return self.game.to_move(state)
+
+    def apply(self, state: Any, command: Any) -> Any:
+        return self.game.apply(state, command)
+
+    def determinize(self, view: Any, rng: random.Random) -> Any:
+        return self.game.determinize(view, rng)
+
+    def evaluate(self, state: Any, player: Any) -> float:
+        return self.game.evaluate(state, player)
+
+    def is_horizon(self, start: Any, state: Any) -> bool:
+        return self.game.is_horizon(start, state)
+
+    def playout(self, state: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+        return self.game.playout(state, legal, rng)
+
+
+class ShortlistBot(_Searcher):
+    """Information-set MCTS (:mod:`.ismcts`) over the few commands a heuristic rates best,
+    for a game with a heuristic bot; the heuristic decides where there is no shortlist.
+
+    A subclass gives its :meth:`heuristic`, its :meth:`shortlist` (None: leave the
+    decision to the heuristic) and its default budget, and may guide the search
+    (:meth:`guided`). The heuristic bot is seeded from the bot's own random
+    source, which then drives the search.
+    """
+
+    default_iterations: ClassVar[int] = DEFAULT_ITERATIONS
+    """The iterations of a decision unless the bot is given another number."""
+    default_shortlist: ClassVar[int] = 6
+    """The most commands searched unless the bot is given another number."""
+
+    def __init__(
+        self,
+        game: Game[Any, Any, Any, Any],
+        seed: int = 0,
+        *,
+        iterations: int | None = None,
+        shortlist: int | None = None,
+        exploration: float = 0.3,
+    ) -> None:
+        budget = self.default_iterations if iterations is None else iterations
+        super().__init__(game, seed, budget, exploration)
+        self._heuristic = self.heuristic(self._random.getrandbits(64))
+        self.shortlist_size = self.default_shortlist if shortlist is None else shortlist
+        """The most commands searched."""
+        self.memory: dict[Any, Any] = {}
+        """What a subclass's guided game keeps from one decision to the next."""
+
+    def heuristic(self, seed: int) -> Bot:
+        """The heuristic bot, seeded with ``seed``."""
+        raise NotImplementedError
+
+    def shortlist(self, view: Any, legal: Legal) -> Sequence[Any] | None:
+        """The commands to search, best first, or None to let the heuristic choose."""
+        raise NotImplementedError
+
+    def guided(self, view: Any, candidates: Sequence[Any]) -> Game[Any, Any, Any, Any]:
+        """The game to search for ``candidates``: the bot's own unless a subclass guides it."""
+        return self._game
+
+    def choose(self, view: Any, legal: Legal) -> Any:
+        """Return the most visited of the shortlist after the search, or the heuristic's
+        command where there is no shortlist.
+
+        :raises IllegalCommandError: if there is no legal command to choose.
+        """
+        if is_empty(legal):
+            raise IllegalCommandError("there is no legal command to choose from")
+        candidates = self.shortlist(view, legal)
+        if candidates is None:
+            return self._heuristic.choose(view, legal)
+        if len(candidates) == 1:
+            return candidates[0]
+        return self._search(self.guided(view, candidates), view, candidates)

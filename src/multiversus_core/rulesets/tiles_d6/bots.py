@@ -29,13 +29,15 @@ import heapq
 import math
 import random
 from collections.abc import Sequence
-from typing import Any, Final
+from typing import Any, Final, cast
 
 from msgspec.structs import replace
 
+from multiversus_core.engine.bots import GuidedGame, ShortlistBot
+from multiversus_core.engine.choices import Legal
 from multiversus_core.engine.errors import IllegalCommandError
 from multiversus_core.engine.grid import centre_tiles, distance, neighbours
-from multiversus_core.engine.ismcts import Game, search
+from multiversus_core.engine.ismcts import Game
 from multiversus_core.rulesets.tiles_d6 import rules
 from multiversus_core.rulesets.tiles_d6.model import (
     Attack,
@@ -438,25 +440,19 @@ def shortlist(state: TilesState, legal: Sequence[Command], size: int) -> list[Co
     return [legal[i] for i in ranked[:size]]
 
 
-class _Guided:
+class _Guided(GuidedGame):
     """A search game whose Moves and Charges of ``units`` step as the heuristic would: the
     search judges a unit's action by the path the bot will take."""
 
     def __init__(self, game: Game[TilesState, Any, Command, int], units: frozenset[str]) -> None:
-        self._game = game
+        super().__init__(game)
         self._units = units
         self._steps: dict[tuple[object, ...], Command] = {}
-        self.to_move = game.to_move
-        self.apply = game.apply
-        self.determinize = game.determinize
-        self.evaluate = game.evaluate
-        self.is_horizon = game.is_horizon
-        self.playout = game.playout
 
     def legal(self, state: TilesState, player: int) -> Sequence[Command]:
         action = state.action
         if action is None or action.unit not in self._units:
-            return self._game.legal(state, player)
+            return self.game.legal(state, player)
         key = (state.units, action)
         if key not in self._steps:
             legal = rules.legal_commands(state, player)
@@ -470,7 +466,7 @@ DEFAULT_ITERATIONS: Final = 200
 """The ``mcts`` bot's iterations a decision."""
 
 
-class SearchBot:
+class SearchBot(ShortlistBot):
     """tiles-d6's ``mcts`` bot: information-set MCTS (:mod:`~multiversus_core.engine.ismcts`)
     over the search game, for the choice of which unit does what.
 
@@ -479,49 +475,26 @@ class SearchBot:
     set-up (searching each step would cost a search a step).
     """
 
-    def __init__(
-        self,
-        game: Game[TilesState, Any, Command, int],
-        seed: int = 0,
-        *,
-        iterations: int = DEFAULT_ITERATIONS,
-        shortlist: int = 6,
-        exploration: float = 0.3,
-    ) -> None:
-        if iterations < 1:
-            raise ValueError(f"a search needs at least one iteration, not {iterations}")
-        self._game = game
-        self._random = random.Random(seed)
-        self._heuristic = HeuristicBot(self._random.getrandbits(64))
-        self.iterations = iterations
-        self.shortlist = shortlist
-        self.exploration = exploration
+    default_iterations = DEFAULT_ITERATIONS
+    default_shortlist = 6
 
-    def choose(self, view: object, legal: Sequence[Command]) -> Command:
-        """Return the most visited of the heuristic's shortlist after the search.
+    def heuristic(self, seed: int) -> HeuristicBot:
+        """tiles-d6's heuristic bot."""
+        return HeuristicBot(seed)
 
-        :raises IllegalCommandError: if there is no legal command to choose.
-        """
-        if not legal:
-            raise IllegalCommandError("there is no legal command to choose from")
-        state: TilesState = view.state  # type: ignore[attr-defined]
-        if len(legal) == 1 or state.phase != "play" or state.action is not None:
-            return self._heuristic.choose(view, legal)
-        candidates = shortlist(state, legal, self.shortlist)
+    def shortlist(self, view: Any, legal: Legal) -> Sequence[Command] | None:
+        """The heuristic's best few choices of which unit does what; None elsewhere."""
+        commands = cast(Sequence[Command], legal)
+        state: TilesState = view.state
+        if len(commands) == 1 or state.phase != "play" or state.action is not None:
+            return None
+        return shortlist(state, commands, self.shortlist_size)
+
+    def guided(self, view: Any, candidates: Sequence[Command]) -> _Guided:
+        """The search game, the Moves and Charges of the candidates stepping as the heuristic
+        would."""
         units = frozenset(c.unit for c in candidates if isinstance(c, StartMove | StartCharge))
-        found = search(
-            _Guided(self._game, units),
-            view,
-            candidates,
-            legal[0].player,
-            self._random,
-            iterations=self.iterations,
-            exploration=self.exploration,
-        )
-        return found.command
-
-    def __repr__(self) -> str:
-        return f"SearchBot(iterations={self.iterations})"
+        return _Guided(self._game, units)
 
 
 __all__ = [

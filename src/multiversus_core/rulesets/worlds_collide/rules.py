@@ -326,16 +326,24 @@ def in_cover(state: WorldsState, attacker: Model, target: Model) -> bool:
     return geometry.obscured(state.game_map, attacker.at, target.at, others)
 
 
-def damage(state: WorldsState, attacker: Model, weapon: Weapon, target: Model) -> int:
+def damage(
+    state: WorldsState,
+    attacker: Model,
+    weapon: Weapon,
+    target: Model,
+    *,
+    cover: bool | None = None,
+) -> int:
     """A hit's damage (W17, W30, W4, W25): the weapon's, doubled when it is effective against
     every defense type of the target, plus the tactic's bonus, less the target's defense
-    value; cover adds its value and the Physical type against a ranged attack; at least 1."""
+    value; cover adds its value and the Physical type against a ranged attack; at least 1.
+    Whether the target has cover is judged from the squares unless ``cover`` says."""
     types = set(target.kind.defense_types)
     defense = target.kind.defense
-    if weapon.kind == "ranged" and in_cover(state, attacker, target):
+    if weapon.kind == "ranged" and (in_cover(state, attacker, target) if cover is None else cover):
         types.add("physical")
-        cover = effect(state).cover_value
-        defense += COVER if cover is None else cover
+        value = effect(state).cover_value
+        defense += COVER if value is None else value
     dealt = weapon.damage * (2 if weapon.is_effective_against(types) else 1)
     boon = boon_of(state)
     dealt += boon.ranged_damage if weapon.kind == "ranged" else boon.melee_damage

@@ -20,7 +20,7 @@ from msgspec.structs import replace
 
 from multiversus_core.engine.bots import BotMaker, UniformBot
 from multiversus_core.engine.chance import Chance, opens_chance
-from multiversus_core.engine.choices import CommandTree, is_tree, listed, random_command
+from multiversus_core.engine.choices import CommandTree, is_tree
 from multiversus_core.engine.errors import SettingsError
 from multiversus_core.engine.open_game import (
     OpenGame,
@@ -36,6 +36,13 @@ from multiversus_core.engine.ruleset import (
     Viewer,
 )
 from multiversus_core.rulesets.worlds_collide import choices, rules, words
+from multiversus_core.rulesets.worlds_collide.bots import (
+    HeuristicBot,
+    SearchBot,
+    evaluate,
+    legal_or_any,
+    quick_command,
+)
 from multiversus_core.rulesets.worlds_collide.content import find_faction, find_map
 from multiversus_core.rulesets.worlds_collide.model import (
     Act,
@@ -59,9 +66,6 @@ from multiversus_core.rulesets.worlds_collide.model import (
 )
 
 VIEWERS: Final[tuple[Viewer, ...]] = ("seat-1", "seat-2", "spectator")
-SEARCHED: Final = 6
-"""A search weighs at most this many commands of a tree of choices: all if there are so
-few, else this many drawn from it."""
 VARIANTS: Final = ("environment-deck",)
 
 
@@ -145,25 +149,19 @@ def with_recorded_chance(command: Command, events: Sequence[msgspec.Struct]) -> 
 
 
 class SearchGame:
-    """worlds-collide as information-set MCTS sees it: a playout runs to the end of the round
-    after the one it began in, judged by VP and the hit points each side has left."""
+    """worlds-collide as information-set MCTS sees it: each seat acts as the heuristic would,
+    made quick (:func:`.bots.quick_command`), so that a search weighs the dice; a playout
+    runs until the other seat's next activation has ended (or the round, or set-up), and
+    is judged by what each side has on the table (:func:`.bots.evaluate`)."""
 
     determinize = staticmethod(determinize)
 
     def legal(self, state: WorldsState, seat: Seat) -> Sequence[Command]:
-        """A short list of the seat's commands: all of a list; of a tree, a sample."""
+        """The one command the quick heuristic gives the seat."""
         legal = choices.legal_commands(state, seat)
-        if not is_tree(legal):
+        if not is_tree(legal) and len(cast(Sequence[Command], legal)) <= 1:
             return tuple(cast(Sequence[Command], legal))
-        every = listed(legal, SEARCHED)
-        if every is not None:
-            return every
-        rng = random.Random(state.draws * 31 + seat)
-        found: dict[str, Command] = {}
-        for _ in range(SEARCHED):
-            command = random_command(legal, rng)
-            found.setdefault(repr(command), command)
-        return tuple(found.values())
+        return (legal_or_any(quick_command(state, seat, legal), legal),)
 
     def to_move(self, state: WorldsState) -> Seat | None:
         """The seat the match waits for, or None once it is over."""
@@ -174,28 +172,39 @@ class SearchGame:
         return rules.decide(command, state)[1]
 
     def evaluate(self, state: WorldsState, player: Seat) -> float:
-        """The result once over; else the VP lead and the share of hit points left."""
-        result = rules.outcome(state)
-        if result is not None:
-            return result.returns[player - 1]
-
-        def left(seat: Seat) -> float:
-            models = [m for m in state.models if m.seat == seat]
-            full = sum(m.kind.hp for m in models) or 1
-            return sum(m.hp for m in models if not m.fallen) / full
-
-        rival = rules.other(player)
-        lead = state.sides[player - 1].vp - state.sides[rival - 1].vp
-        score = 0.25 * lead + left(player) - left(rival)
-        return max(-1.0, min(1.0, score))
+        """The result once over; else :func:`.bots.evaluate`."""
+        return evaluate(state, player)
 
     def is_horizon(self, start: WorldsState, state: WorldsState) -> bool:
-        """True once the match is over or the round has ended."""
-        return state.phase in ("over", "round") and state.round >= start.round
+        """True once the match is over, the round has ended, set-up is done, or an activation
+        of the seat that was not to act at ``start`` has ended (of the one that was, if the
+        other was out of the round)."""
+        if state.phase == "over" or (state.phase == "round" and state.round >= start.round):
+            return True
+        if start.phase in ("roll_off", "deploy"):
+            return state.phase != start.phase
+        if state.activation is not None or start.phase != "activations":
+            return False
+        seat = next(iter(rules.to_act(start)), 1)
+        rival = rules.other(seat)
+        if not start.sides[rival - 1].out:
+            watched = rival
+            if state.sides[rival - 1].out:
+                return True
+        else:
+            watched = seat
+        return _activated(state, watched) > _activated(start, watched)
 
     def playout(self, state: WorldsState, legal: Sequence[Command], rng: random.Random) -> Command:
-        """Choose at random."""
-        return rng.choice(legal)
+        """The quick heuristic's command."""
+        if len(legal) == 1:
+            return legal[0]
+        seat = legal[0].player
+        return quick_command(state, seat, legal)
+
+
+def _activated(state: WorldsState, seat: Seat) -> int:
+    return sum(1 for m in state.models if m.seat == seat and m.activated)
 
 
 SEARCH_GAME: Final = SearchGame()
@@ -216,8 +225,13 @@ class WorldsRuleset(OpenGame):
     viewers: Final = VIEWERS
     log_upcasts: Final[Mapping[int, Upcast]] = {}
     """Rules version 1 is the first: nothing to upcast."""
-    bots: Final[Mapping[str, BotMaker]] = {"random": UniformBot}
-    """The random bot; the heuristic and the search are still to come."""
+    bots: Final[Mapping[str, BotMaker]] = {
+        "random": UniformBot,
+        "heuristic": HeuristicBot,
+        "mcts": lambda seed: SearchBot(SEARCH_GAME, seed),
+    }
+    """The random bot; the heuristic (:class:`.bots.HeuristicBot`); the search over the
+    heuristic's best activations (:class:`.bots.SearchBot`, at its default budget)."""
 
     check_settings = staticmethod(check_settings)
     initial_state = staticmethod(initial_state)

@@ -1,0 +1,288 @@
+"""worlds-collide's bots: the heuristic's choices on positions set by hand, its determinism,
+and the search bot's evaluation and choices.
+
+Positions are set as in ``test_worlds_collide_rules`` (``worlds_collide_tables``): only
+the models named, seat 1 (the Iron Legion) to act unless told.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from msgspec.structs import replace
+
+from multiversus_core.engine.choices import is_tree
+from multiversus_core.engine.errors import IllegalCommandError
+from multiversus_core.engine.grid import distance
+from multiversus_core.engine.play import play_match
+from multiversus_core.rulesets.worlds_collide import bots, rules
+from multiversus_core.rulesets.worlds_collide.bots import (
+    DEFAULT_ITERATIONS,
+    HeuristicBot,
+    Judge,
+    SearchBot,
+    evaluate,
+    model_worth,
+    plan_act,
+    plan_attacks,
+)
+from multiversus_core.rulesets.worlds_collide.model import (
+    Act,
+    Activate,
+    AttackWith,
+    Command,
+    KeepDice,
+    MatchEnded,
+    Pass,
+    Reroll,
+    RollOff,
+    WorldsSettings,
+    WorldsState,
+)
+from multiversus_core.rulesets.worlds_collide.ruleset import RULESET, SEARCH_GAME
+from tests.worlds_collide_tables import given
+from tests.worlds_collide_tables import table as bare_table
+
+LINE = ("1.sergeant", "1.rifleman-1", "1.rifleman-2", "1.rifleman-3")
+
+
+def table(placed: dict[str, tuple[int, int]], **settings: Any) -> WorldsState:
+    """A position in a round with an environment (Overcast: no effect, a failed tactic costs
+    an AP)."""
+    settings.setdefault("environment", (1, 1))
+    return bare_table(placed, **settings)
+
+
+def choose(bot: HeuristicBot | SearchBot, state: WorldsState, seat: int = 1) -> Command:
+    legal = RULESET.legal_commands(state, seat)
+    command = bot.choose(RULESET.view(state, f"seat-{seat}"), legal)
+    assert command in legal
+    return command
+
+
+def hurt(state: WorldsState, model_id: str, hp: int) -> WorldsState:
+    models = tuple(replace(m, hp=hp) if m.id == model_id else m for m in state.models)
+    return replace(state, models=models)
+
+
+def acting(state: WorldsState, command: Activate) -> WorldsState:
+    """The state once ``command`` has activated its models (no tactic: no die)."""
+    _, after = given(state, command)
+    return after
+
+
+# --- whole matches ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_the_heuristic_chooses_legal_commands_and_beats_random(seed: int) -> None:
+    seat = 1 + seed % 2
+    players = {seat: HeuristicBot(seed), 3 - seat: RULESET.bots["random"](seed + 1)}
+    log, state = play_match(WorldsSettings(seed=seed), players)  # refuses an illegal command
+    assert isinstance(log.entries[-1].events[-1], MatchEnded)
+    assert state.winner == seat
+
+
+def test_the_heuristic_is_deterministic_for_a_seed() -> None:
+    def commands(seed: int) -> list[object]:
+        players = {1: HeuristicBot(seed), 2: HeuristicBot(seed + 1)}
+        log, _ = play_match(WorldsSettings(seed=3), players)
+        return [entry.command for entry in log.entries]
+
+    assert commands(5) == commands(5)
+
+
+def test_no_bot_chooses_from_no_legal_command() -> None:
+    view = RULESET.view(table({"1.rifleman-1": (0, 0), "2.sprite-1": (16, 16)}), "seat-1")
+    for bot in (HeuristicBot(1), SearchBot(SEARCH_GAME, 1)):
+        with pytest.raises(IllegalCommandError):
+            bot.choose(view, [])
+
+
+def test_the_bots_are_registered_and_mcts_has_its_default_budget() -> None:
+    assert set(RULESET.bots) == {"random", "heuristic", "mcts"}
+    assert isinstance(RULESET.bots["heuristic"](1), HeuristicBot)
+    search = RULESET.bots["mcts"](1)
+    assert isinstance(search, SearchBot)
+    assert search.iterations == DEFAULT_ITERATIONS == 60
+
+
+def test_the_bots_decide_from_the_view_which_holds_no_chance() -> None:
+    state = table({"1.rifleman-1": (2, 4), "2.sprite-1": (14, 12)}, seed=77)
+    seen = RULESET.view(state, "seat-1")
+    assert seen.state.chance is None and seen.state.settings.seed == 0
+    other = table({"1.rifleman-1": (2, 4), "2.sprite-1": (14, 12)}, seed=78)
+    for make in (HeuristicBot, lambda seed: SearchBot(SEARCH_GAME, seed, iterations=6)):
+        assert choose(make(4), state) == choose(make(4), other)
+
+
+# --- the heuristic's preferences --------------------------------------------------------------
+
+
+def test_it_attacks_the_model_it_can_kill_rather_than_one_it_barely_scratches() -> None:
+    # Claws double against Physical: 4 - 1 = 3 kills a Rifleman; a Heavy Gunner (Physical and
+    # Energy) takes 2 - 2, at least 1.
+    state = table(
+        {"2.sprite-1": (5, 5), "1.rifleman-1": (6, 5), "1.heavy-gunner-1": (4, 5)}, active=2
+    )
+    state = acting(state, Activate(2, ("2.sprite-1",), "attack_move"))
+    act = choose(HeuristicBot(1), state, 2)
+    assert isinstance(act, Act)
+    assert act.attacks[0] == AttackWith("2.sprite-1", "Claws", "1.rifleman-1")
+
+
+def test_its_attacks_spread_once_a_target_is_likely_dead() -> None:
+    # Each Thorn Lash hit (2 x 2 - 1 = 3) kills a Rifleman: three lashes at two of them.
+    state = table(
+        {"2.thorn-queen": (5, 5), "1.rifleman-1": (6, 5), "1.rifleman-2": (4, 5)}, active=2
+    )
+    state = acting(state, Activate(2, ("2.thorn-queen",), "attack_move"))
+    judge = Judge(state, 2)
+    queen = state.model("2.thorn-queen")
+    assert queen is not None and queen.at is not None
+    attacks, gained = plan_attacks(state, judge, [queen], [queen.at])
+    lashes = [a.target for a in attacks if a.weapon == "Thorn Lash"]
+    assert sorted(set(lashes)) == ["1.rifleman-1", "1.rifleman-2"]
+    rifleman = state.model("1.rifleman-1")
+    assert rifleman is not None
+    assert 0 < gained < 2 * model_worth(state, rifleman)
+
+
+def test_it_moves_a_lone_model_to_hold_an_objective() -> None:
+    state = table({"1.rifleman-1": (2, 3), "2.treant-1": (16, 16)}, round=2)
+    command = choose(HeuristicBot(1), state)
+    assert isinstance(command, Activate) and command.models == ("1.rifleman-1",)
+    state = acting(state, replace(command, tactic=None))
+    act = choose(HeuristicBot(1), state)
+    assert isinstance(act, Act) and len(act.moves) == 1
+    assert distance(act.moves[0].to, (2, 8)) <= 2
+
+
+def test_it_activates_a_line_as_one_formation_for_one_ap() -> None:
+    placed = {model: (6 + i, 2) for i, model in enumerate(LINE)}
+    state = table({**placed, "2.treant-1": (16, 16)})
+    command = choose(HeuristicBot(1), state)
+    assert isinstance(command, Activate)
+    assert set(command.models) == set(LINE)
+
+
+def test_a_formation_s_move_keeps_it_connected() -> None:
+    placed = {model: (6 + i, 2) for i, model in enumerate(LINE)}
+    state = table({**placed, "2.treant-1": (16, 16)})
+    state = acting(state, Activate(1, LINE, "move_twice"))
+    act = choose(HeuristicBot(1), state)
+    assert isinstance(act, Act) and act.moves
+    _, after = given(state, act)
+    squares = [m.at for m in after.models if m.id in LINE and m.at is not None]
+    assert rules.formation_ok([m for m in after.models if m.id in LINE])
+    assert min(at[1] for at in squares) > 2  # it went forward
+
+
+def test_a_formation_split_by_a_fall_is_given_a_legal_act() -> None:
+    placed = {model: (6 + i, 2) for i, model in enumerate(LINE[:3])}
+    state = table({**placed, "2.sprite-1": (7, 9)})
+    state = acting(state, Activate(1, LINE[:3], "move_twice"))
+    models = tuple(replace(m, fallen=True) if m.id == LINE[1] else m for m in state.models)
+    state = replace(state, models=models)  # the middle one fell to a penalty (W35)
+    for quick in (False, True):
+        act, _ = plan_act(state, quick=quick)
+        assert act in RULESET.legal_commands(state, 1)
+
+
+def test_it_passes_when_no_activation_is_worth_an_ap() -> None:
+    # The rifleman holds the middle objective alone, out of the treant's reach and sight.
+    state = table({"1.rifleman-1": (8, 8), "2.treant-1": (0, 16)}, round=5, ap=(1, 3))
+    assert rules.formation_problem(state, 1, ("1.rifleman-1",)) is None
+    assert choose(HeuristicBot(1), state) == Pass(1)
+
+
+def test_it_re_rolls_a_die_that_may_kill_a_leader_but_not_one_at_a_dead_target() -> None:
+    state = table({"2.thorn-queen": (5, 5), "1.commander": (6, 5)}, active=2, ap=(3, 3))
+    state = hurt(state, "1.commander", 3)
+    state = acting(state, Activate(2, ("2.thorn-queen",), "attack_move"))
+    lash = AttackWith("2.thorn-queen", "Thorn Lash", "1.commander")
+    _, missed = given(state, Act(2, (), (lash,), dice=(1,)))
+    assert choose(HeuristicBot(1), missed, 2) == Reroll(2, 0)
+    _, killed = given(state, Act(2, (), (lash, lash), dice=(6, 1)))
+    assert choose(HeuristicBot(1), killed, 2) == KeepDice(2)
+
+
+def test_it_deploys_each_training_as_one_group_on_its_front_row() -> None:
+    state = RULESET.initial_state(WorldsSettings(seed=4), None)
+    bot = HeuristicBot(2)
+    while state.phase != "round":
+        seat = rules.to_act(state)[0]
+        _, state = rules.decide(choose(bot, state, seat), state)
+    for seat in (1, 2):
+        placed = [m for m in state.models if m.seat == seat]
+        trainings = {m.kind.training for m in placed}
+        for training in trainings:
+            group = [m for m in placed if m.kind.training == training]
+            assert rules.formation_ok(group), (seat, training)
+        rows = {m.at[1] for m in placed if m.at is not None}
+        assert rows & {2, 14}  # the front row nearest the objectives
+
+
+# --- the search -------------------------------------------------------------------------------
+
+
+def test_evaluate_is_the_result_once_over_and_favours_the_side_with_more_left() -> None:
+    placed = {"1.rifleman-1": (2, 4), "1.rifleman-2": (3, 4), "2.sprite-1": (14, 12)}
+    even = table(placed)
+    assert evaluate(even, 1) == pytest.approx(-evaluate(even, 2))
+    worse = hurt(even, "1.rifleman-2", 1)
+    assert evaluate(worse, 1) < evaluate(even, 1)
+    over = replace(even, phase="over", winner=2)
+    assert (evaluate(over, 1), evaluate(over, 2)) == (-1.0, 1.0)
+
+
+def test_the_search_game_plays_one_command_and_stops_after_the_other_s_activation() -> None:
+    state = table({**{m: (6 + i, 2) for i, m in enumerate(LINE)}, "2.sprite-1": (8, 12)})
+    legal = RULESET.legal_commands(state, 1)
+    assert is_tree(legal)
+    (command,) = SEARCH_GAME.legal(state, 1)
+    assert command in legal
+    after = state
+    while rules.to_act(after) == (1,):
+        (command,) = SEARCH_GAME.legal(after, 1)
+        after = SEARCH_GAME.apply(after, command)
+    assert not SEARCH_GAME.is_horizon(state, after)  # the sprite has still to act
+    while not SEARCH_GAME.is_horizon(state, after):
+        seat = SEARCH_GAME.to_move(after)
+        assert seat is not None
+        after = SEARCH_GAME.apply(after, SEARCH_GAME.legal(after, seat)[0])
+    assert after.model("2.sprite-1") is None or after.activation is None
+
+
+def test_the_search_bot_is_deterministic_and_legal_on_trees() -> None:
+    state = table(
+        {**{m: (6 + i, 6) for i, m in enumerate(LINE)}, "2.sprite-1": (8, 9), "2.sprite-2": (9, 9)}
+    )
+    first = choose(SearchBot(SEARCH_GAME, 3, iterations=8), state)
+    assert first == choose(SearchBot(SEARCH_GAME, 3, iterations=8), state)
+    assert isinstance(first, Activate | Pass)
+    if isinstance(first, Activate):
+        acting_state = acting(state, replace(first, tactic=None))
+        act = choose(SearchBot(SEARCH_GAME, 3, iterations=8), acting_state)
+        assert isinstance(act, Act)
+
+
+def test_the_search_bot_takes_a_kill_of_the_enemy_leader() -> None:
+    state = table(
+        {"2.thorn-queen": (5, 5), "2.sprite-1": (12, 12), "1.commander": (6, 5)},
+        active=2,
+        round=5,
+    )
+    state = hurt(state, "1.commander", 1)
+    command = choose(SearchBot(SEARCH_GAME, 1, iterations=12), state, 2)
+    assert isinstance(command, Activate) and "2.thorn-queen" in command.models
+    assert command.plan != "move_twice"
+
+
+def test_the_search_bot_leaves_set_up_and_re_rolls_to_the_heuristic() -> None:
+    state = RULESET.initial_state(WorldsSettings(seed=1), None)
+    _, state = rules.decide(RollOff(1), state)
+    seat = rules.to_act(state)[0]
+    assert choose(SearchBot(SEARCH_GAME, 2), state, seat) == choose(HeuristicBot(2), state, seat)
+    assert bots.deploy_command(state, seat) == choose(HeuristicBot(2), state, seat)
