@@ -36,6 +36,7 @@ from msgspec.structs import replace
 from multiversus_core.engine.errors import IllegalCommandError
 from multiversus_core.engine.grid import centre_tiles, distance, neighbours
 from multiversus_core.engine.ismcts import Game, search
+from multiversus_core.engine.open_game import with_fresh_seed
 from multiversus_core.rulesets.tiles_d6 import rules
 from multiversus_core.rulesets.tiles_d6.model import (
     Attack,
@@ -440,18 +441,45 @@ def shortlist(state: TilesState, legal: Sequence[Command], size: int) -> list[Co
 
 class _Guided:
     """A search game whose Moves and Charges of ``units`` step as the heuristic would: the
-    search judges a unit's action by the path the bot will take."""
+    search judges a unit's action by the path the bot will take.
 
-    def __init__(self, game: Game[TilesState, Any, Command, int], units: frozenset[str]) -> None:
+    Its root commands are compared on common dice: the n-th visit of every root command
+    plays out from the n-th of one list of chance seeds, so that luck weighs less in the
+    difference between two commands than in either. ``steps`` is the heuristic's steps
+    found so far, kept from one search to the next.
+    """
+
+    def __init__(
+        self,
+        game: Game[TilesState, Any, Command, int],
+        units: frozenset[str],
+        seeds: Sequence[int],
+        steps: dict[tuple[object, ...], Command],
+    ) -> None:
         self._game = game
         self._units = units
-        self._steps: dict[tuple[object, ...], Command] = {}
+        self._seeds = seeds
+        self._steps = steps
+        self._visits: dict[Command, int] = {}
+        self._at_root = False
         self.to_move = game.to_move
-        self.apply = game.apply
-        self.determinize = game.determinize
         self.evaluate = game.evaluate
         self.is_horizon = game.is_horizon
         self.playout = game.playout
+
+    def determinize(self, view: object, rng: random.Random) -> TilesState:
+        # Each iteration draws a state, then applies a root command first (ismcts._iterate).
+        self._at_root = True
+        return self._game.determinize(view, rng)
+
+    def apply(self, state: TilesState, command: Command) -> TilesState:
+        if self._at_root:
+            self._at_root = False
+            visit = self._visits.get(command, 0)
+            self._visits[command] = visit + 1
+            seed = self._seeds[visit % len(self._seeds)]
+            state = with_fresh_seed(state, random.Random(seed))
+        return self._game.apply(state, command)
 
     def legal(self, state: TilesState, player: int) -> Sequence[Command]:
         action = state.action
@@ -496,6 +524,8 @@ class SearchBot:
         self.iterations = iterations
         self.shortlist = shortlist
         self.exploration = exploration
+        self._steps: dict[tuple[object, ...], Command] = {}
+        self._turn = -1
 
     def choose(self, view: object, legal: Sequence[Command]) -> Command:
         """Return the most visited of the heuristic's shortlist after the search.
@@ -505,12 +535,25 @@ class SearchBot:
         if not legal:
             raise IllegalCommandError("there is no legal command to choose from")
         state: TilesState = view.state  # type: ignore[attr-defined]
-        if len(legal) == 1 or state.phase != "play" or state.action is not None:
+        if len(legal) == 1 or state.phase != "play":
             return self._heuristic.choose(view, legal)
+        if state.action is not None:
+            # A Move or Charge under way goes on as the heuristic would; once it would stop,
+            # the search chooses what comes next (another unit's action or the turn's end).
+            moving = _moving_scores(state, legal)
+            if max(moving.values()) > WORTH_DOING:
+                return self._heuristic.choose(view, legal)
+            legal = [c for c in legal if id(c) not in moving]
+            if len(legal) == 1:
+                return legal[0]
         candidates = shortlist(state, legal, self.shortlist)
         units = frozenset(c.unit for c in candidates if isinstance(c, StartMove | StartCharge))
+        if state.turn != self._turn:  # the steps of another turn's positions are no use
+            self._turn = state.turn
+            self._steps.clear()
+        seeds = [self._random.getrandbits(64) for _ in range(self.iterations)]
         found = search(
-            _Guided(self._game, units),
+            _Guided(self._game, units, seeds, self._steps),
             view,
             candidates,
             legal[0].player,
