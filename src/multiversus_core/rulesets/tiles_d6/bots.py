@@ -350,7 +350,7 @@ def _deploy_score(state: TilesState, command: Place) -> float:
 
 STATUS: Final = {"prone": 0.5, "stunned": 1.0, "concussed": 2.0}
 """What a unit's posture and statuses cost its side in :func:`evaluate`."""
-HURT: Final = 0.7 * INJURY
+HURT: Final = 0.4 * INJURY
 """What a unit all but injured costs its side in :func:`worth`: a share of its health lost
 costs this times the share to the power 1.5, so each hit on a hurt unit counts more, as in
 :func:`harm`."""
