@@ -217,9 +217,7 @@ def test_the_search_bot_takes_a_winning_attack() -> None:
     down = unit("2.goblin", 2, (3, 2), prone=True, health=1, defense=0)
     far = unit("2.other", 2, (5, 5))
     state = playing([captain, down, far])
-    assert choose(SearchBot(SEARCH_GAME, 1, iterations=30), state) == Attack(
-        1, "1.captain", "2.goblin"
-    )
+    assert choose(SearchBot(SEARCH_GAME, 1), state) == Attack(1, "1.captain", "2.goblin")
 
 
 def test_the_search_bot_goes_on_with_a_move_as_the_heuristic_would(

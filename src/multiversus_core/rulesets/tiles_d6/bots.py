@@ -433,10 +433,20 @@ def quick_scores(state: TilesState, legal: Sequence[Command]) -> list[float]:
 
 
 def shortlist(state: TilesState, legal: Sequence[Command], size: int) -> list[Command]:
-    """The ``size`` commands of ``legal`` the heuristic rates best, best first."""
+    """The ``size`` commands of ``legal`` the heuristic rates best, best first, with the
+    better only of a unit's Move and Charge (their paths are the heuristic's either way, so
+    the two would mostly play the same)."""
     scores = score_commands(state, legal)
     ranked = sorted(range(len(legal)), key=lambda i: -scores[i])
-    return [legal[i] for i in ranked[:size]]
+    found: list[Command] = []
+    moving: set[str] = set()
+    for command in (legal[i] for i in ranked):
+        if isinstance(command, StartMove | StartCharge):
+            if command.unit in moving:
+                continue
+            moving.add(command.unit)
+        found.append(command)
+    return found[:size]
 
 
 class _Guided:
