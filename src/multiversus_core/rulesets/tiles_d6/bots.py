@@ -505,15 +505,20 @@ class _Guided:
 
 
 DEFAULT_ITERATIONS: Final = 200
-"""The ``mcts`` bot's iterations a decision."""
+"""The ``mcts`` bot's iterations a decision with a full shortlist (fewer candidates get
+as many a candidate)."""
 
 
 class SearchBot:
     """tiles-d6's ``mcts`` bot: information-set MCTS (:mod:`~multiversus_core.engine.ismcts`)
     over the search game, for the choice of which unit does what.
 
-    It searches the ``shortlist`` commands the heuristic rates best; the steps of
-    a Move or Charge are the heuristic's, in the search as in play, and so is
+    It searches every choice of which unit does what next (at the turn's start,
+    and once the heuristic would not go on with the Move or Charge under way)
+    among the ``shortlist`` commands the heuristic rates best, and takes the one
+    of best mean value: the root commands play out on common dice
+    (:class:`_Guided`), so their means differ by more than luck. The steps of a
+    Move or Charge are the heuristic's, in the search as in play, and so is
     set-up (searching each step would cost a search a step).
     """
 
