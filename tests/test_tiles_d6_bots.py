@@ -6,23 +6,31 @@ Positions are built as in ``test_tiles_d6_rules``: small open maps, seat 1 to ac
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from typing import Any
+
 import pytest
 from msgspec.structs import replace
 
 from multiversus_core.engine.errors import IllegalCommandError
+from multiversus_core.engine.ismcts import SearchResult, search
 from multiversus_core.engine.play import play_match
-from multiversus_core.rulesets.tiles_d6 import rules
+from multiversus_core.rulesets.tiles_d6 import bots, rules
 from multiversus_core.rulesets.tiles_d6.bots import (
     HeuristicBot,
     SearchBot,
+    _Guided,
     evaluate,
     harm,
     melee_value,
 )
 from multiversus_core.rulesets.tiles_d6.model import (
+    Action,
     Attack,
     Attacked,
     Command,
+    EndAction,
     EndTurn,
     Event,
     Fire,
@@ -34,7 +42,7 @@ from multiversus_core.rulesets.tiles_d6.model import (
     TilesSettings,
     TilesState,
 )
-from multiversus_core.rulesets.tiles_d6.ruleset import RULESET, SEARCH_GAME
+from multiversus_core.rulesets.tiles_d6.ruleset import RULESET, SEARCH_GAME, SearchGame
 from tests.test_tiles_d6_rules import playing, unit
 
 
@@ -209,6 +217,66 @@ def test_the_search_bot_takes_a_winning_attack() -> None:
     down = unit("2.goblin", 2, (3, 2), prone=True, health=1, defense=0)
     far = unit("2.other", 2, (5, 5))
     state = playing([captain, down, far])
-    assert choose(SearchBot(SEARCH_GAME, 1, iterations=30), state) == Attack(
-        1, "1.captain", "2.goblin"
-    )
+    assert choose(SearchBot(SEARCH_GAME, 1), state) == Attack(1, "1.captain", "2.goblin")
+
+
+def test_the_search_bot_goes_on_with_a_move_as_the_heuristic_would(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    ogre = unit("1.ogre", 1, (0, 2), combat=3, strength=5, move=4)
+    goblin = unit("2.goblin", 2, (3, 2), strength=2, evade=3, defense=0, health=5)
+    _, state = rules.decide(StartCharge(1, "1.ogre"), playing([ogre, goblin]))
+
+    def no_search(*args: object, **kwargs: object) -> object:
+        raise AssertionError("a step of a Move or Charge is not searched")
+
+    monkeypatch.setattr(bots, "search", no_search)
+    step = choose(SearchBot(SEARCH_GAME, 1), state)
+    assert isinstance(step, StepTo)
+    assert step == choose(HeuristicBot(1), state)
+
+
+def test_the_search_bot_searches_what_comes_after_a_move_is_over(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    spear = unit("1.spear", 1, (0, 0))
+    captain = unit("1.captain", 1, (2, 2), combat=4, strength=4)
+    down = unit("2.goblin", 2, (3, 2), prone=True, health=1, defense=0)
+    far = unit("2.other", 2, (5, 5))
+    moved = Action("1.spear", charge=False, points=0, steps=4)
+    state = playing([spear, captain, down, far], action=moved, acted=("1.spear",))
+    searched: list[Sequence[Command]] = []
+
+    def spy(
+        game: Any, view: object, legal: Sequence[Command], *args: Any, **kw: Any
+    ) -> SearchResult[Command]:
+        searched.append(legal)
+        return search(game, view, legal, *args, **kw)
+
+    monkeypatch.setattr(bots, "search", spy)
+    assert choose(SearchBot(SEARCH_GAME, 1), state) == Attack(1, "1.captain", "2.goblin")
+    assert len(searched) == 1
+    assert EndAction(1) not in searched[0]  # ending the move is no choice of its own
+    assert EndTurn(1) in rules.legal_commands(state, 1)
+
+
+def test_the_search_compares_its_root_commands_on_common_dice() -> None:
+    seen: dict[Command, list[object]] = {}
+
+    class Spy(SearchGame):
+        def apply(self, state: TilesState, command: Command) -> TilesState:
+            if state.turn == 1 and state.action is None and not state.acted:
+                seen.setdefault(command, []).append((state.settings.seed, state.chance))
+            return super().apply(state, command)
+
+    archer = unit("1.crossbow", 1, (0, 0), ranged=3, power=3)
+    spear = unit("1.spear", 1, (1, 3))
+    goblin = unit("2.goblin", 2, (4, 0), defense=0, health=5)
+    state = playing([archer, spear, goblin])
+    legal: list[Command] = [Fire(1, "1.crossbow", "2.goblin"), StartMove(1, "1.spear"), EndTurn(1)]
+    seeds = [11, 12, 13, 14, 15, 16, 17, 18]
+    guided = _Guided(Spy(), frozenset(), seeds, {})
+    search(guided, RULESET.view(state, "seat-1"), legal, 1, random.Random(3), iterations=12)
+    firsts = {command: chances[0] for command, chances in seen.items()}
+    assert len(set(firsts.values())) == 1  # each command's first visit, on the same dice
+    assert all(len(set(chances)) == len(chances) for chances in seen.values())

@@ -29,15 +29,14 @@ import heapq
 import math
 import random
 from collections.abc import Sequence
-from typing import Any, Final, cast
+from typing import Any, Final
 
 from msgspec.structs import replace
 
-from multiversus_core.engine.bots import GuidedGame, ShortlistBot
-from multiversus_core.engine.choices import Legal
 from multiversus_core.engine.errors import IllegalCommandError
 from multiversus_core.engine.grid import centre_tiles, distance, neighbours
-from multiversus_core.engine.ismcts import Game
+from multiversus_core.engine.ismcts import Game, search
+from multiversus_core.engine.open_game import with_fresh_seed
 from multiversus_core.rulesets.tiles_d6 import rules
 from multiversus_core.rulesets.tiles_d6.model import (
     Attack,
@@ -351,7 +350,7 @@ def _deploy_score(state: TilesState, command: Place) -> float:
 
 STATUS: Final = {"prone": 0.5, "stunned": 1.0, "concussed": 2.0}
 """What a unit's posture and statuses cost its side in :func:`evaluate`."""
-HURT: Final = 0.7 * INJURY
+HURT: Final = 0.4 * INJURY
 """What a unit all but injured costs its side in :func:`worth`: a share of its health lost
 costs this times the share to the power 1.5, so each hit on a hurt unit counts more, as in
 :func:`harm`."""
@@ -434,25 +433,68 @@ def quick_scores(state: TilesState, legal: Sequence[Command]) -> list[float]:
 
 
 def shortlist(state: TilesState, legal: Sequence[Command], size: int) -> list[Command]:
-    """The ``size`` commands of ``legal`` the heuristic rates best, best first."""
+    """The ``size`` commands of ``legal`` the heuristic rates best, best first, with the
+    better only of a unit's Move and Charge (their paths are the heuristic's either way, so
+    the two would mostly play the same)."""
     scores = score_commands(state, legal)
     ranked = sorted(range(len(legal)), key=lambda i: -scores[i])
-    return [legal[i] for i in ranked[:size]]
+    found: list[Command] = []
+    moving: set[str] = set()
+    for command in (legal[i] for i in ranked):
+        if isinstance(command, StartMove | StartCharge):
+            if command.unit in moving:
+                continue
+            moving.add(command.unit)
+        found.append(command)
+    return found[:size]
 
 
-class _Guided(GuidedGame):
+class _Guided:
     """A search game whose Moves and Charges of ``units`` step as the heuristic would: the
-    search judges a unit's action by the path the bot will take."""
+    search judges a unit's action by the path the bot will take.
 
-    def __init__(self, game: Game[TilesState, Any, Command, int], units: frozenset[str]) -> None:
-        super().__init__(game)
+    Its root commands are compared on common dice: the n-th visit of every root command
+    plays out from the n-th of one list of chance seeds, so that luck weighs less in the
+    difference between two commands than in either. ``steps`` is the heuristic's steps
+    found so far, kept from one search to the next.
+    """
+
+    def __init__(
+        self,
+        game: Game[TilesState, Any, Command, int],
+        units: frozenset[str],
+        seeds: Sequence[int],
+        steps: dict[tuple[object, ...], Command],
+    ) -> None:
+        self._game = game
         self._units = units
-        self._steps: dict[tuple[object, ...], Command] = {}
+        self._seeds = seeds
+        self._steps = steps
+        self._visits: dict[Command, int] = {}
+        self._at_root = False
+        self.to_move = game.to_move
+        self.evaluate = game.evaluate
+        self.is_horizon = game.is_horizon
+        self.playout = game.playout
+
+    def determinize(self, view: object, rng: random.Random) -> TilesState:
+        # Each iteration draws a state, then applies a root command first (ismcts._iterate).
+        self._at_root = True
+        return self._game.determinize(view, rng)
+
+    def apply(self, state: TilesState, command: Command) -> TilesState:
+        if self._at_root:
+            self._at_root = False
+            visit = self._visits.get(command, 0)
+            self._visits[command] = visit + 1
+            seed = self._seeds[visit % len(self._seeds)]
+            state = with_fresh_seed(state, random.Random(seed))
+        return self._game.apply(state, command)
 
     def legal(self, state: TilesState, player: int) -> Sequence[Command]:
         action = state.action
         if action is None or action.unit not in self._units:
-            return self.game.legal(state, player)
+            return self._game.legal(state, player)
         key = (state.units, action)
         if key not in self._steps:
             legal = rules.legal_commands(state, player)
@@ -463,38 +505,86 @@ class _Guided(GuidedGame):
 
 
 DEFAULT_ITERATIONS: Final = 200
-"""The ``mcts`` bot's iterations a decision."""
+"""The ``mcts`` bot's iterations a decision with a full shortlist (fewer candidates get
+as many a candidate)."""
 
 
-class SearchBot(ShortlistBot):
+class SearchBot:
     """tiles-d6's ``mcts`` bot: information-set MCTS (:mod:`~multiversus_core.engine.ismcts`)
     over the search game, for the choice of which unit does what.
 
-    It searches the ``shortlist`` commands the heuristic rates best; the steps of
-    a Move or Charge are the heuristic's, in the search as in play, and so is
+    It searches every choice of which unit does what next (at the turn's start,
+    and once the heuristic would not go on with the Move or Charge under way)
+    among the ``shortlist`` commands the heuristic rates best, and takes the one
+    of best mean value: the root commands play out on common dice
+    (:class:`_Guided`), so their means differ by more than luck. The steps of a
+    Move or Charge are the heuristic's, in the search as in play, and so is
     set-up (searching each step would cost a search a step).
     """
 
-    default_iterations = DEFAULT_ITERATIONS
-    default_shortlist = 6
+    def __init__(
+        self,
+        game: Game[TilesState, Any, Command, int],
+        seed: int = 0,
+        *,
+        iterations: int = DEFAULT_ITERATIONS,
+        shortlist: int = 6,
+        exploration: float = 0.3,
+    ) -> None:
+        if iterations < 1:
+            raise ValueError(f"a search needs at least one iteration, not {iterations}")
+        self._game = game
+        self._random = random.Random(seed)
+        self._heuristic = HeuristicBot(self._random.getrandbits(64))
+        self.iterations = iterations
+        self.shortlist = shortlist
+        self.exploration = exploration
+        self._steps: dict[tuple[object, ...], Command] = {}
+        self._turn = -1
 
-    def heuristic(self, seed: int) -> HeuristicBot:
-        """tiles-d6's heuristic bot."""
-        return HeuristicBot(seed)
+    def choose(self, view: object, legal: Sequence[Command]) -> Command:
+        """Return the best of the heuristic's shortlist by its mean value after the search.
 
-    def shortlist(self, view: Any, legal: Legal) -> Sequence[Command] | None:
-        """The heuristic's best few choices of which unit does what; None elsewhere."""
-        commands = cast(Sequence[Command], legal)
-        state: TilesState = view.state
-        if len(commands) == 1 or state.phase != "play" or state.action is not None:
-            return None
-        return shortlist(state, commands, self.shortlist_size)
-
-    def guided(self, view: Any, candidates: Sequence[Command]) -> _Guided:
-        """The search game, the Moves and Charges of the candidates stepping as the heuristic
-        would."""
+        :raises IllegalCommandError: if there is no legal command to choose.
+        """
+        if not legal:
+            raise IllegalCommandError("there is no legal command to choose from")
+        state: TilesState = view.state  # type: ignore[attr-defined]
+        if len(legal) == 1 or state.phase != "play":
+            return self._heuristic.choose(view, legal)
+        if state.action is not None:
+            # A Move or Charge under way goes on as the heuristic would; once it would stop,
+            # the search chooses what comes next (another unit's action or the turn's end).
+            moving = _moving_scores(state, legal)
+            if max(moving.values()) > WORTH_DOING:
+                return self._heuristic.choose(view, legal)
+            legal = [c for c in legal if id(c) not in moving]
+            if len(legal) == 1:
+                return legal[0]
+        candidates = shortlist(state, legal, self.shortlist)
         units = frozenset(c.unit for c in candidates if isinstance(c, StartMove | StartCharge))
-        return _Guided(self._game, units)
+        if state.turn != self._turn:  # the steps of another turn's positions are no use
+            self._turn = state.turn
+            self._steps.clear()
+        # As many iterations a candidate as a full shortlist gets: fewer for a shorter one.
+        iterations = -(-self.iterations * len(candidates) // self.shortlist)
+        iterations = max(1, min(self.iterations, iterations))
+        seeds = [self._random.getrandbits(64) for _ in range(iterations)]
+        found = search(
+            _Guided(self._game, units, seeds, self._steps),
+            view,
+            candidates,
+            legal[0].player,
+            self._random,
+            iterations=iterations,
+            exploration=self.exploration,
+        )
+        # Visits barely differ at this exploration: the mean on common dice tells more.
+        # Equal means go to the heuristic's order.
+        return max(candidates, key=lambda c: found.values.get(c, -2.0))
+
+    def __repr__(self) -> str:
+        return f"SearchBot(iterations={self.iterations})"
 
 
 __all__ = [

@@ -192,7 +192,16 @@ def unit_at(state: TilesState, at: Coord) -> Unit | None:
 def next_to(state: TilesState, at: Coord, seat: Seat) -> tuple[Unit, ...]:
     """The units of ``seat`` on the board next to ``at``, whatever their posture or status
     (T18, T37)."""
-    return tuple(u for u in on_board(state, seat) if u.at is not None and is_adjacent(u.at, at))
+    column, row = at
+    return tuple(
+        u
+        for u in state.units
+        if u.seat == seat
+        and u.at is not None
+        and u.at != at
+        and -1 <= u.at[0] - column <= 1
+        and -1 <= u.at[1] - row <= 1
+    )
 
 
 def is_adjacent_tile(state: TilesState, at: Coord, seat: Seat) -> bool:
