@@ -646,6 +646,7 @@ def _verify_auditing_first(log: MatchLog) -> Verification:
         finished=state.is_over,
         salts=log.header.settings.salts,
         chance="public",
+        format=match.format,
     )
 
 
