@@ -709,3 +709,13 @@ def test_the_search_stops_at_the_end_of_the_round_and_judges_the_lead() -> None:
 
 def test_the_engine_finds_sealed_bids_by_its_id() -> None:
     assert load_ruleset("sealed-bids") is RULESET
+
+
+def test_a_players_name_is_bounded_as_in_every_game() -> None:
+    # Sealed Bids checks its table with the engine's check_table, as tiles-d6 and
+    # worlds-collide do: a name longer than 64 characters is refused.
+    from multiversus_core.engine.errors import SettingsError
+    from multiversus_core.rulesets.sealed_bids.rules import SealedBidsSettings, check_settings
+
+    with pytest.raises(SettingsError, match="seat 2 is longer than 64 characters"):
+        check_settings(SealedBidsSettings(players=("Ann", "B" * 65, "Cy")))

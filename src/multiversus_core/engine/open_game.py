@@ -58,7 +58,8 @@ def check_table(settings: Any, seats: int) -> None:
     """
     s = settings
     if len(s.players) != seats or not all(isinstance(p, str) and p.strip() for p in s.players):
-        everyone = "both players" if seats == 2 else f"all {seats} players"
+        counted = {3: "three", 4: "four", 5: "five", 6: "six"}.get(seats, str(seats))
+        everyone = "both players" if seats == 2 else f"all {counted} players"
         raise SettingsError(f"players: name {everyone}, seat 1 first")
     check_names(s.players)
     if not 0 <= s.seed < 2**64:

@@ -13,8 +13,9 @@ from msgspec.structs import replace
 
 from multiversus_core.engine.audit import Committed, Due, Revealed, SecretFact
 from multiversus_core.engine.chance import Chance, Seed, roll
-from multiversus_core.engine.commit import SaltSource, check_salt, commit, is_salt, seeded_salt
+from multiversus_core.engine.commit import SaltSource, check_salt, commit, seeded_salt
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError, SettingsError
+from multiversus_core.engine.open_game import check_table
 from multiversus_core.engine.ruleset import Outcome, Seat
 
 SEATS: Final = (1, 2, 3)
@@ -39,19 +40,9 @@ class SealedBidsSettings(_Struct, frozen=True):
 
 def check_settings(settings: SealedBidsSettings) -> None:
     """Check the settings can start a match: :class:`SettingsError` names the first wrong field."""
-    s = settings
-    if len(s.players) != len(SEATS) or not all(isinstance(p, str) and p.strip() for p in s.players):
-        raise SettingsError("players: name all three players, seat 1 first")
-    if not 1 <= s.rounds <= len(TOKENS):
-        raise SettingsError(f"rounds: a match lasts 1 to 5 rounds, not {s.rounds!r}")
-    if not 0 <= s.seed < 2**64:
-        raise SettingsError(f"seed: the seed is from 0 to 2**64 - 1, not {s.seed}")
-    if s.salts not in ("seed", "secrets"):
-        raise SettingsError(f"salts: salts come from 'seed' or 'secrets', not {s.salts!r}")
-    if s.chance and not is_salt(s.chance):
-        raise SettingsError("chance: a chance commitment is 64 lower-case hex digits")
-    if s.chance and s.seed != 0:
-        raise SettingsError("seed: the seed is 0 when chance is secret")
+    check_table(settings, len(SEATS))
+    if not 1 <= settings.rounds <= len(TOKENS):
+        raise SettingsError(f"rounds: a match lasts 1 to 5 rounds, not {settings.rounds!r}")
 
 
 # --- commands and events, and the placeholders a viewer sees for what is hidden from them ----
