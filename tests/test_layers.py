@@ -8,15 +8,32 @@ function cannot hide a circle from these tests.
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
 
 CORE = Path(__file__).parent.parent / "src" / "multiversus_core"
 
-TOP_LEVEL = frozenset({"multiversus_core", "multiversus_core._version", "multiversus_core._moved"})
-"""The only modules outside ``engine/`` and ``rulesets/``: the public API, the version, and
-the old names of moved modules."""
+TOP_LEVEL = frozenset(
+    {
+        "multiversus_core",
+        "multiversus_core._version",
+        "multiversus_core._moved",
+        "multiversus_core.openspiel",
+    }
+)
+"""The only modules outside ``engine/`` and ``rulesets/``: the public API, the version, the
+old names of moved modules, and the games as OpenSpiel games."""
+
+THIRD_PARTY = frozenset({"msgspec"})
+"""What the core imports beside the standard library and itself."""
+
+OPTIONAL_IMPORTS = frozenset(
+    {("multiversus_core.openspiel", "pyspiel"), ("multiversus_core.openspiel", "numpy")}
+)
+"""The one exception: :mod:`multiversus_core.openspiel` imports OpenSpiel (and its numpy),
+the ``openspiel`` extra; nothing in the core imports that module."""
 
 LAZY_STANDARD_IMPORTS = frozenset(
     {
@@ -125,6 +142,29 @@ def test_the_engine_imports_no_game_and_nothing_outside_the_engine() -> None:
         if not imported.startswith("multiversus_core.engine") and imported not in ENGINE_MAY_IMPORT
     ]
     assert not outside
+
+
+def test_the_core_imports_only_msgspec_beside_the_standard_library() -> None:
+    foreign = sorted(
+        f"{name} imports {imported}"
+        for name, path in MODULES.items()
+        for imported, _ in _imports(path)
+        if (top := imported.partition(".")[0]) not in sys.stdlib_module_names
+        and top not in THIRD_PARTY
+        and top != "multiversus_core"
+        and (name, top) not in OPTIONAL_IMPORTS
+    )
+    assert not foreign
+
+
+def test_nothing_in_the_core_imports_the_openspiel_module() -> None:
+    importers = sorted(
+        name
+        for name, path in MODULES.items()
+        for imported, _ in _imports(path)
+        if imported == "multiversus_core.openspiel"
+    )
+    assert not importers
 
 
 def test_no_import_circle_in_the_core() -> None:

@@ -113,6 +113,15 @@ def match_seed(seed: int, commitment: str, chance: Chance | None) -> int | None:
     return chance.seed if chance is not None else seed
 
 
+class TooFewDiceError(InvalidCommandError):
+    """A command supplies fewer dice than it rolls: ``sides`` are the faces of the first die
+    it lacks (the next die to roll at the table)."""
+
+    def __init__(self, message: str, sides: int) -> None:
+        super().__init__(message)
+        self.sides = sides
+
+
 class Dice:
     """The dice of one command: those it supplies (rolled at the table), else drawn from the
     match's chance in order from draw number ``counter``.
@@ -140,8 +149,9 @@ class Dice:
         self.used += 1
         if self.supplied is not None:
             if self.used > len(self.supplied):
-                raise InvalidCommandError(
-                    f"this command rolls more dice than the {len(self.supplied)} it supplies"
+                raise TooFewDiceError(
+                    f"this command rolls more dice than the {len(self.supplied)} it supplies",
+                    sides,
                 )
             face = self.supplied[self.used - 1]
             if face > sides:

@@ -12,6 +12,7 @@ from typing import Any, Final
 
 import msgspec
 
+from multiversus_core.engine.actions import ActionCodec
 from multiversus_core.engine.audit import Auditor as AnyAuditor
 from multiversus_core.engine.audit import Revealed
 from multiversus_core.engine.bots import BotMaker
@@ -29,6 +30,7 @@ from multiversus_core.engine.ruleset import (
     with_table_of,
 )
 from multiversus_core.rulesets.multiversus import chance, decide, fill, legal, match, narrate, views
+from multiversus_core.rulesets.multiversus.actions import codec
 from multiversus_core.rulesets.multiversus.audit import Auditor
 from multiversus_core.rulesets.multiversus.bots.determinize import determinize
 from multiversus_core.rulesets.multiversus.bots.heuristic import HeuristicBot
@@ -177,6 +179,10 @@ class MultiversusRuleset:
     def search_game(self) -> Game[MatchState, views.MatchView, Command, Seat]:
         """Multiversus as the search sees it."""
         return GAME  # type: ignore[return-value]
+
+    def action_codec(self, settings: MatchSettings) -> ActionCodec[Command]:
+        """The commands as action ids, the same for every match of the installed teams."""
+        return codec()
 
     def describe_command(self, shown: msgspec.Struct, state: MatchState) -> str:
         """Who gave the command and what it was; a hidden choice as made in secret."""

@@ -10,6 +10,7 @@ from typing import Any, Final
 import msgspec
 from msgspec.structs import replace
 
+from multiversus_core.engine.actions import ActionCodec
 from multiversus_core.engine.bots import BotMaker, SearchBot, UniformBot
 from multiversus_core.engine.chance import Chance, opens_chance
 from multiversus_core.engine.choices import Legal
@@ -17,7 +18,7 @@ from multiversus_core.engine.commit import STAND_IN_SALT, fresh_salt
 from multiversus_core.engine.errors import SettingsError
 from multiversus_core.engine.records import Upcast
 from multiversus_core.engine.ruleset import Ruleset, Seat, Table, Viewer, table_of, with_table_of
-from multiversus_core.rulesets.sealed_bids import hidden, rules
+from multiversus_core.rulesets.sealed_bids import actions, hidden, rules
 from multiversus_core.rulesets.sealed_bids.rules import (
     Bid,
     Command,
@@ -164,6 +165,10 @@ class SealedBidsRuleset:
     def search_game(self) -> SearchGame:
         """The one :class:`SearchGame` every search shares: it keeps nothing."""
         return SEARCH_GAME
+
+    def action_codec(self, settings: SealedBidsSettings) -> ActionCodec[Command]:
+        """The commands as action ids (:mod:`.actions`): the same for every match."""
+        return actions.CODEC
 
 
 SEARCH_GAME: Final = SearchGame()
