@@ -155,7 +155,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
             step = legal.ask(self.chosen)
             if isinstance(step, Ask):
                 return sorted(self._codec.key_id(option.key) for option in step.options)
-            return [self._codec.encode(step)]  # a tree of one command: never left complete
+            return [self._codec.encode(step)]  # a tree that asks nothing: its one command
         commands = cast(Sequence[Any], legal)
         return sorted({self._codec.encode(command) for command in commands})
 

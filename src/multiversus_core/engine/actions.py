@@ -18,10 +18,10 @@ Chance: a kind names the field through which a command supplies the chance
 it draws (a die rolled at the table). Such a command given without it is a
 chance point: its dice are rolled one by one, each a chance outcome, and the
 command is then given with them. A field of one die (``die``) always rolls
-one die of :attr:`Kind.sides` faces; a field of several (``dice``) rolls as
-many as the rules ask, which the engine finds by asking ``decide`` with the
-dice rolled so far (:class:`~.chance.TooFewDiceError` names the next die's
-faces).
+one die of :attr:`Kind.sides` faces; a field of several (``dice``) rolls
+:attr:`Kind.rolls` of them, or as many as the rules ask, which the engine
+finds by asking ``decide`` with the dice rolled so far
+(:class:`~.chance.TooFewDiceError` names the next die's faces).
 """
 
 from __future__ import annotations
@@ -52,7 +52,12 @@ class Kind(NamedTuple):
     dice: Literal["one", "many"] = "one"
     """Whether ``chance`` holds one die (an int) or several (a tuple)."""
     sides: int = 6
-    """The faces of a ``"one"`` die (a coin: 2)."""
+    """The faces of a ``"one"`` die (a coin: 2), or of each of ``rolls`` dice."""
+    rolls: int | None = None
+    """For ``"many"``: how many dice the command always rolls, or None if the rules say."""
+    built: bool = False
+    """Only ever built by a tree of choices: its one id stands for any command of the struct
+    (it tells the kind and its chance) and is never offered: the tree's keys are."""
 
     @property
     def size(self) -> int:
@@ -135,12 +140,14 @@ class ActionCodec(Generic[C]):
     def decode(self, action: int, seat: int) -> C:
         """The command of id ``action``, given by ``seat`` (no salt, no chance supplied).
 
-        :raises ValueError: if ``action`` is not a command's id.
+        :raises ValueError: if ``action`` is not a command's id, or is a built kind's.
         """
         if not 0 <= action < self.commands:
             raise ValueError(f"{action} is not the id of a command (0 to {self.commands - 1})")
         index = _last_at_most(self._offsets, action)
         kind = self.kinds[index]
+        if kind.built:
+            raise ValueError(f"{action} stands for any {kind.type.__name__}, built by its tree")
         rest = action - self._offsets[index]
         values: dict[str, Any] = {}
         for name, domain in reversed(kind.fields):
@@ -206,6 +213,8 @@ class ActionCodec(Generic[C]):
             raise ValueError(f"{kind.type.__name__} supplies no chance")
         if kind.dice == "one":
             return None if faces else kind.sides
+        if kind.rolls is not None:
+            return kind.sides if len(faces) < kind.rolls else None
         try:
             decide(self.supplied(command, faces))
         except TooFewDiceError as short:

@@ -16,6 +16,7 @@ from typing import Any, Final
 import msgspec
 from msgspec.structs import replace
 
+from multiversus_core.engine.actions import ActionCodec
 from multiversus_core.engine.bots import BotMaker, UniformBot
 from multiversus_core.engine.chance import Chance, opens_chance
 from multiversus_core.engine.errors import SettingsError
@@ -32,7 +33,7 @@ from multiversus_core.engine.ruleset import (
     Seat,
     Viewer,
 )
-from multiversus_core.rulesets.tiles_d6 import rules, words
+from multiversus_core.rulesets.tiles_d6 import actions, rules, words
 from multiversus_core.rulesets.tiles_d6.bots import (
     HeuristicBot,
     SearchBot,
@@ -242,6 +243,10 @@ class TilesRuleset(OpenGame):
     def search_game(self) -> SearchGame:
         """The one :class:`SearchGame` every search shares: it keeps nothing."""
         return SEARCH_GAME
+
+    def action_codec(self, settings: TilesSettings) -> ActionCodec[Command]:
+        """The commands as action ids, for the settings' rosters and map (:mod:`.actions`)."""
+        return actions.codec(settings)
 
 
 RULESET: Final = TilesRuleset()

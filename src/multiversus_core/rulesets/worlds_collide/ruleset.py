@@ -18,6 +18,7 @@ from typing import Any, Final, cast
 import msgspec
 from msgspec.structs import replace
 
+from multiversus_core.engine.actions import ActionCodec
 from multiversus_core.engine.bots import BotMaker, UniformBot
 from multiversus_core.engine.chance import Chance, opens_chance
 from multiversus_core.engine.choices import CommandTree, is_tree
@@ -35,7 +36,7 @@ from multiversus_core.engine.ruleset import (
     Seat,
     Viewer,
 )
-from multiversus_core.rulesets.worlds_collide import choices, rules, words
+from multiversus_core.rulesets.worlds_collide import actions, choices, rules, words
 from multiversus_core.rulesets.worlds_collide.bots import (
     HeuristicBot,
     SearchBot,
@@ -259,6 +260,10 @@ class WorldsRuleset(OpenGame):
     def search_game(self) -> SearchGame:
         """The one :class:`SearchGame` every search shares: it keeps nothing."""
         return SEARCH_GAME
+
+    def action_codec(self, settings: WorldsSettings) -> ActionCodec[Command]:
+        """The commands and choice keys as action ids, for the settings' factions and map."""
+        return actions.codec(settings)
 
 
 RULESET: Final = WorldsRuleset()
