@@ -3,8 +3,11 @@ code: its random simulation test, random playouts, ``evaluate_bots`` and ISMCTSB
 
 from __future__ import annotations
 
+import ast
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pyspiel
@@ -206,3 +209,12 @@ def test_importing_it_without_openspiel_names_the_extra() -> None:
         "ImportError: multiversus_core.openspiel needs OpenSpiel: "
         "pip install 'multiversus[openspiel]'"
     )
+
+
+def test_the_example_of_docs_openspiel_plays_a_match(capsys: pytest.CaptureFixture[str]) -> None:
+    page = (Path(__file__).parent.parent / "docs" / "openspiel.md").read_text(encoding="utf-8")
+    example = re.findall(r"```python\n(.*?)```", page, re.S)[0]
+    exec(compile(example, "docs/openspiel.md", "exec"), {})
+    returns = ast.literal_eval(capsys.readouterr().out.strip())
+    assert len(returns) == 3
+    assert all(-1.0 <= r <= 1.0 for r in returns)
