@@ -218,3 +218,22 @@ def test_the_example_of_docs_openspiel_plays_a_match(capsys: pytest.CaptureFixtu
     returns = ast.literal_eval(capsys.readouterr().out.strip())
     assert len(returns) == 3
     assert all(-1.0 <= r <= 1.0 for r in returns)
+
+
+def test_an_illegal_action_is_refused() -> None:
+    state = pyspiel.load_game("python_sealed_bids").new_initial_state()
+    with pytest.raises(ValueError, match="not a legal action now"):
+        state.apply_action(5)  # the prize roll, before anyone has bid
+
+
+def test_a_match_whose_salts_are_secret_plays_to_the_end() -> None:
+    game = pyspiel.load_game("python_multiversus", {"settings": '{"salts": "secrets"}'})
+    rng = np.random.RandomState(8)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_action(_chance(state, rng))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    assert game.settings.salts == "secrets"
+    assert len(state.returns()) == 2

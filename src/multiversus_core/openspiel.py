@@ -175,8 +175,11 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         seat = self.current_player() + 1
         if action >= self._codec.commands:
             legal = self._ruleset.legal_commands(self.state, seat)
-            step = legal.ask((*self.chosen, self._codec.key_of(action)))  # type: ignore[union-attr]
-            self.chosen = (*self.chosen, self._codec.key_of(action))
+            if not is_tree(legal):
+                raise ValueError(f"{action} chooses an option, but this decision is a list")
+            chosen = (*self.chosen, self._codec.key_of(action))
+            step = legal.ask(chosen)
+            self.chosen = chosen
             if isinstance(step, Ask):
                 return
             command = step
@@ -214,7 +217,8 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         self._give(command)
 
     def _give(self, command: Any) -> None:
-        _, self.state = self._ruleset.decide(command, self.state)
+        salted = self._ruleset.salted(command, self.get_game().settings)  # a "secrets" match
+        _, self.state = self._ruleset.decide(salted, self.state)
 
     # --- the end ------------------------------------------------------------------------
 
@@ -247,7 +251,7 @@ class SpielState(pyspiel.State):  # type: ignore[misc]
         viewer = self._ruleset.viewer_of(self.state, player + 1)
         drawn = self._ruleset.determinize(self._ruleset.view(self.state, viewer), rng)
         sample = SpielState(self.get_game(), drawn)
-        sample.chosen = self.chosen
+        sample.chosen = self.chosen if self.pending is None else ()
         return sample
 
     def _action_to_string(self, player: int, action: int) -> str:
