@@ -3,6 +3,7 @@ state, one to one on the legal commands, and its chance points."""
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -140,3 +141,34 @@ def test_too_few_dice_names_the_faces_of_the_next() -> None:
 def test_a_field_listing_a_value_twice_is_refused() -> None:
     with pytest.raises(ValueError, match="twice"):
         ActionCodec((Kind(Bid, (("token", (1, 1)),)),))
+
+
+def _decide(ruleset: Any, state: Any, command: Any) -> object:
+    return ruleset.decide(command, state)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_chance_point_rolls_the_dice_the_game_records(game: str) -> None:
+    ruleset = load_ruleset(game)
+    codec = ruleset.action_codec(ruleset.settings_type())  # type: ignore[attr-defined]
+    rng = random.Random(13)
+    rolled = 0
+    for _ in range(2):
+        state = ruleset.initial_state(ruleset.settings_type(), None)
+        while seats := ruleset.to_act(state):
+            command = random_command(ruleset.legal_commands(state, seats[0]), rng)
+            events, after = ruleset.decide(command, state)
+            if codec.draws_chance(command):
+                recorded = ruleset.with_recorded_chance(command, events)
+                kind = codec.kind_of(command)
+                supplied = getattr(recorded, kind.chance)
+                faces = (supplied,) if kind.dice == "one" else tuple(supplied)
+                decide = functools.partial(_decide, ruleset, state)
+                for n, face in enumerate(faces):
+                    sides = codec.next_die(command, faces[:n], decide)
+                    assert sides is not None and 1 <= face <= sides
+                assert codec.next_die(command, faces, decide) is None
+                assert ruleset.decide(codec.supplied(command, faces), state)[1] == after
+                rolled += 1
+            state = after
+    assert rolled > 0
