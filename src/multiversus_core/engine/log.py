@@ -44,6 +44,7 @@ from multiversus_core.engine.chance import Chance, opens_chance
 from multiversus_core.engine.errors import LogError, LogErrorCode, UnknownGameError, os_reason
 from multiversus_core.engine.records import (
     DEFAULT_GAME,
+    LOG_VERSION,
     EndRecord,
     Entries,
     EntryRecord,
@@ -55,8 +56,6 @@ from multiversus_core.engine.registry import game_ids, load_ruleset, ruleset_of
 
 LOG_FORMAT: Final = "multiversus-log"
 """The ``format`` value of every log header."""
-LOG_VERSION: Final = 4
-"""The log format version this engine writes and the newest it reads."""
 OLDEST_LOG_VERSION: Final = 1
 """The oldest log format version this engine reads (older versions are upcast on read)."""
 LOG_ERROR_CODES: Final[tuple[LogErrorCode, ...]] = typing.get_args(LogErrorCode)

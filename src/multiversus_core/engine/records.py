@@ -24,6 +24,9 @@ DEFAULT_GAME: Final = "multiversus"
 """The game a log without a game id plays (logs before games had ids), and the
 commands' default."""
 
+LOG_VERSION: Final = 4
+"""The log format version this engine writes and the newest it reads."""
+
 MAX_ENTRIES: Final = 10**9
 """The most entries a log may number (a match has a few hundred)."""
 EntryNumber: TypeAlias = Annotated[int, msgspec.Meta(ge=1, le=MAX_ENTRIES)]

@@ -37,6 +37,7 @@ from multiversus_core.rulesets.multiversus.bots.search import GAME, SearchBot
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.events import Event, MatchEnded
 from multiversus_core.rulesets.multiversus.evolve import evolve, evolve_all, initial_state
+from multiversus_core.rulesets.multiversus.position import NOTATION
 from multiversus_core.rulesets.multiversus.secrets import salted
 from multiversus_core.rulesets.multiversus.settings import MatchSettings
 from multiversus_core.rulesets.multiversus.state import MatchState
@@ -62,6 +63,8 @@ class MultiversusRuleset:
     view_command_type: Final[Any] = views.ViewCommand
     viewers: Final[tuple[Viewer, ...]] = views.PLAYER_VIEWERS
     log_upcasts: Final[Mapping[int, Upcast]] = UPCASTS
+    notation: Final = NOTATION
+    """How its positions are written (:mod:`~multiversus_core.engine.position`)."""
     """Logs of format versions 1 to 3 (:mod:`.upcast`)."""
 
     def check_settings(self, settings: MatchSettings) -> None:
