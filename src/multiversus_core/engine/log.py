@@ -42,6 +42,7 @@ if sys.platform != "win32":
 from multiversus_core._version import __version__
 from multiversus_core.engine.chance import Chance, opens_chance
 from multiversus_core.engine.errors import LogError, LogErrorCode, UnknownGameError, os_reason
+from multiversus_core.engine.position import opening_state
 from multiversus_core.engine.records import (
     DEFAULT_GAME,
     LOG_VERSION,
@@ -119,7 +120,7 @@ class MatchLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False
         Someone who noted the head of a log can tell that nothing was cut off
         its end, which the chain alone cannot show for an unfinished match.
         """
-        lines = _chain_lines(self.header.settings, self.entries, self.chance)
+        lines = _chain_lines(self.header.settings, self.entries, self.chance, self.header.position)
         end = -2 if self.finished else -1
         return _sha256(lines[end][:-1])
 
@@ -214,8 +215,9 @@ def _sha256(line: bytes | memoryview) -> str:
 # --- writing -----------------------------------------------------------------
 
 
-def new_header(settings: Any) -> LogHeader[Any]:
-    """Return the header this engine writes for a match with these settings."""
+def new_header(settings: Any, position: str = "") -> LogHeader[Any]:
+    """Return the header this engine writes for a match with these settings, started from
+    ``position`` (empty: the game's initial state)."""
     records = records_of(settings)
     header: LogHeader[Any] = records.header(
         format=LOG_FORMAT,
@@ -224,13 +226,20 @@ def new_header(settings: Any) -> LogHeader[Any]:
         settings=settings,
         game=records.game,
         rules=records.rules,
+        **_started_from(position),
     )
     return header
 
 
-def encode_header(settings: Any) -> bytes:
+def _started_from(position: str) -> dict[str, str]:
+    """The header's field naming the position a match started from, if it did not start
+    from the game's initial state: left out otherwise, so such a header reads as before."""
+    return {"position": position} if position else {}
+
+
+def encode_header(settings: Any, position: str = "") -> bytes:
     """Return the header line for a match with these settings, newline included."""
-    return _encoder.encode(new_header(settings)) + b"\n"
+    return _encoder.encode(new_header(settings, position)) + b"\n"
 
 
 def encode_entry(command: Any, events: Iterable[Any], *, seq: int = 1, prev: str = "") -> bytes:
@@ -251,14 +260,17 @@ def encode_end(count: int, head: str, chance: Chance | None = None) -> bytes:
 
 
 def _chain_lines(
-    settings: Any, entries: Iterable[LogEntry[Any, Any]], chance: Chance | None = None
+    settings: Any,
+    entries: Iterable[LogEntry[Any, Any]],
+    chance: Chance | None = None,
+    position: str = "",
 ) -> list[bytes]:
     """Every line of a log (newlines included), with the chain and the end record.
 
     :raises ValueError: if the match ended with its chance secret and ``chance`` is unknown.
     """
     records = records_of(settings)
-    lines = [encode_header(settings)]
+    lines = [encode_header(settings, position)]
     seq = 0
     finished = False
     for entry in entries:
@@ -280,7 +292,7 @@ def encode_log(log: MatchLog) -> bytes:
 
     :raises ValueError: for a finished match whose secret chance seed the log does not hold.
     """
-    return b"".join(_chain_lines(log.header.settings, log.entries, log.chance))
+    return b"".join(_chain_lines(log.header.settings, log.entries, log.chance, log.header.position))
 
 
 class TornRecord(msgspec.Struct, frozen=True, gc=False):
@@ -338,13 +350,18 @@ class LogWriter:
 
     @classmethod
     def create(
-        cls, path: str | os.PathLike[str], settings: Any, chance: Chance | None = None
+        cls,
+        path: str | os.PathLike[str],
+        settings: Any,
+        chance: Chance | None = None,
+        position: str = "",
     ) -> LogWriter:
         """Create a new log file and write its header.
 
         ``chance`` is the secret chance seed whose commitment the settings hold
         (required then, refused otherwise); it is kept in ``<log>.chance``
-        until the end record reveals it.
+        until the end record reveals it. ``position`` is the position the match
+        starts from, without its chance seed (empty: the game's initial state).
 
         :raises LogError: (line 0, ``io_error``) if the file already exists or
             cannot be created or written.
@@ -360,7 +377,7 @@ class LogWriter:
             raise ValueError("the chance seed does not open the settings' chance commitment")
         if os.path.lexists(name):
             raise LogError(name, 0, "the file already exists")
-        header = encode_header(settings)
+        header = encode_header(settings, position)
         if chance is not None:
             _write_chance(name, chance)
         try:
@@ -437,7 +454,7 @@ class LogWriter:
             log = msgspec.structs.replace(log, chance=_read_chance(name, commitment))
         if check is not None:
             check(log)
-        lines = _chain_lines(log.header.settings, log.entries, log.chance)
+        lines = _chain_lines(log.header.settings, log.entries, log.chance, log.header.position)
         sealed = len(data) == sum(map(len, lines))
         head_line = lines[-2] if (log.finished and sealed) else lines[-1]
         writer = cls(name, file, len(lines) - (0 if sealed else 1), _sha256(head_line[:-1]))
@@ -1313,12 +1330,12 @@ def _folding(log: MatchLog) -> tuple[Any, Callable[[Any, Iterable[Any]], Any], C
     settings = log.header.settings
     ruleset = load_ruleset(log.game)
     secret = log.chance is not None and ruleset.table(settings).chance
-    state = ruleset.initial_state(settings, log.chance if secret else None)
+    state = opening_state(ruleset, log.header, log.chance if secret else None)
     return state, ruleset.fold, ruleset.evolve
 
 
 def _find_replay_error(log: MatchLog, path: str) -> None:
-    lines = _chain_lines(log.header.settings, log.entries)
+    lines = _chain_lines(log.header.settings, log.entries, position=log.header.position)
     state, _, evolve_one = _folding(log)
     for index, entry in enumerate(log.entries):
         for position, event in enumerate(entry.events, start=1):

@@ -39,7 +39,7 @@ import msgspec
 
 from multiversus_core.engine.chance import Chance
 from multiversus_core.engine.errors import MultiversusError, SettingsError, UnknownGameError
-from multiversus_core.engine.records import LOG_VERSION
+from multiversus_core.engine.records import LOG_VERSION, LogHeader
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset, ruleset_of
 from multiversus_core.engine.ruleset import Table, with_secret_chance
 
@@ -48,6 +48,7 @@ __all__ = [
     "Notation",
     "PositionError",
     "notation_version",
+    "opening_state",
     "read_position",
     "start_position",
     "without_chance",
@@ -438,3 +439,24 @@ def start_position(
     if "chance" in state.__struct_fields__:
         fields["chance"] = chance
     return msgspec.structs.replace(state, **fields), chance
+
+
+def opening_state(ruleset: AnyRuleset, header: LogHeader[Any], chance: Chance | None) -> Any:
+    """The state a log's match begins from: the position its header names, or the game's
+    initial state; with ``chance``, the secret chance seed the settings commit to, if known.
+
+    :raises PositionError: if the header's position cannot be read, or is not of its
+        settings.
+    :raises SettingsError: if ``chance`` does not open the settings' commitment.
+    """
+    if not header.position:
+        return ruleset.initial_state(header.settings, chance)
+    state = read_position(header.position, ruleset.id)
+    if state.settings != header.settings:
+        raise PositionError("the header's position and settings name different settings")
+    if getattr(state, "chance", None) is not None:
+        raise PositionError("the header's position holds its chance seed: it must not")
+    if chance is None:
+        return state
+    ruleset.initial_state(header.settings, chance)  # checks it opens the commitment
+    return msgspec.structs.replace(state, chance=chance)

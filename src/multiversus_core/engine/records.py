@@ -64,6 +64,9 @@ class LogHeader(
     rules: int = 0
     """The version of the game's commands, events and settings; left out (0) for
     Multiversus, whose payload version is the format version."""
+    position: str = ""
+    """The position the match started from (:mod:`.position`), written without its chance
+    seed; left out (empty) for a match that started from the game's initial state."""
 
     def __post_init__(self) -> None:
         # The encoder leaves a default out only when it is the very default object: a

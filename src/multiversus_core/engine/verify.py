@@ -47,6 +47,7 @@ from multiversus_core.engine.log import (
     decode_log,
     read_bytes,
 )
+from multiversus_core.engine.position import opening_state
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
 from multiversus_core.engine.viewlog import (
@@ -151,7 +152,7 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
     match = _Match(ruleset, settings, log.upcast_from)
     try:
         ruleset.check_settings(settings)
-        state = ruleset.initial_state(settings, log.chance)
+        state = opening_state(ruleset, log.header, log.chance)
     except MultiversusError as exc:
         return Verification(
             path=path,
@@ -225,7 +226,7 @@ def _commitment_failed(
         return None
     first = problems[0]
     number = first.entry
-    state = ruleset.initial_state(settings, log.chance)
+    state = opening_state(ruleset, log.header, log.chance)
     for entry in log.entries[: number - 1]:  # each passed: its events are the rules'
         state = ruleset.fold(state, entry.events)
     where = f"entry {number} (line {number + 1}), {ruleset.where(state)}"
@@ -529,7 +530,7 @@ def _state_before(log: MatchLog, entry: int) -> Any:
     """The match log's state before entry ``entry`` (1-based), or None if it cannot fold."""
     try:
         ruleset = load_ruleset(log.game)
-        state = ruleset.initial_state(log.header.settings, None)
+        state = opening_state(ruleset, log.header, None)
         for number, item in enumerate(log.entries, start=1):
             if number >= entry:
                 break
