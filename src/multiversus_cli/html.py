@@ -30,10 +30,11 @@ from multiversus_cli.render import figure_labels
 from multiversus_cli.replay_page import Frame, Page, Pool
 from multiversus_cli.svg import board_parts, changes
 from multiversus_core.engine.log import LogEntry, LogHeader, MatchLog
+from multiversus_core.engine.position import opening_state
 from multiversus_core.engine.viewlog import replayable
 from multiversus_core.rulesets.multiversus.catalog import find_team
 from multiversus_core.rulesets.multiversus.events import Event
-from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
+from multiversus_core.rulesets.multiversus.evolve import evolve
 from multiversus_core.rulesets.multiversus.narrate import (
     action_name,
     actions_name,
@@ -41,6 +42,7 @@ from multiversus_core.rulesets.multiversus.narrate import (
     reason_words,
     side_name,
 )
+from multiversus_core.rulesets.multiversus.ruleset import RULESET
 from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import SIDES, Side, other_side
@@ -110,7 +112,7 @@ def _page(
     shown: Callable[[MatchState], MatchView],
 ) -> Page:
     pool = Pool()
-    state = initial_state(header.settings)
+    state = opening_state(RULESET, header, None)
     seen = shown(state)
     frames = [_frame(pool, state, seen, seen, (), who)]
     told: list[tuple[str, tuple[str, ...]]] = []

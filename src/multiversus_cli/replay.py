@@ -27,6 +27,7 @@ from multiversus_cli.jsontext import ascii_json
 from multiversus_core.engine.errors import LogError
 from multiversus_core.engine.log import MatchLog, decode_log, read_bytes
 from multiversus_core.engine.log import replay as replay_log
+from multiversus_core.engine.position import PositionError, without_chance, write_position
 from multiversus_core.engine.records import DEFAULT_GAME
 from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
@@ -233,6 +234,7 @@ def replay(
     multiversus replay match.jsonl --format svg --to 40 > board.svg
     """
     format_given = output is not None
+    asked_to = to is not None
     if stepping and format_given:
         raise fail("replay", "--step cannot be used with --format: stepping shows text and board")
     if out_path is not None and output not in (ReplayFormat.html, ReplayFormat.svg):
@@ -281,7 +283,20 @@ def replay(
         out.print(Text(f"After entry {to} of {count}, as the {who}:", style="bold"))
     # The transcript told the result in its last entry: the board need not tell it again.
     out.print(presenter.board(folded, to, who, result=output is not ReplayFormat.text))
+    if asked_to and own is None:
+        out.print(Text(_position_line(folded.states[to], who)))
     raise typer.Exit(EXIT_OK)
+
+
+def _position_line(state: object, who: str) -> str:
+    """The position at that point, for a bug report: the referee's only, as it holds every
+    secret of the match (its chance seed left out)."""
+    if who != REFEREE:
+        return "Position: shown with --as referee (it holds every secret of the match)"
+    try:
+        return f"Position: {write_position(without_chance(state))}"
+    except PositionError as error:
+        return f"Position: none ({error})"
 
 
 def _print_entry(out: Console, told: tuple[str, Sequence[str]]) -> None:
