@@ -33,7 +33,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Final, Protocol
+from collections.abc import Iterable
+from typing import Any, Final, Protocol, TypeAlias
 
 import msgspec
 
@@ -45,8 +46,10 @@ from multiversus_core.engine.ruleset import Table, with_secret_chance
 
 __all__ = [
     "MAX_POSITION",
+    "Initial",
     "Notation",
     "PositionError",
+    "check_squares",
     "notation_version",
     "opening_state",
     "read_position",
@@ -54,6 +57,9 @@ __all__ = [
     "without_chance",
     "write_position",
 ]
+
+Square: TypeAlias = tuple[int, int]
+"""A square of a board: (column, row)."""
 
 MAX_POSITION: Final = 16_384
 """The longest position text, in characters: longer text is refused before it is read."""
@@ -84,14 +90,43 @@ class Notation(Protocol):
         """
         ...
 
+    def check(self, state: Any) -> None:
+        """Check what the types of a state read from text do not: every piece on the board
+        and no square held twice, and the like.
 
-class _Initial:
-    """The notation of a game whose initial state holds all its content."""
+        :raises PositionError: naming the first thing wrong.
+        """
+        ...
+
+
+class Initial:
+    """The notation of a game whose initial state holds all its content: a game may
+    subclass it for :meth:`check`."""
 
     keys: tuple[str, ...] = ()
 
     def template(self, state: Any) -> Any:
+        """The state itself: the initial state of its settings."""
         return state
+
+    def check(self, state: Any) -> None:
+        """Nothing beyond the types: override to check more."""
+
+
+def check_squares(pieces: Iterable[tuple[str, Iterable[Square]]], width: int, height: int) -> None:
+    """Check each named piece's squares are on a board ``width`` by ``height`` (columns and
+    rows from 0), and that no square is held twice.
+
+    :raises PositionError: naming the piece.
+    """
+    held: dict[Square, str] = {}
+    for name, squares in pieces:
+        for column, row in squares:
+            if not (0 <= column < width and 0 <= row < height):
+                raise PositionError(f"{name} stands at ({column},{row}), off the board")
+            other = held.setdefault((column, row), name)
+            if other != name:
+                raise PositionError(f"{name} and {other} both stand at ({column},{row})")
 
 
 _WORD: Final = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]*")
@@ -109,7 +144,7 @@ def notation_version(ruleset: AnyRuleset) -> int:
 
 
 def _notation(ruleset: AnyRuleset) -> Notation:
-    notation: Notation = getattr(ruleset, "notation", None) or _Initial()
+    notation: Notation = getattr(ruleset, "notation", None) or Initial()
     return notation
 
 
@@ -347,6 +382,7 @@ def _state(ruleset: AnyRuleset, fields: dict[str, Any]) -> Any:
         for name, value in fields.items()
     }
     state = msgspec.structs.replace(template, **changes)
+    notation.check(state)
     _check_state(ruleset, state)
     return state
 

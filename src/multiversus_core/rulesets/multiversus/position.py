@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Final
 
-from multiversus_core.engine.position import PositionError
+from multiversus_core.engine.position import PositionError, check_squares
 from multiversus_core.rulesets.multiversus.catalog import find_team, missing_team
 from multiversus_core.rulesets.multiversus.evolve import evolve_all
+from multiversus_core.rulesets.multiversus.geometry import figure_squares
 from multiversus_core.rulesets.multiversus.setup import laid_out
 from multiversus_core.rulesets.multiversus.state import MatchState
 
@@ -52,6 +53,21 @@ class MultiversusNotation:
         except KeyError:
             raise PositionError(f"{adversaries.name} has no scenario {scenario_id!r}") from None
         return evolve_all(state, events)
+
+    def check(self, state: MatchState) -> None:
+        """Every figure on the board within it (a moving figure may pass through an ally,
+        so two may share a space for a while).
+
+        :raises PositionError: naming the figure.
+        """
+        placed = [f for f in state.figures if f.square is not None]
+        if placed and state.board is None:
+            raise PositionError("figures stand on a board not laid out")
+        if state.board is None:
+            return
+        width, height = state.board.width, state.board.height
+        for f in placed:
+            check_squares([(f.id, figure_squares(f))], width, height)
 
 
 NOTATION: Final = MultiversusNotation()

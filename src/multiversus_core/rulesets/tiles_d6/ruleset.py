@@ -60,6 +60,7 @@ from multiversus_core.rulesets.tiles_d6.model import (
     Unit,
     WithdrawRolled,
 )
+from multiversus_core.rulesets.tiles_d6.position import NOTATION
 
 VIEWERS: Final[tuple[Viewer, ...]] = ("seat-1", "seat-2", "spectator")
 
@@ -214,6 +215,8 @@ class TilesRuleset(OpenGame):
     view_command_type: Final[Any] = Command
     viewers: Final = VIEWERS
     log_upcasts: Final[Mapping[int, Upcast]] = {}
+    notation: Final = NOTATION
+    """How its positions are written (:mod:`~multiversus_core.engine.position`)."""
     """Rules version 1 is the first: nothing to upcast."""
     bots: Final[Mapping[str, BotMaker]] = {
         "random": UniformBot,

@@ -64,6 +64,7 @@ from multiversus_core.rulesets.worlds_collide.model import (
     WorldsSettings,
     WorldsState,
 )
+from multiversus_core.rulesets.worlds_collide.position import NOTATION
 
 VIEWERS: Final[tuple[Viewer, ...]] = ("seat-1", "seat-2", "spectator")
 VARIANTS: Final = ("environment-deck",)
@@ -224,6 +225,8 @@ class WorldsRuleset(OpenGame):
     view_command_type: Final[Any] = Command
     viewers: Final = VIEWERS
     log_upcasts: Final[Mapping[int, Upcast]] = {}
+    notation: Final = NOTATION
+    """How its positions are written (:mod:`~multiversus_core.engine.position`)."""
     """Rules version 1 is the first: nothing to upcast."""
     bots: Final[Mapping[str, BotMaker]] = {
         "random": UniformBot,
