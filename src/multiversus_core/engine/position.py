@@ -330,8 +330,6 @@ def _fields(text: str) -> dict[str, Any]:
             if text[at] != " ":
                 raise PositionError(f"field {name}: a space must follow its value")
             at += 1
-            if at == len(text):
-                raise PositionError("the position ends with a space")
     return fields
 
 
