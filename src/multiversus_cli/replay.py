@@ -283,16 +283,14 @@ def replay(
         out.print(Text(f"After entry {to} of {count}, as the {who}:", style="bold"))
     # The transcript told the result in its last entry: the board need not tell it again.
     out.print(presenter.board(folded, to, who, result=output is not ReplayFormat.text))
-    if asked_to and own is None:
-        out.print(Text(_position_line(folded.states[to], who)))
+    if asked_to and who == REFEREE and own is None:
+        out.print(Text(_position_line(folded.states[to])))
     raise typer.Exit(EXIT_OK)
 
 
-def _position_line(state: object, who: str) -> str:
-    """The position at that point, for a bug report: the referee's only, as it holds every
-    secret of the match (its chance seed left out)."""
-    if who != REFEREE:
-        return "Position: shown with --as referee (it holds every secret of the match)"
+def _position_line(state: object) -> str:
+    """The referee's position at that point, for a bug report (its chance seed left out): only
+    the referee's, as it holds every secret of the match."""
     try:
         return f"Position: {write_position(without_chance(state))}"
     except PositionError as error:
