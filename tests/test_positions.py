@@ -24,6 +24,7 @@ from multiversus_core.engine.play import play_from, play_match
 from multiversus_core.engine.position import (
     MAX_POSITION,
     PositionError,
+    edit_position,
     opening_state,
     read_position,
     start_position,
@@ -258,3 +259,27 @@ def test_play_from_a_bad_position_exits_2_with_one_line(
     assert result.exit_code == 2, result.output
     assert says in result.output and len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "x.jsonl").exists()
+
+
+# --- editing -----------------------------------------------------------------------------------
+
+
+def test_an_edit_changes_the_fields_it_names_against_the_positions_own_values() -> None:
+    moved = f'{TILES} units={{"1.captain":{{"at":[3,4]}},"2.ogre":{{"at":[5,5]}}}} phase=play'
+    edited = edit_position(moved, 'units={"1.captain":{"prone":true}} round=2')
+    state = read_position(edited)
+    captain, ogre = state.unit("1.captain"), state.unit("2.ogre")
+    assert (captain.at, captain.prone, ogre.at, state.round) == ((3, 4), True, (5, 5), 2)
+    assert edited == (
+        f'{TILES} units={{"1.captain":{{"at":[3,4],"prone":true}},"2.ogre":{{"at":[5,5]}}}} '
+        "phase=play round=2"
+    )
+
+
+def test_an_edit_is_checked_as_a_position_is() -> None:
+    with pytest.raises(PositionError, match=r"2\.ogre and 1\.captain both stand at"):
+        edit_position(
+            f'{TILES} units={{"1.captain":{{"at":[3,4]}}}}', 'units={"2.ogre":{"at":[3,4]}}'
+        )
+    with pytest.raises(PositionError, match="tiles-d6 has no field 'wind'"):
+        edit_position(TILES, "wind=3")

@@ -50,6 +50,7 @@ __all__ = [
     "Notation",
     "PositionError",
     "check_squares",
+    "edit_position",
     "notation_version",
     "opening_state",
     "read_position",
@@ -436,6 +437,36 @@ def _check_state(ruleset: AnyRuleset, state: Any) -> None:
     except (LookupError, ValueError, TypeError, AttributeError, AssertionError) as error:
         reason = str(error) or type(error).__name__
         raise PositionError(f"the game cannot hold this position: {reason}") from None
+
+
+# --- editing ------------------------------------------------------------------------------------
+
+
+def edit_position(text: str, changes: str) -> str:
+    """Return the position ``text`` with ``changes`` made: fields as a position writes them
+    (``round=6 units={"1.captain":{"prone":true}}``), each written against the position's
+    own value rather than the match's start (a struct's fields or a tuple's elements named
+    change, the others stay; any other value replaces it).
+
+    :raises PositionError: if either cannot be read, or the result is not a position.
+    """
+    state = read_position(text)
+    ruleset = ruleset_of(state.settings)
+    annotations = {f.name: f.type for f in msgspec.structs.fields(type(state))}
+    fields = _fields(changes.strip())
+    for name in fields:
+        if name not in annotations:
+            raise PositionError(f"{ruleset.id} has no field {name!r}")
+    edited = msgspec.structs.replace(
+        state,
+        **{
+            name: _apply(value, getattr(state, name), annotations[name], name)
+            for name, value in fields.items()
+        },
+    )
+    _notation(ruleset).check(edited)
+    _check_state(ruleset, edited)
+    return write_position(edited)
 
 
 # --- starting from a position -----------------------------------------------------------------
