@@ -34,7 +34,7 @@ from multiversus_core.engine.position import (
 from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.verify import verify_data, verify_file
 from multiversus_core.engine.viewlog import redact_log
-from multiversus_core.rulesets.sealed_bids.rules import SealedBidsSettings
+from multiversus_core.rulesets.sealed_bids.rules import Bid, BidsRevealed, SealedBidsSettings
 from multiversus_core.rulesets.tiles_d6.model import TilesSettings
 
 TILES = "tiles-d6/1"
@@ -150,6 +150,24 @@ def test_a_log_from_the_initial_state_has_no_position_in_its_header() -> None:
     assert b'"position"' not in encode_log(log).split(b"\n")[0]
 
 
+def test_a_reveal_of_a_bid_sealed_before_the_position_is_held_to_it() -> None:
+    ruleset = load_ruleset("sealed-bids")
+    sealed = ruleset.decide(Bid(player=1, token=3), start_position("sealed-bids/1", seed=2)[0])[1]
+    bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
+    log, _ = play_from(write_position(sealed), bots, seed=5)
+    revealed = log.entries[1].events[1]
+    assert isinstance(revealed, BidsRevealed) and revealed.bids[0].token == 3
+    forged_bids = (msgspec.structs.replace(revealed.bids[0], token=1), *revealed.bids[1:])
+    forged_entry = msgspec.structs.replace(
+        log.entries[1],
+        events=(log.entries[1].events[0], msgspec.structs.replace(revealed, bids=forged_bids)),
+    )
+    forged = msgspec.structs.replace(log, entries=(log.entries[0], forged_entry, *log.entries[2:]))
+    assert verify_data(encode_log(log)).ok
+    checked = verify_data(encode_log(forged))
+    assert not checked.ok and checked.code == "rules_differ" and checked.entry == 2
+
+
 def test_a_header_whose_position_and_settings_disagree_is_refused() -> None:
     ruleset = load_ruleset("sealed-bids")
     bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
@@ -181,6 +199,26 @@ def test_a_match_started_from_a_position_has_no_view_logs_yet() -> None:
     with pytest.raises(ValueError, match="started from a position has no view logs yet"):
         redact_log(log, "seat-1")
     assert redact_log(log, "referee").entries == log.entries
+
+
+def test_replay_refuses_a_view_log_of_a_match_from_a_position_in_one_line(
+    tmp_path: Path,
+) -> None:
+    ruleset = load_ruleset("sealed-bids")
+    bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
+    log, _ = play_from("sealed-bids/1 round=2", bots, seed=5)
+    path = tmp_path / "bids.jsonl"
+    path.write_bytes(encode_log(log))
+    for output in ("log", "html", "svg"):
+        words = ["replay", str(path), "--as", "seat-1", "--format", output]
+        result = CliRunner().invoke(app, words, env={"COLUMNS": "300"})
+        assert result.exit_code == 2, result.output
+        assert result.output == (
+            f"multiversus replay: --format {output}: a match started from a position has no "
+            "view logs yet: replay it --as referee, or as text, board or json\n"
+        )
+    shown = CliRunner().invoke(app, ["replay", str(path), "--as", "seat-1", "--format", "json"])
+    assert shown.exit_code == 0, shown.output
 
 
 def test_starting_from_a_position_renames_the_seats_when_asked() -> None:
