@@ -4,7 +4,7 @@ A position reads ``GAME/VERSION FIELD FIELD ...``: the game's id and the version
 its payload (its rules version; the log format version for a game whose rules
 version is 0), then ``name=value`` fields naming the state's fields. A value is a
 bare word (``phase=play``, ``active=heroes``) or compact JSON (``round=2``,
-``acted=["guard-1"]``, ``settings={"seed":7}``).
+``acted=["1.captain"]``, ``settings={"seed":7}``).
 
 The text is short because it is written *against a template*: the state a match
 has before anything happens (:meth:`Ruleset.initial_state`, where each game lays
@@ -12,7 +12,7 @@ out its bundled content: maps, rosters, team sheets, named by id in the
 settings), and only what differs from it is written. A field equal to the
 template's is left out; a struct is written as the fields that differ
 (``{"health":2,"at":[3,4]}``), a tuple of structs as the elements that differ,
-by id where they have one (``units={"guard-1":{"prone":true}}``), by index
+by id where they have one (``units={"1.captain":{"prone":true}}``), by index
 otherwise; ``{"=": value}`` replaces a struct whole. A game whose content is
 laid out later in the match (Multiversus' teams, chosen at set-up) offers a
 :class:`Notation`: the fields the template depends on (written first), and the
