@@ -69,7 +69,12 @@ def _read(text: str) -> str:
         (f"{TILES} round", "a field is name=value, not 'round'"),
         (f"{TILES}  round=2", "one space between fields"),
         (f"{TILES} round=2x", "field round: '2x' is neither a word nor JSON"),
-        (f"{TILES} acted=[1", "field acted: expecting ',' delimiter"),
+        (f"{TILES} acted=[1", "field acted: expecting ',' delimiter, character 3 of its value"),
+        (
+            f'{TILES} reason="a\tb"',
+            "field reason: invalid control character, character 3 of its value",
+        ),
+        (f"{TILES} acted={'[' * 9000}", "field acted: its value is nested too deeply"),
         (f'{TILES} round="two"', "round: expected `int`, got `str`"),
         (f"{TILES} phase=dance", "phase: invalid enum value 'dance'"),
         (f'{TILES} units={{"9.nobody":{{"at":[1,1]}}}}', "units has no '9.nobody'"),

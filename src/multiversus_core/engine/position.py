@@ -339,7 +339,11 @@ def _value(text: str, at: int, name: str) -> tuple[Any, int]:
         try:
             return _JSON.raw_decode(text, at)
         except json.JSONDecodeError as error:
-            raise PositionError(f"field {name}: {error.msg.lower()}") from None
+            where = f"character {error.pos - at + 1} of its value"
+            reason = error.msg.lower().removesuffix(" at")
+            raise PositionError(f"field {name}: {reason}, {where}") from None
+        except RecursionError:
+            raise PositionError(f"field {name}: its value is nested too deeply") from None
     end = text.find(" ", at)
     end = len(text) if end < 0 else end
     word = text[at:end]
