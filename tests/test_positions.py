@@ -6,9 +6,12 @@ The round trip over random play of every game is in ``tests/contract/test_positi
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Final
 
 import msgspec
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from multiversus_cli.app import app
@@ -326,3 +329,51 @@ def test_an_edit_is_checked_as_a_position_is() -> None:
         )
     with pytest.raises(PositionError, match="tiles-d6 has no field 'wind'"):
         edit_position(TILES, "wind=3")
+
+
+# --- hostile text --------------------------------------------------------------------------------
+
+_MUTATED: Final = (
+    KNIGHT + ' figures={"knight":{"square":[2,7],"condition":"wounded"}} pending=select round=2',
+    f'{TILES} units={{"1.captain":{{"at":[3,4],"prone":true}}}} phase=play round=2 active=1',
+    'worlds-collide/1 sides={"1":{"out":true}} models={"1.commander":{"at":[8,7]}} round=1',
+    "sealed-bids/1 round=2 spent=[[4],[5],[2]] scores=[0,4,0] draws=1",
+)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    text=st.sampled_from(_MUTATED),
+    edits=st.lists(
+        st.tuples(
+            st.floats(0, 1),
+            st.sampled_from(["put", "cut", "add"]),
+            st.sampled_from(list('{}[]",:=0123456789 -aentrul.')),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+)
+def test_any_edit_of_a_position_reads_or_is_refused_in_one_line(
+    text: str, edits: list[tuple[float, str, str]]
+) -> None:
+    chars = list(text)
+    for where, how, char in edits:
+        at_ = min(int(where * len(chars)), len(chars) - 1)
+        if how == "put":
+            chars[at_] = char
+        elif how == "cut":
+            del chars[at_]
+        else:
+            chars.insert(at_, char)
+    edited = "".join(chars)
+    state: object = None
+    reason = ""
+    try:
+        state = read_position(edited)
+    except PositionError as error:  # refused: in one line
+        reason = str(error)
+    if state is None:
+        assert reason and "\n" not in reason
+    else:
+        assert read_position(write_position(state)) == state
