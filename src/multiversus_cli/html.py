@@ -26,9 +26,7 @@ import msgspec
 
 from multiversus_cli import replay_page
 from multiversus_cli.presenters.multiversus_text import entry_head, event_lines
-from multiversus_cli.render import figure_labels
 from multiversus_cli.replay_page import Frame, Page, Pool
-from multiversus_cli.svg import board_parts, changes
 from multiversus_core.engine.log import LogEntry, LogHeader, MatchLog
 from multiversus_core.engine.viewlog import replayable
 from multiversus_core.rulesets.multiversus.catalog import find_team
@@ -41,6 +39,7 @@ from multiversus_core.rulesets.multiversus.narrate import (
     reason_words,
     side_name,
 )
+from multiversus_core.rulesets.multiversus.render import board_parts, changes, figure_labels
 from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import SIDES, Side, other_side

@@ -396,15 +396,22 @@ def where(state: SealedBidsState) -> str:
 def describe_command(shown: msgspec.Struct, state: SealedBidsState) -> str:
     """Who gave a command (or its placeholder) and what it was."""
     match shown:
-        case Bid(player=seat, token=token):
-            return f"{state.settings.players[seat - 1]}: bid {token}"
-        case HiddenBid(player=seat):
-            return f"{state.settings.players[seat - 1]}: bid in secret"
-        case RollPrize(player=seat, die=die):
-            return f"{state.settings.players[seat - 1]}: roll the prize" + (
-                "" if die is None else f" (a {die}, rolled at the table)"
-            )
+        case Bid(player=seat) | HiddenBid(player=seat) | RollPrize(player=seat):
+            return f"{state.settings.players[seat - 1]}: {command_words(shown)}"
     return type(shown).__name__
+
+
+def command_words(command: msgspec.Struct) -> str:
+    """What a command (or its placeholder) does, in words, for the player choosing it
+    ("bid 4")."""
+    match command:
+        case Bid(token=token):
+            return f"bid {token}"
+        case HiddenBid():
+            return "bid in secret"
+        case RollPrize(die=die):
+            return "roll the prize" + ("" if die is None else f" (a {die}, rolled at the table)")
+    return type(command).__name__
 
 
 def narrate(event: msgspec.Struct, state: SealedBidsState, seat: Seat | None) -> str | None:
