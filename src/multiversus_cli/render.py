@@ -125,8 +125,12 @@ _ROLE_STYLES: Final[dict[str, str]] = {
 
 
 def _style(role: str) -> str:
-    """The colour of a span of the board, by its roles (the tile's ground last, drawn first)."""
-    return " ".join(_ROLE_STYLES.get(word, "") for word in reversed(role.split())).strip()
+    """The colour of a span of the board, by its roles: the tile's ground first, then the
+    others in order (a condition's colour over its side's)."""
+    words = role.split()
+    ground = [w for w in words if w in ("tile", "blocking")]
+    styles = (_ROLE_STYLES.get(w, "") for w in [*ground, *(w for w in words if w not in ground)])
+    return " ".join(s for s in styles if s)
 
 
 def board_legend(state: MatchState) -> RenderableType:

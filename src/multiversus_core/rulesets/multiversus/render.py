@@ -521,7 +521,8 @@ def _cell(
         side = "terrain" if figure.terrain else figure.side
         out.append(Span(labels[figure.id], _words(side, ground)))
         if not figure.terrain and figure.condition != "unharmed":
-            out.append(Span(CONDITION_MARKS[figure.condition], _words(figure.condition, ground)))
+            mark_role = _words(side, figure.condition, ground)
+            out.append(Span(CONDITION_MARKS[figure.condition], mark_role))
     if not out:
         out.append(Span(EMPTY, "empty") if mark is None else Span(mark, _words("mark", ground)))
     return out
@@ -535,9 +536,10 @@ def grid_cells(seen: HasBoard) -> list[Line] | None:
     """The board in text, as lines of spans: the column numbers across the top (roles
     ``frame head``) and the row numbers down the left (``frame``), each space the label of the
     figure on it (role ``heroes``, ``adversaries`` or ``terrain``; a Large figure's label fills
-    its four spaces) with its condition's mark (``wounded``, ``disabled``), the mark of a
-    special tile (``mark``), or :data:`EMPTY` (``empty``); a space of a special tile adds
-    ``tile`` (or ``blocking``) to its roles. None before the board is laid out.
+    its four spaces) with its condition's mark (its side's role, then ``wounded`` or
+    ``disabled``), the mark of a special tile (``mark``), or :data:`EMPTY` (``empty``); a space
+    of a special tile adds ``tile`` (or ``blocking``) to its roles. None before the board is
+    laid out.
 
     The columns are as wide as their widest space (three at least), each centred, two spaces
     apart.
