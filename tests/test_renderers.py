@@ -8,7 +8,9 @@ positions sampled from them, so that every kind of position is drawn: set-up, pl
 from __future__ import annotations
 
 import random
+import re
 import xml.etree.ElementTree as ET
+from pathlib import Path
 from typing import Any, get_type_hints
 
 import msgspec
@@ -188,3 +190,13 @@ def test_the_text_board_is_the_one_the_terminal_draws(game: str) -> None:
         assert [line.rstrip() for line in drawn.splitlines()] == [
             line.rstrip() for line in (text or "").splitlines()
         ]
+
+
+def test_the_docs_example_runs_and_draws(capsys: pytest.CaptureFixture[str]) -> None:
+    page = Path(__file__).resolve().parent.parent / "docs" / "rendering.md"
+    (block,) = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    namespace: dict[str, Any] = {}
+    exec(compile(block, str(page), "exec"), namespace)
+    assert ET.fromstring(namespace["svg"]).tag == f"{SVG}svg"
+    assert namespace["text"].splitlines()[1].split()[0] == "1"
+    assert capsys.readouterr().out == "roll off\n"
