@@ -8,7 +8,7 @@ so the page holds nothing the view log lacks. :func:`referee_page` shows a
 match log as the referee, and is only used when asked for.
 
 Everything on the page is drawn here, in Python, as text: the board by
-:mod:`multiversus_cli.svg`, the panels by the ``*_html`` functions from a
+:mod:`multiversus_core.rulesets.multiversus.render`, the panels by the ``*_html`` functions from a
 :class:`~multiversus_core.rulesets.multiversus.views.MatchView`, and the event list in the words
 of the terminal replay (:func:`multiversus_cli.presenters.multiversus_text.entry_head`
 and :func:`~multiversus_cli.presenters.multiversus_text.event_lines`). The page itself, its
