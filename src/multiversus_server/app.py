@@ -179,6 +179,8 @@ class Server:
         """A link's WebSocket: join, then commands for the link's seat."""
         token = websocket.path_params["token"]
         found = self.referee.find(token) if is_token(token) else None
+        # Accepted, then closed with a reason: a client is told why, not just "403".
+        await websocket.accept()
         if found is None:
             await websocket.close(POLICY_VIOLATION, "no match has this link")
             return
@@ -187,7 +189,6 @@ class Server:
         if len(connections) >= MAX_CONNECTIONS:
             await websocket.close(TRY_AGAIN_LATER, "too many connections to this match")
             return
-        await websocket.accept()
         connection = Connection(websocket, seat)
         connections.add(connection)
         try:
