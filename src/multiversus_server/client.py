@@ -15,6 +15,7 @@ and checks that the chance holds the seat's contribution as recorded when it joi
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import os
 import re
 import time
@@ -31,9 +32,15 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from multiversus_core.engine.chance import fresh_contribution
 from multiversus_core.engine.errors import LogError
 from multiversus_core.engine.log import MAX_LOG_BYTES, LogEntry, decode_log
+from multiversus_core.engine.records import EntryRecord
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.engine.verify import verify_against
-from multiversus_core.engine.viewlog import RedactedLog, decode_view_log, filled_entries
+from multiversus_core.engine.viewlog import (
+    RedactedLog,
+    decode_view_log,
+    filled_entries,
+    view_records_for,
+)
 from multiversus_server.protocol import (
     MAX_FRAME_BYTES,
     Act,
@@ -160,8 +167,10 @@ class SeatClient:
         self.waiting: tuple[int, ...] = ()
         self.pending = False
         self.refusals = 0
-        self._state: tuple[int, Any, int] | None = None  # (lines, state, entries told)
+        self.shown: RedactedLog | None = None
+        """The view log so far, as read."""
         self._told = 0
+        self._acted_at = -1
 
     async def run(self) -> Verdict:
         """Play the match to its end and cross-check it; reconnect when the connection drops.
@@ -196,7 +205,7 @@ class SeatClient:
 
     async def _session(self, websocket: ClientConnection) -> Verdict | None:
         await websocket.send(encoder.encode(Join(self.contribution)).decode())
-        self.pending = False
+        self.pending, self._acted_at = False, -1
         async for text in websocket:
             message = server_decoder.decode(text)
             match message:
@@ -210,7 +219,7 @@ class SeatClient:
                 case Error(message=reason):
                     self.notice(f"the referee says: {reason}")
                     if self.pending:
-                        self.pending = False
+                        self.pending, self._acted_at = False, -1
                         self.refusals += 1
                         if self.refusals >= MAX_REFUSALS:
                             raise JoinError(
@@ -239,14 +248,46 @@ class SeatClient:
         new = len(lines) - len(self.lines)
         self.lines = lines
         self._write(lines)
-        self._settle(self._check(), new)
+        self.shown = self._check()
+        self._acted_at = -1
+        self._settle(self.shown, new)
 
     def _append(self, new: Lines) -> None:
-        if new.viewer != self.viewer or new.first != len(self.lines):
+        if new.viewer != self.viewer or new.first != len(self.lines) or self.shown is None:
             raise RefereeCaught("the referee sent lines out of order")
+        self.shown = self._extended(self.shown, new.lines)
         self.lines.extend(new.lines)
-        self._write(self.lines)
-        self._settle(self._check(), len(new.lines))
+        self._write(new.lines, append=True)
+        self._settle(self.shown, len(new.lines))
+
+    def _extended(self, shown: RedactedLog, lines: Sequence[str]) -> RedactedLog:
+        """The view log with new lines: each entry read with the game's schema and held to the
+        chain; the end record (and with it the whole log) read strictly.
+
+        :raises RefereeCaught: if a line does not read or does not chain.
+        """
+        decoder = view_records_for(shown.game).decoder
+        entries = list(shown.entries)
+        previous = self.lines[-1]
+        for line in lines:
+            try:
+                record = decoder.decode(line)
+            except msgspec.DecodeError as error:
+                raise RefereeCaught(
+                    f"the referee sent a line that does not read: {error}"
+                ) from None
+            if not isinstance(record, EntryRecord):  # the end: read the whole log strictly
+                self.lines.extend(lines)
+                try:
+                    return self._check()
+                finally:
+                    del self.lines[-len(lines) :]
+            link = hashlib.sha256(previous.encode()).hexdigest()
+            if record.seq != len(entries) + 1 or record.prev != link:
+                raise RefereeCaught(f"the referee sent entry {record.seq} out of its chain")
+            entries.append(LogEntry(command=record.command, events=record.events))
+            previous = line
+        return msgspec.structs.replace(shown, entries=tuple(entries))
 
     def _settle(self, shown: RedactedLog, new: int) -> None:
         """A command of the seat's among the ``new`` last lines: the one it was waiting for."""
@@ -268,9 +309,14 @@ class SeatClient:
                 f"the referee sent a view log that does not read: {error}"
             ) from None
 
-    def _write(self, lines: Sequence[str]) -> None:
-        temporary = self.path.with_name(f"{self.path.name}.new")
+    def _write(self, lines: Sequence[str], *, append: bool = False) -> None:
+        """Write the view log whole (replacing the file), or append lines to it."""
         try:
+            if append:
+                with self.path.open("ab") as file:
+                    file.write(_text(lines))
+                return
+            temporary = self.path.with_name(f"{self.path.name}.new")
             temporary.write_bytes(_text(lines))
             os.replace(temporary, self.path)
         except OSError as error:
@@ -280,7 +326,8 @@ class SeatClient:
 
     def position(self) -> tuple[RedactedLog, Any, list[Told]]:
         """The view log, the state it fills in, and the entries not told yet."""
-        shown = self._check()
+        shown = self.shown
+        assert shown is not None  # joined
         ruleset = load_ruleset(shown.game)
         state = ruleset.initial_state(shown.header.settings, None)
         told: list[Told] = []
@@ -294,6 +341,9 @@ class SeatClient:
     async def _act(self, websocket: ClientConnection) -> None:
         if self.waiting or self.pending or (self.watch is None and self.decide is None):
             return
+        if self._acted_at == len(self.lines):  # nothing new since the last look
+            return
+        self._acted_at = len(self.lines)
         shown, state, told = self.position()
         for entry in told:
             if self.watch is not None:
