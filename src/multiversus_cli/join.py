@@ -76,7 +76,7 @@ def join(
     ] = None,
     quiet: Annotated[bool, typer.Option(help="Tell only the verdict, not each entry.")] = False,
 ) -> None:
-    """Play one seat of a match a referee holds (multiversus serve), as a person or a bot.
+    """Play one seat of a match a referee holds, as a person or a bot.
 
     The seat's view log is written to --log as the match goes. When the match is over the
     referee publishes the match log; it is verified and the view log held to it. Exit status
