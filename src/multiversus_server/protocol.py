@@ -18,9 +18,9 @@ MAX_MESSAGE_BYTES: Final = 16 * 1024
 """The largest message a client may send: a command is a few hundred bytes."""
 MAX_FRAME_BYTES: Final = 1024 * 1024
 """The largest frame the server reads at all; a bigger one closes the connection (1009)."""
-RATE: Final = 20.0
+RATE: Final = 100.0
 """Messages a second a connection may send, on average."""
-BURST: Final = 40.0
+BURST: Final = 100.0
 """Messages a connection may send at once, above the average."""
 MAX_CONNECTIONS: Final = 16
 """Open connections a match takes at once (its seats' and spectators')."""
