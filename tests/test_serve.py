@@ -527,3 +527,56 @@ def test_verify_checks_the_contributions_of_a_finished_log(tmp_path: Path) -> No
     assert log.chance is not None
     missing = msgspec.structs.replace(log.chance, contributions=(log.chance.contributions[0], ""))
     assert verify(msgspec.structs.replace(log, chance=missing)).code == "bad_chance"
+
+
+# --- the commands' mistakes, one line each ----------------------------------------------
+
+
+def test_serve_on_an_address_in_use_or_with_an_unknown_game_exits_2_in_one_line(
+    tmp_path: Path, referee: InProcess
+) -> None:
+    busy = subprocess.run(
+        [*SERVE, "--port", str(referee.port), "--data", str(tmp_path / "other")],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert busy.returncode == 2
+    assert busy.stderr.strip().splitlines() == [
+        f"multiversus serve: cannot listen on http://127.0.0.1:{referee.port}: "
+        "Address already in use"
+    ]
+    assert not (tmp_path / "other").exists()
+    unknown = subprocess.run(
+        [*SERVE, "--port", str(free_port()), "--data", str(tmp_path / "d"), "--new", "chess"],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert unknown.returncode == 2 and unknown.stdout == ""
+    (line,) = unknown.stderr.strip().splitlines()
+    assert line.startswith("multiversus serve: unknown game 'chess'")
+
+
+@pytest.mark.parametrize(
+    ("link", "said"),
+    [
+        ("http://127.0.0.1:1/play/x", "not a join link"),
+        ("http://127.0.0.1:{port}/join/" + "A" * 22, "the referee refused the link"),
+    ],
+)
+def test_join_with_a_bad_link_exits_2_in_one_line(
+    tmp_path: Path, referee: InProcess, link: str, said: str
+) -> None:
+    ran = subprocess.run(
+        [*JOIN, link.format(port=referee.port), "--player", "random", "--log", str(tmp_path / "v")],
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ran.returncode == 2
+    (line,) = ran.stderr.strip().splitlines()
+    assert line.startswith("multiversus join: ") and said in line

@@ -9,6 +9,7 @@ one line of JSON, for scripts. ``docs/serve.md`` describes the protocol.
 from __future__ import annotations
 
 import json
+import socket
 import sys
 from pathlib import Path
 from typing import Annotated, Final, NoReturn
@@ -60,6 +61,10 @@ def serve(
         _fail(f"serve needs the serve extra (pip install 'multiversus[serve]'): {error}")
     base = f"http://{host}:{port}"
     try:
+        listening = _listen(host, port)
+    except OSError as error:
+        _fail(f"cannot listen on {base}: {error.strerror or error}")
+    try:
         referee = Referee(data)
         for problem in referee.resume_all():
             print(f"multiversus serve: {problem}", file=sys.stderr)
@@ -82,10 +87,20 @@ def serve(
         ws="websockets-sansio",
         lifespan="on",
     )
+    uvicorn.Server(config).run(sockets=[listening])
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to the address, so that an address in use is told in one line."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
     try:
-        uvicorn.Server(config).run()
-    except (OSError, SystemExit) as error:
-        _fail(f"cannot listen on {base}: {one_line(error)}")
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+    except OSError:
+        listening.close()
+        raise
+    return listening
 
 
 def _fail(message: str) -> NoReturn:
