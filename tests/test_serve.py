@@ -34,7 +34,7 @@ from multiversus_core.engine.log import MatchLog, read_log
 from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.verify import verify, verify_against
 from multiversus_core.engine.viewlog import read_view_log
-from multiversus_server.app import create_app
+from multiversus_server.app import Bucket, create_app
 from multiversus_server.protocol import MAX_CONNECTIONS, MAX_FRAME_BYTES
 from multiversus_server.referee import Publish, Referee, honest
 
@@ -580,3 +580,12 @@ def test_join_with_a_bad_link_exits_2_in_one_line(
     assert ran.returncode == 2
     (line,) = ran.stderr.strip().splitlines()
     assert line.startswith("multiversus join: ") and said in line
+
+
+def test_a_connection_s_messages_are_bounded_in_rate() -> None:
+    bucket = Bucket(rate=100, burst=100)
+    assert [bucket.take(0.0) for _ in range(100)] == [0.0] * 100  # a burst is read at once
+    assert bucket.take(0.0) == pytest.approx(0.01)  # then one a hundredth of a second
+    assert bucket.take(0.0) == pytest.approx(0.02)
+    assert bucket.take(10.0) == 0.0  # the bucket fills again, up to the burst
+    assert bucket.tokens == pytest.approx(99)

@@ -56,6 +56,24 @@ POLICY_VIOLATION: Final = 1008
 TRY_AGAIN_LATER: Final = 1013
 
 
+@dataclass
+class Bucket:
+    """A token bucket: :data:`RATE` messages a second on average, :data:`BURST` at once."""
+
+    rate: float = RATE
+    burst: float = BURST
+    tokens: float = BURST
+    last: float | None = None
+
+    def take(self, now: float) -> float:
+        """Take one message at time ``now`` (seconds); return how long to wait before reading it."""
+        if self.last is not None:
+            self.tokens = min(self.burst, self.tokens + (now - self.last) * self.rate)
+        self.last = now
+        self.tokens -= 1
+        return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
+
+
 @dataclass(eq=False)
 class Connection:
     """One open WebSocket of a match: whose it is, and what it was sent."""
@@ -67,18 +85,13 @@ class Connection:
     sent: int = 0
     """How many lines of its viewer's view log it was sent."""
     published: bool = False
-    tokens: float = BURST
-    last: float = field(default_factory=time.monotonic)
+    bucket: Bucket = field(default_factory=Bucket)
 
     async def throttle(self) -> None:
-        """Wait until the connection may send another message (a token bucket)."""
-        now = time.monotonic()
-        self.tokens = min(BURST, self.tokens + (now - self.last) * RATE)
-        self.last = now
-        if self.tokens < 1:
-            await asyncio.sleep((1 - self.tokens) / RATE)
-            self.tokens, self.last = 1.0, time.monotonic()
-        self.tokens -= 1
+        """Wait until the connection may send another message (:class:`Bucket`)."""
+        wait = self.bucket.take(time.monotonic())
+        if wait:
+            await asyncio.sleep(wait)
 
     async def send(self, message: Any) -> None:
         """Send one message; a connection gone is left to its own loop to end."""
