@@ -33,7 +33,7 @@ from multiversus_core.engine.chance import fresh_contribution
 from multiversus_core.engine.log import MatchLog, read_log
 from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.verify import verify, verify_against
-from multiversus_core.engine.viewlog import read_view_log
+from multiversus_core.engine.viewlog import encode_view_log, read_view_log, redact_log
 from multiversus_server.app import Bucket, create_app
 from multiversus_server.protocol import MAX_CONNECTIONS, MAX_FRAME_BYTES
 from multiversus_server.referee import Publish, Referee, honest
@@ -193,6 +193,9 @@ def test_two_join_bots_play_a_match_to_its_end_and_both_cross_checks_pass(
     assert log.finished and log.game == game
     views = [read_view_log(path) for path in logs]
     assert all(result.ok for result in verify_against(log, views))
+    # each seat was sent exactly its view log: nothing of the referee's, nothing of the other's
+    for path, view in zip(logs, views, strict=True):
+        assert path.read_bytes() == encode_view_log(redact_log(log, view.viewer))
     assert {view.viewer for view in views} == {
         load_ruleset(game).viewer_of(read_log_state(log), seat) for seat in (1, 2)
     }
