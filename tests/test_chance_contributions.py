@@ -134,3 +134,25 @@ def test_a_public_chance_takes_no_contribution(tmp_path: Path) -> None:
         pytest.raises(ValueError, match="public"),
     ):
         writer.contribute(1, 2, GIVEN[0])
+
+
+@pytest.mark.parametrize("game", ["multiversus", "sealed-bids", "tiles-d6", "worlds-collide"])
+def test_every_game_draws_its_dice_from_the_seed_and_every_contribution(game: str) -> None:
+    # a game that drew from the seed alone would verify with any contributions
+    ruleset = load_ruleset(game)
+    default = ruleset.settings_type()
+    seats = len(ruleset.table(default).players)
+    given = tuple(fresh_contribution() for _ in range(seats))
+    chance = Chance(11, SALT, given)
+    table = msgspec.structs.replace(
+        ruleset.table(default), seed=0, chance=chance_commitment(chance)
+    )
+    settings = ruleset.with_table(default, table)
+    bots = {seat: ruleset.bots["random"](seat) for seat in range(1, seats + 1)}
+    log, _ = play_match(settings, bots, chance)
+    assert verify(log).ok
+    for seat in range(seats):
+        changed = tuple(fresh_contribution() if s == seat else c for s, c in enumerate(given))
+        altered = msgspec.structs.replace(chance, contributions=changed)
+        result = verify(msgspec.structs.replace(log, chance=altered))
+        assert result.code == "rules_differ", f"seat {seat + 1}'s contribution is not drawn from"
