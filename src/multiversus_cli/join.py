@@ -32,6 +32,8 @@ EXIT_FAILED: Final = 1
 """The cross-check failed: the referee's published log, or its history, is not what it sent."""
 EXIT_USAGE: Final = 2
 """A bad link or option, a referee that cannot be reached, or a player who left."""
+EXIT_INTERRUPTED: Final = 130
+"""Ctrl-C: the view log is kept as far as it went (128 + SIGINT)."""
 EPILOG: Final = (
     "Example: multiversus join http://127.0.0.1:8765/join/TOKEN --player mcts --log seat.jsonl"
 )
@@ -112,6 +114,11 @@ def join(
         _fail(one_line(error))
     except Quit:
         _fail(f"you left the match; join the same link again to carry on (view log: {log})")
+    except KeyboardInterrupt:
+        print(
+            "multiversus join: interrupted; join the same link again to carry on", file=sys.stderr
+        )
+        raise typer.Exit(EXIT_INTERRUPTED) from None
     if verdict.outcome:
         out.print(Text(printable(f"The match is over: {verdict.outcome}."), style="bold"))
     if verdict.ok:
