@@ -304,6 +304,13 @@ def test_a_referee_that_alters_a_seat_s_contribution_to_the_chance_is_caught(
     # seat 2 names its own contribution; both find dice that do not follow from the chance
     assert "seat 2's contribution" in results[1][1]
     assert "rules_differ" in results[0][1]
+    # the referee's own log records both contributions and verifies; altered, it does not
+    log = played_log(tmp_path / "data")
+    assert log.chance is not None and all(log.chance.contributions)
+    assert verify(log).ok
+    assert verify(altered_contribution(log)).code == "rules_differ"
+    missing = msgspec.structs.replace(log.chance, contributions=(log.chance.contributions[0], ""))
+    assert verify(msgspec.structs.replace(log, chance=missing)).code == "bad_chance"
 
 
 # --- crash and resume -----------------------------------------------------------------
@@ -507,29 +514,6 @@ def test_the_start_page_offers_every_game(referee: InProcess) -> None:
         text = page.read().decode()
     assert '<form method="post" action="/matches">' in text
     assert all(f'value="{game}"' in text for game in ("multiversus", "tiles-d6", "sealed-bids"))
-
-
-def test_verify_checks_the_contributions_of_a_finished_log(tmp_path: Path) -> None:
-    port = free_port()
-    server = serve_process(port, tmp_path / "data")
-    try:
-        links = create(port, {"game": "tiles-d6"})
-        logs = [tmp_path / "seat-1.jsonl", tmp_path / "seat-2.jsonl"]
-        clients = [
-            join_process(link, "heuristic", log, seed)
-            for seed, (link, log) in enumerate(zip(links["seats"], logs, strict=True))
-        ]
-        for client in clients:
-            assert finish(client)[0] == 0
-    finally:
-        server.send_signal(signal.SIGTERM)
-        server.wait(10)
-    log = played_log(tmp_path / "data")
-    assert verify(log).ok
-    assert verify(altered_contribution(log)).code == "rules_differ"
-    assert log.chance is not None
-    missing = msgspec.structs.replace(log.chance, contributions=(log.chance.contributions[0], ""))
-    assert verify(msgspec.structs.replace(log, chance=missing)).code == "bad_chance"
 
 
 # --- the commands' mistakes, one line each ----------------------------------------------
