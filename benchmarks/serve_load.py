@@ -15,6 +15,15 @@ A benchmark, never a test. Run::
 
     PYTHONPATH=src python benchmarks/serve_load.py --matches 50
     PYTHONPATH=src python benchmarks/serve_load.py --matches 200 --game tiles-d6 --bot random
+    PYTHONPATH=src python benchmarks/serve_load.py --matches 50 --kills 20
+
+With ``--kills N`` the referee is killed (``kill -9``) N times at random
+moments and started again on the same folder while the matches go on; the
+clients reconnect by themselves. Every log is noted as it was on disk at
+each kill, and the report counts the entries then on disk (a torn last line
+aside, never acknowledged) that the final logs lack, the matches that did
+not finish and verify, and the clients whose cross-check failed: all three
+must be 0.
 """
 
 from __future__ import annotations
@@ -23,11 +32,14 @@ import argparse
 import asyncio
 import json
 import os
+import random
+import signal
 import socket
 import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 from pathlib import Path
@@ -113,55 +125,113 @@ async def play_all(links: list[dict[str, Any]], game: str, bot: str, folder: Pat
     return results
 
 
+class Serving:
+    """``multiversus serve`` as a process on one port and folder, killed and started again."""
+
+    def __init__(self, port: int, data: Path) -> None:
+        self.port, self.data = port, data
+        self.process = self._start()
+        self.kills = 0
+        self.snapshots: list[dict[Path, bytes]] = []
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        process = subprocess.Popen(
+            [*SERVE, "--port", str(self.port), "--data", str(self.data)],
+            env={**os.environ},
+            stderr=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
+                return process
+            except OSError:
+                time.sleep(0.05)
+        raise SystemExit("the referee did not start")
+
+    def kill_and_restart(self) -> None:
+        """kill -9, note every log as it is on disk, start again."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(30)
+        self.kills += 1
+        self.snapshots.append({path: path.read_bytes() for path in self.data.glob("*.jsonl")})
+        self.process = self._start()
+
+    def count_lost(self) -> int:
+        """Entries on disk at a kill (a torn last line aside) missing from the final logs."""
+        lost = 0
+        for snapshot in self.snapshots:
+            for path, data in snapshot.items():
+                whole = data[: data.rfind(b"\n") + 1]  # a torn line was never acknowledged
+                final = path.read_bytes()
+                if not final.startswith(whole):
+                    pairs = zip(whole.split(b"\n"), final.split(b"\n"), strict=False)
+                    kept = sum(1 for a, b in pairs if a == b)
+                    lost += whole.count(b"\n") - kept
+        return lost
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(30)
+
+
+def killer(serving: Serving, kills: int, done: threading.Event, rng: random.Random) -> None:
+    """Kill the referee ``kills`` times at random moments while the matches go on."""
+    for _ in range(kills):
+        if done.wait(rng.uniform(0.5, 3.0)):
+            return
+        serving.kill_and_restart()
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=50)
     parser.add_argument("--game", default="tiles-d6")
     parser.add_argument("--bot", default="random")
+    parser.add_argument("--kills", type=int, default=0, help="kill -9 the referee this often")
+    parser.add_argument("--seed", type=int, default=0, help="the seed of the kills' moments")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
-        port = free_port()
-        server = subprocess.Popen(
-            [*SERVE, "--port", str(port), "--data", str(folder / "data")],
-            env={**os.environ},
-            stderr=subprocess.DEVNULL,
-        )
+        serving = Serving(free_port(), folder / "data")
+        done = threading.Event()
         try:
-            deadline = time.monotonic() + 30
-            while time.monotonic() < deadline:
-                try:
-                    socket.create_connection(("127.0.0.1", port), 0.2).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
-            before = resident_kib(server.pid)
-            links = [create(port, args.game) for _ in range(args.matches)]
+            before = resident_kib(serving.process.pid)
+            links = [create(serving.port, args.game) for _ in range(args.matches)]
+            faults = threading.Thread(
+                target=killer, args=(serving, args.kills, done, random.Random(args.seed))
+            )
             started = time.perf_counter()
+            faults.start()
             results = asyncio.run(play_all(links, args.game, args.bot, folder))
+            done.set()
+            faults.join()
             wall = time.perf_counter() - started
-            grown = resident_kib(server.pid) - before
+            grown = resident_kib(serving.process.pid) - before
         finally:
-            server.terminate()
-            server.wait(30)
+            done.set()
+            serving.stop()
         logs = [read_log(path) for path in sorted((folder / "data").glob("*.jsonl"))]
         commands = sum(len(log.entries) for log in logs)
-        unverified = sum(1 for log in logs if not (log.finished and verify(log).ok))
+        unfinished = sum(1 for log in logs if not (log.finished and verify(log).ok))
         failed = [r for r in results if not (isinstance(r, Verdict) and r.ok)]
         latencies = sorted(TimedClient.latencies)
         p50 = statistics.median(latencies) * 1000 if latencies else 0.0
         p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000 if latencies else 0.0
+        lost = serving.count_lost()
         print(f"{args.matches} matches of {args.game} ({args.bot} bots), {commands} commands")
         print(f"  {wall:.1f} s, {commands / wall:.0f} commands a second")
         print(f"  latency of a command: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
-        print(f"  referee's memory: {grown / max(args.matches, 1):.0f} KiB a match")
+        if not serving.kills:
+            print(f"  referee's memory: {grown / max(args.matches, 1):.0f} KiB a match")
+        print(f"  kill -9 of the referee: {serving.kills}; acknowledged entries lost: {lost}")
         print(
-            f"  clients whose cross-check failed: {len(failed)}; logs that do not verify: "
-            f"{unverified}"
+            f"  matches not finished and verified: {unfinished}; clients whose cross-check "
+            f"failed: {len(failed)}"
         )
         for failure in failed[:5]:
             print(f"    {failure!r}")
-        return 1 if failed or unverified else 0
+        return 1 if failed or unfinished or lost else 0
 
 
 if __name__ == "__main__":
