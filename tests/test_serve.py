@@ -401,6 +401,8 @@ def test_a_client_cannot_act_for_another_seat(referee: InProcess) -> None:
         ('{"type":"command","command":{"kind":"fly","player":1}}', "not a command of tiles-d6"),
         ('{"type":"join","contribution":""}', "this connection has joined already"),
         ('{"type":"shout"}', "not a message"),
+        ('{"type":"command","command":' + "[" * 5000 + "]" * 5000 + "}", "nested more than 32"),
+        ("\u0000", "not a message: JSON is malformed"),
     ],
 )
 def test_a_bad_message_gets_one_line_of_error_for_its_sender_only_and_the_match_goes_on(

@@ -31,6 +31,7 @@ from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from multiversus_core.engine.errors import LogError
+from multiversus_core.engine.log import MAX_DEPTH, nesting_depth
 from multiversus_core.engine.registry import game_ids, load_ruleset
 from multiversus_server.protocol import (
     BURST,
@@ -224,9 +225,11 @@ class Server:
     async def _take(self, match: Match, connection: Connection, raw: bytes) -> None:
         if len(raw) > MAX_MESSAGE_BYTES:
             raise Refused(f"a message of {len(raw)} bytes: at most {MAX_MESSAGE_BYTES}")
+        if nesting_depth(raw) > MAX_DEPTH:  # refused before parsing, which would recurse
+            raise Refused(f"a message nested more than {MAX_DEPTH} levels deep")
         try:
             message = client_decoder.decode(raw)
-        except msgspec.DecodeError as error:
+        except (msgspec.DecodeError, RecursionError) as error:
             raise Refused(f"not a message: {error}") from None
         seat = connection.seat
         async with self.lock(match):
@@ -235,7 +238,12 @@ class Server:
                     if connection.joined:
                         raise Refused("this connection has joined already")
                     if seat is not None:
-                        await asyncio.to_thread(match.join, seat, contribution)
+                        try:
+                            await asyncio.to_thread(match.join, seat, contribution)
+                        except (LogError, ValueError) as error:
+                            raise Refused(
+                                f"the referee could not record the join: {error}"
+                            ) from None
                     connection.joined = True
                     await self._tell_all(match, everyone=True)
                 case Act(command=command):
