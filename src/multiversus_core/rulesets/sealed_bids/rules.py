@@ -12,7 +12,7 @@ import msgspec
 from msgspec.structs import replace
 
 from multiversus_core.engine.audit import Committed, Due, Revealed, SecretFact
-from multiversus_core.engine.chance import Chance, Seed, roll
+from multiversus_core.engine.chance import Chance, Seed, dice_seed, roll
 from multiversus_core.engine.commit import SaltSource, check_salt, commit, seeded_salt
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError, SettingsError
 from multiversus_core.engine.open_game import check_table
@@ -336,7 +336,7 @@ def _roll(command: RollPrize, state: SealedBidsState) -> tuple[Event, ...]:
             raise IllegalCommandError(
                 "this match's chance is secret and not known here: supply the die as rolled"
             )
-        die = roll(state.chance.seed if state.chance else state.settings.seed, state.draws, 6)
+        die = roll(dice_seed(state.chance) if state.chance else state.settings.seed, state.draws, 6)
     prize = state.pot + die
     tokens = [bid.token for bid in state.bids]
     unique = [bid for bid in state.bids if tokens.count(bid.token) == 1]
