@@ -33,6 +33,7 @@ from multiversus_core.engine.errors import LogError, MultiversusError
 from multiversus_core.engine.log import LogWriter, MatchLog, replay
 from multiversus_core.engine.position import start_position, without_chance, write_position
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
+from multiversus_core.engine.render import renderer_of
 from multiversus_core.engine.ruleset import Table
 from multiversus_core.engine.text import printable
 from multiversus_core.engine.verify import verify
@@ -377,6 +378,16 @@ class Decision:
     """The players' names, by seat."""
 
 
+def _words(ruleset: AnyRuleset, state: Any, seat: int) -> Callable[[Any], str]:
+    """How a seat's legal commands read in its menu: in the game's words from the seat's view
+    (its renderer's), else as the ruleset tells who gave what."""
+    looks = renderer_of(ruleset)
+    if looks is None:
+        return lambda command: ruleset.describe_command(command, state)
+    seen = ruleset.view(state, ruleset.viewer_of(state, seat))
+    return lambda command: looks.command_words(command, seen)
+
+
 class Terminal:
     """How a match goes at the terminal: how a person decides, how each entry is told and how
     the match closes. This one lists the legal commands by number and tells the match in the
@@ -397,8 +408,9 @@ class Terminal:
         out.print(Text(printable(heading), style="bold"))
         if is_tree(legal):
             return TREE_MENUS.build(legal, out, ask)
+        say = _words(ruleset, state, seat)
         for number, command in enumerate(legal, start=1):
-            out.print(Text(printable(f"  {number}. {ruleset.describe_command(command, state)}")))
+            out.print(Text(printable(f"  {number}. {say(command)}")))
         while True:
             answer = read_answer(ask, f"Your choice (1-{len(legal)}, q quits): ").lower()
             if answer == "q":

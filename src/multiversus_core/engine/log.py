@@ -40,7 +40,7 @@ if sys.platform != "win32":
     import fcntl
 
 from multiversus_core._version import __version__
-from multiversus_core.engine.chance import Chance, opens_chance
+from multiversus_core.engine.chance import Chance, is_contribution, opens_chance
 from multiversus_core.engine.errors import LogError, LogErrorCode, UnknownGameError, os_reason
 from multiversus_core.engine.position import opening_state
 from multiversus_core.engine.records import (
@@ -500,6 +500,35 @@ class LogWriter:
         if self._ended:
             _remove_chance(self.path)
 
+    def contribute(self, seat: int, seats: int, contribution: str) -> Chance:
+        """Record seat ``seat``'s contribution to the secret chance (one of ``seats``) in
+        ``<log>.chance``, replaced whole and synced before this returns; return the chance
+        with it. The end record reveals every contribution with the seed
+        (:func:`.chance.dice_seed`).
+
+        :raises ValueError: if the match's chance is not secret, the seat is not one of
+            ``seats``, it has contributed already, the contribution is not 64 lower-case hex
+            digits, or an entry was written already (the dice may depend on it).
+        :raises LogError: (line 0, ``io_error``) if the chance file cannot be written.
+        """
+        chance = self.chance
+        if chance is None:
+            raise ValueError("this match's chance is public: there is nothing to contribute to")
+        if not 1 <= seat <= seats:
+            raise ValueError(f"no seat {seat}: the match has seats 1 to {seats}")
+        if not is_contribution(contribution):
+            raise ValueError("a contribution is 64 lower-case hex digits")
+        if self.lines > 1:
+            raise ValueError("the match has begun: its chance takes no more contributions")
+        given = list(chance.contributions or ("",) * seats)
+        if len(given) != seats or given[seat - 1]:
+            raise ValueError(f"seat {seat} has contributed to this match's chance already")
+        given[seat - 1] = contribution
+        chance = msgspec.structs.replace(chance, contributions=tuple(given))
+        _replace_chance(self.path, chance)
+        self.chance = chance
+        return chance
+
     def close(self) -> None:
         """Close the file; closing twice does nothing."""
         self._file.close()
@@ -615,6 +644,28 @@ def _write_chance(path: str, chance: Chance) -> None:
     except OSError as error:
         with contextlib.suppress(OSError):
             os.remove(name)  # half written: it could open nothing
+        raise LogError(name, 0, os_reason(error)) from error
+
+
+def _replace_chance(path: str, chance: Chance) -> None:
+    """Replace the chance file beside a log whole: written beside it, synced, then renamed."""
+    name = _chance_path(path)
+    temporary = f"{name}.new"
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(_encoder.encode(chance) + b"\n")
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, name)
+        directory = os.open(os.path.dirname(os.path.abspath(name)), os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
         raise LogError(name, 0, os_reason(error)) from error
 
 

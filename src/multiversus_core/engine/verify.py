@@ -37,6 +37,7 @@ import msgspec
 
 from multiversus_core.engine import audit
 from multiversus_core.engine.audit import CommitmentCode, CommitmentProblem
+from multiversus_core.engine.chance import Chance
 from multiversus_core.engine.choices import is_tree, listed
 from multiversus_core.engine.commit import SaltSource
 from multiversus_core.engine.errors import LogError, MultiversusError, UnknownGameError
@@ -67,12 +68,14 @@ ProblemCode: TypeAlias = (
         "rules_differ",
         "bad_event",
         "views_differ",
+        "bad_chance",
     ]
     | CommitmentCode
 )
 """Why a log failed: unreadable, unknown settings, a refused command, other events, (in a
 view log) an event that cannot follow the ones before it, a commitment problem, or (with
-:func:`verify_against`) a view log that does not agree with the match log."""
+:func:`verify_against`) a view log that does not agree with the match log, or seats'
+contributions to the chance that are not one a seat (``bad_chance``)."""
 
 MAX_STAND_INS: Final = 64
 """The most ways of filling a view log's unrevealed secrets in that :func:`verify_view` tries."""
@@ -165,6 +168,19 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
             chance=match.chance,
             format=match.format,
         )
+    contributed = contributions_problem(ruleset, settings, log.chance)
+    if contributed is not None:
+        return Verification(
+            path=path,
+            ok=False,
+            entries=0,
+            finished=False,
+            problem=contributed,
+            code="bad_chance",
+            salts=match.salts,
+            chance=match.chance,
+            format=match.format,
+        )
     # The commitments are audited only once an entry fails. Until then every
     # event the log records is one the rules gave again, commitments and reveals
     # included, and the rules' own commitments are always opened by their
@@ -208,6 +224,21 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
         chance=match.chance,
         format=match.format,
     )
+
+
+def contributions_problem(ruleset: AnyRuleset, settings: Any, chance: Chance | None) -> str | None:
+    """Why the seats' contributions to a revealed chance are wrong, or None: when there are
+    any, there is exactly one a seat, none of them empty (:func:`.chance.dice_seed`)."""
+    if chance is None or not chance.contributions:
+        return None
+    seats = len(ruleset.table(settings).players)
+    given = chance.contributions
+    if len(given) != seats:
+        return f"the chance has {len(given)} contributions, but the match has {seats} seats"
+    missing = [str(seat) for seat, value in enumerate(given, start=1) if not value]
+    if missing:
+        return f"the chance lacks the contribution of seat {', '.join(missing)}"
+    return None
 
 
 def _commitment_failed(

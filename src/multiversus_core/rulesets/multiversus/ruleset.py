@@ -28,7 +28,16 @@ from multiversus_core.engine.ruleset import (
     table_of,
     with_table_of,
 )
-from multiversus_core.rulesets.multiversus import chance, decide, fill, legal, match, narrate, views
+from multiversus_core.rulesets.multiversus import (
+    chance,
+    decide,
+    fill,
+    legal,
+    match,
+    narrate,
+    render,
+    views,
+)
 from multiversus_core.rulesets.multiversus.audit import Auditor
 from multiversus_core.rulesets.multiversus.bots.determinize import determinize
 from multiversus_core.rulesets.multiversus.bots.heuristic import HeuristicBot
@@ -66,6 +75,8 @@ class MultiversusRuleset:
     notation: Final = NOTATION
     """How its positions are written (:mod:`~multiversus_core.engine.position`)."""
     """Logs of format versions 1 to 3 (:mod:`.upcast`)."""
+    renderer: Final = render.RENDERER
+    """Its board in SVG and text, and a command in words (:mod:`.render`)."""
 
     def check_settings(self, settings: MatchSettings) -> None:
         """The teams, scenario and variants exist; the seed, chance and players are sound."""

@@ -32,7 +32,7 @@ from multiversus_core.engine.ruleset import (
     Seat,
     Viewer,
 )
-from multiversus_core.rulesets.tiles_d6 import rules, words
+from multiversus_core.rulesets.tiles_d6 import render, rules, words
 from multiversus_core.rulesets.tiles_d6.bots import (
     HeuristicBot,
     SearchBot,
@@ -234,6 +234,8 @@ class TilesRuleset(OpenGame):
     where = staticmethod(words.where)
     describe_command = staticmethod(words.describe_command)
     narrate = staticmethod(words.narrate)
+    renderer: Final = render.RENDERER
+    """Its board in SVG and text, and a command in words (:mod:`.render`)."""
     view = staticmethod(view)
     determinize = staticmethod(determinize)
     with_recorded_chance = staticmethod(with_recorded_chance)

@@ -35,7 +35,7 @@ from multiversus_core.engine.ruleset import (
     Seat,
     Viewer,
 )
-from multiversus_core.rulesets.worlds_collide import choices, rules, words
+from multiversus_core.rulesets.worlds_collide import choices, render, rules, words
 from multiversus_core.rulesets.worlds_collide.bots import (
     HeuristicBot,
     SearchBot,
@@ -245,6 +245,8 @@ class WorldsRuleset(OpenGame):
     where = staticmethod(words.where)
     describe_command = staticmethod(words.describe_command)
     narrate = staticmethod(words.narrate)
+    renderer: Final = render.RENDERER
+    """Its board in SVG and text, and a command in words (:mod:`.render`)."""
     view = staticmethod(view)
     determinize = staticmethod(determinize)
     with_recorded_chance = staticmethod(with_recorded_chance)
