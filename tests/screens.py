@@ -23,7 +23,7 @@ def rendered(renderable: object, width: int = 140) -> str:
 
 def cell(drawn: str, at: tuple[int, int]) -> str:
     """The three characters of a board's map drawn for square ``at`` (the map framed by
-    :func:`multiversus_cli.grid_text.grid_map`, its rows numbered in 2 places)."""
+    :func:`multiversus_core.engine.render.text_grid`, its rows numbered in 2 places)."""
     lines = drawn.splitlines()
     first = next(i for i, line in enumerate(lines) if line.lstrip().startswith("a  b  c"))
     row = lines[first + 1 + at[1]]

@@ -61,6 +61,7 @@ from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS, final_
 from multiversus_core.rulesets.multiversus.setup import next_secret
 from multiversus_core.rulesets.multiversus.state import ForcedMove
 from multiversus_core.rulesets.multiversus.terms import ActionKind, Condition, Side, Square
+from tests.positions import at
 from tests.support import play, play_passing, seat, unsalted, when, when_passing
 
 N, E, S, W = (0, -1), (1, 0), (0, 1), (-1, 0)
@@ -1020,7 +1021,7 @@ def test_crawl_through_being_placed_is_not_a_step_and_triggers_nothing() -> None
 
 def _last_turn_of_round_6(state: MatchState) -> tuple[object, ...]:
     """Play one activation in the last turn of round 6 and lose the Initiative on a 6."""
-    state = replace(state, round=6, turns_in_round=2)
+    state = at(state, "round=6 turns_in_round=2")
     player = seat(state)
     side = state.side_of(player)
     unit = next(u for u in state.units if u.side == side and not u.is_terrain)

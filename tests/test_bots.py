@@ -39,6 +39,7 @@ from multiversus_core.rulesets.multiversus.terms import Seat, other_side
 from multiversus_core.rulesets.multiversus.units import coin_unit
 from multiversus_core.rulesets.multiversus.variants import VARIANTS
 from multiversus_core.rulesets.multiversus.views import MatchView, view, viewer_of
+from tests.positions import at
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
 PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -229,10 +230,10 @@ def test_a_determinization_looks_exactly_like_the_view_it_came_from(seed: int) -
 
 def test_the_evaluation_of_an_ended_match_is_its_result() -> None:
     state = start_match(match_settings(1))
-    won = replace(state, ended="elimination", winner="heroes")
+    won = at(state, "pending=over ended=elimination winner=heroes")
     assert evaluate(won, "heroes") == 1.0
     assert evaluate(won, "adversaries") == -1.0
-    assert evaluate(replace(won, winner=None), "heroes") == 0.0
+    assert evaluate(at(won, "winner=null"), "heroes") == 0.0
 
 
 def playing(seed: int = 2) -> MatchState:
@@ -243,12 +244,7 @@ def playing(seed: int = 2) -> MatchState:
 def test_harm_dealt_raises_the_evaluation_and_harm_suffered_lowers_it() -> None:
     state = playing()
     enemy = next(f for f in state.figures if f.side == "adversaries" and not f.terrain)
-    hurt = replace(
-        state,
-        figures=tuple(
-            replace(f, condition="wounded") if f.id == enemy.id else f for f in state.figures
-        ),
-    )
+    hurt = at(state, f'figures={{"{enemy.id}":{{"condition":"wounded"}}}}')
     assert evaluate(hurt, "heroes") > evaluate(state, "heroes")
     assert evaluate(hurt, "adversaries") < evaluate(state, "adversaries")
 
@@ -263,10 +259,8 @@ def test_standing_alone_on_the_objective_raises_the_evaluation() -> None:
     )
     others = [f for f in state.figures if f.id != hero.id]
     free = next(s for s in squares if all(f.square != s for f in others))
-    there = replace(
-        state,
-        figures=tuple(replace(f, square=free) if f.id == hero.id else f for f in state.figures),
-    )
+    column, row = free
+    there = at(state, f'figures={{"{hero.id}":{{"square":[{column},{row}]}}}}')
     assert evaluate(there, "heroes") > evaluate(state, "heroes")
 
 
@@ -303,8 +297,8 @@ def test_pushing_luck_risks_nothing_in_the_rounds_second_turn() -> None:
     state = playing()
     side = state.active
     assert side is not None
-    assert push_luck_risk(replace(state, turns_in_round=2), side, grey_next=True) == 0.0
-    assert push_luck_risk(replace(state, turns_in_round=1), side, grey_next=True) > 0.0
+    assert push_luck_risk(at(state, "turns_in_round=2"), side, grey_next=True) == 0.0
+    assert push_luck_risk(at(state, "turns_in_round=1"), side, grey_next=True) > 0.0
 
 
 # --- a generic search -----------------------------------------------------------------

@@ -15,6 +15,8 @@ COMMANDS = [
     ["rules"],
     ["games"],
     ["simulate"],
+    ["serve"],
+    ["join"],
     ["teams"],
     ["teams", "show"],
     ["teams", "validate"],

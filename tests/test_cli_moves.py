@@ -12,7 +12,6 @@ from rich.console import Console
 
 from multiversus_cli.presenters.multiversus_moves import KEYS, shortest_route, typed_move
 from multiversus_cli.presenters.multiversus_play import Game, PlayerKind
-from multiversus_cli.render import figure_labels
 from multiversus_core import (
     DeclineReaction,
     MatchSettings,
@@ -22,6 +21,7 @@ from multiversus_core import (
     legal_commands,
 )
 from multiversus_core.engine.log import LogWriter
+from multiversus_core.rulesets.multiversus.render import figure_labels
 from tests.support import SETTINGS, placed, select, set_up
 from tests.test_actions import ARENA
 

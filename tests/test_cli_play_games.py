@@ -29,7 +29,8 @@ def test_a_person_chooses_by_number_and_other_seats_bids_stay_sealed(tmp_path: P
     words = ["play", "--game", "sealed-bids", "--log", str(log), "--seed", "4"]
     result = CliRunner().invoke(app, [*words, "--names", "Ann,Bob,Cy"], input="9\n5\nq\n")
     assert result.exit_code == 0, result.output
-    assert "  5. Ann: bid 5" in result.output
+    assert "Ann, seat 1: " in result.output  # the menu names its seat once
+    assert "  5. bid 5" in result.output  # each command in the game's words, from its view
     assert "Type a number from 1 to 5, or q." in result.output
     assert "Ann: bid in secret" in result.output  # the screen keeps it sealed
     assert "Stopped after" in result.output

@@ -8,7 +8,6 @@ from collections.abc import Sequence
 import pytest
 from msgspec.structs import replace
 
-from multiversus_cli.grid_text import square_list
 from multiversus_cli.presenters.tiles_d6_text import (
     UNIT_LETTERS,
     board,
@@ -18,6 +17,7 @@ from multiversus_cli.presenters.tiles_d6_text import (
     map_text,
     progress,
 )
+from multiversus_core.engine.render import square_list
 from multiversus_core.rulesets.tiles_d6 import rules
 from multiversus_core.rulesets.tiles_d6.model import (
     ChooseHalf,

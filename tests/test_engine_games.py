@@ -298,6 +298,66 @@ def test_the_commands_play_verify_and_replay_a_game_from_another_package(
     ).items()
 
 
+# --- a game that draws through its renderer alone ---------------------------------------------
+
+_DRAWN = '''
+"""Sealed Bids with a board of its scores, drawn by a renderer, and no presenter."""
+
+from multiversus_core.rulesets.sealed_bids import SealedBidsSettings
+from multiversus_core.rulesets.sealed_bids.ruleset import SealedBidsRuleset
+
+
+class BidsDrawnSettings(SealedBidsSettings, frozen=True):
+    """The same settings, a type of the game's own."""
+
+
+class Scores:
+    def board_svg(self, view):
+        scores = " ".join(map(str, view.public.scores))
+        return f'<svg xmlns="http://www.w3.org/2000/svg"><text>{scores}</text></svg>'
+
+    def board_text(self, view):
+        return "Scores: " + " ".join(map(str, view.public.scores))
+
+    def command_words(self, command, view):
+        return f"offer {command.token}" if hasattr(command, "token") else "roll"
+
+
+class BidsDrawn(SealedBidsRuleset):
+    id = "bids-drawn"
+    settings_type = BidsDrawnSettings
+    renderer = Scores()
+
+
+RULESET = BidsDrawn()
+'''
+
+
+def test_a_game_with_a_renderer_and_no_presenter_is_drawn_and_told_by_its_renderer(
+    tmp_path: Path,
+) -> None:
+    points = {"multiversus.rulesets": {"bids-drawn": "bids_drawn:RULESET"}}
+    with installed(tmp_path, "bids-drawn", points, {"bids_drawn": textwrap.dedent(_DRAWN)}):
+        runner = CliRunner()
+        log = tmp_path / "drawn.jsonl"
+        words = ["play", "--game", "bids-drawn", "--log", str(log), "--seed", "4"]
+        played = runner.invoke(app, [*words, "--players", "human,random,random"], input="5\nq\n")
+        assert played.exit_code == 0, played.output
+        assert "  5. offer 5" in played.output  # the menu in the renderer's words
+        ruleset = load_ruleset("bids-drawn")
+        state = replay(read_log(log))
+        scores = " ".join(map(str, state.scores))
+        picture = runner.invoke(app, ["replay", str(log), "--format", "svg", "--as", "seat-2"])
+        assert picture.exit_code == 0, picture.output
+        assert picture.output.endswith(f"<text>{scores}</text></svg>")
+        board = runner.invoke(app, ["replay", str(log), "--as", "seat-1", "--format", "text"])
+        assert board.exit_code == 0, board.output
+        assert f"Scores: {scores}" in board.output
+        refused = runner.invoke(app, ["replay", str(log), "--format", "svg", "--as", "referee"])
+        assert refused.exit_code == 2
+        assert ruleset.title in refused.output
+
+
 # --- a game's older logs: upcast by the steps its ruleset lists ----------------------------
 
 _VERSION_2 = '''

@@ -20,8 +20,6 @@ from typer.testing import CliRunner
 from multiversus_cli.app import app
 from multiversus_cli.html import Page, page_html, referee_page, side_page
 from multiversus_cli.presenters.multiversus_text import command_line, event_lines, steps
-from multiversus_cli.render import figure_labels
-from multiversus_cli.svg import CELL, board_svg, changes
 from multiversus_core import MatchSettings, apply, decider_seat, salted, start_match
 from multiversus_core.engine.log import LogEntry, MatchLog, encode_log, new_header, read_log, replay
 from multiversus_core.engine.viewlog import encode_view_log, read_view_log
@@ -37,6 +35,7 @@ from multiversus_core.rulesets.multiversus.events import (
     TeamsChosen,
 )
 from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
+from multiversus_core.rulesets.multiversus.render import CELL, board_svg, changes, figure_labels
 from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import Side

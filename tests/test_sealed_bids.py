@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import random
+from typing import Final
 
 import msgspec
 import pytest
@@ -36,6 +37,7 @@ from multiversus_core.rulesets.sealed_bids.rules import (
     opening,
 )
 from multiversus_core.rulesets.sealed_bids.ruleset import GreedyBot, win_chance
+from tests.positions import at
 
 SETTINGS = SealedBidsSettings(players=("Ann", "Bob", "Cy"), seed=11)
 """A public seed and seeded salts: every command is reproducible."""
@@ -243,14 +245,14 @@ def test_no_unique_bid_carries_the_prize_over_to_the_next_round() -> None:
 
 
 def test_a_prize_carried_out_of_the_last_round_is_lost() -> None:
-    state = play(start(replace(SETTINGS, rounds=1)), *bids(3, 3, 3))
-    events, state = RULESET.decide(RollPrize(player=1, die=6), state)
+    state = play(at(start(), f"{LAST_ROUND} pot=4"), *bids(2, 2, 2))
+    events, state = RULESET.decide(RollPrize(player=3, die=6), state)
     assert events[1:] == (
-        PrizeCarried(round=1, prize=6),
+        PrizeCarried(round=3, prize=10),
         MatchEnded(scores=(0, 0, 0), winners=()),
     )
     assert RULESET.narrate(events[1], state, None) == (
-        "No bid of round 1 was unique: the prize of 6 is lost."
+        "No bid of round 3 was unique: the prize of 10 is lost."
     )
     assert state.pot == 0
 
@@ -268,9 +270,12 @@ def test_the_match_lasts_the_rounds_the_settings_say() -> None:
     assert all(RULESET.legal_commands(state, seat) == () for seat in (1, 2, 3))
 
 
+LAST_ROUND: Final = "round=3 spent=[[5,1],[4,5],[3,4]]"
+"""The last round of three begun, with the tokens of rounds 1 and 2 spent."""
+
+
 def test_the_top_score_wins_after_the_last_round() -> None:
-    state = round_of(start(), (5, 4, 3), die=6)
-    state = round_of(state, (1, 5, 4), die=2)
+    state = at(start(), f"{LAST_ROUND} scores=[6,2,0]")
     state = play(state, *bids(4, 3, 5), RollPrize(player=3, die=1))
     outcome = RULESET.outcome(state)
     assert outcome is not None
@@ -279,18 +284,14 @@ def test_the_top_score_wins_after_the_last_round() -> None:
 
 
 def test_seats_tied_on_the_top_score_share_the_win() -> None:
-    state = round_of(start(), (5, 4, 3), die=3)
-    state = round_of(state, (1, 5, 4), die=3)
-    state = round_of(state, (2, 2, 2), die=3)
+    state = round_of(at(start(), f"{LAST_ROUND} scores=[3,3,0]"), (2, 2, 2), die=3)
     outcome = RULESET.outcome(state)
     assert outcome is not None
     assert (outcome.winners, outcome.returns) == ((1, 2), (1.0, 1.0, -1.0))
 
 
 def test_all_three_tied_is_a_draw() -> None:
-    state = round_of(start(), (5, 4, 3), die=2)
-    state = round_of(state, (1, 5, 4), die=2)
-    state = round_of(state, (2, 2, 5), die=2)
+    state = round_of(at(start(), f"{LAST_ROUND} scores=[2,2,0]"), (2, 2, 5), die=2)
     outcome = RULESET.outcome(state)
     assert outcome is not None
     assert state.scores == (2, 2, 2)

@@ -43,6 +43,7 @@ from multiversus_core.rulesets.tiles_d6.model import (
     TilesState,
 )
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET, SEARCH_GAME, SearchGame
+from tests.positions import at
 from tests.test_tiles_d6_rules import playing, unit
 
 
@@ -198,7 +199,7 @@ def test_evaluate_is_the_result_once_over_and_favours_the_side_with_more_left() 
     assert evaluate(even, 1) == pytest.approx(-evaluate(even, 2))
     hurt = playing([mine, replace(theirs, health=2)])
     assert evaluate(hurt, 1) > evaluate(even, 1)
-    over = replace(even, phase="over", winner=2)
+    over = at(even, "phase=over winner=2")
     assert (evaluate(over, 1), evaluate(over, 2)) == (-1.0, 1.0)
 
 

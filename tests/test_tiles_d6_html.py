@@ -23,18 +23,10 @@ import pytest
 
 from multiversus_cli import transcript
 from multiversus_cli.presenters import Folded
-from multiversus_cli.presenters.tiles_d6_html import (
-    CELL,
-    KINDS,
-    MARGIN,
-    SEAT_COLOURS,
-    board_svg,
-    page,
-    picture,
-    seen_state,
-)
+from multiversus_cli.presenters.tiles_d6_html import page, picture, seen_state
 from multiversus_core.engine.log import MatchLog
 from multiversus_core.engine.play import play_match
+from multiversus_core.engine.render import MARGIN, SEAT_COLOURS
 from multiversus_core.rulesets.tiles_d6.content import find_map
 from multiversus_core.rulesets.tiles_d6.model import (
     Attacked,
@@ -47,6 +39,7 @@ from multiversus_core.rulesets.tiles_d6.model import (
     TilesState,
     UnitPlaced,
 )
+from multiversus_core.rulesets.tiles_d6.render import CELL, KINDS, board_svg
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET
 from multiversus_core.rulesets.tiles_d6.words import square
 from tests.browser_pages import (

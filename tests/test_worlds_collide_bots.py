@@ -41,6 +41,7 @@ from multiversus_core.rulesets.worlds_collide.model import (
     WorldsState,
 )
 from multiversus_core.rulesets.worlds_collide.ruleset import RULESET, SEARCH_GAME
+from tests.positions import at
 from tests.worlds_collide_tables import given
 from tests.worlds_collide_tables import table as bare_table
 
@@ -62,8 +63,7 @@ def choose(bot: HeuristicBot | SearchBot, state: WorldsState, seat: int = 1) -> 
 
 
 def hurt(state: WorldsState, model_id: str, hp: int) -> WorldsState:
-    models = tuple(replace(m, hp=hp) if m.id == model_id else m for m in state.models)
-    return replace(state, models=models)
+    return at(state, f'models={{"{model_id}":{{"hp":{hp}}}}}')
 
 
 def acting(state: WorldsState, command: Activate) -> WorldsState:
@@ -183,8 +183,7 @@ def test_a_formation_split_by_a_fall_is_given_a_legal_act() -> None:
     placed = {model: (6 + i, 2) for i, model in enumerate(LINE[:3])}
     state = table({**placed, "2.sprite-1": (7, 9)})
     state = acting(state, Activate(1, LINE[:3], "move_twice"))
-    models = tuple(replace(m, fallen=True) if m.id == LINE[1] else m for m in state.models)
-    state = replace(state, models=models)  # the middle one fell to a penalty (W35)
+    state = at(state, f'models={{"{LINE[1]}":{{"fallen":true}}}}')  # fell to a penalty (W35)
     for quick in (False, True):
         act, _ = plan_act(state, quick=quick)
         assert act in RULESET.legal_commands(state, 1)
@@ -233,7 +232,7 @@ def test_evaluate_is_the_result_once_over_and_favours_the_side_with_more_left() 
     assert evaluate(even, 1) == pytest.approx(-evaluate(even, 2))
     worse = hurt(even, "1.rifleman-2", 1)
     assert evaluate(worse, 1) < evaluate(even, 1)
-    over = replace(even, phase="over", winner=2)
+    over = at(even, "phase=over winner=2")
     assert (evaluate(over, 1), evaluate(over, 2)) == (-1.0, 1.0)
 
 

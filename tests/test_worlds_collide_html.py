@@ -21,17 +21,11 @@ from typing import Any
 import pytest
 
 from multiversus_cli.presenters import Folded
-from multiversus_cli.presenters.worlds_collide_html import (
-    CELL,
-    KINDS,
-    MARGIN,
-    SEAT_COLOURS,
-    page,
-    picture,
-)
+from multiversus_cli.presenters.worlds_collide_html import page, picture
 from multiversus_cli.presenters.worlds_collide_text import entry_told
 from multiversus_core.engine.grid import square_name as square
 from multiversus_core.engine.log import read_log
+from multiversus_core.engine.render import MARGIN, SEAT_COLOURS
 from multiversus_core.rulesets.worlds_collide.model import (
     AttackHit,
     AttackMissed,
@@ -40,6 +34,7 @@ from multiversus_core.rulesets.worlds_collide.model import (
     ModelMoved,
     WorldsState,
 )
+from multiversus_core.rulesets.worlds_collide.render import CELL, KINDS
 from tests.browser_pages import (
     SVG,
     first_entry,

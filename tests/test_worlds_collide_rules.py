@@ -46,6 +46,7 @@ from multiversus_core.rulesets.worlds_collide.model import (
     TacticResolved,
     TacticRolled,
 )
+from tests.positions import at
 from tests.worlds_collide_tables import given, of, start, table
 
 RIFLE = "Rifle"
@@ -212,10 +213,7 @@ def test_w14_each_attack_names_its_target_and_a_weapon_attacks_as_often_as_it_ma
     with pytest.raises(IllegalCommandError, match="makes 2 attacks"):
         given(after, Act(2, attacks=(*claws, claws[0])))
     far = AttackWith("2.sprite-1", "Claws", "1.rifleman-2")
-    moved = replace(
-        after,
-        models=tuple(replace(m, at=(9, 9)) if m.id == "1.rifleman-2" else m for m in after.models),
-    )
+    moved = at(after, 'models={"1.rifleman-2":{"at":[9,9]}}')
     with pytest.raises(IllegalCommandError, match="not next to"):
         given(moved, Act(2, attacks=(far,)))
 
@@ -332,7 +330,7 @@ def test_w19_an_objective_scores_for_more_models_within_2_at_the_end_of_rounds_2
     }
     state = table(placed, round=2, ap=(0, 0))
     # Both have no AP: ending anyone's turn ends the round (no one can act).
-    state = replace(state, sides=tuple(replace(s, out=True) for s in state.sides))  # type: ignore[arg-type]
+    state = at(state, 'sides={"0":{"out":true},"1":{"out":true}}')
     decision = rules._Decision(state, [], None)
     decision._end_round()
     scored = {e.at: e.seat for e in of(decision.events, ObjectiveScored)}
@@ -343,12 +341,9 @@ def test_w19_an_objective_scores_for_more_models_within_2_at_the_end_of_rounds_2
 def test_w19_after_round_5_fallen_enemy_leaders_score_and_most_vp_wins() -> None:
     placed = {"1.rifleman-1": (2, 6), "2.thorn-queen": (14, 14), "2.sprite-1": (15, 15)}
     state = table(placed, round=5, ap=(0, 0))
-    state = replace(
+    state = at(
         state,
-        models=tuple(
-            replace(m, fallen=True) if m.id == "2.thorn-queen" else m for m in state.models
-        ),
-        sides=tuple(replace(s, out=True) for s in state.sides),  # type: ignore[arg-type]
+        'models={"2.thorn-queen":{"fallen":true}} sides={"0":{"out":true},"1":{"out":true}}',
     )
     decision = rules._Decision(state, [], None)
     decision._end_round()
@@ -392,7 +387,7 @@ def test_w20_the_environment_deck_draws_a_card_a_round_with_no_roll_off_and_none
         assert (card.seat, card.roll) not in drawn
         drawn.add((card.seat, card.roll))
         assert len(state.deck) == 12 - number
-        state = replace(state, phase="round", activation=None)
+        state = at(state, "phase=round activation=null")
 
 
 def test_w21_losing_ap_at_0_does_nothing_but_the_opponent_still_gains() -> None:
@@ -454,9 +449,7 @@ def test_w34_cannot_attack_still_moves_twice_and_cannot_move_still_attacks() -> 
 def test_w35_a_model_that_falls_to_a_penalty_leaves_the_others_activating() -> None:
     placed = {"1.rifleman-1": (5, 5), "1.rifleman-2": (5, 6), "2.sprite-1": (5, 12)}
     state = table(placed, ap=(1, 3), environment=(1, 4))  # Barrage: 1 damage each
-    state = replace(
-        state, models=tuple(replace(m, hp=1) if m.id == "1.rifleman-1" else m for m in state.models)
-    )
+    state = at(state, 'models={"1.rifleman-1":{"hp":1}}')
     events, after = given(
         state, Activate(1, ("1.rifleman-1", "1.rifleman-2"), "move_attack", "volley", (1,))
     )

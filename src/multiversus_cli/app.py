@@ -30,6 +30,8 @@ COMMANDS: Final[dict[str, str]] = {
     "rules": "The rules on one screen: how to win, coins, reactions, the Initiative, the rounds.",
     "simulate": "Play many bot matches of a game over a grid, and summarise them.",
     "games": "List the games: the bundled ones and those installed packages offer.",
+    "serve": "Run a referee for matches of any installed game, played over a network.",
+    "join": "Play one seat of a match a referee holds, as a person or a bot.",
 }
 """Each command, in the order the help lists them, with its one-line help."""
 
@@ -81,6 +83,8 @@ _BUILDERS: Final[dict[str, Callable[[], Any]]] = {
     "rules": lambda: _command("rules", "rules"),
     "simulate": lambda: _command("simulate", "simulate"),
     "games": lambda: _command("games", "games"),
+    "serve": lambda: _command("serve", "serve"),
+    "join": lambda: _command("join", "join"),
 }
 
 

@@ -8,7 +8,7 @@ so the page holds nothing the view log lacks. :func:`referee_page` shows a
 match log as the referee, and is only used when asked for.
 
 Everything on the page is drawn here, in Python, as text: the board by
-:mod:`multiversus_cli.svg`, the panels by the ``*_html`` functions from a
+:mod:`multiversus_core.rulesets.multiversus.render`, the panels by the ``*_html`` functions from a
 :class:`~multiversus_core.rulesets.multiversus.views.MatchView`, and the event list in the words
 of the terminal replay (:func:`multiversus_cli.presenters.multiversus_text.entry_head`
 and :func:`~multiversus_cli.presenters.multiversus_text.event_lines`). The page itself, its
@@ -26,14 +26,13 @@ import msgspec
 
 from multiversus_cli import replay_page
 from multiversus_cli.presenters.multiversus_text import entry_head, event_lines
-from multiversus_cli.render import figure_labels
 from multiversus_cli.replay_page import Frame, Page, Pool
-from multiversus_cli.svg import board_parts, changes
 from multiversus_core.engine.log import LogEntry, LogHeader, MatchLog
+from multiversus_core.engine.position import opening_state
 from multiversus_core.engine.viewlog import replayable
 from multiversus_core.rulesets.multiversus.catalog import find_team
 from multiversus_core.rulesets.multiversus.events import Event
-from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
+from multiversus_core.rulesets.multiversus.evolve import evolve
 from multiversus_core.rulesets.multiversus.narrate import (
     action_name,
     actions_name,
@@ -41,6 +40,8 @@ from multiversus_core.rulesets.multiversus.narrate import (
     reason_words,
     side_name,
 )
+from multiversus_core.rulesets.multiversus.render import board_parts, changes, figure_labels
+from multiversus_core.rulesets.multiversus.ruleset import RULESET
 from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import SIDES, Side, other_side
@@ -110,7 +111,7 @@ def _page(
     shown: Callable[[MatchState], MatchView],
 ) -> Page:
     pool = Pool()
-    state = initial_state(header.settings)
+    state = opening_state(RULESET, header, None)
     seen = shown(state)
     frames = [_frame(pool, state, seen, seen, (), who)]
     told: list[tuple[str, tuple[str, ...]]] = []

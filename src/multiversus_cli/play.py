@@ -152,6 +152,17 @@ def play(
             show_default=False,
         ),
     ] = 0.0,
+    start: Annotated[
+        str | None,
+        typer.Option(
+            "--from",
+            metavar="POSITION",
+            help="Start the match from a position (as `multiversus replay --as referee --to N` "
+            "shows one); its game is the position's. The match gets fresh secret chance "
+            "unless --seed is given.",
+            show_default=False,
+        ),
+    ] = None,
     seeded_salts: Annotated[
         bool,
         typer.Option(
@@ -182,11 +193,15 @@ def play(
     multiversus play --player1 bot --player2 bot --delay 0.5
 
     multiversus play --resume multiversus-20250101-120000.jsonl
+
+    multiversus play --from "tiles-d6/1 phase=deploy ..." --players human,random
     """
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if resume is not None and game == DEFAULT_GAME and resume.is_file():
         game = game_of(read_bytes(str(resume)))  # a log names its game
+    if start is not None and game == DEFAULT_GAME:
+        game = start.strip().partition(" ")[0].partition("/")[0] or game  # a position names it
     request = PlayRequest(
         players=players,
         names=names,
@@ -197,6 +212,7 @@ def play(
         quiet=quiet,
         delay=delay,
         seeded_salts=seeded_salts,
+        start=start,
         game_options={
             "heroes": heroes,
             "adversaries": adversaries,

@@ -31,7 +31,9 @@ from multiversus_core.engine.choices import CommandTree, Option, is_tree
 from multiversus_core.engine.commit import SaltSource
 from multiversus_core.engine.errors import LogError, MultiversusError
 from multiversus_core.engine.log import LogWriter, MatchLog, replay
+from multiversus_core.engine.position import start_position, without_chance, write_position
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
+from multiversus_core.engine.render import renderer_of
 from multiversus_core.engine.ruleset import Table
 from multiversus_core.engine.text import printable
 from multiversus_core.engine.verify import verify
@@ -71,6 +73,8 @@ class PlayRequest:
     quiet: bool = False
     delay: float = 0.0
     seeded_salts: bool = False
+    start: str | None = None
+    """The position to start the match from (``--from``), or None: the game's first."""
     game_options: Mapping[str, str | None] = field(default_factory=dict)
     """The options of one game (Multiversus' ``--heroes``, ``--player1`` and the like), by
     name; None where one was not given (``--player1``, ``--player2`` always are)."""
@@ -122,7 +126,12 @@ def play_request(
         specs = seat_specs(ruleset, request.players)
         resumed = request.resume
         if resumed is not None:
-            fixed = {"--seed": request.seed, "--names": request.names, "--log": request.log}
+            fixed = {
+                "--seed": request.seed,
+                "--names": request.names,
+                "--log": request.log,
+                "--from": request.start,
+            }
             clashes = [option for option, value in fixed.items() if value is not None]
             if request.seeded_salts:
                 clashes.append("--seeded-salts")
@@ -148,7 +157,19 @@ def play_request(
                 terminal=terminal,
                 ask=ask,
             )
-        settings, chance = settings_for(ruleset, request.names, request.seed, request.seeded_salts)
+        start = None
+        if request.start is not None:
+            if request.seeded_salts:
+                raise PlayError("--seeded-salts cannot be used with --from: the position fixes it")
+            names = None if request.names is None else _names(request.names)
+            start, chance = start_position(request.start, seed=request.seed, players=names)
+            if start.settings.__class__ is not ruleset.settings_type:
+                raise PlayError(f"--from: the position is not of {ruleset.title}")
+            settings = start.settings
+        else:
+            settings, chance = settings_for(
+                ruleset, request.names, request.seed, request.seeded_salts
+            )
         path = request.log or default_log(ruleset)
         if path.exists():
             raise PlayError(f"{str(path)!r} already exists: choose another --log")
@@ -167,7 +188,12 @@ def play_request(
         delay=request.delay,
         terminal=terminal,
         ask=ask,
+        start=start,
     )
+
+
+def _names(names: str) -> tuple[str, ...]:
+    return tuple(name.strip() for name in names.split(","))
 
 
 class Quit(Exception):
@@ -207,7 +233,7 @@ def settings_for(
     default = ruleset.settings_type()
     players = ruleset.table(default).players
     if names is not None:
-        players = tuple(name.strip() for name in names.split(","))
+        players = _names(names)
     salts: SaltSource = "seed" if seeded_salts else "secrets"
     chance = None if seed is not None else fresh_chance()
     table = Table(
@@ -237,16 +263,19 @@ def run(
     delay: float = 0.0,
     ask: Ask = input,
     terminal: Terminal | None = None,
+    start: Any = None,
 ) -> int:
     """Play a new match to its end (or until a person quits); return the exit status (0).
 
-    The log is written entry by entry; quitting keeps it as far as it went.
+    The log is written entry by entry; quitting keeps it as far as it went. ``start`` is
+    the state the match starts from at a position (None: the game's initial state).
     """
     names = ruleset.table(settings).players
     out.print(Text(printable(f"{ruleset.title}: {', '.join(names)}."), style="bold"))
     out.print(Text(printable(f"The log is kept in {log}; `{program()} verify` checks it.")))
-    with LogWriter.create(log, settings, chance) as writer:
-        state = ruleset.initial_state(settings, chance)
+    position = "" if start is None else write_position(without_chance(start))
+    with LogWriter.create(log, settings, chance, position) as writer:
+        state = ruleset.initial_state(settings, chance) if start is None else start
         options = _Options(bot_seed, quiet, delay, ask, terminal or BY_NUMBER)
         return _play(ruleset, specs, settings, state, writer, out, options)
 
@@ -349,6 +378,16 @@ class Decision:
     """The players' names, by seat."""
 
 
+def _words(ruleset: AnyRuleset, state: Any, seat: int) -> Callable[[Any], str]:
+    """How a seat's legal commands read in its menu: in the game's words from the seat's view
+    (its renderer's), else as the ruleset tells who gave what."""
+    looks = renderer_of(ruleset)
+    if looks is None:
+        return lambda command: ruleset.describe_command(command, state)
+    seen = ruleset.view(state, ruleset.viewer_of(state, seat))
+    return lambda command: looks.command_words(command, seen)
+
+
 class Terminal:
     """How a match goes at the terminal: how a person decides, how each entry is told and how
     the match closes. This one lists the legal commands by number and tells the match in the
@@ -369,8 +408,9 @@ class Terminal:
         out.print(Text(printable(heading), style="bold"))
         if is_tree(legal):
             return TREE_MENUS.build(legal, out, ask)
+        say = _words(ruleset, state, seat)
         for number, command in enumerate(legal, start=1):
-            out.print(Text(printable(f"  {number}. {ruleset.describe_command(command, state)}")))
+            out.print(Text(printable(f"  {number}. {say(command)}")))
         while True:
             answer = read_answer(ask, f"Your choice (1-{len(legal)}, q quits): ").lower()
             if answer == "q":

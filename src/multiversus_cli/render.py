@@ -18,10 +18,10 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from multiversus_cli.grid_text import coloured
 from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.multiversus.abilities import abilities_of, title
-from multiversus_core.rulesets.multiversus.board import Board, Figure
-from multiversus_core.rulesets.multiversus.geometry import figure_squares, tile_at
+from multiversus_core.rulesets.multiversus.board import Figure
 from multiversus_core.rulesets.multiversus.narrate import (
     action_name,
     actions_name,
@@ -37,13 +37,19 @@ from multiversus_core.rulesets.multiversus.narrate import (
     trigger_words,
     unit_name,
 )
+from multiversus_core.rulesets.multiversus.render import (
+    CONDITION_MARKS,
+    NOT_LAID_OUT,
+    figure_labels,
+    grid_cells,
+    tile_marks,
+)
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import (
     SIDES,
     Condition,
     Seat,
     Side,
-    Square,
     other_side,
 )
 from multiversus_core.rulesets.multiversus.units import coin_unit
@@ -64,15 +70,6 @@ SIDE_STYLES: Final[dict[Side, str]] = {
 TERRAIN_PIECE_STYLE: Final = "italic magenta"
 TILE_STYLE: Final = "on grey30"
 BLOCKING_TILE_STYLE: Final = "on grey15"
-EMPTY: Final = "·"
-
-CONDITION_MARKS: Final[dict[Condition, str]] = {
-    "unharmed": "",
-    "wounded": "*",
-    "disabled": "×",
-    "eliminated": "†",
-}
-"""The mark after a figure's label for its condition (eliminated figures are off the board)."""
 CONDITION_STYLES: Final[dict[Condition, str]] = {
     "unharmed": "",
     "wounded": "yellow",
@@ -82,48 +79,6 @@ CONDITION_STYLES: Final[dict[Condition, str]] = {
 
 
 # --- labels -------------------------------------------------------------------
-
-
-def _abbreviation(name: str) -> str:
-    words = [w for w in name.replace("-", " ").split() if w[:1].isalnum()]
-    if not words:
-        return "?"
-    if len(words) == 1:
-        return words[0][:2].capitalize()
-    return (words[0][0] + words[1][0]).upper()
-
-
-def figure_labels(state: MatchState) -> dict[str, str]:
-    """Return a short label for every figure, for example "BK", "TM2" or "Sm".
-
-    A unit's figures share an abbreviation of its name, numbered when the unit
-    has more than one; labels are unique in the match.
-    """
-    used: set[str] = set()
-    labels: dict[str, str] = {}
-    for index, unit in enumerate(state.units, start=1):
-        abbr = _abbreviation(printable(unit.name))
-        candidates = [abbr, *(abbr[0] + ch.lower() for ch in unit.name[1:] if ch.isalnum())]
-        abbr = next((c for c in candidates if c not in used), f"{abbr[0]}{index}")
-        used.add(abbr)
-        for number, figure_id in enumerate(unit.figures, start=1):
-            labels[figure_id] = abbr if len(unit.figures) == 1 else f"{abbr}{number}"
-    for figure in state.figures:  # figures of no listed unit: keep them visible
-        labels.setdefault(figure.id, figure.id[:3])
-    return labels
-
-
-def tile_marks(board: Board) -> dict[str, str]:
-    """Return a lower-case mark for each special terrain on the board, for example "sv"."""
-    marks: dict[str, str] = {}
-    for tile in board.tiles:
-        if tile.terrain in marks:
-            continue
-        mark = _abbreviation(tile.terrain).lower()
-        if mark in marks.values():
-            mark = f"{mark[0]}{len(marks) + 1}"
-        marks[tile.terrain] = mark
-    return marks
 
 
 def figure_style(figure: Figure) -> str:
@@ -142,52 +97,40 @@ def figure_mark(figure: Figure, label: str) -> Text:
 # --- the board ------------------------------------------------------------------
 
 
-def _occupants(state: MatchState) -> dict[Square, list[Figure]]:
-    cells: dict[Square, list[Figure]] = {}
-    # Characters first, so a character sharing a space with a terrain piece leads its cell.
-    for figure in sorted(state.figures, key=lambda f: f.terrain):
-        for sq in figure_squares(figure):
-            cells.setdefault(sq, []).append(figure)
-    return cells
-
-
 def board_grid(state: MatchState) -> RenderableType:
-    """Return the board as a grid: column numbers across the top, row numbers down the left.
+    """Return the board as a grid: column numbers across the top, row numbers down the left
+    (:func:`~multiversus_core.rulesets.multiversus.render.grid_cells`, in colours).
 
     Each space shows the label of the figure on it (a Large figure's label
     fills its four spaces), the mark of a special tile, or a dot.
     """
-    board = state.board
-    if board is None:
-        return Text("The board is not laid out yet.", style="dim")
-    labels = figure_labels(state)
-    marks = tile_marks(board)
-    cells = _occupants(state)
-    grid = Table(box=None, padding=(0, 1), show_header=True, pad_edge=False, show_edge=False)
-    grid.add_column("", justify="right", style="dim", min_width=2)
-    for column in range(board.width):
-        grid.add_column(str(column), justify="center", min_width=3, header_style="dim")
-    for row in range(board.height):
-        line: list[RenderableType] = [Text(str(row), style="dim")]
-        for column in range(board.width):
-            tile = tile_at(board, (column, row))
-            background = ""
-            if tile is not None:
-                background = BLOCKING_TILE_STYLE if tile.blocking else TILE_STYLE
-            figures = cells.get((column, row), [])
-            cell = Text(style=background)
-            if figures:
-                for i, figure in enumerate(figures):
-                    if i:
-                        cell.append("+")
-                    cell.append_text(figure_mark(figure, labels[figure.id]))
-            elif tile is not None:
-                cell.append(marks[tile.terrain], style="dim")
-            else:
-                cell.append(EMPTY, style="dim")
-            line.append(cell)
-        grid.add_row(*line)
-    return grid
+    lines = grid_cells(state)
+    if lines is None:
+        return Text(NOT_LAID_OUT, style="dim")
+    return coloured(lines, _style)
+
+
+_ROLE_STYLES: Final[dict[str, str]] = {
+    "frame": "dim",
+    "head": "bold",
+    "tile": TILE_STYLE,
+    "blocking": BLOCKING_TILE_STYLE,
+    "terrain": TERRAIN_PIECE_STYLE,
+    "mark": "dim",
+    "empty": "dim",
+    **{str(side): style for side, style in SIDE_STYLES.items()},
+    **{str(condition): style for condition, style in CONDITION_STYLES.items() if style},
+}
+"""The style of each role of a space of the board (:func:`board_grid`)."""
+
+
+def _style(role: str) -> str:
+    """The colour of a span of the board, by its roles: the tile's ground first, then the
+    others in order (a condition's colour over its side's)."""
+    words = role.split()
+    ground = [w for w in words if w in ("tile", "blocking")]
+    styles = (_ROLE_STYLES.get(w, "") for w in [*ground, *(w for w in words if w not in ground)])
+    return " ".join(s for s in styles if s)
 
 
 def board_legend(state: MatchState) -> RenderableType:

@@ -27,6 +27,7 @@ from multiversus_cli.jsontext import ascii_json
 from multiversus_core.engine.errors import LogError
 from multiversus_core.engine.log import MatchLog, decode_log, read_bytes
 from multiversus_core.engine.log import replay as replay_log
+from multiversus_core.engine.position import PositionError, without_chance, write_position
 from multiversus_core.engine.records import DEFAULT_GAME
 from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
@@ -233,6 +234,7 @@ def replay(
     multiversus replay match.jsonl --format svg --to 40 > board.svg
     """
     format_given = output is not None
+    asked_to = to is not None
     if stepping and format_given:
         raise fail("replay", "--step cannot be used with --format: stepping shows text and board")
     if out_path is not None and output not in (ReplayFormat.html, ReplayFormat.svg):
@@ -250,6 +252,8 @@ def replay(
         raise fail(
             "replay", f"--to {to} is out of range: the log has {count} entries (0 to {count})"
         )
+    if log.header.position and who != REFEREE and output in _VIEW_LOGS:
+        raise fail("replay", f"--format {output}: {_NO_VIEW_LOGS}")
     if output is ReplayFormat.log:
         _write_view_log(log, who, count if to is None else to, ruleset.viewers)
     presenter = presenters.presenter_for(log.game)
@@ -281,7 +285,28 @@ def replay(
         out.print(Text(f"After entry {to} of {count}, as the {who}:", style="bold"))
     # The transcript told the result in its last entry: the board need not tell it again.
     out.print(presenter.board(folded, to, who, result=output is not ReplayFormat.text))
+    if asked_to and who == REFEREE and own is None:
+        out.print(Text(_position_line(folded.states[to])))
     raise typer.Exit(EXIT_OK)
+
+
+_VIEW_LOGS: Final = (ReplayFormat.log, ReplayFormat.html, ReplayFormat.svg)
+"""The formats a side's view log is made for (Multiversus' page and picture are drawn from
+one)."""
+
+_NO_VIEW_LOGS: Final = (
+    "a match started from a position has no view logs yet: replay it --as referee, "
+    "or as text, board or json"
+)
+
+
+def _position_line(state: object) -> str:
+    """The referee's position at that point, for a bug report (its chance seed left out): only
+    the referee's, as it holds every secret of the match."""
+    try:
+        return f"Position: {write_position(without_chance(state))}"
+    except PositionError as error:
+        return f"Position: none ({error})"
 
 
 def _print_entry(out: Console, told: tuple[str, Sequence[str]]) -> None:

@@ -29,6 +29,7 @@ from multiversus_core.engine.errors import (
     SheetError,
 )
 from multiversus_core.engine.registry import game_ids, load_ruleset
+from multiversus_core.engine.render import Renderer, renderer_of
 from multiversus_core.engine.ruleset import Ruleset
 from multiversus_core.rulesets.multiversus.board import Board, Figure, Tile
 from multiversus_core.rulesets.multiversus.commands import (
@@ -108,6 +109,7 @@ __all__ = [
     "MultiversusError",
     "PlayerViewer",
     "React",
+    "Renderer",
     "RollInitiative",
     "Ruleset",
     "Seat",
@@ -136,6 +138,7 @@ __all__ = [
     "load_ruleset",
     "redact",
     "redact_log",
+    "renderer_of",
     "salted",
     "secret_chance_settings",
     "start_match",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import random
+import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -36,6 +37,7 @@ from multiversus_core.engine.log import (
     new_header,
     replay,
 )
+from multiversus_core.engine.render import renderer_of
 from multiversus_core.engine.ruleset import REFEREE, Table
 from multiversus_core.engine.verify import verify, verify_against, verify_view
 from multiversus_core.engine.viewlog import (
@@ -825,6 +827,46 @@ def check_words(ruleset: Any, match: Match) -> list[str]:
         if not all(isinstance(line, str) and line and "\n" not in line for line in told):
             problems.append(f"step {number}: a line is empty, not text, or more than one line")
     return problems
+
+
+# --- pictures and words of a position ------------------------------------------------------
+
+
+def check_renderer(ruleset: Any, match: Match, rng: random.Random) -> list[str]:
+    """The ruleset's renderer, if it offers one (``engine/render.py``), draws sampled positions
+    from each viewer's view without failing: an SVG document whose root is ``<svg>`` and a
+    text board, or None for both (a game without a board); and it tells every legal command
+    of each seat to act in one line from the seat's view, different commands differently."""
+    looks = renderer_of(ruleset)
+    if looks is None:
+        return []
+    problems: list[str] = []
+    for number, state in _some(match.states, rng):
+        try:
+            for viewer in ruleset.viewers:
+                seen = ruleset.view(state, viewer)
+                svg, text = looks.board_svg(seen), looks.board_text(seen)
+                if (svg is None) != (text is None):
+                    problems.append(f"state {number}: one board of two drawn for {viewer}")
+                if svg is not None and ET.fromstring(svg).tag != f"{_SVG}svg":
+                    problems.append(f"state {number}: the picture for {viewer} is not an SVG")
+                if text is not None and not text.strip():
+                    problems.append(f"state {number}: the text board for {viewer} is empty")
+            for seat in ruleset.to_act(state):
+                seen = ruleset.view(state, ruleset.viewer_of(state, seat))
+                legal = {encoded(c): c for c in listing(ruleset.legal_commands(state, seat))}
+                words = {looks.command_words(c, seen) for c in legal.values()}
+                if not all(isinstance(w, str) and w.strip() and "\n" not in w for w in words):
+                    problems.append(f"state {number}: a command of seat {seat} is not told")
+                if len(words) != len(legal):
+                    problems.append(f"state {number}: two commands of seat {seat} read the same")
+        except Exception as exc:
+            problems.append(f"state {number}: drawing failed: {type(exc).__name__} {exc}")
+    return problems
+
+
+_SVG: Final = "{http://www.w3.org/2000/svg}"
+"""The SVG namespace, as ElementTree names a tag in it."""
 
 
 # --- encoding and chance --------------------------------------------------------------------

@@ -38,6 +38,7 @@ from tests.contract.kit import (
     check_no_leaked_secrets,
     check_open_game,
     check_recorded_chance,
+    check_renderer,
     check_search,
     check_view_logs,
     check_words,
@@ -237,6 +238,15 @@ def test_every_command_and_event_is_told_in_one_line_as_each_viewer_may_know_it(
 
 @KIT
 @given(seed=SEEDS)
+def test_each_view_is_drawn_and_every_legal_command_told_apart_by_the_renderer(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for match in matches(ruleset, base_settings, seed):
+        assert check_renderer(ruleset, match, random.Random(seed)) == []
+
+
+@KIT
+@given(seed=SEEDS)
 def test_every_command_and_event_redacted_or_not_decodes_as_its_union_says(
     ruleset: Any, base_settings: Any, seed: int
 ) -> None:
@@ -305,6 +315,39 @@ def test_the_words_check_catches_a_narration_that_fails_or_says_nothing(
 
     assert check_words(patched(ruleset, narrate=failing), match) != []
     assert check_words(patched(ruleset, describe_command=lambda shown, state: ""), match) != []
+
+
+class Careless:
+    """A renderer that draws a broken picture and tells every command the same."""
+
+    def board_svg(self, view: Any) -> str | None:
+        return "<svg><g></svg>"
+
+    def board_text(self, view: Any) -> str | None:
+        return "a board"
+
+    def command_words(self, command: Any, view: Any) -> str:
+        return "something"
+
+
+class Boardless(Careless):
+    """Careless in its words only: it draws no board."""
+
+    def board_svg(self, view: Any) -> str | None:
+        return None
+
+    def board_text(self, view: Any) -> str | None:
+        return None
+
+
+def test_the_renderer_check_catches_a_broken_picture_and_words_that_say_the_same(
+    ruleset: Any, base_settings: Any
+) -> None:
+    match = one_match(ruleset, base_settings, "seeded")
+    found = check_renderer(patched(ruleset, renderer=Careless()), match, random.Random(1))
+    assert any("drawing failed" in problem for problem in found)
+    found = check_renderer(patched(ruleset, renderer=Boardless()), match, random.Random(1))
+    assert any("read the same" in problem for problem in found)
 
 
 class Hidden(msgspec.Struct, frozen=True, tag="hidden"):

@@ -32,6 +32,7 @@ from multiversus_cli.play_any import PlayRequest
 from multiversus_cli.simulating import Plan, SimulateRequest
 from multiversus_core.engine.log import MatchLog, starting_state
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
+from multiversus_core.engine.render import renderer_of
 from multiversus_core.engine.ruleset import REFEREE
 
 ENTRY_POINT_GROUP: Final = "multiversus.presenters"
@@ -129,8 +130,8 @@ class Presenter(Protocol):
 
 
 class Plain:
-    """Any game's looks, through its ruleset alone: the match in the ruleset's words, and the
-    viewer's view (the referee's state) as JSON."""
+    """Any game's looks, through its ruleset alone: the match in the ruleset's words, the board
+    its renderer draws (if it has one), and the viewer's view (the referee's state) as JSON."""
 
     def entry(self, folded: Folded, number: int, viewer: str) -> tuple[str, tuple[str, ...]]:
         """The entry told by the ruleset, redacted for ``viewer``."""
@@ -143,14 +144,23 @@ class Plain:
     def board(
         self, folded: Folded, position: int, viewer: str, *, result: bool = True
     ) -> RenderableType:
-        """The outcome, once there is one, then the view as JSON (the ruleset's own words
-        may not tell the result)."""
+        """The outcome, once there is one (the ruleset's own words may not tell the result),
+        the board its renderer draws in text from the view, if any, then the view as JSON."""
         ruleset, state = folded.ruleset, folded.states[position]
-        shown = Text(transcript.shown_state(ruleset, state, viewer).decode())
+        parts: list[RenderableType] = []
         outcome = ruleset.outcome(state)
-        if outcome is None:
-            return shown
-        return Group(Text(f"The match is over: {outcome.reason}."), shown)
+        if outcome is not None:
+            parts.append(Text(f"The match is over: {outcome.reason}."))
+        looks = renderer_of(ruleset)
+        drawn = (
+            None
+            if looks is None or viewer == REFEREE
+            else looks.board_text(ruleset.view(state, viewer))
+        )
+        if drawn is not None:
+            parts.append(Text(drawn))
+        parts.append(Text(transcript.shown_state(ruleset, state, viewer).decode()))
+        return parts[0] if len(parts) == 1 else Group(*parts)
 
     def progress(self, folded: Folded, position: int) -> tuple[int, int] | None:
         """None: a game is not known to be played in rounds and turns."""
@@ -162,8 +172,13 @@ class Plain:
         return html_any.page_html(folded.ruleset, folded.log, viewer, to)
 
     def picture(self, folded: Folded, viewer: str, to: int) -> str | None:
-        """None: no picture."""
-        return None
+        """The board the game's renderer draws from ``viewer``'s view
+        (:mod:`multiversus_core.engine.render`); None without a renderer, for a game without
+        a board, and for the referee, who has no view to draw from."""
+        looks = renderer_of(folded.ruleset)
+        if looks is None or viewer == REFEREE:
+            return None
+        return looks.board_svg(folded.ruleset.view(folded.states[to], viewer))
 
     def differences(self, a: Any, b: Any) -> tuple[Found, ...]:
         """The states' top-level fields that differ."""

@@ -49,6 +49,12 @@ from multiversus_cli.render import (
 from multiversus_cli.usage import no_such_file, program
 from multiversus_core.engine.errors import LogError, MultiversusError, SettingsError
 from multiversus_core.engine.log import LogWriter, replay
+from multiversus_core.engine.position import (
+    read_position,
+    start_position,
+    without_chance,
+    write_position,
+)
 from multiversus_core.engine.text import printable, printable_lines
 from multiversus_core.rulesets.multiversus.board import Figure
 from multiversus_core.rulesets.multiversus.bots.specs import Bot, command_for, make_bot
@@ -73,7 +79,7 @@ from multiversus_core.rulesets.multiversus.narrate import (
     side_name,
 )
 from multiversus_core.rulesets.multiversus.secrets import salted
-from multiversus_core.rulesets.multiversus.settings import MatchSettings
+from multiversus_core.rulesets.multiversus.settings import Chance, MatchSettings
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import SEATS, Seat
 
@@ -115,6 +121,7 @@ def play_request(out: Console, err: Console, request: PlayRequest) -> int:
             seeded_salts=request.seeded_salts,
             specs=specs,
             delay=request.delay,
+            start=request.start,
         )
     except (UsageError, MultiversusError) as exc:
         err.print(printable(f"multiversus play: {one_line(exc)}"), markup=False)
@@ -208,6 +215,7 @@ def _prepare(
     seeded_salts: bool = False,
     specs: dict[Seat, str] | None = None,
     delay: float = 0.0,
+    start: str | None = None,
 ) -> Game:
     """Check the options and open the log; return a game ready to run.
 
@@ -223,6 +231,9 @@ def _prepare(
             raise UsageError("--delay paces a game between two bots (--player1 bot --player2 bot)")
         if quiet:
             raise UsageError("--delay paces what a game shows; --quiet shows only the result")
+    first: MatchState | None = None
+    if resume is not None and start is not None:
+        raise UsageError("--from cannot be used with --resume: the log fixes the match")
     if resume is not None:
         fixed = {
             "--heroes": heroes,
@@ -263,20 +274,27 @@ def _prepare(
                 markup=False,
             )
     else:
-        settings = _settings(
-            kinds, heroes, adversaries, scenario, seed, names, seeded_salts=seeded_salts
-        )
-        chance = None
-        if seed is None:  # chance is secret until the end: the header holds its commitment
-            settings, chance = secret_chance_settings(settings)
-        state = start_match(settings, chance)
+        position = ""
+        if start is not None:
+            state, chance, position = _from_position(
+                start, heroes, adversaries, scenario, seed, names, seeded_salts=seeded_salts
+            )
+            first = state
+        else:
+            settings = _settings(
+                kinds, heroes, adversaries, scenario, seed, names, seeded_salts=seeded_salts
+            )
+            chance = None
+            if seed is None:  # chance is secret until the end: the header holds its commitment
+                settings, chance = secret_chance_settings(settings)
+            state = start_match(settings, chance)
         if log is not None and log.exists():
             raise UsageError(
                 f"{str(log)!r} already exists: choose another --log, or carry it on with --resume"
             )
         path = log if log is not None else default_log_path()
         try:
-            writer = LogWriter.create(path, settings, chance)
+            writer = LogWriter.create(path, state.settings, chance, position)
         except LogError as exc:
             # The file at fault may be the log's chance file beside it: name it.
             where = "" if exc.path == str(path) else f"{exc.path!r}: "
@@ -305,7 +323,42 @@ def _prepare(
         resumed=resume is not None,
         specs={seat: specs[seat] for seat in bots},
         delay=delay,
+        first=first,
     )
+
+
+def _from_position(
+    text: str,
+    heroes: str | None,
+    adversaries: str | None,
+    scenario: str | None,
+    seed: int | None,
+    names: tuple[str | None, str | None],
+    *,
+    seeded_salts: bool,
+) -> tuple[MatchState, Chance | None, str]:
+    """The state a match starts from at a position (``--from``), its secret chance seed, and
+    the position as its log's header records it.
+
+    :raises UsageError: for options the position fixes, or a position not of Multiversus.
+    :raises PositionError: if the text cannot be read.
+    """
+    fixed = {"--heroes": heroes, "--adversaries": adversaries, "--scenario": scenario}
+    clashes = [option for option, value in fixed.items() if value is not None]
+    if seeded_salts:
+        clashes.append("--seeded-salts")
+    if clashes:
+        raise UsageError(
+            f"{', '.join(clashes)} cannot be used with --from: the position fixes them"
+        )
+    read = read_position(text)
+    if not isinstance(read, MatchState):
+        raise UsageError("--from: the position is of another game: give it --game too")
+    players = tuple(
+        given or default for given, default in zip(names, read.settings.players, strict=True)
+    )
+    state, chance = start_position(text, seed=seed, players=players)
+    return state, chance, write_position(without_chance(state))
 
 
 def _settings(
@@ -370,6 +423,8 @@ class Game:
     """Seconds to wait after each command of a game between two bots."""
     sleep: Callable[[float], None] = field(default_factory=lambda: time.sleep)
     """Waits that many seconds (``delay``)."""
+    first: MatchState | None = None
+    """The position the match started from, if not the initial state (``--from``)."""
     narrator: Narrator = field(init=False)
     _shown_figures: tuple[Figure, ...] | None = field(default=None, init=False)
     _after_secret: bool = field(default=False, init=False)
@@ -737,7 +792,7 @@ class Game:
                 self.out.print(text)
 
     def _show_log(self, seat: Seat | None) -> None:
-        state = initial_state(self.state.settings)
+        state = self.first or initial_state(self.state.settings)
         narrator = Narrator(seat)
         for _, events in self.history:
             state = narrator.tell(state, events)

@@ -18,7 +18,7 @@ from rich.console import Group, RenderableType
 from rich.text import Text
 
 from multiversus_cli.render import render_board
-from multiversus_core.engine.log import LogEntry, MatchLog
+from multiversus_core.engine.log import LogEntry, MatchLog, starting_state
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.events import (
     CoinsSelected,
@@ -26,7 +26,7 @@ from multiversus_core.rulesets.multiversus.events import (
     ReactionSelected,
     SecretChosen,
 )
-from multiversus_core.rulesets.multiversus.evolve import evolve, initial_state
+from multiversus_core.rulesets.multiversus.evolve import evolve
 from multiversus_core.rulesets.multiversus.narrate import (
     Narrator,
     coin_summary,
@@ -54,7 +54,7 @@ class Step(NamedTuple):
 
 def steps(log: MatchLog) -> Iterator[Step]:
     """Yield every entry of a (checked) log with the referee states before and after it."""
-    state = initial_state(log.header.settings)
+    state: MatchState = starting_state(log)
     for number, entry in enumerate(log.entries, start=1):
         after = state
         for event in entry.events:
@@ -65,7 +65,7 @@ def steps(log: MatchLog) -> Iterator[Step]:
 
 def state_at(log: MatchLog, to: int) -> MatchState:
     """Return the referee state after entry ``to`` (0: before the first entry)."""
-    state = initial_state(log.header.settings)
+    state: MatchState = starting_state(log)
     for step in steps(log):
         if step.number > to:
             break

@@ -24,7 +24,6 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from multiversus_cli import play_any
-from multiversus_cli.grid_text import square_list
 from multiversus_cli.odds import FACES, chance, faces
 from multiversus_cli.play_any import (
     Ask,
@@ -37,6 +36,7 @@ from multiversus_cli.play_any import (
 from multiversus_cli.presenters.tiles_d6_text import board, letters
 from multiversus_core.engine.grid import distance
 from multiversus_core.engine.grid import parse_square_name as parse_square
+from multiversus_core.engine.render import square_list
 from multiversus_core.engine.ruleset import Seat
 from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.tiles_d6 import rules

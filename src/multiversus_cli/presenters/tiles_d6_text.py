@@ -19,12 +19,19 @@ from rich.table import Table
 from rich.text import Text
 
 from multiversus_cli import transcript
-from multiversus_cli.grid_text import grid_map, seat_letters, with_result
+from multiversus_cli.grid_text import FRAME_STYLE, coloured, with_result
 from multiversus_core.engine.ruleset import REFEREE, Seat
 from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.tiles_d6 import rules
 from multiversus_core.rulesets.tiles_d6.content import TILES, find_map
 from multiversus_core.rulesets.tiles_d6.model import ROUNDS, Command, Coord, Event, TilesState, Unit
+from multiversus_core.rulesets.tiles_d6.render import (
+    PRONE,
+    STUNNED,
+    UNIT_LETTERS,
+    letters,
+    map_lines,
+)
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET
 from multiversus_core.rulesets.tiles_d6.words import (
     describe_command,
@@ -58,23 +65,8 @@ TILE_STYLES: Final[dict[str, str]] = {
     "^": "magenta",
 }
 
-PRONE: Final = "_"
-"""The mark after a prone unit's letter on the board."""
-STUNNED: Final = "*"
-"""The mark after a standing, stunned unit's letter."""
 MARKED_STYLE: Final = "bold black on bright_green"
 """The squares a choice may go to (a step, a placement)."""
-
-
-UNIT_LETTERS: Final = "abcdefgijklmnoprstuvwxyz"
-"""The letters units are shown by, in roster order: 24, a roster's most (h and q are the
-keys of help and quitting at the terminal)."""
-
-
-def letters(state: TilesState) -> dict[str, str]:
-    """A letter for every unit, by id, in roster order (:data:`UNIT_LETTERS`): seat 1's upper
-    case (A, B, ...), seat 2's lower case (a, b, ...)."""
-    return seat_letters(((u.id, u.seat) for u in state.units), UNIT_LETTERS)
 
 
 def progress(state: TilesState) -> tuple[int, int]:
@@ -148,36 +140,25 @@ def heading(state: TilesState) -> str:
 
 
 def map_text(state: TilesState, marked: Collection[Coord] = ()) -> Text:
-    """The map: rank numbers down the left, file letters along the top and bottom, each tile
-    its legend character, each unit its letter in its seat's colour (:data:`PRONE` and
-    :data:`STUNNED` after it), ``marked`` squares in brackets."""
-    grid = rules.grid_of(state)
-    shown = letters(state)
-    on = {u.at: u for u in rules.on_board(state)}
-
-    def cell(at: Coord) -> Text:
-        unit = on.get(at)
-        if unit is not None:
-            return _unit_cell(state, unit, shown[unit.id])
-        if at in marked:
-            return Text(f"[{rules.tile(state, at)}]", style=MARKED_STYLE)
-        char = rules.tile(state, at)
-        return Text(f" {char} ", style=TILE_STYLES.get(char, ""))
-
-    return grid_map(grid.width, grid.height, cell)
+    """The map (:func:`~multiversus_core.rulesets.tiles_d6.render.map_lines`) in colours: each
+    tile in its kind's, each unit in its seat's (reversed while its action is under way, dim
+    once it can act no more), ``marked`` squares standing out."""
+    return coloured(map_lines(state, marked), _style)
 
 
-def _unit_cell(state: TilesState, unit: Unit, letter: str) -> Text:
-    mark = PRONE if unit.prone else STUNNED if unit.stunned else " "
-    style = SEAT_STYLES[unit.seat]
-    if state.action is not None and state.action.unit == unit.id:
-        style += " reverse"
-    elif not rules.can_act(state, unit) and unit.seat == state.active:
-        style += " dim"
-    cell = Text(" ")
-    cell.append(letter, style=style)
-    cell.append(mark, style=style)
-    return cell
+def _style(role: str) -> str:
+    """The colour of a span of the map, by its role."""
+    if role == "frame":
+        return FRAME_STYLE
+    if role == "marked":
+        return MARKED_STYLE
+    if role.startswith("tile-"):
+        return TILE_STYLES.get(role[5:], "")
+    seat, _, state = role.partition(" ")
+    if seat.startswith("seat-"):
+        style = SEAT_STYLES[int(seat[5:])]
+        return style + {"moving": " reverse", "done": " dim", "": ""}[state]
+    return ""
 
 
 def legend(state: TilesState, *, marked: bool = False) -> Text:

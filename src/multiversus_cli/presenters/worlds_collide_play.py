@@ -27,7 +27,6 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from multiversus_cli import play_any
-from multiversus_cli.grid_text import square_list
 from multiversus_cli.odds import FACES, chance
 from multiversus_cli.play_any import Ask, BoardTerminal, Decision, PlayRequest, TreeMenus
 from multiversus_cli.presenters.worlds_collide_text import (
@@ -42,6 +41,7 @@ from multiversus_cli.presenters.worlds_collide_text import (
 from multiversus_core.engine.choices import Ask as ChoiceAsk
 from multiversus_core.engine.choices import CommandTree, Option, is_tree
 from multiversus_core.engine.grid import parse_square_name, square_name
+from multiversus_core.engine.render import square_list
 from multiversus_core.engine.ruleset import Seat
 from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.worlds_collide import geometry, rules

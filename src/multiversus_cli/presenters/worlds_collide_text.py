@@ -20,9 +20,8 @@ from rich.table import Table
 from rich.text import Text
 
 from multiversus_cli import transcript
-from multiversus_cli.grid_text import grid_map, seat_letters, with_result
+from multiversus_cli.grid_text import FRAME_STYLE, coloured, with_result
 from multiversus_cli.presenters import Folded
-from multiversus_core.engine.grid import distance
 from multiversus_core.engine.grid import square_name as square
 from multiversus_core.engine.log import LogEntry
 from multiversus_core.engine.ruleset import REFEREE, Seat
@@ -35,7 +34,6 @@ from multiversus_core.rulesets.worlds_collide.content import (
     EnvironmentEntry,
     Penalty,
     RoundEffect,
-    Weapon,
 )
 from multiversus_core.rulesets.worlds_collide.model import (
     ROUNDS,
@@ -47,6 +45,18 @@ from multiversus_core.rulesets.worlds_collide.model import (
     PlayerOut,
     RoundStarted,
     WorldsState,
+)
+from multiversus_core.rulesets.worlds_collide.render import (
+    CLIMB_WORDS,
+    DEFENSE_LETTERS,
+    FALLEN,
+    MODEL_LETTERS,
+    SQUARE_WORDS,
+    heading,
+    letters,
+    map_lines,
+    objectives_near,
+    weapon_words,
 )
 from multiversus_core.rulesets.worlds_collide.ruleset import RULESET
 from multiversus_core.rulesets.worlds_collide.words import (
@@ -70,32 +80,19 @@ class Square(NamedTuple):
     style: str
 
 
+SQUARE_STYLES: Final[dict[str, str]] = {
+    ".": "grey50",
+    LOW_WALL: "yellow",
+    RUIN: "bold white on grey23",
+    OBJECTIVE: "bold magenta",
+}
+"""The colour of each square of the map (W2), by its character."""
 SQUARES: Final[dict[str, Square]] = {
-    ".": Square("ground", "ground, level 0", "grey50"),
-    LOW_WALL: Square("low-wall", "low wall, level 0: cover", "yellow"),
-    RUIN: Square("ruin", "ruin, level 1: blocks sight;", "bold white on grey23"),
-    OBJECTIVE: Square("objective", "objective marker, on ground", "bold magenta"),
+    char: Square(kind, words, SQUARE_STYLES[char]) for char, (kind, words) in SQUARE_WORDS.items()
 }
 """Each square of the legend (W2), by its character."""
-CLIMB_WORDS: Final = "    on or off it costs 2 more"
-"""The legend's line under the ruin's (W2)."""
-FALLEN: Final = "*"
-"""A fallen token on the map (W17, W32), where no model stands."""
 MARKED_STYLE: Final = "bold black on bright_green"
 """The squares a choice may go to (a placement, the end of a move)."""
-
-MODEL_LETTERS: Final = "acdefgijklmnoprstuvwxyz"
-"""The letters models are shown by, in faction order: 23, more than a faction's most (20);
-b, h and q are the keys of going back, help and quitting at the terminal."""
-
-DEFENSE_LETTERS: Final = {"physical": "P", "energy": "E", "arcane": "A"}
-"""A defense type in the rosters (W23)."""
-
-
-def letters(state: WorldsState) -> dict[str, str]:
-    """A letter for every model, by id, in faction order (:data:`MODEL_LETTERS`): seat 1's
-    upper case (A, C, D, ...), seat 2's lower case (a, c, d, ...)."""
-    return seat_letters(((m.id, m.seat) for m in state.models), MODEL_LETTERS)
 
 
 def shown_state(state: WorldsState, viewer: str) -> WorldsState:
@@ -244,29 +241,6 @@ def board(
     return with_result(parts, outcome.reason if result and outcome is not None else None)
 
 
-def heading(state: WorldsState) -> str:
-    """The map, and where the match stands: "Collision Point: round 2 of 5, Ann's
-    activation"."""
-    players = state.settings.players
-    match state.phase:
-        case "roll_off":
-            now = "the deployment roll-off"
-        case "deploy":
-            seat = rules.deployer(state)
-            now = "deployment" + ("" if seat is None else f": {players[seat - 1]} places a model")
-        case "round":
-            now = f"round {state.round} of {ROUNDS} is over; round {state.round + 1} is next"
-            if state.round == 0:
-                now = f"deployment is over; round 1 of {ROUNDS} is next"
-        case "over":
-            now = f"the match is over after round {state.round}"
-        case _:
-            seat = state.active if state.activation is None else state.activation.seat
-            whose = "" if seat is None else f", {players[seat - 1]}'s activation"
-            now = f"round {state.round} of {ROUNDS}{whose}"
-    return f"{state.game_map.name}: {now}"
-
-
 def status_lines(state: WorldsState) -> list[str]:
     """The environment in force, the activation under way and the roll awaiting a re-roll
     decision, each in a line."""
@@ -327,53 +301,26 @@ def roll_line(state: WorldsState) -> str:
 
 
 def map_text(state: WorldsState, marked: Collection[Coord] = ()) -> Text:
-    """The map: row numbers down the sides, column letters along the top and bottom, each
-    square its legend character (a deployment row's ground in its seat's colour), each model
-    its letter in its seat's colour followed by the square it stands on when that is not
-    ground (``A#``: on a ruin), fallen tokens as :data:`FALLEN`, ``marked`` squares in
-    brackets."""
-    game_map = state.game_map
-    shown = letters(state)
-    on = {m.at: m for m in rules.on_board(state)}
-    fallen = {m.at for m in state.models if m.fallen}
-    zones = _zones(state)
-    active = set() if state.activation is None else set(state.activation.models)
-
-    def cell(at: Coord) -> Text:
-        char = game_map.square(at)
-        model = on.get(at)
-        if model is not None:
-            style = SEAT_STYLES[model.seat]
-            if model.id in active:
-                style += " reverse"
-            elif model.activated:
-                style += " dim"
-            drawn = Text(" ")
-            drawn.append(shown[model.id], style=style)
-            drawn.append(" " if char == "." else char, style=SQUARES[char].style)
-            return drawn
-        middle = FALLEN if at in fallen else char
-        if at in marked:
-            return Text(f"[{middle}]", style=MARKED_STYLE)
-        style = SQUARES[char].style
-        if char == "." and at[1] in zones:
-            style = ZONE_STYLES[zones[at[1]]]
-        if middle == FALLEN:
-            return Text(f" {FALLEN}{' ' if char == '.' else char}", style=style)
-        return Text(f" {char} ", style=style)
-
-    return grid_map(game_map.width, game_map.height, cell)
+    """The map (:func:`~multiversus_core.rulesets.worlds_collide.render.map_lines`) in colours:
+    each square in its kind's (a deployment row's ground in its seat's), each model in its
+    seat's (reversed while it activates, dim once it has), ``marked`` squares standing out."""
+    return coloured(map_lines(state, marked), _style)
 
 
-def _zones(state: WorldsState) -> dict[int, Seat]:
-    """Each deployment row's seat (W18), once the roll-off has said who deploys first."""
-    first = state.first_deployer
-    if first is None:
-        return {}
-    deployment = state.game_map.deployment
-    zones = dict.fromkeys(deployment.first, first)
-    zones.update(dict.fromkeys(deployment.second, rules.other(first)))
-    return zones
+def _style(role: str) -> str:
+    """The colour of a span of the map, by its role."""
+    if role == "frame":
+        return FRAME_STYLE
+    if role == "marked":
+        return MARKED_STYLE
+    kind, _, state = role.partition(" ")
+    if kind.startswith("square-"):
+        return SQUARE_STYLES[kind[7:]]
+    if kind.startswith("zone-"):
+        return ZONE_STYLES[int(kind[5:])]
+    if kind.startswith("seat-"):
+        return SEAT_STYLES[int(kind[5:])] + {"moving": " reverse", "done": " dim", "": ""}[state]
+    return ""
 
 
 def _rows(rows: Sequence[int]) -> str:
@@ -418,17 +365,6 @@ def legend(state: WorldsState, *, marked: bool = False) -> Text:
         text.append("[.]", style=MARKED_STYLE)
         text.append(" a square you may choose")
     return text
-
-
-def objectives_near(state: WorldsState) -> list[tuple[Coord, tuple[int, int]]]:
-    """Each objective (W19) and how many models of seat 1 and of seat 2 are within the
-    mission's radius of it now."""
-    radius = state.game_map.mission.objective_radius
-
-    def near(seat: Seat, at: Coord) -> int:
-        return sum(1 for m in rules.on_board(state, seat) if m.at and distance(m.at, at) <= radius)
-
-    return [(at, (near(1, at), near(2, at))) for at in state.game_map.objectives]
 
 
 def objectives_line(state: WorldsState) -> str:
@@ -502,15 +438,6 @@ def roster(state: WorldsState, seat: Seat) -> Table:
             style="dim" if model.fallen else None,
         )
     return table
-
-
-def weapon_words(weapon: Weapon) -> str:
-    """A weapon in short (W23): its name, M(elee) or R(anged), attacks x knack, damage, and
-    the defense types it doubles against (P, E, A): "Rifle R 1x4+ d2 x2:A"."""
-    kind = "M" if weapon.kind == "melee" else "R"
-    against = "".join(DEFENSE_LETTERS[t] for t in weapon.effective_vs)
-    double = f" x2:{against}" if against else ""
-    return f"{weapon.name} {kind} {weapon.attacks}x{weapon.knack}+ d{weapon.damage}{double}"
 
 
 def status(state: WorldsState, model: Model) -> str:

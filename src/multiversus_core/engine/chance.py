@@ -29,14 +29,53 @@ Seed: TypeAlias = Annotated[int, msgspec.Meta(ge=0)]
 """A chance seed: 0 to 2**64 - 1 (8 bytes). The schema bounds it below; reading a log
 refuses one above (``out_of_range``), as msgspec bounds only 64-bit signed integers."""
 
+Contribution: TypeAlias = Annotated[str, msgspec.Meta(pattern="^([0-9a-f]{64})?$")]
+"""A seat's contribution to a match's chance: 32 random bytes as 64 lower-case hex digits,
+or empty while the seat has not given it yet."""
 
-class Chance(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False):
-    """A secret chance seed and the salt of its commitment: the referee's until the match ends."""
+
+class Chance(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False, omit_defaults=True):
+    """A secret chance seed and the salt of its commitment: the referee's until the match ends.
+
+    In a match played over a network, each seat also contributes a random value
+    when it joins (``contributions``), and the dice come from all of them
+    (:func:`dice_seed`), so that neither the referee nor a player chooses them.
+    """
 
     seed: Seed
-    """The seed of every die roll and coin flip not supplied by a command (0 <= seed < 2**64)."""
+    """The referee's seed (0 <= seed < 2**64), which the settings' commitment opens."""
     salt: str
     """64 lower-case hex digits: the salt of :func:`chance_commitment`."""
+    contributions: tuple[Contribution, ...] = ()
+    """Each seat's contribution, seat 1 first (empty: none, the dice come from ``seed``
+    alone); written only when there are some, so older records read and encode as before."""
+
+
+def dice_seed(chance: Chance) -> int:
+    """The seed the dice are drawn from: the referee's seed alone when no seat contributed,
+    else the first 8 bytes (big-endian) of SHA-256 of the seed (8 bytes, big-endian) and then
+    each seat's contribution (32 bytes), seat 1 first.
+
+    :raises ValueError: if a contribution is missing (empty).
+    """
+    if not chance.contributions:
+        return chance.seed
+    if not all(chance.contributions):
+        raise ValueError("a seat has not contributed to the match's chance yet")
+    digest = hashlib.sha256(chance.seed.to_bytes(8, "big"))
+    for contribution in chance.contributions:
+        digest.update(bytes.fromhex(contribution))
+    return int.from_bytes(digest.digest()[:8], "big")
+
+
+def fresh_contribution() -> str:
+    """A fresh contribution to a match's chance (32 bytes from :mod:`secrets`, as hex)."""
+    return secrets.token_hex(32)
+
+
+def is_contribution(value: str) -> bool:
+    """True if ``value`` is a contribution: 64 lower-case hex digits."""
+    return is_salt(value)
 
 
 def chance_commitment(chance: Chance) -> str:
@@ -110,7 +149,7 @@ def match_seed(seed: int, commitment: str, chance: Chance | None) -> int | None:
     seed; None while the chance is secret and unknown here (a player's own copy)."""
     if commitment and chance is None:
         return None
-    return chance.seed if chance is not None else seed
+    return dice_seed(chance) if chance is not None else seed
 
 
 class TooFewDiceError(InvalidCommandError):

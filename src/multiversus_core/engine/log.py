@@ -40,10 +40,12 @@ if sys.platform != "win32":
     import fcntl
 
 from multiversus_core._version import __version__
-from multiversus_core.engine.chance import Chance, opens_chance
+from multiversus_core.engine.chance import Chance, is_contribution, opens_chance
 from multiversus_core.engine.errors import LogError, LogErrorCode, UnknownGameError, os_reason
+from multiversus_core.engine.position import opening_state
 from multiversus_core.engine.records import (
     DEFAULT_GAME,
+    LOG_VERSION,
     EndRecord,
     Entries,
     EntryRecord,
@@ -55,8 +57,6 @@ from multiversus_core.engine.registry import game_ids, load_ruleset, ruleset_of
 
 LOG_FORMAT: Final = "multiversus-log"
 """The ``format`` value of every log header."""
-LOG_VERSION: Final = 4
-"""The log format version this engine writes and the newest it reads."""
 OLDEST_LOG_VERSION: Final = 1
 """The oldest log format version this engine reads (older versions are upcast on read)."""
 LOG_ERROR_CODES: Final[tuple[LogErrorCode, ...]] = typing.get_args(LogErrorCode)
@@ -120,7 +120,7 @@ class MatchLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=False
         Someone who noted the head of a log can tell that nothing was cut off
         its end, which the chain alone cannot show for an unfinished match.
         """
-        lines = _chain_lines(self.header.settings, self.entries, self.chance)
+        lines = _chain_lines(self.header.settings, self.entries, self.chance, self.header.position)
         end = -2 if self.finished else -1
         return _sha256(lines[end][:-1])
 
@@ -215,8 +215,9 @@ def _sha256(line: bytes | memoryview) -> str:
 # --- writing -----------------------------------------------------------------
 
 
-def new_header(settings: Any) -> LogHeader[Any]:
-    """Return the header this engine writes for a match with these settings."""
+def new_header(settings: Any, position: str = "") -> LogHeader[Any]:
+    """Return the header this engine writes for a match with these settings, started from
+    ``position`` (empty: the game's initial state)."""
     records = records_of(settings)
     header: LogHeader[Any] = records.header(
         format=LOG_FORMAT,
@@ -225,13 +226,20 @@ def new_header(settings: Any) -> LogHeader[Any]:
         settings=settings,
         game=records.game,
         rules=records.rules,
+        **_started_from(position),
     )
     return header
 
 
-def encode_header(settings: Any) -> bytes:
+def _started_from(position: str) -> dict[str, str]:
+    """The header's field naming the position a match started from, if it did not start
+    from the game's initial state: left out otherwise, so such a header reads as before."""
+    return {"position": position} if position else {}
+
+
+def encode_header(settings: Any, position: str = "") -> bytes:
     """Return the header line for a match with these settings, newline included."""
-    return _encoder.encode(new_header(settings)) + b"\n"
+    return _encoder.encode(new_header(settings, position)) + b"\n"
 
 
 def encode_entry(command: Any, events: Iterable[Any], *, seq: int = 1, prev: str = "") -> bytes:
@@ -252,14 +260,17 @@ def encode_end(count: int, head: str, chance: Chance | None = None) -> bytes:
 
 
 def _chain_lines(
-    settings: Any, entries: Iterable[LogEntry[Any, Any]], chance: Chance | None = None
+    settings: Any,
+    entries: Iterable[LogEntry[Any, Any]],
+    chance: Chance | None = None,
+    position: str = "",
 ) -> list[bytes]:
     """Every line of a log (newlines included), with the chain and the end record.
 
     :raises ValueError: if the match ended with its chance secret and ``chance`` is unknown.
     """
     records = records_of(settings)
-    lines = [encode_header(settings)]
+    lines = [encode_header(settings, position)]
     seq = 0
     finished = False
     for entry in entries:
@@ -281,7 +292,7 @@ def encode_log(log: MatchLog) -> bytes:
 
     :raises ValueError: for a finished match whose secret chance seed the log does not hold.
     """
-    return b"".join(_chain_lines(log.header.settings, log.entries, log.chance))
+    return b"".join(_chain_lines(log.header.settings, log.entries, log.chance, log.header.position))
 
 
 class TornRecord(msgspec.Struct, frozen=True, gc=False):
@@ -339,13 +350,18 @@ class LogWriter:
 
     @classmethod
     def create(
-        cls, path: str | os.PathLike[str], settings: Any, chance: Chance | None = None
+        cls,
+        path: str | os.PathLike[str],
+        settings: Any,
+        chance: Chance | None = None,
+        position: str = "",
     ) -> LogWriter:
         """Create a new log file and write its header.
 
         ``chance`` is the secret chance seed whose commitment the settings hold
         (required then, refused otherwise); it is kept in ``<log>.chance``
-        until the end record reveals it.
+        until the end record reveals it. ``position`` is the position the match
+        starts from, without its chance seed (empty: the game's initial state).
 
         :raises LogError: (line 0, ``io_error``) if the file already exists or
             cannot be created or written.
@@ -361,7 +377,7 @@ class LogWriter:
             raise ValueError("the chance seed does not open the settings' chance commitment")
         if os.path.lexists(name):
             raise LogError(name, 0, "the file already exists")
-        header = encode_header(settings)
+        header = encode_header(settings, position)
         if chance is not None:
             _write_chance(name, chance)
         try:
@@ -438,7 +454,7 @@ class LogWriter:
             log = msgspec.structs.replace(log, chance=_read_chance(name, commitment))
         if check is not None:
             check(log)
-        lines = _chain_lines(log.header.settings, log.entries, log.chance)
+        lines = _chain_lines(log.header.settings, log.entries, log.chance, log.header.position)
         sealed = len(data) == sum(map(len, lines))
         head_line = lines[-2] if (log.finished and sealed) else lines[-1]
         writer = cls(name, file, len(lines) - (0 if sealed else 1), _sha256(head_line[:-1]))
@@ -483,6 +499,35 @@ class LogWriter:
         self._ended = count == 2
         if self._ended:
             _remove_chance(self.path)
+
+    def contribute(self, seat: int, seats: int, contribution: str) -> Chance:
+        """Record seat ``seat``'s contribution to the secret chance (one of ``seats``) in
+        ``<log>.chance``, replaced whole and synced before this returns; return the chance
+        with it. The end record reveals every contribution with the seed
+        (:func:`.chance.dice_seed`).
+
+        :raises ValueError: if the match's chance is not secret, the seat is not one of
+            ``seats``, it has contributed already, the contribution is not 64 lower-case hex
+            digits, or an entry was written already (the dice may depend on it).
+        :raises LogError: (line 0, ``io_error``) if the chance file cannot be written.
+        """
+        chance = self.chance
+        if chance is None:
+            raise ValueError("this match's chance is public: there is nothing to contribute to")
+        if not 1 <= seat <= seats:
+            raise ValueError(f"no seat {seat}: the match has seats 1 to {seats}")
+        if not is_contribution(contribution):
+            raise ValueError("a contribution is 64 lower-case hex digits")
+        if self.lines > 1:
+            raise ValueError("the match has begun: its chance takes no more contributions")
+        given = list(chance.contributions or ("",) * seats)
+        if len(given) != seats or given[seat - 1]:
+            raise ValueError(f"seat {seat} has contributed to this match's chance already")
+        given[seat - 1] = contribution
+        chance = msgspec.structs.replace(chance, contributions=tuple(given))
+        _replace_chance(self.path, chance)
+        self.chance = chance
+        return chance
 
     def close(self) -> None:
         """Close the file; closing twice does nothing."""
@@ -599,6 +644,28 @@ def _write_chance(path: str, chance: Chance) -> None:
     except OSError as error:
         with contextlib.suppress(OSError):
             os.remove(name)  # half written: it could open nothing
+        raise LogError(name, 0, os_reason(error)) from error
+
+
+def _replace_chance(path: str, chance: Chance) -> None:
+    """Replace the chance file beside a log whole: written beside it, synced, then renamed."""
+    name = _chance_path(path)
+    temporary = f"{name}.new"
+    try:
+        descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "wb") as file:
+            file.write(_encoder.encode(chance) + b"\n")
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, name)
+        directory = os.open(os.path.dirname(os.path.abspath(name)), os.O_RDONLY)
+        try:
+            os.fsync(directory)
+        finally:
+            os.close(directory)
+    except OSError as error:
+        with contextlib.suppress(OSError):
+            os.remove(temporary)
         raise LogError(name, 0, os_reason(error)) from error
 
 
@@ -1314,12 +1381,12 @@ def _folding(log: MatchLog) -> tuple[Any, Callable[[Any, Iterable[Any]], Any], C
     settings = log.header.settings
     ruleset = load_ruleset(log.game)
     secret = log.chance is not None and ruleset.table(settings).chance
-    state = ruleset.initial_state(settings, log.chance if secret else None)
+    state = opening_state(ruleset, log.header, log.chance if secret else None)
     return state, ruleset.fold, ruleset.evolve
 
 
 def _find_replay_error(log: MatchLog, path: str) -> None:
-    lines = _chain_lines(log.header.settings, log.entries)
+    lines = _chain_lines(log.header.settings, log.entries, position=log.header.position)
     state, _, evolve_one = _folding(log)
     for index, entry in enumerate(log.entries):
         for position, event in enumerate(entry.events, start=1):

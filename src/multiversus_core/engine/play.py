@@ -14,10 +14,11 @@ from multiversus_core.engine.bots import Bot
 from multiversus_core.engine.chance import Chance
 from multiversus_core.engine.errors import IllegalCommandError
 from multiversus_core.engine.log import LogEntry, MatchLog, new_header
+from multiversus_core.engine.position import start_position, without_chance, write_position
 from multiversus_core.engine.registry import ruleset_of
 from multiversus_core.engine.ruleset import Seat
 
-__all__ = ["play_match"]
+__all__ = ["play_from", "play_match"]
 
 
 def play_match(
@@ -35,8 +36,35 @@ def play_match(
     :raises UnknownGameError: if no installed game has settings of this type.
     :raises IllegalCommandError: if a bot chooses a command that is not legal.
     """
-    ruleset = ruleset_of(settings)
-    state = ruleset.initial_state(settings, chance)
+    state = ruleset_of(settings).initial_state(settings, chance)
+    entries, state = _play(state, bots)
+    log = MatchLog(header=new_header(settings), entries=entries, chance=chance)
+    return log, state
+
+
+def play_from(
+    position: str, bots: Mapping[Seat, Bot], *, seed: int | None = None
+) -> tuple[MatchLog, Any]:
+    """Play a match of any game on from a position (:mod:`.position`) with one bot per seat;
+    return its log and final state.
+
+    The match gets a fresh secret chance seed, revealed by the log's end record,
+    unless ``seed`` gives a public one. The log's header records the position
+    without its chance seed, so that the log replays and verifies from it.
+
+    :raises PositionError: if the position cannot be read.
+    :raises IllegalCommandError: if a bot chooses a command that is not legal.
+    """
+    state, chance = start_position(position, seed=seed)
+    header = new_header(state.settings, write_position(without_chance(state)))
+    entries, state = _play(state, bots)
+    return MatchLog(header=header, entries=entries, chance=chance), state
+
+
+def _play(state: Any, bots: Mapping[Seat, Bot]) -> tuple[tuple[LogEntry[Any, Any], ...], Any]:
+    """Play from ``state`` to the end: each command given and its events, and the last state."""
+    ruleset = ruleset_of(state.settings)
+    settings = state.settings
     entries = []
     while seats := ruleset.to_act(state):
         seat = seats[0]
@@ -47,5 +75,4 @@ def play_match(
         command = ruleset.salted(command, settings)
         events, state = ruleset.decide(command, state)
         entries.append(LogEntry(command=command, events=events))
-    log = MatchLog(header=new_header(settings), entries=tuple(entries), chance=chance)
-    return log, state
+    return tuple(entries), state

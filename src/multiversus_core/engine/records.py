@@ -24,6 +24,9 @@ DEFAULT_GAME: Final = "multiversus"
 """The game a log without a game id plays (logs before games had ids), and the
 commands' default."""
 
+LOG_VERSION: Final = 4
+"""The log format version this engine writes and the newest it reads."""
+
 MAX_ENTRIES: Final = 10**9
 """The most entries a log may number (a match has a few hundred)."""
 EntryNumber: TypeAlias = Annotated[int, msgspec.Meta(ge=1, le=MAX_ENTRIES)]
@@ -61,6 +64,9 @@ class LogHeader(
     rules: int = 0
     """The version of the game's commands, events and settings; left out (0) for
     Multiversus, whose payload version is the format version."""
+    position: str = ""
+    """The position the match started from (:mod:`.position`), written without its chance
+    seed; left out (empty) for a match that started from the game's initial state."""
 
     def __post_init__(self) -> None:
         # The encoder leaves a default out only when it is the very default object: a

@@ -37,6 +37,7 @@ import msgspec
 
 from multiversus_core.engine import audit
 from multiversus_core.engine.audit import CommitmentCode, CommitmentProblem
+from multiversus_core.engine.chance import Chance
 from multiversus_core.engine.choices import is_tree, listed
 from multiversus_core.engine.commit import SaltSource
 from multiversus_core.engine.errors import LogError, MultiversusError, UnknownGameError
@@ -47,6 +48,7 @@ from multiversus_core.engine.log import (
     decode_log,
     read_bytes,
 )
+from multiversus_core.engine.position import opening_state
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
 from multiversus_core.engine.viewlog import (
@@ -66,12 +68,14 @@ ProblemCode: TypeAlias = (
         "rules_differ",
         "bad_event",
         "views_differ",
+        "bad_chance",
     ]
     | CommitmentCode
 )
 """Why a log failed: unreadable, unknown settings, a refused command, other events, (in a
 view log) an event that cannot follow the ones before it, a commitment problem, or (with
-:func:`verify_against`) a view log that does not agree with the match log."""
+:func:`verify_against`) a view log that does not agree with the match log, or seats'
+contributions to the chance that are not one a seat (``bad_chance``)."""
 
 MAX_STAND_INS: Final = 64
 """The most ways of filling a view log's unrevealed secrets in that :func:`verify_view` tries."""
@@ -151,7 +155,7 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
     match = _Match(ruleset, settings, log.upcast_from)
     try:
         ruleset.check_settings(settings)
-        state = ruleset.initial_state(settings, log.chance)
+        state = opening_state(ruleset, log.header, log.chance)
     except MultiversusError as exc:
         return Verification(
             path=path,
@@ -160,6 +164,19 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
             finished=False,
             problem=str(exc),
             code="bad_settings",
+            salts=match.salts,
+            chance=match.chance,
+            format=match.format,
+        )
+    contributed = contributions_problem(ruleset, settings, log.chance)
+    if contributed is not None:
+        return Verification(
+            path=path,
+            ok=False,
+            entries=0,
+            finished=False,
+            problem=contributed,
+            code="bad_chance",
             salts=match.salts,
             chance=match.chance,
             format=match.format,
@@ -209,6 +226,21 @@ def verify(log: MatchLog, path: str = "<memory>") -> Verification:
     )
 
 
+def contributions_problem(ruleset: AnyRuleset, settings: Any, chance: Chance | None) -> str | None:
+    """Why the seats' contributions to a revealed chance are wrong, or None: when there are
+    any, there is exactly one a seat, none of them empty (:func:`.chance.dice_seed`)."""
+    if chance is None or not chance.contributions:
+        return None
+    seats = len(ruleset.table(settings).players)
+    given = chance.contributions
+    if len(given) != seats:
+        return f"the chance has {len(given)} contributions, but the match has {seats} seats"
+    missing = [str(seat) for seat, value in enumerate(given, start=1) if not value]
+    if missing:
+        return f"the chance lacks the contribution of seat {', '.join(missing)}"
+    return None
+
+
 def _commitment_failed(
     ruleset: AnyRuleset, log: MatchLog, path: str, last: int
 ) -> Verification | None:
@@ -217,6 +249,10 @@ def _commitment_failed(
     A commitment problem comes before a refused command or other events at a
     later entry, and before other events at its own.
     """
+    if log.header.position:
+        # The audit reads commitments from the match's first event; one that started from a
+        # position holds secrets committed before it, and the rules alone judge its entries.
+        return None
     settings = log.header.settings
     problems = audit.check_commitments(
         ruleset.auditor(settings), [entry.events for entry in log.entries]
@@ -225,7 +261,7 @@ def _commitment_failed(
         return None
     first = problems[0]
     number = first.entry
-    state = ruleset.initial_state(settings, log.chance)
+    state = opening_state(ruleset, log.header, log.chance)
     for entry in log.entries[: number - 1]:  # each passed: its events are the rules'
         state = ruleset.fold(state, entry.events)
     where = f"entry {number} (line {number + 1}), {ruleset.where(state)}"
@@ -529,7 +565,7 @@ def _state_before(log: MatchLog, entry: int) -> Any:
     """The match log's state before entry ``entry`` (1-based), or None if it cannot fold."""
     try:
         ruleset = load_ruleset(log.game)
-        state = ruleset.initial_state(log.header.settings, None)
+        state = opening_state(ruleset, log.header, None)
         for number, item in enumerate(log.entries, start=1):
             if number >= entry:
                 break

@@ -217,12 +217,15 @@ def redact_log(log: MatchLog, viewer: str) -> RedactedLog:
     ruleset. The referee's is the log itself.
 
     :raises ValueError: if ``viewer`` is not one of the game's viewers nor the referee, or
-        (naming the entry) if the log's events do not follow from each other.
+        (naming the entry) if the log's events do not follow from each other, or the match
+        started from a position (a view log's header names none yet).
     """
     ruleset = load_ruleset(log.game)
     viewers = ruleset.viewers
     if viewer not in (*viewers, REFEREE):
         raise ValueError(f"no viewer {viewer!r} ({', '.join(viewers)} or {REFEREE})")
+    if log.header.position and viewer != REFEREE:
+        raise ValueError("a match started from a position has no view logs yet")
     if viewer == REFEREE:
         entries = log.entries  # the referee sees every entry as it is
     else:

@@ -82,7 +82,7 @@ def _seed(state: MatchState) -> int:
         raise IllegalCommandError(
             "this match's chance is secret and not known here: supply the die or the coin"
         )
-    return state.chance.seed
+    return chance.dice_seed(state.chance)
 
 
 def decide(command: Command, state: MatchState) -> tuple[Event, ...]:

@@ -8,6 +8,7 @@ import msgspec
 
 from multiversus_core.engine.errors import SettingsError
 from multiversus_core.engine.open_game import check_names
+from multiversus_core.engine.position import read_position
 from multiversus_core.rulesets.multiversus.catalog import find_team, installed_teams, missing_team
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.decide import decide_and_fold
@@ -24,18 +25,38 @@ from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.variants import VARIANTS
 
 
-def start_match(settings: MatchSettings | None = None, chance: Chance | None = None) -> MatchState:
-    """Return the state of a new match, before the set-up coin flip.
+def start_match(
+    settings: MatchSettings | None = None,
+    chance: Chance | None = None,
+    *,
+    position: str | None = None,
+) -> MatchState:
+    """Return the state of a new match, before the set-up coin flip, or at ``position``.
 
     ``chance`` is the secret chance seed whose commitment the settings hold
     (:func:`~multiversus_core.rulesets.multiversus.secrets.fresh_chance`); leave it None for a
     match whose seed is public, or to check a log whose chance is not revealed
     yet (its rolls must then be supplied).
 
+    ``position`` is a position text (:mod:`~multiversus_core.engine.position`): the match
+    is exactly the state it names, its settings and chance included (give no
+    ``settings`` then). :func:`~multiversus_core.engine.position.start_position`
+    starts a match there with fresh chance instead.
+
     :raises SettingsError: if the settings name an unknown team, scenario or
         variant, or a seed out of range, or ``chance`` does not open the
         settings' chance commitment.
+    :raises PositionError: if ``position`` cannot be read or is not of Multiversus.
     """
+    if position is not None:
+        if settings is not None:
+            raise SettingsError("give settings or a position, not both: a position holds its own")
+        found: MatchState = read_position(position, "multiversus")
+        if chance is None:
+            return found
+        if not opens_chance(found.settings.chance, chance):
+            raise SettingsError("the chance seed does not open the settings' chance commitment")
+        return msgspec.structs.replace(found, chance=chance)
     settings = settings or MatchSettings()
     check_settings(settings)
     if chance is not None and not opens_chance(settings.chance, chance):

@@ -29,7 +29,16 @@ from multiversus_core.engine.ruleset import (
     table_of,
     with_table_of,
 )
-from multiversus_core.rulesets.multiversus import chance, decide, fill, legal, match, narrate, views
+from multiversus_core.rulesets.multiversus import (
+    chance,
+    decide,
+    fill,
+    legal,
+    match,
+    narrate,
+    render,
+    views,
+)
 from multiversus_core.rulesets.multiversus.actions import codec
 from multiversus_core.rulesets.multiversus.audit import Auditor
 from multiversus_core.rulesets.multiversus.bots.determinize import determinize
@@ -39,6 +48,7 @@ from multiversus_core.rulesets.multiversus.bots.search import GAME, SearchBot
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.events import Event, MatchEnded
 from multiversus_core.rulesets.multiversus.evolve import evolve, evolve_all, initial_state
+from multiversus_core.rulesets.multiversus.position import NOTATION
 from multiversus_core.rulesets.multiversus.secrets import salted
 from multiversus_core.rulesets.multiversus.settings import MatchSettings
 from multiversus_core.rulesets.multiversus.state import MatchState
@@ -64,7 +74,11 @@ class MultiversusRuleset:
     view_command_type: Final[Any] = views.ViewCommand
     viewers: Final[tuple[Viewer, ...]] = views.PLAYER_VIEWERS
     log_upcasts: Final[Mapping[int, Upcast]] = UPCASTS
+    notation: Final = NOTATION
+    """How its positions are written (:mod:`~multiversus_core.engine.position`)."""
     """Logs of format versions 1 to 3 (:mod:`.upcast`)."""
+    renderer: Final = render.RENDERER
+    """Its board in SVG and text, and a command in words (:mod:`.render`)."""
 
     def check_settings(self, settings: MatchSettings) -> None:
         """The teams, scenario and variants exist; the seed, chance and players are sound."""

@@ -59,7 +59,7 @@ def choose_teams(b: Builder, heroes_id: str, adversaries_id: str, scenario_id: s
     heroes = _team(heroes_id, "heroes")
     adversaries = _team(adversaries_id, "adversaries")
     try:
-        scenario = adversaries.scenario(scenario_id)
+        adversaries.scenario(scenario_id)
     except KeyError:
         raise InvalidCommandError(f"{adversaries.name} has no scenario {scenario_id!r}") from None
     settings = b.state.settings
@@ -70,26 +70,36 @@ def choose_teams(b: Builder, heroes_id: str, adversaries_id: str, scenario_id: s
     ):
         if agreed is not None and chosen != agreed:
             raise IllegalCommandError(f"the match settings name {agreed!r} as the {what}")
+    for event in laid_out(b.state, heroes, adversaries, scenario_id):
+        b.emit(event)
+
+
+def laid_out(
+    state: MatchState, heroes: TeamSheet, adversaries: TeamSheet, scenario_id: str
+) -> tuple[TeamsChosen, BoardSetUp]:
+    """The events that choose these teams and scenario and lay out the board (step 2).
+
+    :raises KeyError: if the Adversary sheet has no such scenario.
+    """
+    scenario = adversaries.scenario(scenario_id)
     units, board, figures = lay_out(heroes, adversaries, scenario)
     secrets = tuple(
         SecretOffer(side=sheet.side, name=secret.name, options=secret.options)
         for sheet in (heroes, adversaries)
         for secret in sheet.secrets
     )
-    if is_on(b.state, "secret-schemes") and adversaries.win_conditions:
+    if is_on(state, "secret-schemes") and adversaries.win_conditions:
         # The Adversary player picks one win condition in secret (variant secret-schemes).
         scheme = SecretOffer(side="adversaries", name="scheme", options=adversaries.win_conditions)
         secrets = (*secrets, scheme)
-    b.emit(
-        TeamsChosen(
-            heroes=heroes.id,
-            adversaries=adversaries.id,
-            scenario=scenario.id,
-            units=units,
-            secrets=secrets,
-        )
+    chosen = TeamsChosen(
+        heroes=heroes.id,
+        adversaries=adversaries.id,
+        scenario=scenario.id,
+        units=units,
+        secrets=secrets,
     )
-    b.emit(BoardSetUp(board=board, figures=figures))
+    return chosen, BoardSetUp(board=board, figures=figures)
 
 
 def choose_starting_team(b: Builder, side: Side) -> None:

@@ -12,7 +12,7 @@ import msgspec
 from msgspec.structs import replace
 
 from multiversus_core.engine.audit import Committed, Due, Revealed, SecretFact
-from multiversus_core.engine.chance import Chance, Seed, roll
+from multiversus_core.engine.chance import Chance, Seed, dice_seed, roll
 from multiversus_core.engine.commit import SaltSource, check_salt, commit, seeded_salt
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError, SettingsError
 from multiversus_core.engine.open_game import check_table
@@ -336,7 +336,7 @@ def _roll(command: RollPrize, state: SealedBidsState) -> tuple[Event, ...]:
             raise IllegalCommandError(
                 "this match's chance is secret and not known here: supply the die as rolled"
             )
-        die = roll(state.chance.seed if state.chance else state.settings.seed, state.draws, 6)
+        die = roll(dice_seed(state.chance) if state.chance else state.settings.seed, state.draws, 6)
     prize = state.pot + die
     tokens = [bid.token for bid in state.bids]
     unique = [bid for bid in state.bids if tokens.count(bid.token) == 1]
@@ -396,15 +396,22 @@ def where(state: SealedBidsState) -> str:
 def describe_command(shown: msgspec.Struct, state: SealedBidsState) -> str:
     """Who gave a command (or its placeholder) and what it was."""
     match shown:
-        case Bid(player=seat, token=token):
-            return f"{state.settings.players[seat - 1]}: bid {token}"
-        case HiddenBid(player=seat):
-            return f"{state.settings.players[seat - 1]}: bid in secret"
-        case RollPrize(player=seat, die=die):
-            return f"{state.settings.players[seat - 1]}: roll the prize" + (
-                "" if die is None else f" (a {die}, rolled at the table)"
-            )
+        case Bid(player=seat) | HiddenBid(player=seat) | RollPrize(player=seat):
+            return f"{state.settings.players[seat - 1]}: {command_words(shown)}"
     return type(shown).__name__
+
+
+def command_words(command: msgspec.Struct) -> str:
+    """What a command (or its placeholder) does, in words, for the player choosing it
+    ("bid 4")."""
+    match command:
+        case Bid(token=token):
+            return f"bid {token}"
+        case HiddenBid():
+            return "bid in secret"
+        case RollPrize(die=die):
+            return "roll the prize" + ("" if die is None else f" (a {die}, rolled at the table)")
+    return type(command).__name__
 
 
 def narrate(event: msgspec.Struct, state: SealedBidsState, seat: Seat | None) -> str | None:

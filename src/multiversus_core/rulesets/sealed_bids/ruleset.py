@@ -18,7 +18,7 @@ from multiversus_core.engine.commit import STAND_IN_SALT, fresh_salt
 from multiversus_core.engine.errors import SettingsError
 from multiversus_core.engine.records import Upcast
 from multiversus_core.engine.ruleset import Ruleset, Seat, Table, Viewer, table_of, with_table_of
-from multiversus_core.rulesets.sealed_bids import actions, hidden, rules
+from multiversus_core.rulesets.sealed_bids import actions, hidden, render, rules
 from multiversus_core.rulesets.sealed_bids.rules import (
     Bid,
     Command,
@@ -123,6 +123,8 @@ class SealedBidsRuleset:
     where = staticmethod(rules.where)
     narrate = staticmethod(rules.narrate)
     describe_command = staticmethod(rules.describe_command)
+    renderer: Final = render.RENDERER
+    """No board; its commands in words (:mod:`.render`)."""
     view = staticmethod(hidden.view)
     redact_event = staticmethod(hidden.redact_event)
     redact_command = staticmethod(hidden.redact_command)

@@ -33,7 +33,7 @@ from multiversus_core.engine.ruleset import (
     Seat,
     Viewer,
 )
-from multiversus_core.rulesets.tiles_d6 import actions, rules, words
+from multiversus_core.rulesets.tiles_d6 import actions, render, rules, words
 from multiversus_core.rulesets.tiles_d6.bots import (
     HeuristicBot,
     SearchBot,
@@ -61,6 +61,7 @@ from multiversus_core.rulesets.tiles_d6.model import (
     Unit,
     WithdrawRolled,
 )
+from multiversus_core.rulesets.tiles_d6.position import NOTATION
 
 VIEWERS: Final[tuple[Viewer, ...]] = ("seat-1", "seat-2", "spectator")
 
@@ -215,6 +216,8 @@ class TilesRuleset(OpenGame):
     view_command_type: Final[Any] = Command
     viewers: Final = VIEWERS
     log_upcasts: Final[Mapping[int, Upcast]] = {}
+    notation: Final = NOTATION
+    """How its positions are written (:mod:`~multiversus_core.engine.position`)."""
     """Rules version 1 is the first: nothing to upcast."""
     bots: Final[Mapping[str, BotMaker]] = {
         "random": UniformBot,
@@ -232,6 +235,8 @@ class TilesRuleset(OpenGame):
     where = staticmethod(words.where)
     describe_command = staticmethod(words.describe_command)
     narrate = staticmethod(words.narrate)
+    renderer: Final = render.RENDERER
+    """Its board in SVG and text, and a command in words (:mod:`.render`)."""
     view = staticmethod(view)
     determinize = staticmethod(determinize)
     with_recorded_chance = staticmethod(with_recorded_chance)

@@ -85,33 +85,38 @@ def describe_command(shown: msgspec.Struct, state: TilesState) -> str:
     """Who gave a command and what it was."""
     if not hasattr(shown, "player"):
         return type(shown).__name__
-    who = state.settings.players[shown.player - 1]
-    match shown:
+    return f"{state.settings.players[shown.player - 1]}: {command_words(shown, state)}"
+
+
+def command_words(command: msgspec.Struct, state: TilesState) -> str:
+    """What a command does, in words, for the player choosing it ("step Ann's Spearman 2 to
+    c4"): the state is the position it is given in (a view's state will do)."""
+    match command:
         case RollOff(dice=dice):
-            return f"{who}: roll off" + ("" if dice is None else f" ({dice[0]} and {dice[1]})")
+            return "roll off" + ("" if dice is None else f" ({dice[0]} and {dice[1]})")
         case ChooseHalf(half=half):
-            return f"{who}: deploy in the {half} half"
+            return f"deploy in the {half} half"
         case Place(player=seat, at=at):
             placed = next_to_place(state, seat)
             what = "a unit" if placed is None else unit_name(state, placed.id)
-            return f"{who}: place {what} on {square(at)}"
+            return f"place {what} on {square(at)}"
         case StartMove(unit=unit):
-            return f"{who}: move {unit_name(state, unit)}"
+            return f"move {unit_name(state, unit)}"
         case StartCharge(unit=unit):
-            return f"{who}: charge with {unit_name(state, unit)}"
+            return f"charge with {unit_name(state, unit)}"
         case StandUp():
-            return f"{who}: stand {_moving(state)} up"
+            return f"stand {_moving(state)} up"
         case StepTo(to=to):
-            return f"{who}: step {_moving(state)} to {square(to)}"
+            return f"step {_moving(state)} to {square(to)}"
         case Attack(unit=unit, target=target):
-            return f"{who}: {unit_name(state, unit)} attacks {unit_name(state, target)}"
+            return f"{unit_name(state, unit)} attacks {unit_name(state, target)}"
         case Fire(unit=unit, target=target):
-            return f"{who}: {unit_name(state, unit)} fires at {unit_name(state, target)}"
+            return f"{unit_name(state, unit)} fires at {unit_name(state, target)}"
         case EndAction():
-            return f"{who}: stop {_moving(state)}"
+            return f"stop {_moving(state)}"
         case EndTurn():
-            return f"{who}: end the turn"
-    return type(shown).__name__
+            return "end the turn"
+    return type(command).__name__
 
 
 def _moving(state: TilesState) -> str:

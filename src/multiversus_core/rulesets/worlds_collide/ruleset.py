@@ -36,7 +36,7 @@ from multiversus_core.engine.ruleset import (
     Seat,
     Viewer,
 )
-from multiversus_core.rulesets.worlds_collide import actions, choices, rules, words
+from multiversus_core.rulesets.worlds_collide import actions, choices, render, rules, words
 from multiversus_core.rulesets.worlds_collide.bots import (
     HeuristicBot,
     SearchBot,
@@ -65,6 +65,7 @@ from multiversus_core.rulesets.worlds_collide.model import (
     WorldsSettings,
     WorldsState,
 )
+from multiversus_core.rulesets.worlds_collide.position import NOTATION
 
 VIEWERS: Final[tuple[Viewer, ...]] = ("seat-1", "seat-2", "spectator")
 VARIANTS: Final = ("environment-deck",)
@@ -225,6 +226,8 @@ class WorldsRuleset(OpenGame):
     view_command_type: Final[Any] = Command
     viewers: Final = VIEWERS
     log_upcasts: Final[Mapping[int, Upcast]] = {}
+    notation: Final = NOTATION
+    """How its positions are written (:mod:`~multiversus_core.engine.position`)."""
     """Rules version 1 is the first: nothing to upcast."""
     bots: Final[Mapping[str, BotMaker]] = {
         "random": UniformBot,
@@ -243,6 +246,8 @@ class WorldsRuleset(OpenGame):
     where = staticmethod(words.where)
     describe_command = staticmethod(words.describe_command)
     narrate = staticmethod(words.narrate)
+    renderer: Final = render.RENDERER
+    """Its board in SVG and text, and a command in words (:mod:`.render`)."""
     view = staticmethod(view)
     determinize = staticmethod(determinize)
     with_recorded_chance = staticmethod(with_recorded_chance)

@@ -93,33 +93,38 @@ def describe_command(shown: msgspec.Struct, state: WorldsState) -> str:
     """Who gave a command and what it was."""
     if not hasattr(shown, "player"):
         return type(shown).__name__
-    who = state.settings.players[shown.player - 1]
+    return f"{state.settings.players[shown.player - 1]}: {command_words(shown, state)}"
+
+
+def command_words(command: msgspec.Struct, state: WorldsState) -> str:
+    """What a command does, in words, for the player choosing it ("deploy Ann's Rifleman 2 on
+    c4"): the state is the position it is given in (a view's state will do)."""
 
     def of(model_id: str) -> str:
         return model_name(state, model_id)
 
-    match shown:
+    match command:
         case RollOff():
-            return f"{who}: roll off for deployment"
+            return "roll off for deployment"
         case Deploy(model=model, at=at):
-            return f"{who}: deploy {of(model)} on {square(at)}"
+            return f"deploy {of(model)} on {square(at)}"
         case StartRound():
-            return f"{who}: roll for round {state.round + 1}"
-        case Activate(models=models, plan=plan, tactic=tactic):
+            return f"roll for round {state.round + 1}"
+        case Activate(player=seat, models=models, plan=plan, tactic=tactic):
             names = ", ".join(of(m) for m in models)
-            used = "" if tactic is None else f", with {tactic_name(state, shown.player, tactic)}"
-            return f"{who}: activate {names} ({PLAN_WORDS.get(plan, plan)}{used})"
+            used = "" if tactic is None else f", with {tactic_name(state, seat, tactic)}"
+            return f"activate {names} ({PLAN_WORDS.get(plan, plan)}{used})"
         case Act(moves=moves, attacks=attacks):
             parts = [f"{of(m.model)} to {square(m.to)}" for m in moves]
             parts += [f"{of(a.model)}'s {a.weapon} at {of(a.target)}" for a in attacks]
-            return f"{who}: " + ("; ".join(parts) if parts else "neither move nor attack")
+            return "; ".join(parts) if parts else "neither move nor attack"
         case Reroll(die=die):
-            return f"{who}: re-roll die {die + 1}"
+            return f"re-roll die {die + 1}"
         case KeepDice():
-            return f"{who}: keep the dice"
+            return "keep the dice"
         case Pass():
-            return f"{who}: pass for the rest of the round"
-    return type(shown).__name__
+            return "pass for the rest of the round"
+    return type(command).__name__
 
 
 def narrate(event: msgspec.Struct, state: WorldsState, seat: Seat | None) -> str | None:

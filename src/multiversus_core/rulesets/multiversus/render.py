@@ -1,29 +1,35 @@
-"""The board as SVG: a pure function from a view to text, as python-chess's ``chess/svg.py``.
+"""Multiversus' pictures and words of a position, drawn from one viewer's view: its board in
+SVG and in text, and a command in words (:class:`MultiversusRenderer`, the ruleset's
+``renderer``).
 
-:func:`board_svg` draws a :class:`~multiversus_core.rulesets.multiversus.views.MatchView` (or the
-referee's state, which has the same public fields): the tiles and their
-terrain kinds, every figure labelled in its side's colour (Large figures
-across their four spaces), Wounded and Disabled figures marked, and figures
-off the board in a strip below it. :func:`changes` reads what a log entry
-changed from the view before it and the entry's events as the viewer knows
-them (a moved figure's path, an attack, a push, a die roll); the board draws
-them over the figures.
+:func:`board_svg` draws a :class:`~multiversus_core.rulesets.multiversus.views.MatchView` (or
+the referee's state, which has the same public fields): the tiles and their terrain kinds,
+every figure labelled in its side's colour (Large figures across their four spaces), Wounded
+and Disabled figures marked, and figures off the board in a strip below it. :func:`changes`
+reads what a log entry changed from the view before it and the entry's events as the viewer
+knows them (a moved figure's path, an attack, a push, a die roll); the board draws them over
+the figures. :func:`grid_cells` draws the board in text, each space the label of the figure
+on it, the mark of a special tile, or a dot.
 
-Only public fields are read: the board, the figures and the units. The SVG
-is built from parts (:func:`board_parts`), so that a page of many boards can
-store each distinct part once; joined, the parts are :func:`board_svg`.
+Only public fields are read: the board, the figures and the units. The SVG is built from parts
+(:func:`board_parts`), so that a page of many boards can store each distinct part once;
+joined, the parts are :func:`board_svg`.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from html import escape
 from typing import Final, Literal, Protocol, TypeAlias
 
 import msgspec
 
-from multiversus_cli.svg_marks import ARROWS, attack_mark, path_mark
+from multiversus_core.engine.render import ARROWS, Line, Span, attack_mark, path_mark, plain
+from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.multiversus.board import Board, Figure
+from multiversus_core.rulesets.multiversus.bots.determinize import determinize
+from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.events import (
     AttackMade,
     FigureMoved,
@@ -31,9 +37,14 @@ from multiversus_core.rulesets.multiversus.events import (
     InitiativeRolled,
     RecoveryMade,
 )
+from multiversus_core.rulesets.multiversus.geometry import figure_squares, tile_at
+from multiversus_core.rulesets.multiversus.narrate import describe_command
 from multiversus_core.rulesets.multiversus.terms import Side, Square
 from multiversus_core.rulesets.multiversus.units import Unit
-from multiversus_core.rulesets.multiversus.views import ViewEvent
+from multiversus_core.rulesets.multiversus.views import MatchView, ViewEvent
+
+NOT_LAID_OUT: Final = "The board is not laid out yet."
+"""What a board says before the set-up lays it out."""
 
 CELL: Final = 48
 """The side of one space, in SVG units."""
@@ -151,7 +162,7 @@ def _extend(
 def board_svg(seen: HasBoard, labels: Mapping[str, str], highlight: Changes = NO_CHANGES) -> str:
     """Return the board of ``seen`` as one SVG document, with ``highlight`` drawn over it.
 
-    ``labels`` gives each figure's short label (``render.figure_labels``).
+    ``labels`` gives each figure's short label (:func:`figure_labels`).
     """
     return "".join(board_parts(seen, labels, highlight))
 
@@ -218,7 +229,7 @@ def _empty_head() -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" class="mv-board" width="{width}" '
         f'height="{height}" viewBox="0 0 {width} {height}">{_DEFS}'
         '<rect width="100%" height="100%" fill="#fafafa"/>'
-        f'<text class="mv-text" x="12" y="{height // 2}">The board is not laid out yet.</text>'
+        f'<text class="mv-text" x="12" y="{height // 2}">{NOT_LAID_OUT}</text>'
     )
 
 
@@ -431,17 +442,198 @@ def _rolls(rolls: Sequence[Roll], board: Board) -> list[str]:
     return out
 
 
+# --- labels ------------------------------------------------------------------------------------
+
+
+def _abbreviation(name: str) -> str:
+    words = [w for w in name.replace("-", " ").split() if w[:1].isalnum()]
+    if not words:
+        return "?"
+    if len(words) == 1:
+        return words[0][:2].capitalize()
+    return (words[0][0] + words[1][0]).upper()
+
+
+def figure_labels(state: HasBoard) -> dict[str, str]:
+    """Return a short label for every figure, for example "BK", "TM2" or "Sm".
+
+    A unit's figures share an abbreviation of its name, numbered when the unit
+    has more than one; labels are unique in the match.
+    """
+    used: set[str] = set()
+    labels: dict[str, str] = {}
+    for index, unit in enumerate(state.units, start=1):
+        abbr = _abbreviation(printable(unit.name))
+        candidates = [abbr, *(abbr[0] + ch.lower() for ch in unit.name[1:] if ch.isalnum())]
+        abbr = next((c for c in candidates if c not in used), f"{abbr[0]}{index}")
+        used.add(abbr)
+        for number, figure_id in enumerate(unit.figures, start=1):
+            labels[figure_id] = abbr if len(unit.figures) == 1 else f"{abbr}{number}"
+    for figure in state.figures:  # figures of no listed unit: keep them visible
+        labels.setdefault(figure.id, figure.id[:3])
+    return labels
+
+
+def tile_marks(board: Board) -> dict[str, str]:
+    """Return a lower-case mark for each special terrain on the board, for example "sv"."""
+    marks: dict[str, str] = {}
+    for tile in board.tiles:
+        if tile.terrain in marks:
+            continue
+        mark = _abbreviation(tile.terrain).lower()
+        if mark in marks.values():
+            mark = f"{mark[0]}{len(marks) + 1}"
+        marks[tile.terrain] = mark
+    return marks
+
+
+# --- the board in text ------------------------------------------------------------------------
+
+EMPTY: Final = "·"
+"""A space with no figure and no special tile."""
+CONDITION_MARKS: Final[Mapping[str, str]] = {
+    "unharmed": "",
+    "wounded": "*",
+    "disabled": "×",
+    "eliminated": "†",
+}
+"""The mark after a figure's label for its condition (eliminated figures are off the board)."""
+
+
+def _occupants(seen: HasBoard) -> dict[Square, list[Figure]]:
+    cells: dict[Square, list[Figure]] = {}
+    # Characters first, so a character sharing a space with a terrain piece leads its cell.
+    for figure in sorted(seen.figures, key=lambda f: f.terrain):
+        for sq in figure_squares(figure):
+            cells.setdefault(sq, []).append(figure)
+    return cells
+
+
+def _cell(
+    figures: Sequence[Figure], labels: Mapping[str, str], mark: str | None, ground: str
+) -> list[Span]:
+    """One space's spans: its figures' labels joined by "+", each with its condition's mark, or
+    the mark of its special tile, or :data:`EMPTY`; every role ends with ``ground``."""
+    out: list[Span] = []
+    for i, figure in enumerate(figures):
+        if i:
+            out.append(Span("+", ground))
+        side = "terrain" if figure.terrain else figure.side
+        out.append(Span(labels[figure.id], _words(side, ground)))
+        if not figure.terrain and figure.condition != "unharmed":
+            mark_role = _words(side, figure.condition, ground)
+            out.append(Span(CONDITION_MARKS[figure.condition], mark_role))
+    if not out:
+        out.append(Span(EMPTY, "empty") if mark is None else Span(mark, _words("mark", ground)))
+    return out
+
+
+def _words(*roles: str) -> str:
+    return " ".join(role for role in roles if role)
+
+
+def grid_cells(seen: HasBoard) -> list[Line] | None:
+    """The board in text, as lines of spans: the column numbers across the top (roles
+    ``frame head``) and the row numbers down the left (``frame``), each space the label of the
+    figure on it (role ``heroes``, ``adversaries`` or ``terrain``; a Large figure's label fills
+    its four spaces) with its condition's mark (its side's role, then ``wounded`` or
+    ``disabled``), the mark of a special tile (``mark``), or :data:`EMPTY` (``empty``); a space
+    of a special tile adds ``tile`` (or ``blocking``) to its roles. None before the board is
+    laid out.
+
+    The columns are as wide as their widest space (three at least), each centred, two spaces
+    apart.
+    """
+    board = seen.board
+    if board is None:
+        return None
+    labels = figure_labels(seen)
+    marks = tile_marks(board)
+    cells = _occupants(seen)
+    head = [(str(c), "frame head") for c in range(board.width)]
+    rows: list[list[tuple[list[Span], str]]] = [
+        [([Span("", "frame")], "")] + [([Span(text, role)], "") for text, role in head]
+    ]
+    for row in range(board.height):
+        line: list[tuple[list[Span], str]] = [([Span(str(row), "frame")], "")]
+        for column in range(board.width):
+            tile = tile_at(board, (column, row))
+            ground = "" if tile is None else "blocking" if tile.blocking else "tile"
+            mark = None if tile is None else marks[tile.terrain]
+            line.append((_cell(cells.get((column, row), []), labels, mark, ground), ground))
+        rows.append(line)
+    widths = [max(2, *(_length(r[0][0]) for r in rows))]
+    widths += [max(3, *(_length(r[c][0]) for r in rows)) for c in range(1, board.width + 1)]
+    out: list[Line] = []
+    for line in rows:
+        spans: list[Span] = []
+        for c, (cell, ground) in enumerate(line):
+            excess = widths[c] - _length(cell)
+            if c == 0:  # the row numbers, to the right
+                spans += [Span(" " * excess, "frame"), *cell]
+            else:  # a space, centred, with room on both sides
+                left = excess // 2
+                spans += [Span(" "), Span(" " * left, ground), *cell]
+                spans.append(Span(" " * (excess - left), ground))
+            if c < len(line) - 1:
+                spans.append(Span(" "))
+        out.append(tuple(span for span in spans if span.text))
+    return out
+
+
+def _length(spans: Sequence[Span]) -> int:
+    return sum(len(span.text) for span in spans)
+
+
+# --- the renderer -----------------------------------------------------------------------------
+
+
+class MultiversusRenderer:
+    """Multiversus' pictures and words (:class:`~multiversus_core.engine.render.Renderer`)."""
+
+    def board_svg(self, view: MatchView) -> str:
+        """The board as one SVG document (:func:`board_svg`): "not laid out yet" before the
+        set-up lays it out."""
+        return board_svg(view, figure_labels(view))
+
+    def board_text(self, view: MatchView) -> str:
+        """The board as text (:func:`grid_cells`): "The board is not laid out yet." before the
+        set-up lays it out."""
+        lines = grid_cells(view)
+        return NOT_LAID_OUT if lines is None else plain(lines)
+
+    def command_words(self, command: Command, view: MatchView) -> str:
+        """The command in words, as the menus give it
+        (:func:`~multiversus_core.rulesets.multiversus.narrate.describe_command`).
+
+        The words are told from the view filled in to a whole state (with a fixed seed, so
+        the same view reads the same): a seat's legal commands name only what its view shows
+        (its own coins and secrets, the public board), never what the filling drew.
+        """
+        return describe_command(determinize(view, random.Random(0)), command)
+
+
+RENDERER: Final = MultiversusRenderer()
+"""Multiversus' renderer, the ruleset's ``renderer``."""
+
 __all__ = [
     "ARROWS",
+    "CONDITION_MARKS",
+    "EMPTY",
+    "NOT_LAID_OUT",
+    "RENDERER",
     "SIDE_COLOURS",
     "Attack",
     "Changes",
+    "HasBoard",
+    "MultiversusRenderer",
     "Path",
     "Roll",
-    "attack_mark",
     "board_parts",
     "board_svg",
     "changes",
-    "path_mark",
+    "figure_labels",
+    "grid_cells",
     "terrain_kinds",
+    "tile_marks",
 ]

@@ -1,0 +1,120 @@
+"""The messages between the referee and its clients, and the bounds they are held to.
+
+Every message is one WebSocket text frame holding one JSON object tagged by
+its ``type``. The wire format of a match is the log's own: a seat receives
+the lines of its view log (``docs/log-format.md``, *View logs*) as the
+referee writes them, and, once the match is over, the match log itself.
+``docs/serve.md`` describes the exchange.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final, TypeAlias
+
+import msgspec
+
+MAX_MESSAGE_BYTES: Final = 16 * 1024
+"""The largest message a client may send: a command is a few hundred bytes."""
+MAX_FRAME_BYTES: Final = 1024 * 1024
+"""The largest frame the server reads at all; a bigger one closes the connection (1009)."""
+RATE: Final = 100.0
+"""Messages a second a connection may send, on average."""
+BURST: Final = 100.0
+"""Messages a connection may send at once, above the average."""
+MAX_CONNECTIONS: Final = 16
+"""Open connections a match takes at once (its seats' and spectators')."""
+TOKEN_BYTES: Final = 16
+"""A join link's secret: 128 random bits (:func:`secrets.token_urlsafe`)."""
+
+_TOKEN: Final = re.compile(r"^[A-Za-z0-9_-]{22,64}$")
+
+
+def is_token(text: str) -> bool:
+    """True if ``text`` looks like a join link's token (URL-safe base64, 22 to 64 characters)."""
+    return _TOKEN.fullmatch(text) is not None
+
+
+# --- from a client ---------------------------------------------------------------------
+
+
+class Join(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="join"):
+    """The first message of a connection: a seat gives its contribution to the chance."""
+
+    contribution: str = ""
+    """32 fresh random bytes as 64 lower-case hex digits (a seat's); empty for a spectator.
+    Recorded only at the seat's first join: a seat that joins again gets back the one
+    recorded."""
+
+
+class Act(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="command"):
+    """A command for the client's own seat, exactly as the game's legal commands give it
+    (no salt, no dice: the referee adds the salt and draws the dice)."""
+
+    command: msgspec.Raw
+    """The command as JSON, decoded with the game's commands."""
+
+
+ClientMessage: TypeAlias = Join | Act
+"""Any message a client sends."""
+
+
+# --- from the referee ------------------------------------------------------------------
+
+
+class Sync(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="sync"):
+    """The whole view log so far: after a join, and whenever the seat's viewer changes (a
+    Multiversus seat is the spectator until the sides are chosen)."""
+
+    game: str
+    seat: int | None
+    """The seat this connection plays, or None for a spectator."""
+    viewer: str
+    """Whose view the lines are (the game's viewer of the seat now)."""
+    lines: tuple[str, ...]
+    """Every line of the view log so far, without newlines."""
+    contribution: str
+    """The seat's contribution to the chance as recorded (empty for a spectator)."""
+    waiting: tuple[int, ...]
+    """The seats that have not joined yet: the match begins once none is left."""
+
+
+class Lines(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="lines"):
+    """New lines of the view log, in order: an entry's (its acknowledgement, once on disk),
+    and the end record once the match is over."""
+
+    viewer: str
+    first: int
+    """The 0-based number of the first of these lines in the view log (the header is 0)."""
+    lines: tuple[str, ...]
+
+
+class Published(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="published"
+):
+    """The match is over: the whole match log, for every client to check."""
+
+    log: str
+
+
+class Error(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="error"):
+    """A message refused, for the client that sent it only; the match goes on."""
+
+    message: str
+    """One line, in plain words."""
+
+
+ServerMessage: TypeAlias = Sync | Lines | Published | Error
+"""Any message the referee sends."""
+
+
+class Created(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """The answer to ``POST /matches``: one secret link a seat, and one for spectators."""
+
+    seats: tuple[str, ...]
+    spectator: str
+
+
+encoder: Final = msgspec.json.Encoder()
+client_decoder: Final = msgspec.json.Decoder(ClientMessage)
+server_decoder: Final = msgspec.json.Decoder(ServerMessage)

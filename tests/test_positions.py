@@ -1,0 +1,379 @@
+"""Positions as text: their errors, starting a match or a test from one, and the CLI.
+
+The round trip over random play of every game is in ``tests/contract/test_positions.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Final
+
+import msgspec
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from multiversus_cli.app import app
+from multiversus_core import MatchSettings, SettingsError, start_match
+from multiversus_core.engine.log import (
+    decode_log,
+    encode_log,
+    read_log,
+    replay,
+    starting_state,
+)
+from multiversus_core.engine.play import play_from, play_match
+from multiversus_core.engine.position import (
+    MAX_POSITION,
+    PositionError,
+    edit_position,
+    opening_state,
+    read_position,
+    start_position,
+    without_chance,
+    write_position,
+)
+from multiversus_core.engine.registry import load_ruleset
+from multiversus_core.engine.verify import verify_data, verify_file
+from multiversus_core.engine.viewlog import redact_log
+from multiversus_core.rulesets.sealed_bids.rules import Bid, BidsRevealed, SealedBidsSettings
+from multiversus_core.rulesets.tiles_d6.model import TilesSettings
+
+TILES = "tiles-d6/1"
+KNIGHT = "multiversus/4 heroes_team=banner-knight adversaries_team=smogon scenario=smoking-crags"
+"""Multiversus just after set-up's teams are chosen, the figures where the scenario puts them."""
+
+
+def _read(text: str) -> str:
+    with pytest.raises(PositionError) as caught:
+        read_position(text)
+    message = str(caught.value)
+    assert "\n" not in message and message
+    return message
+
+
+# --- errors: one line each, naming what is wrong -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("", "a position begins with its game and version, such as 'tiles-d6/1'"),
+        ("tiles-d6", "a position begins with its game and version"),
+        ("Tiles-D6/1", "a position begins with its game and version"),
+        ("chess/1 board=8", "no installed game is called 'chess'"),
+        (
+            "tiles-d6/9 round=2",
+            "the position is of tiles-d6 version 9; this engine reads version 1",
+        ),
+        (f"{TILES} colour=red", "tiles-d6 has no field 'colour'"),
+        (f"{TILES} settings=3 settings=4", "field settings is given twice"),
+        (f"{TILES} round", "a field is name=value, not 'round'"),
+        (f"{TILES}  round=2", "one space between fields"),
+        (f"{TILES} round=2x", "field round: '2x' is neither a word nor JSON"),
+        (f"{TILES} acted=[1", "field acted: expecting ',' delimiter, character 3 of its value"),
+        (
+            f'{TILES} reason="a\tb"',
+            "field reason: invalid control character, character 3 of its value",
+        ),
+        (f"{TILES} acted={'[' * 9000}", "field acted: its value is nested too deeply"),
+        (f'{TILES} round="two"', "round: expected `int`, got `str`"),
+        (f"{TILES} phase=dance", "phase: invalid enum value 'dance'"),
+        (f'{TILES} units={{"9.nobody":{{"at":[1,1]}}}}', "units has no '9.nobody'"),
+        (f'{TILES} units={{"1.captain":{{"wings":2}}}}', "units.1.captain has no field 'wings'"),
+        (f'{TILES} settings={{"map":"atlantis"}}', "settings: map: no map 'atlantis'"),
+        (f'{TILES} units={{"1.captain":{{"at":[0,99]}}}}', "1.captain stands at (0,99), off the"),
+        (f"{TILES} phase=play active=7", "the game cannot hold this position"),
+        ("multiversus/4 heroes_team=banner-knight", "name both teams and the scenario, or none"),
+        (f"{KNIGHT[:-13]}moon", "has no scenario 'moon'"),
+        (KNIGHT.replace("banner-knight", "nobody"), "no team 'nobody'"),
+        (f'{KNIGHT} figures={{"knight":{{"square":[99,0]}}}}', "knight stands at (99,0), off"),
+    ],
+)
+def test_a_bad_position_is_refused_in_one_line_naming_the_fault(text: str, says: str) -> None:
+    assert says in _read(text)
+
+
+def test_a_position_longer_than_the_bound_is_refused_before_it_is_read() -> None:
+    text = f"{TILES} reason={'x' * MAX_POSITION}"
+    assert f"a position is at most {MAX_POSITION} characters" in _read(text)
+
+
+def test_a_position_of_another_game_than_asked_is_refused() -> None:
+    with pytest.raises(PositionError, match="the position is of tiles-d6, not of multiversus"):
+        read_position(f"{TILES} round=1", "multiversus")
+
+
+# --- the text itself ------------------------------------------------------------------------
+
+
+def test_a_position_names_only_what_differs_from_the_start_of_the_match() -> None:
+    assert write_position(load_ruleset("tiles-d6").initial_state(TilesSettings(), None)) == TILES
+    state = read_position(f'{TILES} phase=play round=2 units={{"1.captain":{{"at":[3,4]}}}}')
+    captain = state.unit("1.captain")
+    assert (state.phase, state.round, captain.at, captain.health) == ("play", 2, (3, 4), 8)
+    assert (
+        write_position(state) == f'{TILES} units={{"1.captain":{{"at":[3,4]}}}} phase=play round=2'
+    )
+
+
+def test_a_multiversus_position_lays_out_the_teams_it_names() -> None:
+    state = start_match(position=KNIGHT)
+    assert [unit.id for unit in state.units][:3] == ["knight", "squire", "militia"]
+    assert state.board is not None and state.figure("knight").square is not None
+    assert write_position(state) == KNIGHT
+
+
+def test_start_match_takes_a_position_or_settings_not_both() -> None:
+    with pytest.raises(SettingsError, match="give settings or a position, not both"):
+        start_match(MatchSettings(), position=KNIGHT)
+
+
+# --- starting from a position and its log ---------------------------------------------------
+
+
+def test_a_log_started_from_a_position_records_it_without_the_chance_seed() -> None:
+    text = f'{TILES} units={{"1.captain":{{"at":[3,4]}}}} phase=deploy first=1 north=1 active=1'
+    ruleset = load_ruleset("tiles-d6")
+    bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2)}
+    log, _ = play_from(text, bots)
+    assert log.chance is not None  # fresh and secret, revealed at the end
+    header = log.header
+    assert str(log.chance.seed) not in header.position and log.chance.salt not in header.position
+    assert read_position(header.position).settings == header.settings
+    assert starting_state(log) == msgspec.structs.replace(
+        read_position(header.position), chance=log.chance
+    )
+    data = encode_log(log)
+    assert decode_log(data) == log and verify_data(data).ok
+    assert replay(decode_log(data)) is not None
+
+
+def test_a_log_from_the_initial_state_has_no_position_in_its_header() -> None:
+    ruleset = load_ruleset("sealed-bids")
+    bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
+    log, _ = play_match(SealedBidsSettings(seed=4), bots)
+    assert log.header.position == ""
+    assert b'"position"' not in encode_log(log).split(b"\n")[0]
+
+
+def test_a_reveal_of_a_bid_sealed_before_the_position_is_held_to_it() -> None:
+    ruleset = load_ruleset("sealed-bids")
+    sealed = ruleset.decide(Bid(player=1, token=3), start_position("sealed-bids/1", seed=2)[0])[1]
+    bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
+    log, _ = play_from(write_position(sealed), bots, seed=5)
+    revealed = log.entries[1].events[1]
+    assert isinstance(revealed, BidsRevealed) and revealed.bids[0].token == 3
+    forged_bids = (msgspec.structs.replace(revealed.bids[0], token=1), *revealed.bids[1:])
+    forged_entry = msgspec.structs.replace(
+        log.entries[1],
+        events=(log.entries[1].events[0], msgspec.structs.replace(revealed, bids=forged_bids)),
+    )
+    forged = msgspec.structs.replace(log, entries=(log.entries[0], forged_entry, *log.entries[2:]))
+    assert verify_data(encode_log(log)).ok
+    checked = verify_data(encode_log(forged))
+    assert not checked.ok and checked.code == "rules_differ" and checked.entry == 2
+
+
+def test_a_header_whose_position_and_settings_disagree_is_refused() -> None:
+    ruleset = load_ruleset("sealed-bids")
+    bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
+    log, _ = play_from("sealed-bids/1 round=2", bots, seed=5)
+    other = msgspec.structs.replace(log.header.settings, rounds=4)
+    header = msgspec.structs.replace(log.header, settings=other)
+    with pytest.raises(PositionError, match="the header's position and settings"):
+        opening_state(ruleset, header, None)
+    checked = verify_data(encode_log(msgspec.structs.replace(log, header=header)))
+    assert not checked.ok and "the header's position and settings" in (checked.problem or "")
+
+
+def test_a_position_that_holds_its_chance_seed_cannot_head_a_log() -> None:
+    state, chance = start_position("sealed-bids/1 round=2")
+    assert chance is not None and state.chance == chance
+    ruleset = load_ruleset("sealed-bids")
+    bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
+    log, _ = play_from("sealed-bids/1 round=2", bots, seed=5)
+    leaky = msgspec.structs.replace(log.header, position=write_position(state))
+    leaky = msgspec.structs.replace(leaky, settings=state.settings)
+    with pytest.raises(PositionError, match="holds its chance seed"):
+        opening_state(ruleset, leaky, None)
+
+
+def test_a_match_started_from_a_position_has_no_view_logs_yet() -> None:
+    ruleset = load_ruleset("sealed-bids")
+    bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
+    log, _ = play_from("sealed-bids/1 round=2", bots, seed=5)
+    with pytest.raises(ValueError, match="started from a position has no view logs yet"):
+        redact_log(log, "seat-1")
+    assert redact_log(log, "referee").entries == log.entries
+
+
+def test_replay_refuses_a_view_log_of_a_match_from_a_position_in_one_line(
+    tmp_path: Path,
+) -> None:
+    ruleset = load_ruleset("sealed-bids")
+    bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
+    log, _ = play_from("sealed-bids/1 round=2", bots, seed=5)
+    path = tmp_path / "bids.jsonl"
+    path.write_bytes(encode_log(log))
+    for output in ("log", "html", "svg"):
+        words = ["replay", str(path), "--as", "seat-1", "--format", output]
+        result = CliRunner().invoke(app, words, env={"COLUMNS": "300"})
+        assert result.exit_code == 2, result.output
+        assert result.output == (
+            f"multiversus replay: --format {output}: a match started from a position has no "
+            "view logs yet: replay it --as referee, or as text, board or json\n"
+        )
+    shown = CliRunner().invoke(app, ["replay", str(path), "--as", "seat-1", "--format", "json"])
+    assert shown.exit_code == 0, shown.output
+
+
+def test_starting_from_a_position_renames_the_seats_when_asked() -> None:
+    state, chance = start_position(f"{TILES} round=1", seed=8, players=("Ann", "Bob"))
+    assert chance is None and state.chance is None
+    assert state.settings.players == ("Ann", "Bob") and state.settings.seed == 8
+    with pytest.raises(PositionError, match="settings: players"):
+        start_position(f"{TILES} round=1", players=("Ann",))
+
+
+# --- the command line -------------------------------------------------------------------------
+
+
+def _position_at(log: Path, to: int) -> str:
+    shown = CliRunner().invoke(app, ["replay", str(log), "--as", "referee", "--to", str(to)])
+    assert shown.exit_code == 0, shown.output
+    (line,) = [line for line in shown.output.splitlines() if line.startswith("Position: ")]
+    return line.removeprefix("Position: ")
+
+
+def test_replay_to_an_entry_shows_the_referees_position_there(tmp_path: Path) -> None:
+    log = tmp_path / "tiles.jsonl"
+    words = ["play", "--game", "tiles-d6", "--players", "random,random", "--seed", "3"]
+    played = CliRunner().invoke(app, [*words, "--bot-seed", "2", "--log", str(log)])
+    assert played.exit_code == 0, played.output
+    match = read_log(log)
+    text = _position_at(log, 20)
+    state = starting_state(match)
+    for entry in match.entries[:20]:
+        state = load_ruleset("tiles-d6").fold(state, entry.events)
+    assert read_position(text) == without_chance(state)
+    hidden = CliRunner().invoke(app, ["replay", str(log), "--to", "20", "--format", "board"])
+    assert "Position:" not in hidden.output  # it holds every secret: the referee's only
+    whole = CliRunner().invoke(app, ["replay", str(log), "--no-step"])
+    assert "Position:" not in whole.output  # only where --to asks for a point
+
+
+def test_play_from_a_position_plays_on_and_its_log_verifies(tmp_path: Path) -> None:
+    golden = Path("replays/banner-knight--smogon--standard.jsonl")
+    text = _position_at(golden, 30)
+    log = tmp_path / "from.jsonl"
+    words = ["play", "--from", text, "--player1", "bot", "--player2", "bot", "--quiet"]
+    result = CliRunner().invoke(app, [*words, "--seed", "4", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    match = read_log(log)
+    assert match.header.position.startswith("multiversus/4 ")
+    start = starting_state(match)
+    assert start.round == 2 and start.figure("squire").square == (2, 7)
+    assert start.settings.seed == 4 and verify_file(log).ok
+
+
+def test_play_from_a_position_of_another_game_names_its_game_itself(tmp_path: Path) -> None:
+    log = tmp_path / "bids.jsonl"
+    words = ["play", "--from", "sealed-bids/1 round=3 scores=[2,0,1]", "--players"]
+    result = CliRunner().invoke(app, [*words, "random,random,random", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    match = read_log(log)
+    assert match.game == "sealed-bids" and match.finished and match.chance is not None
+    assert starting_state(match).scores == (2, 0, 1) and verify_file(log).ok
+
+
+@pytest.mark.parametrize(
+    ("words", "says"),
+    [
+        (["--from", "chess/1 x=1"], "multiversus play: unknown game 'chess'"),
+        (["--from", f"{KNIGHT} round=2x"], "multiversus play: field round: '2x' is neither"),
+        (["--from", KNIGHT, "--heroes", "banner-knight"], "--heroes cannot be used with --from"),
+        (["--game", "tiles-d6", "--from", f"{TILES} x=1"], "tiles-d6 has no field 'x'"),
+    ],
+)
+def test_play_from_a_bad_position_exits_2_with_one_line(
+    tmp_path: Path, words: list[str], says: str
+) -> None:
+    log = ["--log", str(tmp_path / "x.jsonl")]
+    result = CliRunner().invoke(app, ["play", *words, *log], env={"COLUMNS": "300"})
+    assert result.exit_code == 2, result.output
+    assert says in result.output and len(result.output.strip().splitlines()) == 1
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+# --- editing -----------------------------------------------------------------------------------
+
+
+def test_an_edit_changes_the_fields_it_names_against_the_positions_own_values() -> None:
+    moved = f'{TILES} units={{"1.captain":{{"at":[3,4]}},"2.ogre":{{"at":[5,5]}}}} phase=play'
+    edited = edit_position(moved, 'units={"1.captain":{"prone":true}} round=2')
+    state = read_position(edited)
+    captain, ogre = state.unit("1.captain"), state.unit("2.ogre")
+    assert (captain.at, captain.prone, ogre.at, state.round) == ((3, 4), True, (5, 5), 2)
+    assert edited == (
+        f'{TILES} units={{"1.captain":{{"at":[3,4],"prone":true}},"2.ogre":{{"at":[5,5]}}}} '
+        "phase=play round=2"
+    )
+
+
+def test_an_edit_is_checked_as_a_position_is() -> None:
+    with pytest.raises(PositionError, match=r"2\.ogre and 1\.captain both stand at"):
+        edit_position(
+            f'{TILES} units={{"1.captain":{{"at":[3,4]}}}}', 'units={"2.ogre":{"at":[3,4]}}'
+        )
+    with pytest.raises(PositionError, match="tiles-d6 has no field 'wind'"):
+        edit_position(TILES, "wind=3")
+
+
+# --- hostile text --------------------------------------------------------------------------------
+
+_MUTATED: Final = (
+    KNIGHT + ' figures={"knight":{"square":[2,7],"condition":"wounded"}} pending=select round=2',
+    f'{TILES} units={{"1.captain":{{"at":[3,4],"prone":true}}}} phase=play round=2 active=1',
+    'worlds-collide/1 sides={"1":{"out":true}} models={"1.commander":{"at":[8,7]}} round=1',
+    "sealed-bids/1 round=2 spent=[[4],[5],[2]] scores=[0,4,0] draws=1",
+)
+
+
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(
+    text=st.sampled_from(_MUTATED),
+    edits=st.lists(
+        st.tuples(
+            st.floats(0, 1),
+            st.sampled_from(["put", "cut", "add"]),
+            st.sampled_from(list('{}[]",:=0123456789 -aentrul.')),
+        ),
+        min_size=1,
+        max_size=3,
+    ),
+)
+def test_any_edit_of_a_position_reads_or_is_refused_in_one_line(
+    text: str, edits: list[tuple[float, str, str]]
+) -> None:
+    chars = list(text)
+    for where, how, char in edits:
+        at_ = min(int(where * len(chars)), len(chars) - 1)
+        if how == "put":
+            chars[at_] = char
+        elif how == "cut":
+            del chars[at_]
+        else:
+            chars.insert(at_, char)
+    edited = "".join(chars)
+    state: object = None
+    reason = ""
+    try:
+        state = read_position(edited)
+    except PositionError as error:  # refused: in one line
+        reason = str(error)
+    if state is None:
+        assert reason and "\n" not in reason
+    else:
+        assert read_position(write_position(state)) == state
