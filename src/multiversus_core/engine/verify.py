@@ -45,7 +45,8 @@ from multiversus_core.engine.log import (
     MatchLog,
     cannot_follow,
     decode_log,
-    read_bytes,
+    first_line,
+    read_log,
 )
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
@@ -54,6 +55,7 @@ from multiversus_core.engine.viewlog import (
     RedactedLog,
     decode_view_log,
     is_view_log,
+    read_view_log,
     redact_log,
     view_records_for,
 )
@@ -588,10 +590,12 @@ def verify_file(path: str | os.PathLike[str]) -> Verification:
     """
     name = os.fspath(path)
     try:
-        data = read_bytes(name)
+        if is_view_log(first_line(name)):
+            return verify_view(read_view_log(name), name)
+        log = read_log(name)  # read as a stream: a bad line stops it
     except LogError as exc:
         return _unreadable(name, exc)
-    return verify_data(data, name)
+    return verify(log, name)
 
 
 def verify_data(data: bytes, path: str = "<memory>") -> Verification:
@@ -616,7 +620,7 @@ def verify_against_files(
     name = os.fspath(path)
     names = [os.fspath(view) for view in view_paths]
     try:
-        log = decode_log(read_bytes(name), name)
+        log = read_log(name)
     except LogError as exc:
         failed = [_unreadable(name, exc)]
         return failed + [verify_file(view) for view in names]
@@ -624,7 +628,7 @@ def verify_against_files(
     unreadable: dict[int, Verification] = {}
     for index, view in enumerate(names):
         try:
-            views.append(decode_view_log(read_bytes(view), view))
+            views.append(read_view_log(view))
         except LogError as exc:
             unreadable[index] = _unreadable(view, exc)
     readable = [view for index, view in enumerate(names) if index not in unreadable]
