@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import io
 import os
 import re
 import stat
@@ -678,31 +677,42 @@ class LineStream:
     """A log read as a stream, in blocks of whole lines, so that reading stops at the first
     bad line and holds at most a block and a line of the file at once.
 
-    :meth:`blocks` yields the blocks; then :attr:`tail` holds what follows the last newline
-    (empty in a complete log; a line cut at :data:`MAX_LINE_BYTES` + 1 bytes if one is
-    longer than that, which ends the reading), :attr:`number` its 1-based line number,
-    :attr:`offset` its byte offset and :attr:`size` the bytes read.
+    :meth:`blocks` yields the blocks; while one is used, :attr:`number` is its first line's
+    1-based number. Then :attr:`tail` holds what follows the last newline (empty in a
+    complete log; a line cut at :data:`MAX_LINE_BYTES` + 1 bytes if one is longer than
+    that, which ends the reading), :attr:`number` its line number, :attr:`offset` its byte
+    offset and :attr:`size` the bytes read.
     """
 
     def __init__(self, read: Callable[[int], bytes], block: int = BLOCK_BYTES) -> None:
         self._read = read
         self._block = block
+        self._number = 1
+        self._uncounted: list[bytes] = []  # blocks whose lines are counted when asked
         self.tail = b""
-        self.number = 1
         self.offset = 0
         self.size = 0
 
-    def blocks(self) -> Iterator[tuple[bytes, int, int, bytes | None]]:
-        """Yield each block of whole lines (newlines included) with the number and offset of
-        its first line, and the line after it (None if it is not whole)."""
+    @property
+    def number(self) -> int:
+        """The 1-based number of the line the block in use begins with (after the blocks,
+        the tail's)."""
+        if self._uncounted:
+            self._number += sum(block.count(b"\n") for block in self._uncounted)
+            self._uncounted.clear()
+        return self._number
+
+    def blocks(self) -> Iterator[tuple[bytes, int, bytes | None]]:
+        """Yield each block of whole lines (newlines included) with its byte offset and the
+        line after it (None if it is not whole)."""
         pieces = self._pieces()
         block = next(pieces, None)
         while block is not None:
             upcoming = next(pieces, None)
             end = -1 if upcoming is None else upcoming.find(b"\n")
             following = None if upcoming is None or end < 0 else upcoming[:end]
-            yield block, self.number, self.offset, following
-            self.number += block.count(b"\n")
+            yield block, self.offset, following
+            self._uncounted.append(block)
             self.offset += len(block)
             block = upcoming
 
@@ -784,7 +794,15 @@ def open_stream(name: str, limit: int = MAX_LOG_BYTES) -> Iterator[LineStream]:
 
 def memory_stream(data: bytes, block: int = BLOCK_BYTES) -> LineStream:
     """A :class:`LineStream` over bytes in memory, read ``block`` bytes at a time."""
-    return LineStream(io.BytesIO(data).read, block)
+    at = 0
+
+    def read(size: int) -> bytes:
+        nonlocal at
+        piece = data[at : at + size]  # data itself, not a copy, when it is read whole
+        at += len(piece)
+        return piece
+
+    return LineStream(read, block)
 
 
 def read_bytes(name: str, limit: int = MAX_LOG_BYTES) -> bytes:
@@ -870,19 +888,22 @@ def _decode(stream: LineStream, path: str, *, sealed: bool) -> MatchLog:
     checked line by line, to name the first bad line.
     """
     checker = _Chain(path, LOG_VERSION)
-    for block, number, offset, following in stream.blocks():
-        if number == 1:
-            cut = block.find(b"\n") + 1
-            checker.add_header(block[: cut - 1])
-            block, number, offset = block[cut:], 2, cut
-        if block and not checker.add_block(block, number):
-            for line, at, where, after in lines_of(block, number, offset, following):
-                checker.add(line, at, where, after)
+    for block, offset, following in stream.blocks():
+        start = 0
+        if offset == 0:
+            start = block.find(b"\n") + 1
+            checker.add_header(block[: start - 1])
+        if start == len(block) or checker.add_block(block, start):
+            continue
+        number = stream.number + (1 if start else 0)
+        for line, at, where, after in lines_of(block[start:], number, offset + start, following):
+            checker.add(line, at, where, after)
     refuse_long_line(stream, path)
-    tail, number, offset = stream.tail, stream.number, stream.offset
-    if not tail and number == 1:
+    tail, offset = stream.tail, stream.offset
+    if not tail and offset == 0:
         raise LogError(path, 1, "the log is empty: line 1 should be the header record", 0, "empty")
     if tail:
+        number = stream.number
         reason = "the last line does not end with a newline: the log is truncated"
         try:
             checker.add(tail, number, offset)
@@ -890,7 +911,7 @@ def _decode(stream: LineStream, path: str, *, sealed: bool) -> MatchLog:
             if error.code not in _TORN_CODES and error.code != "not_header":
                 raise  # a whole record that fails the chain is not a torn write
         raise LogError(path, number, reason, offset, "truncated")
-    return checker.finish(number, offset, sealed=sealed)
+    return checker.finish(stream, sealed=sealed)
 
 
 class _Chain:
@@ -906,7 +927,8 @@ class _Chain:
         self.header: LogHeader[Any] | None = None
         self.entries: list[LogEntry[Any, Any]] = []
         self.head = ""
-        self.end: tuple[int, int] | None = None  # the end record's line and offset
+        self.ended = False
+        """Whether the end record was read."""
         self.chance: Chance | None = None
         self.fast = False
         """Whether line 1 was a current-version header in canonical form."""
@@ -933,37 +955,43 @@ class _Chain:
         self.records, self.header, self.fast = records, header, True
         self.head = _sha256(line)
 
-    def add_block(self, block: bytes, number: int) -> bool:
-        """Check a block of whole lines after line 1 (newlines included) in a few C calls, as
-        a valid current-version log's are; return False, changing nothing, if anything is
-        off (then :meth:`add` checks it line by line and names the first bad line).
-        ``number`` is the block's first line."""
+    def add_block(self, block: bytes, start: int) -> bool:
+        """Check the lines of a block from byte ``start`` on (whole lines after line 1,
+        newlines included) in a few C calls, as a valid current-version log's are; return
+        False, changing nothing, if anything is off (then :meth:`add` checks them line by
+        line and names the first bad line)."""
         records = self.records
-        if not self.fast or self.end is not None or records is None or self.header is None:
+        if not self.fast or self.ended or records is None or self.header is None:
             return False
         try:
-            body = records.body_decoder.decode_lines(block)
-            if _encoder.encode_lines(body) != block:
+            body = records.body_decoder.decode_lines(memoryview(block)[start:])
+            encoded = _encoder.encode_lines(body)
+            if len(encoded) != len(block) - start or not block.endswith(encoded):
                 return False
         except Exception:  # any failure (decoding, UTF-8, depth, re-encoding) is located below
             return False
         lines = block.split(b"\n")
-        if len(body) != len(lines) - 1:
+        del lines[-1]
+        if start:
+            del lines[0]
+        if len(body) != len(lines):
             return False
-        count, head = len(self.entries), self.head
+        # prevs[i] is the hash of the line before record i, the last of all the new head.
+        prevs = [self.head, *[hashlib.sha256(line).hexdigest() for line in lines]]
+        count = len(self.entries)
         entries: list[LogEntry[Any, Any]] = []
         end: EndRecord | None = None
         for index, record in enumerate(body):
             if end is not None:
                 return False
             if type(record) is EntryRecord:
-                if record.seq != count + 1 or record.prev != head:
+                if record.seq != count + 1 or record.prev != prevs[index]:
                     return False
                 count += 1
                 entries.append(LogEntry(record.command, record.events))
             elif type(record) is EndRecord:
                 last = entries[-1] if entries else (self.entries[-1] if self.entries else None)
-                if record.count != count or record.head != head or last is None:
+                if record.count != count or record.head != prevs[index] or last is None:
                     return False
                 if not _ends_match(last.events, records.end_event):
                     return False
@@ -972,11 +1000,11 @@ class _Chain:
                 end = record
             else:
                 return False
-            head = _sha256(lines[index])
+        head = prevs[-1]
         self.entries.extend(entries)
         self.head = head
         if end is not None:
-            self.end = (number + len(body) - 1, 0)
+            self.ended = True
             self.chance = end.chance
         return True
 
@@ -990,7 +1018,7 @@ class _Chain:
         assert records is not None  # line 1 was checked to be a header first
         record = _decode_line(line, number, offset, self.path, self.version, self.payload, records)
         where = (self.path, number)
-        if self.end is not None:
+        if self.ended:
             raise LogError(
                 *where,
                 "a record follows the end record; the end is the last line",
@@ -1049,12 +1077,12 @@ class _Chain:
                 problem = chance_problem(self.header.settings, record.chance)
                 if problem is not None:
                     raise LogError(*where, problem, offset, "bad_end")
-                self.end = (number, offset)
+                self.ended = True
                 self.chance = record.chance
         self.head = _sha256(line)
 
-    def finish(self, number: int, offset: int, *, sealed: bool) -> MatchLog:
-        """Return the log; ``number`` and ``offset`` are where an end record would go."""
+    def finish(self, stream: LineStream, *, sealed: bool) -> MatchLog:
+        """Return the log; the ``stream``'s tail is where an end record would go."""
         assert self.header is not None  # line 1 was checked to be a header
         header, entries = self.header, tuple(self.entries)
         upcast_from: int | None = None
@@ -1066,12 +1094,12 @@ class _Chain:
             upcast_from = stored
         log = MatchLog(header=header, entries=entries, upcast_from=upcast_from, chance=self.chance)
         # Version 1 had no end record; from version 2 a finished match must have one.
-        if sealed and self.version >= 2 and log.finished and self.end is None:
+        if sealed and self.version >= 2 and log.finished and not self.ended:
             raise LogError(
                 self.path,
-                number,
+                stream.number,
                 "the match ended but the log has no end record: the log was cut off",
-                offset,
+                stream.offset,
                 "missing_end",
             )
         return log

@@ -332,7 +332,11 @@ def _decode_view(stream: LineStream, path: str) -> RedactedLog:
     head = ""
     end: ViewEndRecord | None = None
     added: tuple[Any, ...] = ()
-    lines = (line for block in stream.blocks() for line in lines_of(*block))
+    lines = (
+        line
+        for block, start, following in stream.blocks()
+        for line in lines_of(block, stream.number, start, following)
+    )
     for line, number, offset, following in lines:
         check_line_text(line, number, offset, path)
         if number == 1:
