@@ -688,7 +688,7 @@ class LineStream:
         self._read = read
         self._block = block
         self._number = 1
-        self._uncounted: list[bytes] = []  # blocks whose lines are counted when asked
+        self._uncounted = b""  # the last block, its lines counted only when asked
         self.tail = b""
         self.offset = 0
         self.size = 0
@@ -698,8 +698,8 @@ class LineStream:
         """The 1-based number of the line the block in use begins with (after the blocks,
         the tail's)."""
         if self._uncounted:
-            self._number += sum(block.count(b"\n") for block in self._uncounted)
-            self._uncounted.clear()
+            self._number += self._uncounted.count(b"\n")
+            self._uncounted = b""
         return self._number
 
     def blocks(self) -> Iterator[tuple[bytes, int, bytes | None]]:
@@ -712,7 +712,9 @@ class LineStream:
             end = -1 if upcoming is None else upcoming.find(b"\n")
             following = None if upcoming is None or end < 0 else upcoming[:end]
             yield block, self.offset, following
-            self._uncounted.append(block)
+            if self._uncounted:  # hold no more than one block
+                self._number += self._uncounted.count(b"\n")
+            self._uncounted = block
             self.offset += len(block)
             block = upcoming
 
