@@ -112,27 +112,41 @@ class Run:
     mib: float
 
 
+# The command runs below a small Python of its own: a child's peak memory counts the peak
+# of the process it was forked from, which here would be this script's.
+_MEASURE = (
+    "import resource, subprocess, sys\n"
+    "code = subprocess.call(sys.argv[1:])\n"
+    "peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss\n"
+    "sys.stdout.flush()\n"
+    "print(f'\\npeak-kib {peak}', flush=True)\n"
+    "sys.exit(code)\n"
+)
+
+
 def _run(args: Sequence[str], env: dict[str, str] | None = None, timeout: float = 300.0) -> Run:
-    """Run a command, measuring its own time and peak memory (``wait4``)."""
+    """Run a command, measuring its time and its own peak memory."""
     start = time.monotonic()
     with tempfile.TemporaryFile() as out:
         child = subprocess.Popen(
-            args, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, env=env or _env()
+            [sys.executable, "-c", _MEASURE, *args],
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env or _env(),
+            start_new_session=True,
         )
-        deadline = start + timeout
-        while True:
-            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.monotonic() > deadline:
-                child.kill()
-                pid, status, usage = os.wait4(child.pid, 0)
-                break
-            time.sleep(0.02)
-        child.returncode = os.waitstatus_to_exitcode(status)
+        try:
+            child.wait(timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(child.pid, 9)
+            child.wait()
+        seconds = time.monotonic() - start
         out.seek(0)
         text = out.read().decode("utf-8", "replace")
-    return Run(child.returncode, text, time.monotonic() - start, usage.ru_maxrss / 1024)
+    text, _, peak = text.rpartition("\npeak-kib ")
+    kib = int(peak.strip()) if peak.strip().isdigit() else 0
+    return Run(child.returncode, text, seconds, kib / 1024)
 
 
 CLI = [sys.executable, "-m", "multiversus_cli.app"]
