@@ -2,8 +2,9 @@
 
 Each kind is tried many times, each try counted once in its row:
 
-* ``view-log forgeries``: every golden of ``replays/``, cut at every entry
-  that holds a hidden stand-in, as every viewer; the honest cut must verify
+* ``view-log forgeries``: every golden of ``replays/`` and Sealed Bids
+  matches (a game with hidden choices and no golden there), cut at every
+  entry that holds a hidden stand-in, as every viewer; the honest cut must verify
   and each forgery of its last entry's public events (an elimination added,
   an event of a later entry added, an event repeated, an event dropped) must
   not. An accepted forgery is counted.
@@ -61,6 +62,7 @@ from multiversus_core.engine.viewlog import (
     redact_log,
     view_records_for,
 )
+from multiversus_core.rulesets.sealed_bids import SealedBidsSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 REPLAYS = ROOT / "replays"
@@ -171,11 +173,22 @@ def _forgeries(
         yield events[:-1]
 
 
-def view_log_forgeries(quick: bool) -> Row:
-    row = Row("view-log forgeries")
+def _matches(quick: bool) -> Iterator[tuple[str, MatchLog]]:
+    """Every golden of ``replays/``, and Sealed Bids matches (a game with hidden choices and
+    no golden there), by name."""
     goldens = sorted(REPLAYS.rglob("*.jsonl"))
     for golden in goldens[:4] if quick else goldens:
-        log = read_log(golden)
+        yield golden.name, read_log(golden)
+    ruleset = load_ruleset("sealed-bids")
+    for seed in range(1, 3 if quick else 9):
+        bots = {seat: ruleset.bots["random"](seed * 10 + seat) for seat in (1, 2, 3)}
+        log, _ = play_match(SealedBidsSettings(seed=seed), bots)
+        yield f"sealed-bids seed {seed}", log
+
+
+def view_log_forgeries(quick: bool) -> Row:
+    row = Row("view-log forgeries")
+    for name, log in _matches(quick):
         ruleset = load_ruleset(log.game)
         placeholders = view_records_for(log.game).event_placeholders
         viewers = [v for v in ruleset.viewers if v != "spectator"] + ["spectator"]
@@ -191,10 +204,10 @@ def view_log_forgeries(quick: bool) -> Row:
                     honest = verify_view(decode_view_log(encode_view_log(view)))
                 except Exception:
                     row.tracebacks += 1
-                    row.note(f"{golden.name} cut {cut} {viewer}: {traceback.format_exc(limit=2)}")
+                    row.note(f"{name} cut {cut} {viewer}: {traceback.format_exc(limit=2)}")
                     continue
                 if not honest.ok:
-                    row.note(f"{golden.name} cut {cut} {viewer}: honest refused: {honest.problem}")
+                    row.note(f"{name} cut {cut} {viewer}: honest refused: {honest.problem}")
                 later = [
                     event
                     for entry in whole.entries[cut : cut + 3]
@@ -212,11 +225,11 @@ def view_log_forgeries(quick: bool) -> Row:
                         continue  # refused at read
                     except Exception:
                         row.tracebacks += 1
-                        row.note(f"{golden.name} cut {cut}: {traceback.format_exc(limit=2)}")
+                        row.note(f"{name} cut {cut}: {traceback.format_exc(limit=2)}")
                         continue
                     if result.ok:
                         row.forgeries += 1
-                        row.note(f"{golden.name} cut {cut} as {viewer}: forgery accepted")
+                        row.note(f"{name} cut {cut} as {viewer}: forgery accepted")
     return row
 
 

@@ -10,8 +10,10 @@ are storage; events know nothing of them. Encoding is canonical, so a log
 read and written again is the same bytes, and reading is strict: anything
 that is not a log this engine wrote raises
 :class:`~multiversus_core.engine.errors.LogError` naming the file, the 1-based
-line, the byte offset and a reason code. Older logs of a game are upcast on
-read, one version at a time (Multiversus logs of format versions 1 to 3).
+line, the byte offset and a reason code. A file is read as a stream, a block
+of lines at a time, so reading stops at the first bad line however long the
+file (:class:`LineStream`). Older logs of a game are upcast on read, one
+version at a time (Multiversus logs of format versions 1 to 3).
 
 :func:`replay` folds the recorded events with the game's ``fold``; it never
 decides again and never rolls. Nothing here names a game: each game's record
