@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from multiversus_cli.app import app
 from multiversus_core import MatchSettings, SettingsError, start_match
 from multiversus_core.engine.errors import LogError
-from multiversus_core.engine.log import MAX_LOG_BYTES, MAX_SETTING_CHARS, read_log
+from multiversus_core.engine.log import MAX_LINE_BYTES, MAX_LOG_BYTES, MAX_SETTING_CHARS, read_log
 from multiversus_core.engine.open_game import MAX_PLAYER_NAME
 
 GOLDEN = Path(__file__).parent.parent / "replays" / "banner-knight--smogon--standard.jsonl"
@@ -34,18 +34,29 @@ def test_a_players_name_is_at_most_64_characters(game: str) -> None:
         start_match(MatchSettings(players=(long_name, "Bob")))
 
 
-def test_a_log_whose_settings_hold_a_huge_name_is_refused_at_read(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("length", "reason"),
+    [
+        (
+            100_000,
+            f"settings.players[0] is longer than {MAX_SETTING_CHARS} characters: no name or id is",
+        ),
+        # A name longer than any line may be is refused before its line is read whole.
+        (10_000_000, f"the line is longer than {MAX_LINE_BYTES} bytes: no record is that long"),
+    ],
+)
+def test_a_log_whose_settings_hold_a_huge_name_is_refused_at_read(
+    tmp_path: Path, length: int, reason: str
+) -> None:
     lines = GOLDEN.read_text(encoding="utf-8").splitlines(keepends=True)
     header = json.loads(lines[0])
-    header["settings"]["players"][0] = "x" * 10_000_000
+    header["settings"]["players"][0] = "x" * length
     hostile = tmp_path / "huge-name.jsonl"
     hostile.write_text(json.dumps(header) + "\n" + "".join(lines[1:]), encoding="utf-8")
     with pytest.raises(LogError) as refused:
         read_log(hostile)
     assert (refused.value.line, refused.value.code) == (1, "out_of_range")
-    assert refused.value.reason == (
-        f"settings.players[0] is longer than {MAX_SETTING_CHARS} characters: no name or id is"
-    )
+    assert refused.value.reason == reason
     result = CliRunner().invoke(app, ["replay", str(hostile), "--format", "html"])
     assert result.exit_code == 2 and len(result.output.strip().splitlines()) == 1
 

@@ -208,3 +208,35 @@ def test_kill_9_of_simulate_leaves_no_worker_fork_server_or_resource_tracker() -
     for pid in left:  # clean up before failing
         os.kill(pid, signal.SIGKILL)
     assert left == []
+
+
+def _busy(watch: distributed.Client) -> tuple[int, int]:
+    """The tasks the cluster's workers are executing, and those its scheduler holds."""
+    executing = watch.run(lambda dask_worker: len(dask_worker.state.executing))
+    held = watch.run_on_scheduler(lambda dask_scheduler: len(dask_scheduler.tasks))
+    return sum(executing.values()), held
+
+
+def test_kill_9_of_a_dask_simulate_stops_its_matches_on_the_cluster(cluster: str) -> None:
+    # Batches of 25 heuristic matches take minutes; a batch whose client is killed must stop
+    # after the match under way (seconds), not play on to its end.
+    command = [sys.executable, "-m", "multiversus_cli.app", "simulate", "--game", "tiles-d6",
+               "--players", "heuristic,heuristic", "--matches", "800", "--scheduler", cluster,
+               "--quiet"]  # fmt: skip
+    child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with distributed.Client(cluster, set_as_default=False) as watch:
+        try:
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline and _busy(watch)[0] < 2:
+                time.sleep(0.2)
+            assert _busy(watch)[0] == 2, "both workers play a batch"
+            time.sleep(1.0)
+        finally:
+            child.kill()
+            child.wait()
+        killed = time.monotonic()
+        while time.monotonic() < killed + 120 and (busy := _busy(watch)) != (0, 0):
+            time.sleep(0.2)
+        stopped = time.monotonic() - killed
+    assert busy == (0, 0)
+    assert stopped < 30, f"the cluster played on for {stopped:.0f} s after its client died"

@@ -14,6 +14,7 @@ on from.
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated, Final
 
@@ -29,8 +30,8 @@ from multiversus_cli.play_any import (
     one_line,
 )
 from multiversus_cli.presenters import presenter_for
-from multiversus_core.engine.errors import UnknownGameError
-from multiversus_core.engine.log import game_of, read_bytes
+from multiversus_core.engine.errors import LogError, UnknownGameError
+from multiversus_core.engine.log import first_line, game_of
 from multiversus_core.engine.records import DEFAULT_GAME
 from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.text import printable
@@ -199,7 +200,8 @@ def play(
     out = Console(highlight=False, soft_wrap=True)
     err = Console(stderr=True, highlight=False, soft_wrap=True)
     if resume is not None and game == DEFAULT_GAME and resume.is_file():
-        game = game_of(read_bytes(str(resume)))  # a log names its game
+        with contextlib.suppress(LogError):  # resuming it says what is wrong with it
+            game = game_of(first_line(str(resume)))  # a log names its game
     if start is not None and game == DEFAULT_GAME:
         game = start.strip().partition(" ")[0].partition("/")[0] or game  # a position names it
     request = PlayRequest(

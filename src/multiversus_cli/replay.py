@@ -25,7 +25,7 @@ from rich.text import Text
 from multiversus_cli import presenters, transcript
 from multiversus_cli.jsontext import ascii_json
 from multiversus_core.engine.errors import LogError
-from multiversus_core.engine.log import MatchLog, decode_log, read_bytes
+from multiversus_core.engine.log import MatchLog, first_line, read_log
 from multiversus_core.engine.log import replay as replay_log
 from multiversus_core.engine.position import PositionError, without_chance, write_position
 from multiversus_core.engine.records import DEFAULT_GAME
@@ -34,9 +34,9 @@ from multiversus_core.engine.ruleset import REFEREE
 from multiversus_core.engine.text import printable
 from multiversus_core.engine.verify import Verification, verify, verify_view
 from multiversus_core.engine.viewlog import (
-    decode_view_log,
     encode_view_log,
     is_view_log,
+    read_view_log,
     redact_log,
     replayable,
 )
@@ -114,14 +114,13 @@ def _load(command: str, path: Path, *, views: bool) -> tuple[MatchLog, str | Non
     """Read a log that verifies: a forged one is refused, never narrated."""
     name = str(path)
     try:
-        data = read_bytes(name)
-        if views and is_view_log(data):
-            view_log = decode_view_log(data, name)
+        if views and is_view_log(first_line(name)):
+            view_log = read_view_log(name)
             shown = replayable(view_log, name)
             _refuse_unless_verified(command, verify_view(view_log, name))
             filled = MatchLog(header=shown.header, entries=shown.entries, chance=shown.chance)
             return filled, shown.viewer
-        log = decode_log(data, name)
+        log = read_log(name)
         if log.game != DEFAULT_GAME and command not in ("replay", "diff"):
             raise fail(
                 command,

@@ -18,6 +18,10 @@ have shared a worker with the match that killed it), and a match it gives
 up on when played alone is recorded as ``worker_died``.
 Either way each match is reported exactly once.
 
+Nothing is left running when the program is killed (kill -9 included):
+local workers end with it, and on Dask, where the scheduler cancels the
+tasks of a client that went away, a batch under way stops after its match.
+
 Dask is imported only by :class:`DaskRunner`.
 """
 
@@ -140,14 +144,33 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def play_batch(play: Play, batch: Batch) -> list[MatchResult]:
-    """Play a batch of tasks in order; after a Ctrl-C, return the ones played so far."""
+def play_batch(
+    play: Play, batch: Batch, wanted: Callable[[], bool] = lambda: True
+) -> list[MatchResult]:
+    """Play a batch of tasks in order; after a Ctrl-C, or once ``wanted()`` turns false,
+    return the ones played so far."""
     results: list[MatchResult] = []
     for task in batch:
-        if _interrupted:
+        if _interrupted or not wanted():
             break
         results.append(play(task))
     return results
+
+
+def play_dask_batch(play: Play, batch: Batch) -> list[MatchResult]:
+    """On a Dask worker, play a batch as :func:`play_batch` does, stopping between matches
+    once nobody wants it: the scheduler cancels the task of a client that went away (killed
+    with -9 included), but cannot stop a task under way; this stops it after its match."""
+    import distributed
+
+    worker = distributed.get_worker()
+    key = worker.get_current_task()
+
+    def wanted() -> bool:
+        task = worker.state.tasks.get(key)
+        return task is not None and task.state != "cancelled"
+
+    return play_batch(play, batch, wanted)
 
 
 # --- local processes ---------------------------------------------------------
@@ -352,7 +375,7 @@ class DaskRunner:
                 # A match the scheduler gave up on may only have shared a dying worker:
                 # played alone, only the match that kills its worker fails again.
                 task = suspects.popleft()
-                isolated = self._client.submit(play_batch, self._play, (task,), pure=False)
+                isolated = self._client.submit(play_dask_batch, self._play, (task,), pure=False)
                 in_flight[isolated] = (task,)
             while (
                 isolated is None
@@ -362,7 +385,7 @@ class DaskRunner:
                 and len(in_flight) < self.workers * IN_FLIGHT_PER_WORKER
             ):
                 batch = queue.popleft()
-                future = self._client.submit(play_batch, self._play, batch, pure=False)
+                future = self._client.submit(play_dask_batch, self._play, batch, pure=False)
                 in_flight[future] = batch
             with contextlib.suppress(TimeoutError), self._client.as_current():
                 distributed.wait(list(in_flight), timeout=POLL, return_when="FIRST_COMPLETED")

@@ -10,8 +10,10 @@ are storage; events know nothing of them. Encoding is canonical, so a log
 read and written again is the same bytes, and reading is strict: anything
 that is not a log this engine wrote raises
 :class:`~multiversus_core.engine.errors.LogError` naming the file, the 1-based
-line, the byte offset and a reason code. Older logs of a game are upcast on
-read, one version at a time (Multiversus logs of format versions 1 to 3).
+line, the byte offset and a reason code. A file is read as a stream, a block
+of lines at a time, so reading stops at the first bad line however long the
+file (:class:`LineStream`). Older logs of a game are upcast on read, one
+version at a time (Multiversus logs of format versions 1 to 3).
 
 :func:`replay` folds the recorded events with the game's ``fold``; it never
 decides again and never rolls. Nothing here names a game: each game's record
@@ -28,7 +30,7 @@ import re
 import stat
 import sys
 import typing
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from itertools import chain
 from operator import attrgetter
 from types import TracebackType
@@ -429,16 +431,14 @@ class LogWriter:
     def _resumed(
         cls, name: str, file: BinaryIO, check: Callable[[MatchLog], None] | None
     ) -> tuple[LogWriter, MatchLog]:
-        data = read_bytes(name)
         torn: TornRecord | None = None
         try:
-            log = _decode(data, name, sealed=False)
+            log, size = _read_to_resume(name)
         except LogError as error:
-            if not _is_torn(error, data):
+            if error.code != "truncated" or error.line <= 1:  # only a last line can be torn
                 raise
-            torn = _move_aside(name, data, error)
-            data = data[: error.offset]
-            log = _decode(data, name, sealed=False)
+            torn = _move_aside(name, error)
+            log, size = _read_to_resume(name)
         if log.upcast_from is not None:
             raise LogError(
                 name,
@@ -455,7 +455,7 @@ class LogWriter:
         if check is not None:
             check(log)
         lines = _chain_lines(log.header.settings, log.entries, log.chance, log.header.position)
-        sealed = len(data) == sum(map(len, lines))
+        sealed = size == sum(map(len, lines))
         head_line = lines[-2] if (log.finished and sealed) else lines[-1]
         writer = cls(name, file, len(lines) - (0 if sealed else 1), _sha256(head_line[:-1]))
         writer.torn = torn
@@ -565,14 +565,11 @@ class LogWriter:
         self.lines += count
 
 
-def _is_torn(error: LogError, data: bytes) -> bool:
-    """True if the error is a torn last line (not line 1) that resume may set aside.
-
-    Only a last line without its newline is torn; a complete line is not.
-    """
-    if error.code != "truncated" or error.line <= 1 or data.endswith(b"\n"):
-        return False
-    return error.offset == data.rfind(b"\n") + 1
+def _read_to_resume(name: str) -> tuple[MatchLog, int]:
+    """Read a log to go on with it (a finished match may lack its end record); return it and
+    the bytes read."""
+    with open_stream(name) as stream:
+        return _decode(stream, name, sealed=False), stream.size
 
 
 def _chance_path(path: str) -> str:
@@ -695,9 +692,15 @@ def _remove_chance(path: str) -> None:
         raise LogError(_chance_path(path), 0, os_reason(error)) from error
 
 
-def _move_aside(path: str, data: bytes, error: LogError) -> TornRecord:
-    """Copy the torn tail to a new ``<log>.torn-<n>`` file, then cut it off the log."""
-    tail = data[error.offset :]
+def _move_aside(path: str, error: LogError) -> TornRecord:
+    """Copy the torn tail (a last line without its newline, at most :data:`MAX_LINE_BYTES`)
+    to a new ``<log>.torn-<n>`` file, then cut it off the log."""
+    try:
+        with open(path, "rb") as file:
+            file.seek(error.offset)
+            tail = file.read(MAX_LINE_BYTES + 1)
+    except OSError as cause:
+        raise LogError(path, error.line, os_reason(cause), error.offset) from cause
     number = 1
     while True:
         aside = f"{path}.torn-{number}"
@@ -729,24 +732,164 @@ def _move_aside(path: str, data: bytes, error: LogError) -> TornRecord:
 
 MAX_LOG_BYTES: Final = 64 * 1024 * 1024
 """The largest log (or view log) read: far beyond any match's (a few hundred kilobytes), so
-that a huge file is refused before it is read into memory."""
+that a huge file is refused before it is read."""
+MAX_LINE_BYTES: Final = 1024 * 1024
+"""The longest line a log (or view log) may have: far beyond any record's (a few kilobytes),
+so that reading holds at most this much of a line that never ends."""
 MAX_SETTING_CHARS: Final = 256
 """The longest string a log's settings may hold (a player's name, a team's id)."""
+BLOCK_BYTES: Final = 256 * 1024
+"""How much of a log is read, decoded and checked at a time."""
+
+
+class LineStream:
+    """A log read as a stream, in blocks of whole lines, so that reading stops at the first
+    bad line and holds at most a block and a line of the file at once.
+
+    :meth:`blocks` yields the blocks; while one is used, :attr:`number` is its first line's
+    1-based number. Then :attr:`tail` holds what follows the last newline (empty in a
+    complete log; a line cut at :data:`MAX_LINE_BYTES` + 1 bytes if one is longer than
+    that, which ends the reading), :attr:`number` its line number, :attr:`offset` its byte
+    offset and :attr:`size` the bytes read.
+    """
+
+    def __init__(self, read: Callable[[int], bytes], block: int = BLOCK_BYTES) -> None:
+        self._read = read
+        self._block = block
+        self._number = 1
+        self._uncounted = b""  # the last block, its lines counted only when asked
+        self.tail = b""
+        self.offset = 0
+        self.size = 0
+
+    @property
+    def number(self) -> int:
+        """The 1-based number of the line the block in use begins with (after the blocks,
+        the tail's)."""
+        if self._uncounted:
+            self._number += self._uncounted.count(b"\n")
+            self._uncounted = b""
+        return self._number
+
+    def blocks(self) -> Iterator[tuple[bytes, int, bytes | None]]:
+        """Yield each block of whole lines (newlines included) with its byte offset and the
+        line after it (None if it is not whole)."""
+        pieces = self._pieces()
+        block = next(pieces, None)
+        while block is not None:
+            upcoming = next(pieces, None)
+            end = -1 if upcoming is None else upcoming.find(b"\n")
+            following = None if upcoming is None or end < 0 else upcoming[:end]
+            yield block, self.offset, following
+            if self._uncounted:  # hold no more than one block
+                self._number += self._uncounted.count(b"\n")
+            self._uncounted = block
+            self.offset += len(block)
+            block = upcoming
+
+    def _pieces(self) -> Iterator[bytes]:
+        carry = b""
+        while True:
+            chunk = self._read(self._block)
+            self.size += len(chunk)
+            if not chunk:
+                break
+            data = carry + chunk if carry else chunk
+            cut = data.rfind(b"\n") + 1
+            carry = data[cut:]
+            if cut:
+                yield data[:cut]
+            if len(carry) > MAX_LINE_BYTES:  # no line is this long: stop reading it
+                carry = carry[: MAX_LINE_BYTES + 1]
+                break
+        self.tail = carry
+
+
+def lines_of(
+    block: bytes, number: int, offset: int, following: bytes | None
+) -> Iterator[tuple[bytes, int, int, bytes | None]]:
+    """Yield each line of a block (without its newline) with its number and offset, and the
+    line after it (``following`` for the last)."""
+    lines = block.split(b"\n")
+    del lines[-1]
+    for index, line in enumerate(lines):
+        after = lines[index + 1] if index + 1 < len(lines) else following
+        yield line, number + index, offset, after
+        offset += len(line) + 1
+
+
+def refuse_long_line(stream: LineStream, path: str) -> None:
+    """Refuse a stream whose tail is a line longer than :data:`MAX_LINE_BYTES` (``out_of_range``).
+    Shared by view logs."""
+    if len(stream.tail) > MAX_LINE_BYTES:
+        reason = f"the line is longer than {MAX_LINE_BYTES} bytes: no record is that long"
+        raise LogError(path, stream.number, reason, stream.offset, "out_of_range")
+
+
+@contextlib.contextmanager
+def open_stream(name: str, limit: int = MAX_LOG_BYTES) -> Iterator[LineStream]:
+    """Open a log file to read it as a :class:`LineStream`.
+
+    :raises LogError: (line 0, ``io_error``) with the system's reason, if it is not a regular
+        file, or if it holds more than ``limit`` bytes (found before reading them, and again
+        while reading, for a file that grows).
+    """
+    try:
+        if not stat.S_ISREG(os.stat(name).st_mode):  # a FIFO would hang, /dev/zero never end
+            raise LogError(name, 0, "not a regular file: a log is a file")
+        file = open(name, "rb")  # noqa: SIM115 (closed below)
+    except OSError as error:
+        raise LogError(name, 0, os_reason(error)) from error
+    too_large = LogError(name, 0, f"the file is larger than {limit} bytes: no log is that long")
+    read_so_far = 0
+
+    def read(size: int) -> bytes:
+        nonlocal read_so_far
+        try:
+            data = file.read(size)
+        except OSError as error:
+            raise LogError(name, 0, os_reason(error)) from error
+        read_so_far += len(data)
+        if read_so_far > limit:
+            raise too_large
+        return data
+
+    with file:
+        try:
+            if os.fstat(file.fileno()).st_size > limit:
+                raise too_large
+        except OSError as error:
+            raise LogError(name, 0, os_reason(error)) from error
+        yield LineStream(read)
+
+
+def memory_stream(data: bytes, block: int = BLOCK_BYTES) -> LineStream:
+    """A :class:`LineStream` over bytes in memory, read ``block`` bytes at a time."""
+    at = 0
+
+    def read(size: int) -> bytes:
+        nonlocal at
+        piece = data[at : at + size]  # data itself, not a copy, when it is read whole
+        at += len(piece)
+        return piece
+
+    return LineStream(read, block)
 
 
 def read_bytes(name: str, limit: int = MAX_LOG_BYTES) -> bytes:
     """Return a file's bytes; :class:`LogError` (line 0, ``io_error``) with the system's reason,
-    or if the file holds more than ``limit`` bytes (found without reading them all)."""
-    try:
-        if not stat.S_ISREG(os.stat(name).st_mode):  # a FIFO would hang, /dev/zero never end
-            raise LogError(name, 0, "not a regular file: a log is a file")
-        with open(name, "rb") as file:
-            data = file.read(limit + 1)
-    except OSError as error:
-        raise LogError(name, 0, os_reason(error)) from error
-    if len(data) > limit:
-        raise LogError(name, 0, f"the file is larger than {limit} bytes: no log is that long")
-    return data
+    if it is not a regular file, or if it holds more than ``limit`` bytes (found without
+    reading them all)."""
+    with open_stream(name, limit) as stream:
+        return b"".join(block for block, *_ in stream.blocks()) + stream.tail
+
+
+def first_line(name: str) -> bytes:
+    """Return a file's first line, without its newline, reading no more than a block or
+    a line's bound (:class:`LogError` as :func:`open_stream`)."""
+    with open_stream(name) as stream:
+        found = next(stream.blocks(), None)
+        return stream.tail if found is None else found[0][: found[0].find(b"\n")]
 
 
 def _longest_string(value: Any, where: str) -> str | None:
@@ -770,11 +913,15 @@ def _longest_string(value: Any, where: str) -> str | None:
 def read_log(path: str | os.PathLike[str]) -> MatchLog:
     """Read and verify a log file; never changes it.
 
+    The file is read as a stream, a block at a time, and reading stops at the
+    first bad line: a bad log costs no more memory than a block, however long.
+
     :raises LogError: (line 0, ``io_error``) if the file cannot be read, with
         the system's reason; otherwise as :func:`decode_log`.
     """
     name = os.fspath(path)
-    return decode_log(read_bytes(name), name)
+    with open_stream(name) as stream:
+        return _decode(stream, name, sealed=True)
 
 
 def decode_log(data: bytes, path: str = "<memory>") -> MatchLog:
@@ -784,126 +931,58 @@ def decode_log(data: bytes, path: str = "<memory>") -> MatchLog:
 
     :raises LogError: naming the first bad line, its byte offset and a reason
         code from :data:`LOG_ERROR_CODES`: an empty or truncated log, invalid
-        UTF-8, malformed, too deeply nested or non-canonical JSON, a missing,
-        misplaced, foreign or newer-version header, a record that does not
-        fit the schema, a broken chain, a bad or missing end record, or a
-        record after the end.
+        UTF-8, malformed, too deeply nested or non-canonical JSON, a line longer
+        than :data:`MAX_LINE_BYTES`, a missing, misplaced, foreign or
+        newer-version header, a record that does not fit the schema, a broken
+        chain, a bad or missing end record, or a record after the end.
     """
-    return _decode(data, path, sealed=True)
-
-
-def _decode(data: bytes, path: str, *, sealed: bool) -> MatchLog:
-    """Decode a log; with ``sealed`` false, a finished match may lack its end record."""
-    try:
-        log = _decode_fast(data, records_for(game_of(data)))
-    except UnknownGameError:
-        log = None  # the careful reading names the game
-    if log is not None:
-        return log
-    return _decode_checked(data, path, sealed=sealed)
+    return _decode(memory_stream(data), path, sealed=True)
 
 
 def game_of(data: bytes) -> str:
     """Return the id of the game a log's line 1 names: its ``game``, or ``"multiversus"`` when
     it names none (or is not a header at all, which reading the log then reports)."""
     try:
-        raw = msgspec.json.decode(data[: data.find(b"\n")])
+        raw = msgspec.json.decode(data.split(b"\n", 1)[0])
     except Exception:  # the careful reading says what is wrong with it
         return DEFAULT_GAME
     game = raw.get("game") if isinstance(raw, dict) else None
     return game if isinstance(game, str) else DEFAULT_GAME
 
 
-def _decode_fast(data: bytes, records: Records) -> MatchLog | None:
-    """Decode a valid current-version log in a few C calls; return None if anything is off.
+def _decode(stream: LineStream, path: str, *, sealed: bool) -> MatchLog:
+    """Decode a log block by block, raising :class:`LogError` for the first bad line; with
+    ``sealed`` false, a finished match may lack its end record.
 
-    A log is canonical exactly when it decodes and re-encodes to the same
-    bytes, so one comparison checks the form of every line at once; then the
-    chain is checked line by line.
+    A block of a current-version log is checked in a few C calls (it is canonical exactly
+    when it decodes and re-encodes to the same bytes); only a block where that fails is
+    checked line by line, to name the first bad line.
     """
-    lines = data.split(b"\n")
-    if len(lines) < 2 or lines[-1]:
-        return None
-    del lines[-1]
-    view = memoryview(data)
-    start = len(lines[0]) + 1
-    try:
-        header = records.header_decoder.decode(lines[0])
-        if header.version != LOG_VERSION or _encoder.encode(header) != lines[0]:
-            return None
-        if header.game != records.game or header.rules != records.rules:
-            return None
-        if getattr(header.settings, "seed", 0) >= 2**64:
-            return None
-        body = records.body_decoder.decode_lines(view[start:])
-        encoded = _encoder.encode_lines(body)
-        if len(encoded) != len(data) - start or not data.endswith(encoded):
-            return None
-    except Exception:  # any failure (decoding, UTF-8, depth, re-encoding) is located line by line
-        return None
-    if len(body) != len(lines) - 1:
-        return None
-    # The chain: entry n carries seq n and the hash of line n - 1 (the header
-    # for n = 1); an end record may close the log, sealing the last entry.
-    last = body[-1] if body else None
-    end = last if type(last) is EndRecord else None
-    chained = body[:-1] if end is not None else body
-    hashes = [hashlib.sha256(line).hexdigest() for line in lines[: len(chained) + 1]]
-    entries = []
-    number = 0
-    for record in chained:
-        if type(record) is not EntryRecord or record.seq != number + 1:
-            return None
-        if record.prev != hashes[number]:
-            return None
-        number += 1
-        entries.append(LogEntry(record.command, record.events))
-    if end is not None:
-        if end.count != number or end.head != hashes[-1]:
-            return None
-        if not entries or not _ends_match(entries[-1].events, records.end_event):
-            return None
-        if chance_problem(header.settings, end.chance) is not None:
-            return None
-    log = MatchLog(
-        header=header, entries=tuple(entries), chance=None if end is None else end.chance
-    )
-    if end is None and log.finished:
-        return None
-    return log
-
-
-class _Lines:
-    """A log split into lines, with their 1-based numbers and byte offsets."""
-
-    def __init__(self, data: bytes) -> None:
-        self.lines = data.split(b"\n")
-        self.offsets = [0]
-        for line in self.lines[:-1]:
-            self.offsets.append(self.offsets[-1] + len(line) + 1)
-
-
-def _decode_checked(data: bytes, path: str, *, sealed: bool) -> MatchLog:
-    """Decode a log line by line, raising :class:`LogError` for the first bad line."""
-    if not data:
-        raise LogError(path, 1, "the log is empty: line 1 should be the header record", 0, "empty")
-    split = _Lines(data)
-    lines, offsets = split.lines, split.offsets
-    complete = len(lines) - 1  # the text after the final newline is empty in a complete log
     checker = _Chain(path, LOG_VERSION)
-    for index in range(complete):
-        following = lines[index + 1] if index + 1 < complete else None
-        checker.add(lines[index], index + 1, offsets[index], following)
-    if lines[-1]:
-        number, offset = len(lines), offsets[-1]
+    for block, offset, following in stream.blocks():
+        start = 0
+        if offset == 0:
+            start = block.find(b"\n") + 1
+            checker.add_header(block[: start - 1])
+        if start == len(block) or checker.add_block(block, start):
+            continue
+        number = stream.number + (1 if start else 0)
+        for line, at, where, after in lines_of(block[start:], number, offset + start, following):
+            checker.add(line, at, where, after)
+    refuse_long_line(stream, path)
+    tail, offset = stream.tail, stream.offset
+    if not tail and offset == 0:
+        raise LogError(path, 1, "the log is empty: line 1 should be the header record", 0, "empty")
+    if tail:
+        number = stream.number
         reason = "the last line does not end with a newline: the log is truncated"
         try:
-            checker.add(lines[-1], number, offset)
+            checker.add(tail, number, offset)
         except LogError as error:
             if error.code not in _TORN_CODES and error.code != "not_header":
                 raise  # a whole record that fails the chain is not a torn write
         raise LogError(path, number, reason, offset, "truncated")
-    return checker.finish(complete + 1, len(data), sealed=sealed)
+    return checker.finish(stream, sealed=sealed)
 
 
 class _Chain:
@@ -919,8 +998,86 @@ class _Chain:
         self.header: LogHeader[Any] | None = None
         self.entries: list[LogEntry[Any, Any]] = []
         self.head = ""
-        self.end: tuple[int, int] | None = None  # the end record's line and offset
+        self.ended = False
+        """Whether the end record was read."""
         self.chance: Chance | None = None
+        self.fast = False
+        """Whether line 1 was a current-version header in canonical form."""
+
+    def add_header(self, line: bytes) -> None:
+        """Check line 1: at once if it is a current-version header in canonical form, which
+        lets :meth:`add_block` check the blocks after it in a few C calls; else as
+        :meth:`add` does."""
+        try:
+            records = records_for(game_of(line))
+            header = records.header_decoder.decode(line)
+            fast = (
+                header.version == LOG_VERSION
+                and header.game == records.game
+                and header.rules == records.rules
+                and getattr(header.settings, "seed", 0) < 2**64
+                and _encoder.encode(header) == line
+            )
+        except Exception:  # any failure (decoding, UTF-8, depth, an unknown game) is named below
+            fast = False
+        if not fast:
+            self.add(line, 1, 0)
+            return
+        self.records, self.header, self.fast = records, header, True
+        self.head = _sha256(line)
+
+    def add_block(self, block: bytes, start: int) -> bool:
+        """Check the lines of a block from byte ``start`` on (whole lines after line 1,
+        newlines included) in a few C calls, as a valid current-version log's are; return
+        False, changing nothing, if anything is off (then :meth:`add` checks them line by
+        line and names the first bad line)."""
+        records = self.records
+        if not self.fast or self.ended or records is None or self.header is None:
+            return False
+        try:
+            body = records.body_decoder.decode_lines(memoryview(block)[start:])
+            encoded = _encoder.encode_lines(body)
+            if len(encoded) != len(block) - start or not block.endswith(encoded):
+                return False
+        except Exception:  # any failure (decoding, UTF-8, depth, re-encoding) is located below
+            return False
+        lines = block.split(b"\n")
+        del lines[-1]
+        if start:
+            del lines[0]
+        if len(body) != len(lines):
+            return False
+        # prevs[i] is the hash of the line before record i, the last of all the new head.
+        prevs = [self.head, *[hashlib.sha256(line).hexdigest() for line in lines]]
+        count = len(self.entries)
+        entries: list[LogEntry[Any, Any]] = []
+        end: EndRecord | None = None
+        for index, record in enumerate(body):
+            if end is not None:
+                return False
+            if type(record) is EntryRecord:
+                if record.seq != count + 1 or record.prev != prevs[index]:
+                    return False
+                count += 1
+                entries.append(LogEntry(record.command, record.events))
+            elif type(record) is EndRecord:
+                last = entries[-1] if entries else (self.entries[-1] if self.entries else None)
+                if record.count != count or record.head != prevs[index] or last is None:
+                    return False
+                if not _ends_match(last.events, records.end_event):
+                    return False
+                if chance_problem(self.header.settings, record.chance) is not None:
+                    return False
+                end = record
+            else:
+                return False
+        head = prevs[-1]
+        self.entries.extend(entries)
+        self.head = head
+        if end is not None:
+            self.ended = True
+            self.chance = end.chance
+        return True
 
     def add(self, line: bytes, number: int, offset: int, following: bytes | None = None) -> None:
         """Check one line; ``following`` (the next line, if any) tells which line a broken
@@ -932,7 +1089,7 @@ class _Chain:
         assert records is not None  # line 1 was checked to be a header first
         record = _decode_line(line, number, offset, self.path, self.version, self.payload, records)
         where = (self.path, number)
-        if self.end is not None:
+        if self.ended:
             raise LogError(
                 *where,
                 "a record follows the end record; the end is the last line",
@@ -991,12 +1148,12 @@ class _Chain:
                 problem = chance_problem(self.header.settings, record.chance)
                 if problem is not None:
                     raise LogError(*where, problem, offset, "bad_end")
-                self.end = (number, offset)
+                self.ended = True
                 self.chance = record.chance
         self.head = _sha256(line)
 
-    def finish(self, number: int, offset: int, *, sealed: bool) -> MatchLog:
-        """Return the log; ``number`` and ``offset`` are where an end record would go."""
+    def finish(self, stream: LineStream, *, sealed: bool) -> MatchLog:
+        """Return the log; the ``stream``'s tail is where an end record would go."""
         assert self.header is not None  # line 1 was checked to be a header
         header, entries = self.header, tuple(self.entries)
         upcast_from: int | None = None
@@ -1008,12 +1165,12 @@ class _Chain:
             upcast_from = stored
         log = MatchLog(header=header, entries=entries, upcast_from=upcast_from, chance=self.chance)
         # Version 1 had no end record; from version 2 a finished match must have one.
-        if sealed and self.version >= 2 and log.finished and self.end is None:
+        if sealed and self.version >= 2 and log.finished and not self.ended:
             raise LogError(
                 self.path,
-                number,
+                stream.number,
                 "the match ended but the log has no end record: the log was cut off",
-                offset,
+                stream.offset,
                 "missing_end",
             )
         return log

@@ -46,7 +46,8 @@ from multiversus_core.engine.log import (
     MatchLog,
     cannot_follow,
     decode_log,
-    read_bytes,
+    first_line,
+    read_log,
 )
 from multiversus_core.engine.position import opening_state
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
@@ -56,6 +57,7 @@ from multiversus_core.engine.viewlog import (
     RedactedLog,
     decode_view_log,
     is_view_log,
+    read_view_log,
     redact_log,
     view_records_for,
 )
@@ -624,10 +626,12 @@ def verify_file(path: str | os.PathLike[str]) -> Verification:
     """
     name = os.fspath(path)
     try:
-        data = read_bytes(name)
+        if is_view_log(first_line(name)):
+            return verify_view(read_view_log(name), name)
+        log = read_log(name)  # read as a stream: a bad line stops it
     except LogError as exc:
         return _unreadable(name, exc)
-    return verify_data(data, name)
+    return verify(log, name)
 
 
 def verify_data(data: bytes, path: str = "<memory>") -> Verification:
@@ -652,7 +656,7 @@ def verify_against_files(
     name = os.fspath(path)
     names = [os.fspath(view) for view in view_paths]
     try:
-        log = decode_log(read_bytes(name), name)
+        log = read_log(name)
     except LogError as exc:
         failed = [_unreadable(name, exc)]
         return failed + [verify_file(view) for view in names]
@@ -660,7 +664,7 @@ def verify_against_files(
     unreadable: dict[int, Verification] = {}
     for index, view in enumerate(names):
         try:
-            views.append(decode_view_log(read_bytes(view), view))
+            views.append(read_view_log(view))
         except LogError as exc:
             unreadable[index] = _unreadable(view, exc)
     readable = [view for index, view in enumerate(names) if index not in unreadable]

@@ -36,6 +36,7 @@ from multiversus_core.engine.errors import LogError, LogErrorCode
 from multiversus_core.engine.log import (
     LOG_FORMAT,
     LOG_VERSION,
+    LineStream,
     LogEntry,
     LogHeader,
     MatchLog,
@@ -46,9 +47,12 @@ from multiversus_core.engine.log import (
     check_claims,
     check_line_text,
     decode_record,
+    lines_of,
+    memory_stream,
+    open_stream,
     plain_names,
-    read_bytes,
     records_for,
+    refuse_long_line,
     starting_state,
 )
 from multiversus_core.engine.records import DEFAULT_GAME, EndRecord, EntryRecord
@@ -318,10 +322,12 @@ def decode_view_log(data: bytes, path: str = "<memory>") -> RedactedLog:
         schema (a number out of its range included), a broken chain, a bad or
         missing end record, or a record after the end.
     """
-    if not data:
-        raise LogError(path, 1, "the file is empty: line 1 should be a view header", 0, "empty")
-    lines = data.split(b"\n")
-    offset = 0
+    return _decode_view(memory_stream(data), path)
+
+
+def _decode_view(stream: LineStream, path: str) -> RedactedLog:
+    """Decode a view log line by line as it is read, raising :class:`LogError` for the first
+    bad line."""
     version = LOG_VERSION
     records: ViewRecords | None = None
     header: Any = None
@@ -329,7 +335,12 @@ def decode_view_log(data: bytes, path: str = "<memory>") -> RedactedLog:
     head = ""
     end: ViewEndRecord | None = None
     added: tuple[Any, ...] = ()
-    for number, line in enumerate(lines[:-1], start=1):
+    lines = (
+        line
+        for block, start, following in stream.blocks()
+        for line in lines_of(block, stream.number, start, following)
+    )
+    for line, number, offset, following in lines:
         check_line_text(line, number, offset, path)
         if number == 1:
             version, records = _check_view_header(line, path)
@@ -359,7 +370,6 @@ def decode_view_log(data: bytes, path: str = "<memory>") -> RedactedLog:
                     )
                     raise LogError(path, number, reason, offset, "bad_seq")
                 if prev != head:
-                    following = lines[number] if number < len(lines) - 1 else None
                     reason = broken_link(line, number, prev, head, following)
                     raise LogError(path, number, reason, offset, "bad_chain")
                 entries.append(RedactedEntry(command=record.command, events=record.events))
@@ -367,10 +377,13 @@ def decode_view_log(data: bytes, path: str = "<memory>") -> RedactedLog:
                 _check_end(record, header, entries, head, path, number, offset)
                 end = record
         head = _sha256(line)
-        offset += len(line) + 1
-    if lines[-1]:
+    refuse_long_line(stream, path)
+    number, offset = stream.number, stream.offset
+    if not stream.tail and number == 1:
+        raise LogError(path, 1, "the file is empty: line 1 should be a view header", 0, "empty")
+    if stream.tail:
         reason = "the last line does not end with a newline: the view log is truncated"
-        raise LogError(path, len(lines), reason, offset, "truncated")
+        raise LogError(path, number, reason, offset, "truncated")
     assert header is not None  # a non-empty file ends with a newline: line 1 was read
     match_header: LogHeader[Any] = LogHeader(
         format=header.format,
@@ -388,7 +401,7 @@ def decode_view_log(data: bytes, path: str = "<memory>") -> RedactedLog:
     )
     if version >= 4 and log.finished and end is None:
         reason = "the match ended but the view log has no end record: the view log was cut off"
-        raise LogError(path, len(lines), reason, offset, "missing_end")
+        raise LogError(path, number, reason, offset, "missing_end")
     return log
 
 
@@ -424,7 +437,8 @@ def read_view_log(path: str | os.PathLike[str]) -> RedactedLog:
         the system's reason; otherwise as :func:`decode_view_log`.
     """
     name = os.fspath(path)
-    return decode_view_log(read_bytes(name), name)
+    with open_stream(name) as stream:
+        return _decode_view(stream, name)
 
 
 def is_view_log(data: bytes) -> bool:
