@@ -1,0 +1,228 @@
+"""The browser client: a real referee on 127.0.0.1, Debian's Chromium driven by Playwright.
+
+Two browser contexts each open a seat's link and play a match to its end
+through the page alone: menus, and figures moved by a click on the figure
+then on its square. The pages keep their seats' view logs (downloaded here
+and compared with the referee's), reconnect by themselves after a dropped
+socket, and show the cross-check's verdict, which fails when the referee
+publishes a forged log.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from multiversus_core.engine.log import read_log
+from multiversus_core.engine.viewlog import encode_view_log, redact_log
+from multiversus_server.referee import Publish, honest
+from tests.test_html_browser import browser  # noqa: F401  (the fixture)
+from tests.test_serve import InProcess, altered_contribution, create
+
+Page = Any
+
+
+class Seat:
+    """One browser context on one seat's link."""
+
+    def __init__(self, context: Any, link: str) -> None:
+        self.context = context
+        self.page: Page = context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
+        self.page.on(
+            "console",
+            lambda message: self.errors.append(message.text) if message.type == "error" else None,
+        )
+        self.page.goto(link)
+        self.page.wait_for_function("window.multiversus && window.multiversus.shown !== null")
+
+    def shown(self) -> dict[str, Any]:
+        found: dict[str, Any] = self.page.evaluate("window.multiversus.shown")
+        return found
+
+    def lines(self) -> int:
+        count: int = self.page.evaluate("window.multiversus.shown.lines")
+        return count
+
+    def verdict(self) -> str:
+        found: str = self.page.get_attribute("body", "data-verdict") or ""
+        return found
+
+    def to_act(self) -> bool:
+        return self.page.get_attribute("body", "data-to-act") == "yes"
+
+
+@pytest.fixture
+def seats(browser: Any, tmp_path: Path) -> Iterator[tuple[InProcess, list[Seat]]]:  # noqa: F811
+    with _seats(browser, tmp_path, "tiles-d6", honest) as opened:
+        yield opened
+
+
+@contextlib.contextmanager
+def _seats(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+    game: str,
+    publish: Publish,
+) -> Iterator[tuple[InProcess, list[Seat]]]:
+    with InProcess(tmp_path / "data", publish) as serving:
+        links = create(serving.port, {"game": game})
+        contexts = [browser.new_context(accept_downloads=True) for _ in links["seats"]]
+        try:
+            seats = [Seat(c, link) for c, link in zip(contexts, links["seats"], strict=True)]
+            yield serving, seats
+        finally:
+            for context in contexts:
+                context.close()
+
+
+def settle(seats: list[Seat], lines: int) -> None:
+    """Wait until every page is drawn from at least ``lines`` lines of its view log."""
+    for seat in seats:
+        seat.page.wait_for_function(
+            "n => window.multiversus.shown && window.multiversus.shown.lines >= n", arg=lines
+        )
+
+
+def click_choice(seat: Seat, words: str) -> None:
+    seat.page.locator("#choices button.choice", has_text=words).first.click()
+
+
+def on_board(seat: Seat, piece: str, square: str) -> None:
+    """Give a command on the board: a click on the piece, then one on the square."""
+    seat.page.click(f'#board [data-piece="{piece}"]')
+    assert seat.page.get_attribute("body", "data-selected") == piece
+    seat.page.click(f'#board [data-square="{square}"]:not([data-piece])')
+
+
+def play_tiles(seats: list[Seat]) -> dict[str, int]:
+    """Play a tiles-d6 match to its end through the pages: every unit set up and one unit a
+    seat moved by clicks on the board, every other turn ended at once."""
+    done = {"placed": 0, "stepped": 0, "menu": 0}
+    moved: set[int] = set()
+    for _ in range(400):
+        if all(seat.verdict() for seat in seats):
+            return done
+        acting = next((s for s in seats if s.to_act()), None)
+        if acting is None:
+            seats[0].page.wait_for_timeout(50)
+            continue
+        shown = acting.shown()
+        before = shown["lines"]
+        choices = shown["choices"]
+        number = seats.index(acting) + 1
+        words = [c["words"] for c in choices]
+        placing = [c for c in choices if c["piece"] and c["square"] and "place" in c["words"]]
+        steps = [c for c in choices if c["words"].startswith("step ")]
+        moves = [c for c in choices if c["words"].startswith("move ")]
+        if placing:
+            on_board(acting, placing[0]["piece"], placing[0]["square"])
+            done["placed"] += 1
+        elif steps and number not in moved:
+            on_board(acting, steps[0]["piece"], steps[0]["square"])
+            moved.add(number)
+            done["stepped"] += 1
+        elif any(w.startswith("stop ") for w in words):
+            click_choice(acting, "stop ")
+        elif moves and number not in moved:
+            acting.page.click(f'#board [data-piece="{moves[0]["piece"]}"]')
+            acting.page.locator("#picked button", has_text="move ").first.click()
+        elif "end the turn" in words:
+            click_choice(acting, "end the turn")
+        else:
+            acting.page.locator("#choices button.choice").first.click()
+            done["menu"] += 1
+        settle(seats, before + 1)
+    raise AssertionError("the match did not end through the pages")
+
+
+def test_two_pages_play_a_tiles_d6_match_to_its_end_by_clicks(
+    seats: tuple[InProcess, list[Seat]], tmp_path: Path
+) -> None:
+    serving, pages = seats
+    done = play_tiles(pages)
+    assert done["placed"] >= 2 and done["stepped"] == 2
+    for seat in pages:
+        seat.page.wait_for_selector('body[data-verdict="passed"]')
+        assert "The cross-check passed" in seat.page.inner_text("#verdict")
+        assert not seat.errors, seat.errors
+    # each page kept its seat's view log: the download is the referee's, byte for byte
+    (path,) = serving.referee.data.glob("*.jsonl")
+    log = read_log(path)
+    for number, seat in enumerate(pages, start=1):
+        with seat.page.expect_download() as got:
+            seat.page.click("#download-view")
+        kept = Path(got.value.path()).read_bytes()
+        assert kept == encode_view_log(redact_log(log, f"seat-{number}"))
+        with seat.page.expect_download() as got:
+            seat.page.click("#download-match")
+        assert Path(got.value.path()).read_bytes() == path.read_bytes()
+
+
+def test_the_page_is_self_contained_and_only_for_a_link(
+    seats: tuple[InProcess, list[Seat]],
+) -> None:
+    serving, pages = seats
+    page = pages[0].page
+    fetched: list[str] = []
+    page.on("request", lambda request: fetched.append(request.url))
+    page.reload()
+    page.wait_for_function("window.multiversus && window.multiversus.shown !== null")
+    assert fetched == [page.url]  # the page alone: no script, style or font fetched
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(f"http://127.0.0.1:{serving.port}/join/{'A' * 22}", timeout=5)
+    assert refused.value.code == 404
+
+
+def test_a_page_reconnects_by_itself_and_plays_on(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    with _seats(browser, tmp_path, "sealed-bids", honest) as (_, pages):
+        first = pages[0]
+        rounds = 0
+        for _ in range(200):
+            if all(seat.verdict() for seat in pages):
+                break
+            acting = [s for s in pages if s.to_act()]
+            if not acting:
+                pages[0].page.wait_for_timeout(50)
+                continue
+            seat = acting[0]
+            before = seat.lines()
+            if seat is first and rounds == 1:  # drop the socket mid-match, once
+                first.page.evaluate("window.multiversus.socket.close()")
+                first.page.wait_for_function("window.multiversus.reconnections === 1")
+                first.page.wait_for_selector('body[data-connection="open"]')
+                settle([first], before)
+            buttons = seat.page.locator("#choices button.choice")
+            buttons.nth(buttons.count() - 1).click()
+            if seat is first:
+                rounds += 1
+            settle(pages, before + 1)
+        for seat in pages:
+            seat.page.wait_for_selector('body[data-verdict="passed"]')
+            assert not seat.errors, seat.errors
+        assert rounds >= 2
+        assert first.page.evaluate("window.multiversus.reconnections") == 1
+
+
+def test_a_page_shows_a_failed_cross_check_when_the_referee_forges_the_log(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    with _seats(browser, tmp_path, "tiles-d6", altered_contribution) as (_, pages):
+        play_tiles(pages)
+        second = pages[1]
+        second.page.wait_for_selector('body[data-verdict="failed"]')
+        text = second.page.inner_text("#verdict")
+        assert "The cross-check failed" in text
+        assert "does not hold seat 2's contribution" in text
+        assert not second.errors, second.errors
