@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from multiversus_cli.presenters.tiles_d6_play import menu_for
+from multiversus_cli.serve import explain
 from multiversus_core.engine.log import read_log
 from multiversus_core.engine.viewlog import encode_view_log, redact_log
 from multiversus_server.referee import Publish, honest
@@ -72,7 +74,7 @@ def _seats(
     game: str,
     publish: Publish,
 ) -> Iterator[tuple[InProcess, list[Seat]]]:
-    with InProcess(tmp_path / "data", publish) as serving:
+    with InProcess(tmp_path / "data", publish, explain) as serving:
         links = create(serving.port, {"game": game})
         contexts = [browser.new_context(accept_downloads=True) for _ in links["seats"]]
         try:
@@ -102,10 +104,11 @@ def on_board(seat: Seat, piece: str, square: str) -> None:
     seat.page.click(f'#board [data-square="{square}"]:not([data-piece])')
 
 
-def play_tiles(seats: list[Seat]) -> dict[str, int]:
+def play_tiles(seats: list[Seat], serving: InProcess) -> dict[str, int]:
     """Play a tiles-d6 match to its end through the pages: every unit set up and one unit a
-    seat moved by clicks on the board, every other turn ended at once."""
-    done = {"placed": 0, "stepped": 0, "menu": 0}
+    seat moved by clicks on the board, every other turn ended at once. At the first turn,
+    ``?`` must say what the terminal's says."""
+    done = {"placed": 0, "stepped": 0, "menu": 0, "explained": 0}
     moved: set[int] = set()
     for _ in range(400):
         if all(seat.verdict() for seat in seats):
@@ -135,6 +138,15 @@ def play_tiles(seats: list[Seat]) -> dict[str, int]:
             acting.page.click(f'#board [data-piece="{moves[0]["piece"]}"]')
             acting.page.locator("#picked button", has_text="move ").first.click()
         elif "end the turn" in words:
+            if not done["explained"]:
+                (match,) = serving.referee
+                said = menu_for(
+                    match.state, number, match.ruleset.legal_commands(match.state, number)
+                )
+                acting.page.keyboard.press("?")
+                assert acting.page.inner_text("#odds").splitlines() == list(said.odds)
+                assert said.odds
+                done["explained"] += 1
             click_choice(acting, "end the turn")
         else:
             acting.page.locator("#choices button.choice").first.click()
@@ -147,8 +159,8 @@ def test_two_pages_play_a_tiles_d6_match_to_its_end_by_clicks(
     seats: tuple[InProcess, list[Seat]], tmp_path: Path
 ) -> None:
     serving, pages = seats
-    done = play_tiles(pages)
-    assert done["placed"] >= 2 and done["stepped"] == 2
+    done = play_tiles(pages, serving)
+    assert done["placed"] >= 2 and done["stepped"] == 2 and done["explained"] == 1
     for seat in pages:
         seat.page.wait_for_selector('body[data-verdict="passed"]')
         assert "The cross-check passed" in seat.page.inner_text("#verdict")
@@ -218,11 +230,57 @@ def test_a_page_shows_a_failed_cross_check_when_the_referee_forges_the_log(
     browser: Any,  # noqa: F811
     tmp_path: Path,
 ) -> None:
-    with _seats(browser, tmp_path, "tiles-d6", altered_contribution) as (_, pages):
-        play_tiles(pages)
+    with _seats(browser, tmp_path, "tiles-d6", altered_contribution) as (serving, pages):
+        play_tiles(pages, serving)
         second = pages[1]
         second.page.wait_for_selector('body[data-verdict="failed"]')
         text = second.page.inner_text("#verdict")
         assert "The cross-check failed" in text
         assert "does not hold seat 2's contribution" in text
         assert not second.errors, second.errors
+
+
+def test_a_decision_too_big_to_list_is_built_one_choice_at_a_time(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    with _seats(browser, tmp_path, "worlds-collide", honest) as (serving, pages):
+        (match,) = serving.referee
+        for _ in range(40):
+            acting = next((s for s in pages if s.to_act()), None)
+            if acting is None:
+                pages[0].page.wait_for_timeout(50)
+                continue
+            shown = acting.shown()
+            if shown["asked"] is not None:
+                break
+            before = shown["lines"]
+            acting.page.locator("#choices button.choice").first.click()
+            settle(pages, before + 1)
+        else:
+            raise AssertionError("no decision was offered one choice at a time")
+        before = shown["lines"]
+        number = pages.index(acting) + 1
+        acting.page.click("#explain")
+        said = explain(
+            "worlds-collide",
+            match.state,
+            number,
+            match.ruleset.legal_commands(match.state, number),
+            (),
+        )
+        assert acting.page.inner_text("#odds").splitlines() == list(said) and said
+        steps = 0
+        while acting.lines() == before:  # the first option at each choice, to a whole command
+            asked = acting.shown()["asked"]
+            assert asked is not None and len(asked["chosen"]) == steps
+            acting.page.locator("#asked button.option").first.click()
+            steps += 1
+            acting.page.wait_for_function(
+                "([n, k]) => window.multiversus.shown.lines > n || "
+                "(window.multiversus.shown.asked && window.multiversus.shown.asked.chosen.length === k)",
+                arg=[before, steps],
+            )
+        assert steps >= 2
+        settle(pages, before + 1)
+        assert not any(seat.errors for seat in pages)

@@ -34,7 +34,7 @@ from multiversus_core.engine.errors import LogError
 from multiversus_core.engine.log import MAX_DEPTH, nesting_depth
 from multiversus_core.engine.registry import game_ids, load_ruleset
 from multiversus_server.client import cross_check
-from multiversus_server.page import checked, chosen_command, page_html, shown
+from multiversus_server.page import Explain, checked, chosen_command, page_html, shown
 from multiversus_server.protocol import (
     BURST,
     MAX_CONNECTIONS,
@@ -108,8 +108,9 @@ class Connection:
 class Server:
     """The referee behind the routes: its matches, their locks and their connections."""
 
-    def __init__(self, referee: Referee) -> None:
+    def __init__(self, referee: Referee, explain: Explain | None = None) -> None:
         self.referee = referee
+        self.explain = explain
         self.locks: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, set[Connection]] = {}
 
@@ -262,9 +263,10 @@ class Server:
                     except ValueError as error:
                         raise Refused(" ".join(str(error).split())) from None
                     if made is None:
-                        await connection.send(
-                            await asyncio.to_thread(shown, lines, seat, begun=True, chosen=chosen)
+                        drawn = await asyncio.to_thread(
+                            shown, lines, seat, begun=True, chosen=chosen, explain=self.explain
                         )
+                        await connection.send(drawn)
                     else:
                         await self._act(match, seat, encoder.encode(made))
 
@@ -296,9 +298,10 @@ class Server:
         connection.viewer, connection.sent = viewer, len(lines)
         seat = connection.seat
         if connection.page:
-            await connection.send(
-                await asyncio.to_thread(shown, tuple(lines), seat, begun=match.started)
+            drawn = await asyncio.to_thread(
+                shown, tuple(lines), seat, begun=match.started, explain=self.explain
             )
+            await connection.send(drawn)
         if match.finished and not connection.published:
             connection.published = True
             published = match.publish(self.referee.publish)
@@ -333,9 +336,10 @@ def _page(title: str, body: str) -> str:
     )
 
 
-def create_app(referee: Referee) -> Starlette:
-    """The referee's application, over the matches of ``referee``."""
-    server = Server(referee)
+def create_app(referee: Referee, explain: Explain | None = None) -> Starlette:
+    """The referee's application, over the matches of ``referee``; ``explain`` gives a page
+    what the terminal's ``?`` says (none without it)."""
+    server = Server(referee, explain)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -13,7 +13,7 @@ the game's words, and says where each is given on the board
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib.resources import files
 from typing import Any, Final
@@ -33,6 +33,11 @@ def page_html() -> str:
     """The browser client's page, as the package ships it."""
     return files("multiversus_server").joinpath("page.html").read_text(encoding="utf-8")
 
+
+Explain = Callable[[str, Any, int, Any, tuple[str, ...]], tuple[str, ...]]
+"""What ``?`` says at the terminal of a decision: given the game's id, the state filled in from
+the seat's view log, the seat, its legal commands and the keys chosen so far in a tree of
+choices, a line each. The program (``multiversus serve``) gives its presenters' words."""
 
 MOST_LISTED: Final = 200
 """The most commands of a tree of choices a page is offered as one list; more are offered one
@@ -54,11 +59,17 @@ def position(lines: Sequence[str]) -> tuple[Any, RedactedLog, Any]:
 
 
 def shown(
-    lines: Sequence[str], seat: int | None, *, begun: bool, chosen: tuple[str, ...] = ()
+    lines: Sequence[str],
+    seat: int | None,
+    *,
+    begun: bool,
+    chosen: tuple[str, ...] = (),
+    explain: Explain | None = None,
 ) -> Shown:
     """What a page draws from a view log's ``lines``: the board and view of its viewer, and,
     for a seat the match waits for, its legal commands (none before the match has ``begun``):
-    listed, or the choice after the keys ``chosen`` of a tree too big to list.
+    listed, or the choice after the keys ``chosen`` of a tree too big to list, and what
+    ``explain`` says of it.
 
     :raises LogError: if the lines do not read as a view log.
     :raises ValueError: if ``chosen`` holds a key that was not an option.
@@ -69,8 +80,11 @@ def shown(
     to_act = tuple(ruleset.to_act(state)) if begun else ()
     choices: list[Choice] = []
     asked: Asked | None = None
+    odds: tuple[str, ...] = ()
     if seat is not None and seat in to_act:
         legal = ruleset.legal_commands(state, seat)
+        if explain is not None:
+            odds = explain(seen.game, state, seat, legal, chosen)
         every = listed(legal, MOST_LISTED) if not chosen else None
         if every is None:
             step = legal.ask(chosen)
@@ -102,6 +116,7 @@ def shown(
         to_act,
         tuple(choices),
         asked,
+        odds,
     )
 
 
@@ -126,4 +141,4 @@ def checked(verdict: Verdict, lines: Sequence[str]) -> Checked:
     return Checked(verdict.ok, verdict.problems, verdict.entries, verdict.outcome, digest)
 
 
-__all__ = ["MOST_LISTED", "checked", "chosen_command", "page_html", "position", "shown"]
+__all__ = ["MOST_LISTED", "Explain", "checked", "chosen_command", "page_html", "position", "shown"]

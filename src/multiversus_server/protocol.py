@@ -167,6 +167,10 @@ class Shown(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="
     spectator)."""
     asked: Asked | None = None
     """A decision too big to list: its next choice (answered with ``choose``)."""
+    odds: tuple[str, ...] = ()
+    """What the terminal's ``?`` says of the decision at hand, a line each (none when it says
+    nothing, or the referee was started without the program's words: ``create_app``'s
+    ``explain``)."""
 
 
 class Checked(
