@@ -22,6 +22,8 @@ import pytest
 from multiversus_cli.presenters.tiles_d6_play import menu_for
 from multiversus_cli.serve import explain
 from multiversus_core.engine.log import read_log
+from multiversus_core.engine.registry import game_ids
+from multiversus_core.engine.render import renderer_of
 from multiversus_core.engine.viewlog import encode_view_log, redact_log
 from multiversus_server.referee import Publish, honest
 from tests.test_html_browser import browser  # noqa: F401  (the fixture)
@@ -284,3 +286,30 @@ def test_a_decision_too_big_to_list_is_built_one_choice_at_a_time(
         assert steps >= 2
         settle(pages, before + 1)
         assert not any(seat.errors for seat in pages)
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_every_game_s_page_draws_its_seat_s_view_and_first_decision(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+    game: str,
+) -> None:
+    with _seats(browser, tmp_path, game, honest) as (serving, pages):
+        for seat in pages:
+            seat.page.wait_for_function(
+                "window.multiversus.shown.to_act.length > 0 && "
+                "document.body.dataset.connection === 'open'"
+            )
+        (match,) = serving.referee
+        looks = renderer_of(match.ruleset)
+        acting = [seat for seat in pages if seat.to_act()]
+        assert acting, "no page offers a choice"
+        for number, seat in enumerate(pages, start=1):
+            shown = seat.shown()
+            assert bool(shown["choices"] or shown["asked"]) == (seat in acting)
+            assert shown["viewer"] == match.viewer(number)
+            seen = match.ruleset.view(match.state, shown["viewer"])
+            board = None if looks is None else looks.board_svg(seen)
+            assert shown["board"] == board  # the core's board of the seat's view, as it is
+            assert seat.page.locator("#board svg").count() == (board is not None)
+            assert not seat.errors, seat.errors
