@@ -75,12 +75,16 @@ def _seats(
     tmp_path: Path,
     game: str,
     publish: Publish,
+    *,
+    watch: bool = False,
 ) -> Iterator[tuple[InProcess, list[Seat]]]:
+    """A page on each seat's link, then (``watch``) one on the spectators' link."""
     with InProcess(tmp_path / "data", publish, explain) as serving:
-        links = create(serving.port, {"game": game})
-        contexts = [browser.new_context(accept_downloads=True) for _ in links["seats"]]
+        created = create(serving.port, {"game": game})
+        links = [*created["seats"], *([created["spectator"]] if watch else [])]
+        contexts = [browser.new_context(accept_downloads=True) for _ in links]
         try:
-            seats = [Seat(c, link) for c, link in zip(contexts, links["seats"], strict=True)]
+            seats = [Seat(c, link) for c, link in zip(contexts, links, strict=True)]
             yield serving, seats
         finally:
             for context in contexts:
@@ -199,7 +203,8 @@ def test_a_page_reconnects_by_itself_and_plays_on(
     browser: Any,  # noqa: F811
     tmp_path: Path,
 ) -> None:
-    with _seats(browser, tmp_path, "sealed-bids", honest) as (_, pages):
+    with _seats(browser, tmp_path, "sealed-bids", honest, watch=True) as (_, opened):
+        *pages, watcher = opened
         first = pages[0]
         rounds = 0
         for _ in range(200):
@@ -226,6 +231,9 @@ def test_a_page_reconnects_by_itself_and_plays_on(
             assert not seat.errors, seat.errors
         assert rounds >= 2
         assert first.page.evaluate("window.multiversus.reconnections") == 1
+        watcher.page.wait_for_selector('body[data-verdict="passed"]')
+        assert watcher.shown()["viewer"] == "spectator" and not watcher.errors
+        assert watcher.page.locator("#choices button").count() == 0
 
 
 def test_a_page_shows_a_failed_cross_check_when_the_referee_forges_the_log(
