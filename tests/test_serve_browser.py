@@ -11,6 +11,7 @@ publishes a forged log.
 from __future__ import annotations
 
 import contextlib
+import random
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -321,3 +322,37 @@ def test_every_game_s_page_draws_its_seat_s_view_and_first_decision(
             assert shown["board"] == board  # the core's board of the seat's view, as it is
             assert seat.page.locator("#board svg").count() == (board is not None)
             assert not seat.errors, seat.errors
+
+
+def test_a_multiversus_figure_steps_by_a_click_on_it_then_on_its_space(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    with _seats(browser, tmp_path, "multiversus", honest) as (serving, pages):
+        (match,) = serving.referee
+        for _ in range(400):
+            acting = next((s for s in pages if s.to_act()), None)
+            if acting is None:
+                pages[0].page.wait_for_timeout(50)
+                continue
+            shown = acting.shown()
+            before = shown["lines"]
+            steps = [c for c in shown["choices"] if c["command"]["kind"] == "step"]
+            if steps:
+                on_board(acting, steps[0]["piece"], steps[0]["square"])
+                settle(pages, before + 1)
+                break
+            # anything but ending or giving up, so that a figure comes to move
+            keep = [
+                n
+                for n, c in enumerate(shown["choices"])
+                if c["command"]["kind"] not in ("end_action", "give_up_initiative")
+            ]
+            pick = random.Random(before).choice(keep or [0])
+            acting.page.locator("#choices button.choice").nth(pick).click()
+            settle(pages, before + 1)
+        else:
+            raise AssertionError("no figure came to step")
+        last = match.entries[-1].command
+        assert type(last).__name__ == "Step" and last.figure == steps[0]["piece"]
+        assert not any(seat.errors for seat in pages)
