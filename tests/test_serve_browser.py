@@ -11,6 +11,7 @@ publishes a forged log.
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 import urllib.error
 import urllib.request
@@ -28,7 +29,7 @@ from multiversus_core.engine.render import renderer_of
 from multiversus_core.engine.viewlog import encode_view_log, redact_log
 from multiversus_server.referee import Publish, honest
 from tests.test_html_browser import browser  # noqa: F401  (the fixture)
-from tests.test_serve import InProcess, altered_contribution, create
+from tests.test_serve import InProcess, altered_contribution, create, nothing_for, receive, ws
 
 Page = Any
 
@@ -356,3 +357,42 @@ def test_a_multiversus_figure_steps_by_a_click_on_it_then_on_its_space(
         last = match.entries[-1].command
         assert type(last).__name__ == "Step" and last.figure == steps[0]["piece"]
         assert not any(seat.errors for seat in pages)
+
+
+def until(connection: Any, kind: str) -> dict[str, Any]:
+    """The next message of type ``kind``, skipping the others."""
+    for _ in range(20):
+        message = receive(connection)
+        if message["type"] == kind:
+            return message
+    raise AssertionError(f"no {kind} message")
+
+
+def test_only_a_page_is_sent_what_it_draws_and_a_choice_needs_a_tree(tmp_path: Path) -> None:
+    with InProcess(tmp_path / "data") as serving:
+        links = create(serving.port, {"game": "tiles-d6"})
+        with (
+            ws(links["seats"][0]) as page,
+            ws(links["seats"][1]) as terminal,
+            ws(links["spectator"]) as watcher,
+        ):
+            page.send(json.dumps({"type": "join", "contribution": "1" * 64, "page": True}))
+            assert until(page, "shown")["choices"] == []  # seat 2 has not joined
+            terminal.send(json.dumps({"type": "join", "contribution": "2" * 64}))
+            shown = until(page, "shown")
+            assert [c["words"] for c in shown["choices"]] == ["roll off"]
+            assert shown["view"]["viewer"] == "seat-1" and shown["to_act"] == [1]
+            assert until(terminal, "sync")["seat"] == 2
+            assert nothing_for(terminal)  # a terminal client is sent the view log alone
+            page.send(json.dumps({"type": "choose", "chosen": []}))
+            refused = until(page, "error")["message"]
+            assert refused == "this decision is a list: send one of its commands"
+            watcher.send(json.dumps({"type": "join", "page": True}))
+            assert until(watcher, "shown")["choices"] == []
+            watcher.send(json.dumps({"type": "choose", "chosen": []}))
+            assert until(watcher, "error")["message"] == "a spectator gives no commands"
+            terminal.send(json.dumps({"type": "choose", "chosen": ["1"]}))
+            assert until(terminal, "error")["message"].startswith("it is not seat 2's turn")
+            page.send(json.dumps({"type": "command", "command": shown["choices"][0]["command"]}))
+            assert until(page, "lines")["first"] == 1
+            assert until(page, "shown")["lines"] == 2

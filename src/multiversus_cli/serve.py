@@ -22,7 +22,7 @@ from multiversus_core.engine.errors import LogError
 EXIT_USAGE: Final = 2
 EPILOG: Final = (
     "Example: multiversus serve --port 8765 --data matches --new tiles-d6, then give each "
-    "player their link, to play with multiversus join LINK."
+    "player their link, to open in a browser or play with multiversus join LINK."
 )
 
 

@@ -30,7 +30,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from multiversus_core.engine.errors import LogError
+from multiversus_core.engine.errors import LogError, MultiversusError
 from multiversus_core.engine.log import MAX_DEPTH, nesting_depth
 from multiversus_core.engine.registry import game_ids, load_ruleset
 from multiversus_server.client import cross_check
@@ -136,8 +136,8 @@ class Server:
             '<form method="post" action="/matches">'
             f'<label>Game <select name="game">{options}</select></label> '
             '<button type="submit">Create a match</button></form>'
-            "<p>Each seat gets a secret link: give each player theirs, and play it with "
-            "<code>multiversus join LINK</code>.</p>"
+            "<p>Each seat gets a secret link: give each player theirs, to open in a browser "
+            "or to play with <code>multiversus join LINK</code>.</p>"
         )
         return HTMLResponse(_page("Multiversus referee", body))
 
@@ -298,10 +298,14 @@ class Server:
         connection.viewer, connection.sent = viewer, len(lines)
         seat = connection.seat
         if connection.page:
-            drawn = await asyncio.to_thread(
-                shown, tuple(lines), seat, begun=match.started, explain=self.explain
-            )
-            await connection.send(drawn)
+            try:
+                drawn = await asyncio.to_thread(
+                    shown, tuple(lines), seat, begun=match.started, explain=self.explain
+                )
+            except (MultiversusError, ValueError) as error:  # this page's alone: others go on
+                await connection.send(Error(f"the referee cannot draw this position: {error}"))
+            else:
+                await connection.send(drawn)
         if match.finished and not connection.published:
             connection.published = True
             published = match.publish(self.referee.publish)
