@@ -357,6 +357,9 @@ def test_a_multiversus_figure_steps_by_a_click_on_it_then_on_its_space(
         last = match.entries[-1].command
         assert type(last).__name__ == "Step" and last.figure == steps[0]["piece"]
         assert not any(seat.errors for seat in pages)
+        # each seat became its side's viewer on the way, and its page caught nothing
+        assert {seat.shown()["viewer"] for seat in pages} == {"heroes", "adversaries"}
+        assert [seat.page.evaluate("window.multiversus.caught") for seat in pages] == [[], []]
 
 
 def until(connection: Any, kind: str) -> dict[str, Any]:

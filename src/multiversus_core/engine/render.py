@@ -39,7 +39,9 @@ class Renderer(Protocol[ViewT_contra, CommandT_contra]):
     ruleset's ``view(state, viewer)`` returns; never the referee's state, so that a picture
     never shows what its viewer may not know).
 
-    A ruleset offers one as its attribute ``renderer``; :func:`renderer_of` finds it.
+    A ruleset offers one as its attribute ``renderer``; :func:`renderer_of` finds it. It may
+    also say where a command is given on its board, ``command_pick(command, view) -> Pick |
+    None``, an optional member :func:`pick_of` finds.
     """
 
     def board_svg(self, view: ViewT_contra) -> str | None:
