@@ -20,7 +20,7 @@ from multiversus_cli.presenters.tiles_d6_text import map_text as tiles_map
 from multiversus_cli.presenters.worlds_collide_text import map_text as worlds_map
 from multiversus_cli.render import board_grid, to_text
 from multiversus_core.engine.registry import load_ruleset
-from multiversus_core.engine.render import Renderer, renderer_of
+from multiversus_core.engine.render import Renderer, pick_of, renderer_of
 from tests.contract.kit import Example, Match, bot_chooser, listing, play
 from tests.screens import rendered
 
@@ -146,6 +146,30 @@ def test_words_for_every_legal_command_are_said_and_tell_commands_apart(
             assert len(words) == len(commands), f"{ruleset.id}: two commands read the same"
             told += len(commands)
     assert told
+
+
+def test_where_a_command_is_given_is_marked_on_the_board(match: tuple[Any, Match]) -> None:
+    """A renderer's optional ``command_pick``: each pick's piece is a ``data-piece`` of the
+    board the view shows, and its square a ``data-square``, so that clicks can give it."""
+    ruleset, played = match
+    looks = renderer(ruleset)
+    picked = 0
+    for state in played.states:
+        for seat in ruleset.to_act(state):
+            seen = ruleset.view(state, ruleset.viewer_of(state, seat))
+            picks = [pick_of(looks, c, seen) for c in listing(ruleset.legal_commands(state, seat))]
+            picks = [p for p in picks if p is not None]
+            if not picks:
+                continue
+            root = ET.fromstring(looks.board_svg(seen) or "<svg/>")
+            marked = {e.get("data-piece") for e in root.iter() if e.get("data-piece")}
+            squares = {e.get("data-square") for e in root.iter() if e.get("data-square")}
+            for pick in picks:
+                assert pick.piece is None or pick.piece in marked, (ruleset.id, pick)
+                assert pick.square is None or pick.square in squares, (ruleset.id, pick)
+                picked += 1
+    offers = hasattr(looks, "command_pick")
+    assert (picked > 0) == offers, f"{ruleset.id}: command_pick offered but never picks"
 
 
 def test_the_renderers_take_views_never_the_referee_s_state() -> None:

@@ -35,6 +35,7 @@ from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.verify import verify, verify_against
 from multiversus_core.engine.viewlog import encode_view_log, read_view_log, redact_log
 from multiversus_server.app import Bucket, create_app
+from multiversus_server.page import Explain
 from multiversus_server.protocol import MAX_CONNECTIONS, MAX_FRAME_BYTES
 from multiversus_server.referee import Publish, Referee, honest
 
@@ -104,11 +105,13 @@ def finish(process: subprocess.Popen[str], timeout: float = 120) -> tuple[int, s
 class InProcess:
     """A referee served from this process, on a free port, with a publishing hook."""
 
-    def __init__(self, data: Path, publish: Publish = honest) -> None:
+    def __init__(
+        self, data: Path, publish: Publish = honest, explain: Explain | None = None
+    ) -> None:
         self.port = free_port()
         self.referee = Referee(data, publish)
         config = uvicorn.Config(
-            create_app(self.referee),
+            create_app(self.referee, explain),
             host="127.0.0.1",
             port=self.port,
             log_level="warning",

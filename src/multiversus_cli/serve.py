@@ -12,7 +12,7 @@ import json
 import socket
 import sys
 from pathlib import Path
-from typing import Annotated, Final, NoReturn
+from typing import Annotated, Any, Final, NoReturn
 
 import typer
 
@@ -22,7 +22,7 @@ from multiversus_core.engine.errors import LogError
 EXIT_USAGE: Final = 2
 EPILOG: Final = (
     "Example: multiversus serve --port 8765 --data matches --new tiles-d6, then give each "
-    "player their link, to play with multiversus join LINK."
+    "player their link, to open in a browser or play with multiversus join LINK."
 )
 
 
@@ -79,7 +79,7 @@ def serve(
         _fail(one_line(error))
     print(f"multiversus serve: refereeing on {base} (matches in {data})", file=sys.stderr)
     config = uvicorn.Config(
-        create_app(referee),
+        create_app(referee, explain),
         host=host,
         port=port,
         log_level="warning",
@@ -101,6 +101,16 @@ def _listen(host: str, port: int) -> socket.socket:
         listening.close()
         raise
     return listening
+
+
+def explain(
+    game: str, state: Any, seat: int, legal: Any, chosen: tuple[str, ...]
+) -> tuple[str, ...]:
+    """What ``?`` says at the terminal of a seat's decision, for the browser client: the
+    game's presenter's words (:meth:`~multiversus_cli.presenters.Presenter.explain`)."""
+    from multiversus_cli.presenters import presenter_for
+
+    return presenter_for(game).explain(state, seat, legal, chosen)
 
 
 def _fail(message: str) -> NoReturn:

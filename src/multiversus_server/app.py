@@ -4,7 +4,7 @@ seat or spectator link.
 - ``GET /``: a plain page with a form that creates a match;
 - ``POST /matches``: a JSON body ``{"game": ID, ...settings}`` answers JSON
   ``{"seats": [link, ...], "spectator": link}`` (a form answers a page of the links);
-- ``GET /join/<token>``: what to do with a link;
+- ``GET /join/<token>``: the browser client, which plays the link (:mod:`.page`);
 - ``/ws/<token>``: the WebSocket of a link (``docs/serve.md``).
 
 Each match's messages are taken one at a time (a lock a match); every
@@ -30,15 +30,18 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from multiversus_core.engine.errors import LogError
+from multiversus_core.engine.errors import LogError, MultiversusError
 from multiversus_core.engine.log import MAX_DEPTH, nesting_depth
 from multiversus_core.engine.registry import game_ids, load_ruleset
+from multiversus_server.client import cross_check
+from multiversus_server.page import Explain, checked, chosen_command, page_html, shown
 from multiversus_server.protocol import (
     BURST,
     MAX_CONNECTIONS,
     MAX_MESSAGE_BYTES,
     RATE,
     Act,
+    Choose,
     Created,
     Error,
     Join,
@@ -86,6 +89,8 @@ class Connection:
     sent: int = 0
     """How many lines of its viewer's view log it was sent."""
     published: bool = False
+    page: bool = False
+    """A page: it is sent what it draws (``shown``) and the referee's cross-check."""
     bucket: Bucket = field(default_factory=Bucket)
 
     async def throttle(self) -> None:
@@ -103,8 +108,9 @@ class Connection:
 class Server:
     """The referee behind the routes: its matches, their locks and their connections."""
 
-    def __init__(self, referee: Referee) -> None:
+    def __init__(self, referee: Referee, explain: Explain | None = None) -> None:
         self.referee = referee
+        self.explain = explain
         self.locks: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, set[Connection]] = {}
 
@@ -130,8 +136,8 @@ class Server:
             '<form method="post" action="/matches">'
             f'<label>Game <select name="game">{options}</select></label> '
             '<button type="submit">Create a match</button></form>'
-            "<p>Each seat gets a secret link: give each player theirs, and play it with "
-            "<code>multiversus join LINK</code>.</p>"
+            "<p>Each seat gets a secret link: give each player theirs, to open in a browser "
+            "or to play with <code>multiversus join LINK</code>.</p>"
         )
         return HTMLResponse(_page("Multiversus referee", body))
 
@@ -172,20 +178,12 @@ class Server:
         return Response(encoder.encode(created), 201, media_type="application/json")
 
     async def join_page(self, request: Request) -> Response:
-        """What a link is, for someone who opens it in a browser."""
+        """The browser client, which plays the link (a seat's or a spectator's)."""
         token = request.path_params["token"]
         found = self.referee.find(token) if is_token(token) else None
         if found is None:
             return HTMLResponse(_page("No such match", "<p>No match has this link.</p>"), 404)
-        match, seat = found
-        who = f"seat {seat}" if seat is not None else "a spectator"
-        link = html.escape(str(request.url))
-        body = (
-            f"<h1>{html.escape(match.ruleset.title)}: match {match.id}</h1>"
-            f"<p>This link plays {who}. Play it from a terminal with "
-            f"<code>multiversus join {link}</code>.</p>"
-        )
-        return HTMLResponse(_page(match.ruleset.title, body))
+        return HTMLResponse(page_html(), headers={"cache-control": "no-store"})
 
     # --- WebSocket -------------------------------------------------------------------
 
@@ -234,7 +232,7 @@ class Server:
         seat = connection.seat
         async with self.lock(match):
             match message:
-                case Join(contribution=contribution):
+                case Join(contribution=contribution, page=page):
                     if connection.joined:
                         raise Refused("this connection has joined already")
                     if seat is not None:
@@ -244,18 +242,41 @@ class Server:
                             raise Refused(
                                 f"the referee could not record the join: {error}"
                             ) from None
-                    connection.joined = True
+                    connection.joined, connection.page = True, page
                     await self._tell_all(match, everyone=True)
                 case Act(command=command):
                     if not connection.joined:
                         raise Refused('join first: {"type":"join","contribution":...}')
                     if seat is None:
                         raise Refused("a spectator gives no commands")
+                    await self._act(match, seat, bytes(command))
+                case Choose(chosen=chosen):
+                    if not connection.joined:
+                        raise Refused('join first: {"type":"join","contribution":...}')
+                    if seat is None:
+                        raise Refused("a spectator gives no commands")
+                    if not match.started or match.finished or seat not in match.to_act():
+                        raise Refused(f"it is not seat {seat}'s turn: {match.where()}")
+                    lines = match.views[match.viewer(seat)]
                     try:
-                        await asyncio.to_thread(match.act, seat, bytes(command))
-                    except LogError as error:
-                        raise Refused(f"the referee could not record it: {error}") from None
-                    await self._tell_all(match)
+                        made = await asyncio.to_thread(chosen_command, lines, seat, chosen)
+                    except ValueError as error:
+                        raise Refused(" ".join(str(error).split())) from None
+                    if made is None:
+                        drawn = await asyncio.to_thread(
+                            shown, lines, seat, begun=True, chosen=chosen, explain=self.explain
+                        )
+                        await connection.send(drawn)
+                    else:
+                        await self._act(match, seat, encoder.encode(made))
+
+    async def _act(self, match: Match, seat: int, command: bytes) -> None:
+        """Take a seat's command (:meth:`Match.act`), then tell every connection."""
+        try:
+            await asyncio.to_thread(match.act, seat, command)
+        except LogError as error:
+            raise Refused(f"the referee could not record it: {error}") from None
+        await self._tell_all(match)
 
     async def _tell_all(self, match: Match, *, everyone: bool = False) -> None:
         """Send every joined connection what it has not seen; ``everyone`` resends the whole
@@ -275,9 +296,26 @@ class Server:
         elif len(lines) > connection.sent:
             await connection.send(Lines(viewer, connection.sent, tuple(lines[connection.sent :])))
         connection.viewer, connection.sent = viewer, len(lines)
+        seat = connection.seat
+        if connection.page:
+            try:
+                drawn = await asyncio.to_thread(
+                    shown, tuple(lines), seat, begun=match.started, explain=self.explain
+                )
+            except (MultiversusError, ValueError) as error:  # this page's alone: others go on
+                await connection.send(Error(f"the referee cannot draw this position: {error}"))
+            else:
+                await connection.send(drawn)
         if match.finished and not connection.published:
             connection.published = True
-            await connection.send(Published(match.publish(self.referee.publish)))
+            published = match.publish(self.referee.publish)
+            await connection.send(Published(published))
+            if connection.page:
+                recorded = match.contribution(seat) if seat is not None else ""
+                verdict = await asyncio.to_thread(
+                    cross_check, published.encode(), tuple(lines), seat, recorded, "<view log>"
+                )
+                await connection.send(checked(verdict, lines))
 
     @property
     def lock_all(self) -> asyncio.Lock:
@@ -302,9 +340,10 @@ def _page(title: str, body: str) -> str:
     )
 
 
-def create_app(referee: Referee) -> Starlette:
-    """The referee's application, over the matches of ``referee``."""
-    server = Server(referee)
+def create_app(referee: Referee, explain: Explain | None = None) -> Starlette:
+    """The referee's application, over the matches of ``referee``; ``explain`` gives a page
+    what the terminal's ``?`` says (none without it)."""
+    server = Server(referee, explain)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

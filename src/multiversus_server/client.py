@@ -303,7 +303,7 @@ class SeatClient:
         :raises JoinError: if it does not read.
         """
         try:
-            return decode_view_log(_text(self.lines), str(self.path))
+            return decode_view_log(log_text(self.lines), str(self.path))
         except LogError as error:
             raise RefereeCaught(
                 f"the referee sent a view log that does not read: {error}"
@@ -314,10 +314,10 @@ class SeatClient:
         try:
             if append:
                 with self.path.open("ab") as file:
-                    file.write(_text(lines))
+                    file.write(log_text(lines))
                 return
             temporary = self.path.with_name(f"{self.path.name}.new")
-            temporary.write_bytes(_text(lines))
+            temporary.write_bytes(log_text(lines))
             os.replace(temporary, self.path)
         except OSError as error:
             raise JoinError(f"{self.path}: {error.strerror or error}") from None
@@ -364,35 +364,7 @@ class SeatClient:
 
     def cross_check(self, published: bytes) -> Verdict:
         """Verify the published match log and hold the seat's own view log to it."""
-        problems: list[str] = []
-        try:
-            log = decode_log(published, "<published match log>")
-        except LogError as error:
-            return Verdict(False, (f"the published match log does not read: {error}",), 0, None)
-        try:
-            own = decode_view_log(_text(self.lines), str(self.path))
-        except LogError as error:
-            return Verdict(False, (f"the view log does not read: {error}",), 0, None)
-        results = verify_against(log, [own], "<published match log>", [str(self.path)])
-        problems += [f"{r.path}: {r.problem} ({r.code})" for r in results if not r.ok]
-        if not own.finished:
-            problems.append("the view log does not reach the end of the match")
-        if self.seat is not None:
-            given = log.chance.contributions if log.chance is not None else ()
-            if len(given) < self.seat or given[self.seat - 1] != self.recorded:
-                problems.append(
-                    f"the published chance does not hold seat {self.seat}'s contribution "
-                    "as the referee recorded it"
-                )
-        outcome = None
-        if results[0].ok:
-            ruleset = load_ruleset(log.game)
-            state = ruleset.initial_state(log.header.settings, None)
-            for entry in log.entries:
-                state = ruleset.fold(state, entry.events)
-            ended = ruleset.outcome(state)
-            outcome = ended.reason if ended is not None else None
-        return Verdict(not problems, tuple(problems), len(log.entries), outcome)
+        return cross_check(published, self.lines, self.seat, self.recorded, str(self.path))
 
     @property
     def own_contribution(self) -> bool:
@@ -400,7 +372,44 @@ class SeatClient:
         return self.recorded == self.contribution
 
 
-def _text(lines: Sequence[str]) -> bytes:
+def cross_check(
+    published: bytes, lines: Sequence[str], seat: int | None, recorded: str, path: str
+) -> Verdict:
+    """Verify a published match log and hold a view log (its ``lines``, kept at ``path``) to
+    it; for a seat, check that the chance holds the contribution ``recorded`` for it."""
+    problems: list[str] = []
+    try:
+        log = decode_log(published, "<published match log>")
+    except LogError as error:
+        return Verdict(False, (f"the published match log does not read: {error}",), 0, None)
+    try:
+        own = decode_view_log(log_text(lines), path)
+    except LogError as error:
+        return Verdict(False, (f"the view log does not read: {error}",), 0, None)
+    results = verify_against(log, [own], "<published match log>", [path])
+    problems += [f"{r.path}: {r.problem} ({r.code})" for r in results if not r.ok]
+    if not own.finished:
+        problems.append("the view log does not reach the end of the match")
+    if seat is not None:
+        given = log.chance.contributions if log.chance is not None else ()
+        if len(given) < seat or given[seat - 1] != recorded:
+            problems.append(
+                f"the published chance does not hold seat {seat}'s contribution "
+                "as the referee recorded it"
+            )
+    outcome = None
+    if results[0].ok:
+        ruleset = load_ruleset(log.game)
+        state = ruleset.initial_state(log.header.settings, None)
+        for entry in log.entries:
+            state = ruleset.fold(state, entry.events)
+        ended = ruleset.outcome(state)
+        outcome = ended.reason if ended is not None else None
+    return Verdict(not problems, tuple(problems), len(log.entries), outcome)
+
+
+def log_text(lines: Sequence[str]) -> bytes:
+    """Log lines as a file holds them, each ended by a newline."""
     return "".join(f"{line}\n" for line in lines).encode()
 
 

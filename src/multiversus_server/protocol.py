@@ -45,6 +45,10 @@ class Join(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="t
     """32 fresh random bytes as 64 lower-case hex digits (a seat's); empty for a spectator.
     Recorded only at the seat's first join: a seat that joins again gets back the one
     recorded."""
+    page: bool = False
+    """True for a client that cannot run the engine (the browser page): it is sent, besides
+    the view log, the board and the choices of its seat's view (:class:`Shown`) and the
+    referee's cross-check at the end (:class:`Checked`)."""
 
 
 class Act(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="command"):
@@ -55,7 +59,17 @@ class Act(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="ty
     """The command as JSON, decoded with the game's commands."""
 
 
-ClientMessage: TypeAlias = Join | Act
+class Choose(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="choose"
+):
+    """For a page, in a game whose decision is a tree of choices (``CommandTree``): the keys
+    chosen so far. The referee answers with the next choice (a ``shown`` with ``asked``) or,
+    once they make a whole command, takes it as if it were sent in a ``command``."""
+
+    chosen: tuple[str, ...] = ()
+
+
+ClientMessage: TypeAlias = Join | Act | Choose
 """Any message a client sends."""
 
 
@@ -104,8 +118,79 @@ class Error(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="
     """One line, in plain words."""
 
 
+class Choice(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One legal command of the seat's, for a page: the command, its words, and where it is
+    given on the board (:class:`~multiversus_core.engine.render.Pick`)."""
+
+    command: msgspec.Raw
+    """The command as JSON: a page sends it back as it is, in an ``Act``."""
+    words: str
+    """The command in the game's words (``command_words``)."""
+    piece: str | None = None
+    """The piece it moves or acts with (the board's ``data-piece``), if given on the board."""
+    square: str | None = None
+    """The square it goes to or aims at (the board's ``data-square``)."""
+
+
+class Option(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One option of a choice on the way to a command: the key that chooses it, its words."""
+
+    key: str
+    label: str
+
+
+class Asked(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A choice on the way to a command, after the keys ``chosen``."""
+
+    chosen: tuple[str, ...]
+    prompt: str
+    options: tuple[Option, ...]
+
+
+class Shown(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="shown"):
+    """What a page draws, made from its seat's view log alone (as the terminal client makes
+    it): sent to a page after each ``sync`` or ``lines``."""
+
+    viewer: str
+    lines: int
+    """How many lines of the view log it was made from."""
+    where: str
+    """Where the match stands, in the game's words."""
+    board: str | None
+    """The board of the seat's view as one SVG document (the game's renderer); None: no board."""
+    view: msgspec.Raw
+    """The seat's view as JSON: its coins, its secrets, what it may know."""
+    to_act: tuple[int, ...]
+    """The seats the match waits for."""
+    choices: tuple[Choice, ...]
+    """The seat's legal commands, when it is to act and they can be listed (none for a
+    spectator)."""
+    asked: Asked | None = None
+    """A decision too big to list: its next choice (answered with ``choose``)."""
+    odds: tuple[str, ...] = ()
+    """What the terminal's ``?`` says of the decision at hand, a line each (none when it says
+    nothing, or the referee was started without the program's words: ``create_app``'s
+    ``explain``)."""
+
+
+class Checked(
+    msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="checked"
+):
+    """The referee's cross-check of the published match log against the view log it sent a
+    page (a terminal client runs its own): sent to a page after ``published``."""
+
+    ok: bool
+    problems: tuple[str, ...]
+    entries: int
+    outcome: str | None
+    view_log: str
+    """The SHA-256 of the view log checked, so that the page can hold it to its own."""
+
+
 ServerMessage: TypeAlias = Sync | Lines | Published | Error
-"""Any message the referee sends."""
+"""Any message the referee sends to a client that runs the engine."""
+PageMessage: TypeAlias = Sync | Lines | Published | Error | Shown | Checked
+"""Any message the referee sends to a page."""
 
 
 class Created(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -118,3 +203,4 @@ class Created(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 encoder: Final = msgspec.json.Encoder()
 client_decoder: Final = msgspec.json.Decoder(ClientMessage)
 server_decoder: Final = msgspec.json.Decoder(ServerMessage)
+page_decoder: Final = msgspec.json.Decoder(PageMessage)

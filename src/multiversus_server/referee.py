@@ -127,6 +127,14 @@ class Match:
         """The seats that have not contributed yet (not joined)."""
         return tuple(s for s in range(1, self.seats + 1) if not self.contribution(s))
 
+    def to_act(self) -> tuple[int, ...]:
+        """The seats the match waits for."""
+        return tuple(self.ruleset.to_act(self.state))
+
+    def where(self) -> str:
+        """Where the match stands, in the game's words."""
+        return str(self.ruleset.where(self.state))
+
     def viewer(self, seat: int | None) -> str:
         """Whose view a seat (None: a spectator) gets now."""
         return self.ruleset.viewer_of(self.state, seat)

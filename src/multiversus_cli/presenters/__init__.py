@@ -120,6 +120,15 @@ class Presenter(Protocol):
         return the exit code (:mod:`multiversus_cli.play`)."""
         ...
 
+    def explain(
+        self, state: Any, seat: int, legal: Any, chosen: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        """What ``?`` says at the terminal of the decision ``seat`` faces in ``state`` (a state
+        filled in from the seat's view log): ``legal`` its legal commands, ``chosen`` the keys
+        chosen so far when they are a tree of choices. A line each; () when ``?`` says
+        nothing."""
+        ...
+
     def plan(self, game: str, request: SimulateRequest) -> Plan:
         """The grid of bot matches of ``game`` that ``multiversus simulate`` asks for, and how
         to run, record and summarise it (:mod:`multiversus_cli.simulating`).
@@ -192,6 +201,12 @@ class Plain:
         """Each seat's legal commands by number, bots at theirs
         (:mod:`multiversus_cli.play_any`)."""
         return play_any.play_request(out, err, game, request)
+
+    def explain(
+        self, state: Any, seat: int, legal: Any, chosen: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        """Nothing: ``?`` means nothing at a game's terminal that lists commands by number."""
+        return ()
 
     def plan(self, game: str, request: SimulateRequest) -> Plan:
         """Its bots rotated over the seats (:mod:`multiversus_cli.simulate_any`)."""

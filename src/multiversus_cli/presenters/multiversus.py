@@ -4,11 +4,12 @@ in the terminal (:mod:`.multiversus_text`), its HTML replay page and SVG board
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from rich.console import Console, RenderableType
 
 from multiversus_cli.differences import Found
+from multiversus_cli.guide import explain_decision
 from multiversus_cli.html import Page, page_html, referee_page, side_page
 from multiversus_cli.play_any import PlayRequest
 from multiversus_cli.presenters import (
@@ -23,6 +24,7 @@ from multiversus_cli.simulating import Plan, SimulateRequest
 from multiversus_core.engine.log import MatchLog
 from multiversus_core.engine.viewlog import redact_log
 from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.terms import Seat
 from multiversus_core.rulesets.multiversus.views import Viewer
 
 
@@ -67,6 +69,14 @@ class MultiversusPresenter:
     def play(self, out: Console, err: Console, game: str, request: PlayRequest) -> int:
         """Multiversus' own menus, guide and board (:mod:`.multiversus_play`)."""
         return multiversus_play.play_request(out, err, request)
+
+    def explain(
+        self, state: MatchState, seat: int, legal: Any, chosen: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        """The decision explained in context, as ``?`` explains it
+        (:func:`multiversus_cli.guide.explain_decision`)."""
+        side: Seat = 1 if seat == 1 else 2
+        return tuple(explain_decision(state, side, tuple(legal)).splitlines())
 
     def plan(self, game: str, request: SimulateRequest) -> Plan:
         """Each Hero team against each Adversary team under each variant set

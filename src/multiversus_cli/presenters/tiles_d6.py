@@ -5,7 +5,7 @@ replay page and SVG board (:mod:`.tiles_d6_html`), and how two of its states dif
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from rich.console import Console, RenderableType
 
@@ -65,6 +65,13 @@ class TilesPresenter:
         """The board before each decision, short menus, ``?`` for the odds
         (:mod:`.tiles_d6_play`)."""
         return tiles_d6_play.play_request(out, err, request)
+
+    def explain(
+        self, state: TilesState, seat: int, legal: Any, chosen: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        """The odds of the choices at hand, as the first menu's ``?`` gives them
+        (:func:`.tiles_d6_play.menu_for`)."""
+        return tiles_d6_play.menu_for(state, seat, legal).odds
 
     def plan(self, game: str, request: SimulateRequest) -> Plan:
         """Its bots rotated over the seats (:mod:`multiversus_cli.simulate_any`)."""

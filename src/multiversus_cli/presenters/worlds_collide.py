@@ -5,7 +5,7 @@ and how two of its states differ (:mod:`.worlds_collide_diff`)."""
 
 from __future__ import annotations
 
-from typing import Final
+from typing import Any, Final
 
 from rich.console import Console, RenderableType
 
@@ -63,6 +63,13 @@ class WorldsPresenter:
         """The board before each decision, short menus, ``?`` for the odds
         (:mod:`.worlds_collide_play`)."""
         return worlds_collide_play.play_request(out, err, request)
+
+    def explain(
+        self, state: WorldsState, seat: int, legal: Any, chosen: tuple[str, ...]
+    ) -> tuple[str, ...]:
+        """The odds of the menu after ``chosen``, as its ``?`` gives them
+        (:meth:`.worlds_collide_play.WorldsMenus.odds`)."""
+        return worlds_collide_play.odds(state, seat, legal, chosen)
 
     def plan(self, game: str, request: SimulateRequest) -> Plan:
         """Its bots rotated over the seats (:mod:`multiversus_cli.simulate_any`)."""

@@ -561,6 +561,23 @@ def _is_rows(asked: ChoiceAsk) -> bool:
 # --- the terminal -------------------------------------------------------------------------------
 
 
+def odds(
+    state: WorldsState,
+    seat: Seat,
+    legal: Sequence[Command] | CommandTree[Command],
+    chosen: tuple[str, ...],
+) -> tuple[str, ...]:
+    """What ``?`` says of the menu after the keys ``chosen`` (none when they make a command).
+
+    :raises ValueError: if a key was not an option.
+    """
+    tree = legal if isinstance(legal, CommandTree) else listed(state, seat, legal)
+    asked = tree.ask(chosen)
+    if not isinstance(asked, ChoiceAsk):
+        return ()
+    return tuple(WorldsMenus(state, seat, tree, "").odds(asked, chosen))
+
+
 class WorldsTerminal(BoardTerminal):
     """worlds-collide's board and short menus at the terminal (:mod:`multiversus_cli.play_any`)."""
 
@@ -606,6 +623,7 @@ __all__ = [
     "attack_odds",
     "hit_chance",
     "listed",
+    "odds",
     "plan_odds",
     "play_request",
     "reroll_odds",

@@ -39,7 +39,9 @@ class Renderer(Protocol[ViewT_contra, CommandT_contra]):
     ruleset's ``view(state, viewer)`` returns; never the referee's state, so that a picture
     never shows what its viewer may not know).
 
-    A ruleset offers one as its attribute ``renderer``; :func:`renderer_of` finds it.
+    A ruleset offers one as its attribute ``renderer``; :func:`renderer_of` finds it. It may
+    also say where a command is given on its board, ``command_pick(command, view) -> Pick |
+    None``, an optional member :func:`pick_of` finds.
     """
 
     def board_svg(self, view: ViewT_contra) -> str | None:
@@ -62,6 +64,27 @@ def renderer_of(ruleset: object) -> Renderer[Any, Any] | None:
     """The renderer a ruleset offers as its ``renderer``; None when it offers none."""
     found = getattr(ruleset, "renderer", None)
     return found if isinstance(found, Renderer) else None
+
+
+class Pick(NamedTuple):
+    """Where a command is given on the board: the piece it moves or acts with, and the square
+    it goes to or aims at (either None). A board shows a piece as an element with
+    ``data-piece="ID"`` and a square as one with ``data-square="NAME"``, so that a page can
+    give the command by a click on the piece, then one on the square."""
+
+    piece: str | None
+    square: str | None
+
+
+def pick_of(renderer: object, command: object, view: object) -> Pick | None:
+    """Where ``command`` is given on the board ``view`` shows: the renderer's
+    ``command_pick(command, view)``, an optional member; None when it has none, or when the
+    command is not given on the board (ending a turn)."""
+    pick = getattr(renderer, "command_pick", None)
+    if pick is None:
+        return None
+    found = pick(command, view)
+    return found if isinstance(found, Pick) else None
 
 
 # --- the board in text --------------------------------------------------------------------------
@@ -363,6 +386,7 @@ __all__ = [
     "SEAT_COLOURS",
     "Layout",
     "Line",
+    "Pick",
     "Piece",
     "Renderer",
     "Span",
@@ -373,6 +397,7 @@ __all__ = [
     "grid_names",
     "health_bar",
     "path_mark",
+    "pick_of",
     "placed_mark",
     "plain",
     "renderer_of",

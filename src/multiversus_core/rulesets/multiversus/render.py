@@ -25,11 +25,20 @@ from typing import Final, Literal, Protocol, TypeAlias
 
 import msgspec
 
-from multiversus_core.engine.render import ARROWS, Line, Span, attack_mark, path_mark, plain
+from multiversus_core.engine.render import (
+    ARROWS,
+    Line,
+    Pick,
+    Span,
+    attack_mark,
+    path_mark,
+    plain,
+)
 from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.multiversus.board import Board, Figure
 from multiversus_core.rulesets.multiversus.bots.determinize import determinize
-from multiversus_core.rulesets.multiversus.commands import Command
+from multiversus_core.rulesets.multiversus.commands import Attack as AttackCommand
+from multiversus_core.rulesets.multiversus.commands import Command, Step
 from multiversus_core.rulesets.multiversus.events import (
     AttackMade,
     FigureMoved,
@@ -347,7 +356,8 @@ def _token(figure: Figure, label: str, x: float, y: float, span: float, where: s
     title = escape(figure.name) + ("" if figure.terrain else f" ({figure.condition})")
     out = [
         f'<g class="{" ".join(classes)}" data-figure="{escape(figure.id)}" '
-        f'data-square="{where}" data-condition="{condition}"><title>{title}</title>'
+        f'data-piece="{escape(figure.id)}" data-square="{where}" data-condition="{condition}">'
+        f"<title>{title}</title>"
     ]
     inner = span - 2 * pad
     opacity = ' fill-opacity="0.45"' if figure.condition in ("disabled", "eliminated") else ""
@@ -588,13 +598,49 @@ def _length(spans: Sequence[Span]) -> int:
 # --- the renderer -----------------------------------------------------------------------------
 
 
+def space_marks(board: Board) -> str:
+    """A clear square over each space of the board, named as a figure's ``data-square``
+    names its space (``"C,R"``), so that a click on an empty space can name it."""
+    out = ['<g class="mv-spaces">']
+    for row in range(board.height):
+        for column in range(board.width):
+            x, y = _xy((column, row))
+            out.append(
+                f'<rect class="mv-space" data-square="{column},{row}" x="{x}" y="{y}" '
+                f'width="{CELL}" height="{CELL}" fill="#000" fill-opacity="0"/>'
+            )
+    out.append("</g>")
+    return "".join(out)
+
+
+def command_pick(command: Command, view: HasBoard) -> Pick | None:
+    """The figure a command moves or attacks with, and the space it steps to (its top left
+    space, for a Large figure) or the target's space; None for the rest."""
+    where = {f.id: f.square for f in view.figures}
+    match command:
+        case Step(figure=figure, direction=(dx, dy)):
+            at = where.get(figure)
+            return Pick(figure, None if at is None else f"{at[0] + dx},{at[1] + dy}")
+        case AttackCommand(attacker=attacker, target=target):
+            aim = where.get(target)
+            return Pick(attacker, None if aim is None else f"{aim[0]},{aim[1]}")
+    return None
+
+
 class MultiversusRenderer:
     """Multiversus' pictures and words (:class:`~multiversus_core.engine.render.Renderer`)."""
 
     def board_svg(self, view: MatchView) -> str:
-        """The board as one SVG document (:func:`board_svg`): "not laid out yet" before the
-        set-up lays it out."""
-        return board_svg(view, figure_labels(view))
+        """The board as one SVG document (:func:`board_svg`), each space marked for a click
+        (:func:`space_marks`): "not laid out yet" before the set-up lays it out."""
+        parts = board_parts(view, figure_labels(view))
+        if view.board is not None:
+            parts.insert(1, space_marks(view.board))  # under the figures
+        return "".join(parts)
+
+    def command_pick(self, command: Command, view: MatchView) -> Pick | None:
+        """Where the command is given on the board (:func:`command_pick`)."""
+        return command_pick(command, view)
 
     def board_text(self, view: MatchView) -> str:
         """The board as text (:func:`grid_cells`): "The board is not laid out yet." before the
@@ -632,8 +678,10 @@ __all__ = [
     "board_parts",
     "board_svg",
     "changes",
+    "command_pick",
     "figure_labels",
     "grid_cells",
+    "space_marks",
     "terrain_kinds",
     "tile_marks",
 ]

@@ -29,6 +29,7 @@ from multiversus_core.engine.render import (
     SEAT_COLOURS,
     Layout,
     Line,
+    Pick,
     Piece,
     Span,
     attack_mark,
@@ -48,16 +49,27 @@ from multiversus_core.rulesets.tiles_d6 import rules
 from multiversus_core.rulesets.tiles_d6.content import BLOCKS_MOVEMENT, CENTRE_GAP, find_map
 from multiversus_core.rulesets.tiles_d6.model import (
     ROUNDS,
+    Attack,
     Attacked,
     Command,
     Coord,
+    Fire,
     Fired,
+    Place,
+    StartCharge,
+    StartMove,
     Stepped,
+    StepTo,
     TilesState,
     Unit,
     UnitPlaced,
 )
-from multiversus_core.rulesets.tiles_d6.rules import BLOCKS_SIGHT, deployer, grid_of
+from multiversus_core.rulesets.tiles_d6.rules import (
+    BLOCKS_SIGHT,
+    deployer,
+    grid_of,
+    next_to_place,
+)
 from multiversus_core.rulesets.tiles_d6.words import command_words, unit_name
 
 CELL: Final = 40
@@ -395,7 +407,8 @@ def _token(seen: TilesState, unit: Unit, label: str, xy: tuple[int, int], span: 
     said = [posture(unit), *marks, f"{max(unit.health, 0)} of {unit.stats.health} health"]
     title = f"{unit_name(seen, unit.id)} ({label}){', on ' + where if where else ''}: "
     out = [
-        f'<g class="{classes}" data-unit="{escape(unit.id)}" data-square="{where}" '
+        f'<g class="{classes}" data-unit="{escape(unit.id)}" data-piece="{escape(unit.id)}" '
+        f'data-square="{where}" '
         f'data-posture="{posture(unit)}" data-statuses="{" ".join(marks)}" '
         f'data-health="{unit.health}"><title>{escape(title + ", ".join(said))}</title>'
     ]
@@ -519,6 +532,28 @@ class TilesRenderer:
         """The command in words (:func:`.words.command_words`)."""
         return command_words(command, view.state)
 
+    def command_pick(self, command: Command, view: Seen) -> Pick | None:
+        """Where the command is given on the board (:func:`command_pick`)."""
+        return command_pick(command, view.state)
+
+
+def command_pick(command: Command, state: TilesState) -> Pick | None:
+    """The unit a command moves or acts with and the tile it goes to or aims at: a unit set
+    up on its tile (T27), a step of the moving unit (T10), an attack or a shot at the target's
+    tile (T22, T26), a Move or a Charge begun by the unit alone; None for the rest."""
+    match command:
+        case Place(player=seat, at=at):
+            placed = next_to_place(state, seat)
+            return Pick(None if placed is None else placed.id, square(at))
+        case StepTo(to=to) if state.action is not None:
+            return Pick(state.action.unit, square(to))
+        case Attack(unit=unit, target=target) | Fire(unit=unit, target=target):
+            aim = state.unit(target)
+            return Pick(unit, None if aim is None or aim.at is None else square(aim.at))
+        case StartMove(unit=unit) | StartCharge(unit=unit):
+            return Pick(unit, None)
+    return None
+
 
 RENDERER: Final = TilesRenderer()
 """tiles-d6's renderer, the ruleset's ``renderer``."""
@@ -534,6 +569,7 @@ __all__ = [
     "TilesRenderer",
     "board_parts",
     "board_svg",
+    "command_pick",
     "highlight",
     "labels",
     "letters",
