@@ -84,7 +84,7 @@ def _read(text: str) -> str:
         (f'{TILES} units={{"1.captain":{{"wings":2}}}}', "units.1.captain has no field 'wings'"),
         (f'{TILES} settings={{"map":"atlantis"}}', "settings: map: no map 'atlantis'"),
         (f'{TILES} units={{"1.captain":{{"at":[0,99]}}}}', "1.captain stands at (0,99), off the"),
-        (f"{TILES} phase=play active=7", "the game cannot hold this position"),
+        (f"{TILES} phase=play active=7", "active: 7 is not a seat"),
         ("multiversus/4 heroes_team=banner-knight", "name both teams and the scenario, or none"),
         (f"{KNIGHT[:-13]}moon", "has no scenario 'moon'"),
         (KNIGHT.replace("banner-knight", "nobody"), "no team 'nobody'"),
@@ -93,6 +93,77 @@ def _read(text: str) -> str:
 )
 def test_a_bad_position_is_refused_in_one_line_naming_the_fault(text: str, says: str) -> None:
     assert says in _read(text)
+
+
+WORLDS = "worlds-collide/1"
+BIDS = "sealed-bids/1"
+A_BID = '{"kind":"bid_committed","seat":1,"round":2,"token":1,"commitment":"c","salt":"s"}'
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (f"{TILES} round={10**20}", "round: a number of 21 digits is not within 0 to 8"),
+        (f"{TILES} turn=17", "turn: 17 is not within 0 to 16"),
+        (f"{TILES} draws=-1", "draws: -1 is not within 0 to 1000000"),
+        (f'{TILES} units={{"1.captain":{{"health":-5}}}}', "units.1.captain.health: -5 is not"),
+        (f'{TILES} units={{"1.captain":{{"health":99}}}}', "units.1.captain.health: 99 is not"),
+        (f'{TILES} units={{"1.captain":{{"seat":3}}}}', "units.1.captain.seat: 3 is not a seat"),
+        (f'{TILES} acted=["1.nobody"]', "acted: '1.nobody' is not a unit"),
+        (f"{TILES} injured=[99,0]", "injured.0: 99 is not within 0 to 5"),
+        (f"{TILES} first=3", "first: 3 is not a seat"),
+        (f"{WORLDS} round=99", "round: 99 is not within 0 to 5"),
+        (f'{WORLDS} models={{"1.commander":{{"hp":99}}}}', "models.1.commander.hp: 99 is not"),
+        (f'{WORLDS} models={{"1.commander":{{"hp":-1}}}}', "models.1.commander.hp: -1 is not"),
+        (f'{WORLDS} sides={{"0":{{"ap":-1}}}}', "sides.0.ap: -1 is not within 0 to 999"),
+        (f'{WORLDS} sides={{"1":{{"vp":{10**6}}}}}', "sides.1.vp: 1000000 is not within"),
+        (f"{WORLDS} active=0", "active: 0 is not a seat"),
+        (f"{BIDS} round=0", "round: 0 is not within 1 to 3"),
+        (f'{BIDS} settings={{"rounds":5}} round=6', "round: 6 is not within 1 to 5"),
+        (f"{BIDS} scores=[-1,0,0]", "scores.0: -1 is not within 0 to 18"),
+        (f"{BIDS} pot=19", "pot: 19 is not within 0 to 18"),
+        (f"{BIDS} spent=[[9],[],[]]", "spent.0: 9 is not a token"),
+        (f"{BIDS} round=2 spent=[[1,2],[],[]]", "spent.0: tokens spent: 2 is not within 0 to"),
+        (f"{BIDS} round=3 spent=[[1,1],[],[]]", "spent.0: a token is spent once"),
+        (f"{BIDS} spent=[[],[]]", "spent: one for each of the 3 seats"),
+        (f"{BIDS} round=2 spent=[[1],[2],[3]] bids=[{A_BID}]", "bids.0.token: 1 is not a token"),
+        (f"{BIDS} round=3 bids=[{A_BID}]", "bids.0.round: 2 is not within 3 to 3"),
+        (f"{BIDS} round=2 bids=[{A_BID},{A_BID}]", "bids: one bid a seat"),
+        (f"{KNIGHT} round={10**20}", "round: a number of 21 digits is not within 0 to 6"),
+        (f"{KNIGHT} turns_in_round=3", "turns_in_round: 3 is not within 0 to 2"),
+        (f"{KNIGHT} activations=-2", "activations: -2 is not within 0 to 9999"),
+        (
+            f'{KNIGHT} heroes={{"stash":["knight.red9"]}}',
+            "heroes.stash: 'knight.red9' is not a coin of the heroes",
+        ),
+        (
+            f'{KNIGHT} adversaries={{"discard":["knight.green1"]}}',
+            "adversaries.discard: 'knight.green1' is not a coin of the adversaries",
+        ),
+        (
+            f'{KNIGHT} heroes={{"stash":["knight.green1"],"discard":["knight.green1"]}}',
+            "heroes: coin knight.green1 is in two places",
+        ),
+        (
+            f'{KNIGHT} secrets=[{{"side":"heroes","name":"shapeshifter","choice":"x"}}]',
+            "secrets.0.name: 'shapeshifter' is not a secret of the heroes",
+        ),
+    ],
+)
+def test_a_value_the_rules_do_not_allow_is_refused_naming_its_field(text: str, says: str) -> None:
+    assert says in _read(text)
+
+
+def test_a_value_at_the_edge_of_what_the_rules_allow_is_read() -> None:
+    assert read_position(f"{TILES} round=8 turn=16").round == 8
+    assert read_position(f'{WORLDS} models={{"1.commander":{{"hp":0}}}}').models[0].hp == 0
+    assert read_position(f"{BIDS} round=3 scores=[18,0,0]").scores == (18, 0, 0)
+    assert read_position(f'{KNIGHT} heroes={{"stash":[],"discard":["knight.green1"]}}')
+
+
+def test_an_edit_is_held_to_the_rules_limits() -> None:
+    with pytest.raises(PositionError, match="round: 9 is not within 0 to 8"):
+        edit_position(TILES, "round=9")
 
 
 def test_a_position_longer_than_the_bound_is_refused_before_it_is_read() -> None:
