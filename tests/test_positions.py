@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+import multiversus_core
 from multiversus_cli.app import app
 from multiversus_core import MatchSettings, SettingsError, start_match
 from multiversus_core.engine.log import (
@@ -448,3 +449,12 @@ def test_any_edit_of_a_position_reads_or_is_refused_in_one_line(
         assert reason and "\n" not in reason
     else:
         assert read_position(write_position(state)) == state
+
+
+def test_the_package_offers_positions_as_text() -> None:
+    text = multiversus_core.write_position(read_position(f"{TILES} round=2"))
+    assert text == f"{TILES} round=2"
+    assert multiversus_core.read_position(text) == read_position(text)
+    with pytest.raises(multiversus_core.PositionError, match="round: 9 is not within 0 to 8"):
+        multiversus_core.read_position(f"{TILES} round=9")
+    assert {"PositionError", "read_position", "write_position"} <= set(multiversus_core.__all__)
