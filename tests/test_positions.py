@@ -6,7 +6,7 @@ The round trip over random play of every game is in ``tests/contract/test_positi
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 import pytest
@@ -36,8 +36,9 @@ from multiversus_core.engine.position import (
     write_position,
 )
 from multiversus_core.engine.registry import load_ruleset
-from multiversus_core.engine.verify import verify_data, verify_file
+from multiversus_core.engine.verify import check_commitments, verify_data, verify_file
 from multiversus_core.engine.viewlog import redact_log
+from multiversus_core.rulesets.multiversus.events import CoinsRevealed
 from multiversus_core.rulesets.sealed_bids.rules import Bid, BidsRevealed, SealedBidsSettings
 from multiversus_core.rulesets.tiles_d6.model import TilesSettings
 
@@ -230,7 +231,7 @@ def test_a_log_from_the_initial_state_has_no_position_in_its_header() -> None:
     assert b'"position"' not in encode_log(log).split(b"\n")[0]
 
 
-def test_a_reveal_of_a_bid_sealed_before_the_position_is_held_to_it() -> None:
+def test_the_audit_holds_a_reveal_of_a_bid_sealed_before_the_position_to_it() -> None:
     ruleset = load_ruleset("sealed-bids")
     sealed = ruleset.decide(Bid(player=1, token=3), start_position("sealed-bids/1", seed=2)[0])[1]
     bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
@@ -245,7 +246,63 @@ def test_a_reveal_of_a_bid_sealed_before_the_position_is_held_to_it() -> None:
     forged = msgspec.structs.replace(log, entries=(log.entries[0], forged_entry, *log.entries[2:]))
     assert verify_data(encode_log(log)).ok
     checked = verify_data(encode_log(forged))
-    assert not checked.ok and checked.code == "rules_differ" and checked.entry == 2
+    assert not checked.ok and checked.code == "reveal_mismatch" and checked.entry == 2
+    assert "is not the secret or salt the starting position holds" in checked.problem
+
+
+def _selected(seed: int) -> Any:
+    """A Multiversus state whose active coin selection is committed, not yet revealed."""
+    ruleset = load_ruleset("multiversus")
+    bots = {seat: ruleset.bots["random"](seed + seat) for seat in (1, 2)}
+    settings = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=seed)
+    state = ruleset.initial_state(settings, None)
+    while ruleset.outcome(state) is None:
+        activation = state.activation
+        if activation is not None and activation.commitment and not activation.revealed:
+            return state
+        seat = ruleset.to_act(state)[0]
+        view = ruleset.view(state, ruleset.viewer_of(state, seat))
+        command = bots[seat].choose(view, ruleset.legal_commands(state, seat))
+        state = ruleset.decide(command, state)[1]
+    raise AssertionError("no selection in the match")
+
+
+def test_the_audit_holds_a_coin_selection_made_before_the_position_to_it() -> None:
+    state = _selected(3)
+    bots = {seat: load_ruleset("multiversus").bots["random"](seat) for seat in (1, 2)}
+    log, _ = play_from(write_position(state), bots, seed=5)
+    assert verify_data(encode_log(log)).ok
+    number, revealed = next(
+        (number, event)
+        for number, entry in enumerate(log.entries)
+        for event in entry.events
+        if isinstance(event, CoinsRevealed)
+    )
+    assert revealed.salt == state.activation.salt  # the position's selection, revealed
+    entry = log.entries[number]
+    forged_event = msgspec.structs.replace(revealed, salt="0" * 64)
+    events = tuple(forged_event if e is revealed else e for e in entry.events)
+    entries = list(log.entries)
+    entries[number] = msgspec.structs.replace(entry, events=events)
+    forged = msgspec.structs.replace(log, entries=tuple(entries))
+    checked = verify_data(encode_log(forged))
+    assert not checked.ok and checked.code == "reveal_mismatch" and checked.entry == number + 1
+    assert "the Heroes' coin selection" in checked.problem or "the Adversaries'" in checked.problem
+
+
+def test_a_secret_held_by_the_position_and_never_revealed_is_named_as_such() -> None:
+    state = _selected(3)
+    bots = {seat: load_ruleset("multiversus").bots["random"](seat) for seat in (1, 2)}
+    log, _ = play_from(write_position(state), bots, seed=5)
+    kept = tuple(
+        msgspec.structs.replace(
+            entry, events=tuple(e for e in entry.events if not isinstance(e, CoinsRevealed))
+        )
+        for entry in log.entries
+    )
+    problems = check_commitments(msgspec.structs.replace(log, entries=kept))
+    assert problems and problems[0].code == "unrevealed"
+    assert "committed before the starting position" in problems[0].message
 
 
 def test_a_header_whose_position_and_settings_disagree_is_refused() -> None:
