@@ -305,6 +305,21 @@ def test_a_secret_held_by_the_position_and_never_revealed_is_named_as_such() -> 
     assert "committed before the starting position" in problems[0].message
 
 
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ('activation={"unit":"nobody"}', "activation.unit: 'nobody' is not a unit of the"),
+        ('activation={"coin":"nobody.green1"}', "activation.coin: 'nobody.green1' is not a coin"),
+        ('activation={"number":0}', "activation.number: 0 is not within 1 to"),
+        ('activation={"attacked_units":["nobody"]}', "'nobody' is not an enemy unit"),
+    ],
+)
+def test_the_activation_under_way_names_units_and_coins_that_exist(change: str, says: str) -> None:
+    with pytest.raises(PositionError) as caught:
+        edit_position(write_position(_selected(3)), change)
+    assert says in str(caught.value)
+
+
 def test_a_header_whose_position_and_settings_disagree_is_refused() -> None:
     ruleset = load_ruleset("sealed-bids")
     bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}

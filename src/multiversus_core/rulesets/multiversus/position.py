@@ -60,8 +60,8 @@ class MultiversusNotation:
     def limits(self, state: MatchState) -> Iterator[Limit]:
         """The round within the match's six (R16), two turns a round, the activations
         counted, each coin in a pile one of its side's units' (a coin in one place at a
-        time is :meth:`check`'s), the activation under way naming units and coins of the
-        sides it concerns, and each set-up secret one its sheet offers (R23)."""
+        time is :meth:`check`'s), the activation under way naming units, coins and figures
+        of the sides it concerns, and each set-up secret one its sheet offers (R23)."""
         yield Bound("round", state.round, 0, ROUNDS)
         yield Bound("turns_in_round", state.turns_in_round, 0, 2)
         yield Bound("activations", state.activations, 0, MAX_COUNT)
@@ -98,9 +98,21 @@ class MultiversusNotation:
                 coins[other],
                 f"a coin of the {other}",
             )
+        figures = {f.id for f in state.figures}
+        for unit_id in activation.attacked_units:
+            yield Known("activation.attacked_units", unit_id, units[other], "an enemy unit")
+        if activation.offer is not None:
+            yield Known("activation.offer.figure", activation.offer.figure, figures, "a figure")
+        if activation.forced is not None:
+            moved = activation.forced.move.figure
+            yield Known("activation.forced.move.figure", moved, figures, "a figure")
         for name in ("action", "reaction"):
             action: Action | None = getattr(activation, name)
             if action is not None:
+                if action.mover is not None:
+                    yield Known(f"activation.{name}.mover", action.mover, figures, "a figure")
+                for figure in action.done:
+                    yield Known(f"activation.{name}.done", figure, figures, "a figure")
                 yield Known(
                     f"activation.{name}.unit",
                     action.unit,
