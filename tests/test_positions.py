@@ -120,6 +120,16 @@ A_BID = '{"kind":"bid_committed","seat":1,"round":2,"token":1,"commitment":"c","
         (f'{WORLDS} sides={{"0":{{"ap":-1}}}}', "sides.0.ap: -1 is not within 0 to 999"),
         (f'{WORLDS} sides={{"1":{{"vp":{10**6}}}}}', "sides.1.vp: 1000000 is not within"),
         (f"{WORLDS} active=0", "active: 0 is not a seat"),
+        (
+            f"{WORLDS} phase=activations round=1 active=1 "
+            f'activation={{"seat":1,"models":["1.commander"],"plan":"move_twice","tactic":"x"}}',
+            "activation.tactic: 'x' is not a tactic of its faction",
+        ),
+        (
+            f"{WORLDS} phase=activations round=1 active=1 "
+            f'activation={{"seat":1,"models":["2.nobody"],"plan":"move_twice"}}',
+            "activation.models: '2.nobody' is not a model of its seat",
+        ),
         (f"{BIDS} round=0", "round: 0 is not within 1 to 3"),
         (f'{BIDS} settings={{"rounds":5}} round=6', "round: 6 is not within 1 to 5"),
         (f"{BIDS} scores=[-1,0,0]", "scores.0: -1 is not within 0 to 18"),

@@ -23,7 +23,7 @@ class WorldsNotation(Initial):
     def limits(self, state: WorldsState) -> Iterator[Limit]:
         """The round within the match's 5, the seats at the table, each side's AP and VP,
         each model's HP within its type's (W17), the environment deck's rolls a d6's, and
-        the models and dice of the activation under way."""
+        the models, tactic and dice of the activation under way."""
         yield Bound("round", state.round, 0, ROUNDS)
         for name in ("first_deployer", "environment_seat", "active", "winner"):
             seat = getattr(state, name)
@@ -43,6 +43,9 @@ class WorldsNotation(Initial):
             return
         ids = {m.id for m in state.models if m.seat == activation.seat}
         yield Known("activation.seat", activation.seat, SEATS, "a seat")
+        if activation.tactic is not None and activation.seat in SEATS:
+            tactics = {t.id for t in state.sides[activation.seat - 1].faction.tactics}
+            yield Known("activation.tactic", activation.tactic, tactics, "a tactic of its faction")
         for model_id in activation.models:
             yield Known("activation.models", model_id, ids, "a model of its seat")
         models = {m.id for m in state.models}
