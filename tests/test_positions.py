@@ -6,7 +6,7 @@ The round trip over random play of every game is in ``tests/contract/test_positi
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 import msgspec
 import pytest
@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+import multiversus_core
 from multiversus_cli.app import app
 from multiversus_core import MatchSettings, SettingsError, start_match
 from multiversus_core.engine.log import (
@@ -35,8 +36,9 @@ from multiversus_core.engine.position import (
     write_position,
 )
 from multiversus_core.engine.registry import load_ruleset
-from multiversus_core.engine.verify import verify_data, verify_file
+from multiversus_core.engine.verify import check_commitments, verify_data, verify_file
 from multiversus_core.engine.viewlog import redact_log
+from multiversus_core.rulesets.multiversus.events import CoinsRevealed
 from multiversus_core.rulesets.sealed_bids.rules import Bid, BidsRevealed, SealedBidsSettings
 from multiversus_core.rulesets.tiles_d6.model import TilesSettings
 
@@ -84,7 +86,7 @@ def _read(text: str) -> str:
         (f'{TILES} units={{"1.captain":{{"wings":2}}}}', "units.1.captain has no field 'wings'"),
         (f'{TILES} settings={{"map":"atlantis"}}', "settings: map: no map 'atlantis'"),
         (f'{TILES} units={{"1.captain":{{"at":[0,99]}}}}', "1.captain stands at (0,99), off the"),
-        (f"{TILES} phase=play active=7", "the game cannot hold this position"),
+        (f"{TILES} phase=play active=7", "active: 7 is not a seat"),
         ("multiversus/4 heroes_team=banner-knight", "name both teams and the scenario, or none"),
         (f"{KNIGHT[:-13]}moon", "has no scenario 'moon'"),
         (KNIGHT.replace("banner-knight", "nobody"), "no team 'nobody'"),
@@ -93,6 +95,87 @@ def _read(text: str) -> str:
 )
 def test_a_bad_position_is_refused_in_one_line_naming_the_fault(text: str, says: str) -> None:
     assert says in _read(text)
+
+
+WORLDS = "worlds-collide/1"
+BIDS = "sealed-bids/1"
+A_BID = '{"kind":"bid_committed","seat":1,"round":2,"token":1,"commitment":"c","salt":"s"}'
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        (f"{TILES} round={10**20}", "round: a number of 21 digits is not within 0 to 8"),
+        (f"{TILES} turn=17", "turn: 17 is not within 0 to 16"),
+        (f"{TILES} draws=-1", "draws: -1 is not within 0 to 1000000"),
+        (f'{TILES} units={{"1.captain":{{"health":-5}}}}', "units.1.captain.health: -5 is not"),
+        (f'{TILES} units={{"1.captain":{{"health":99}}}}', "units.1.captain.health: 99 is not"),
+        (f'{TILES} units={{"1.captain":{{"seat":3}}}}', "units.1.captain.seat: 3 is not a seat"),
+        (f'{TILES} acted=["1.nobody"]', "acted: '1.nobody' is not a unit"),
+        (f"{TILES} injured=[99,0]", "injured.0: 99 is not within 0 to 5"),
+        (f"{TILES} first=3", "first: 3 is not a seat"),
+        (f"{WORLDS} round=99", "round: 99 is not within 0 to 5"),
+        (f'{WORLDS} models={{"1.commander":{{"hp":99}}}}', "models.1.commander.hp: 99 is not"),
+        (f'{WORLDS} models={{"1.commander":{{"hp":-1}}}}', "models.1.commander.hp: -1 is not"),
+        (f'{WORLDS} sides={{"0":{{"ap":-1}}}}', "sides.0.ap: -1 is not within 0 to 999"),
+        (f'{WORLDS} sides={{"1":{{"vp":{10**6}}}}}', "sides.1.vp: 1000000 is not within"),
+        (f"{WORLDS} active=0", "active: 0 is not a seat"),
+        (
+            f"{WORLDS} phase=activations round=1 active=1 "
+            f'activation={{"seat":1,"models":["1.commander"],"plan":"move_twice","tactic":"x"}}',
+            "activation.tactic: 'x' is not a tactic of its faction",
+        ),
+        (
+            f"{WORLDS} phase=activations round=1 active=1 "
+            f'activation={{"seat":1,"models":["2.nobody"],"plan":"move_twice"}}',
+            "activation.models: '2.nobody' is not a model of its seat",
+        ),
+        (f"{BIDS} round=0", "round: 0 is not within 1 to 3"),
+        (f'{BIDS} settings={{"rounds":5}} round=6', "round: 6 is not within 1 to 5"),
+        (f"{BIDS} scores=[-1,0,0]", "scores.0: -1 is not within 0 to 18"),
+        (f"{BIDS} pot=19", "pot: 19 is not within 0 to 18"),
+        (f"{BIDS} spent=[[9],[],[]]", "spent.0: 9 is not a token"),
+        (f"{BIDS} round=2 spent=[[1,2],[],[]]", "spent.0: tokens spent: 2 is not within 0 to"),
+        (f"{BIDS} round=3 spent=[[1,1],[],[]]", "spent.0: a token is spent once"),
+        (f"{BIDS} spent=[[],[]]", "spent: one for each of the 3 seats"),
+        (f"{BIDS} round=2 spent=[[1],[2],[3]] bids=[{A_BID}]", "bids.0.token: 1 is not a token"),
+        (f"{BIDS} round=3 bids=[{A_BID}]", "bids.0.round: 2 is not within 3 to 3"),
+        (f"{BIDS} round=2 bids=[{A_BID},{A_BID}]", "bids: one bid a seat"),
+        (f"{KNIGHT} round={10**20}", "round: a number of 21 digits is not within 0 to 6"),
+        (f"{KNIGHT} turns_in_round=3", "turns_in_round: 3 is not within 0 to 2"),
+        (f"{KNIGHT} activations=-2", "activations: -2 is not within 0 to 9999"),
+        (
+            f'{KNIGHT} heroes={{"stash":["knight.red9"]}}',
+            "heroes.stash: 'knight.red9' is not a coin of the heroes",
+        ),
+        (
+            f'{KNIGHT} adversaries={{"discard":["knight.green1"]}}',
+            "adversaries.discard: 'knight.green1' is not a coin of the adversaries",
+        ),
+        (
+            f'{KNIGHT} heroes={{"stash":["knight.green1"],"discard":["knight.green1"]}}',
+            "heroes: coin knight.green1 is in two places",
+        ),
+        (
+            f'{KNIGHT} secrets=[{{"side":"heroes","name":"shapeshifter","choice":"x"}}]',
+            "secrets.0.name: 'shapeshifter' is not a secret of the heroes",
+        ),
+    ],
+)
+def test_a_value_the_rules_do_not_allow_is_refused_naming_its_field(text: str, says: str) -> None:
+    assert says in _read(text)
+
+
+def test_a_value_at_the_edge_of_what_the_rules_allow_is_read() -> None:
+    assert read_position(f"{TILES} round=8 turn=16").round == 8
+    assert read_position(f'{WORLDS} models={{"1.commander":{{"hp":0}}}}').models[0].hp == 0
+    assert read_position(f"{BIDS} round=3 scores=[18,0,0]").scores == (18, 0, 0)
+    assert read_position(f'{KNIGHT} heroes={{"stash":[],"discard":["knight.green1"]}}')
+
+
+def test_an_edit_is_held_to_the_rules_limits() -> None:
+    with pytest.raises(PositionError, match="round: 9 is not within 0 to 8"):
+        edit_position(TILES, "round=9")
 
 
 def test_a_position_longer_than_the_bound_is_refused_before_it_is_read() -> None:
@@ -158,7 +241,7 @@ def test_a_log_from_the_initial_state_has_no_position_in_its_header() -> None:
     assert b'"position"' not in encode_log(log).split(b"\n")[0]
 
 
-def test_a_reveal_of_a_bid_sealed_before_the_position_is_held_to_it() -> None:
+def test_the_audit_holds_a_reveal_of_a_bid_sealed_before_the_position_to_it() -> None:
     ruleset = load_ruleset("sealed-bids")
     sealed = ruleset.decide(Bid(player=1, token=3), start_position("sealed-bids/1", seed=2)[0])[1]
     bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
@@ -173,7 +256,78 @@ def test_a_reveal_of_a_bid_sealed_before_the_position_is_held_to_it() -> None:
     forged = msgspec.structs.replace(log, entries=(log.entries[0], forged_entry, *log.entries[2:]))
     assert verify_data(encode_log(log)).ok
     checked = verify_data(encode_log(forged))
-    assert not checked.ok and checked.code == "rules_differ" and checked.entry == 2
+    assert not checked.ok and checked.code == "reveal_mismatch" and checked.entry == 2
+    assert "is not the secret or salt the starting position holds" in checked.problem
+
+
+def _selected(seed: int) -> Any:
+    """A Multiversus state whose active coin selection is committed, not yet revealed."""
+    ruleset = load_ruleset("multiversus")
+    bots = {seat: ruleset.bots["random"](seed + seat) for seat in (1, 2)}
+    settings = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=seed)
+    state = ruleset.initial_state(settings, None)
+    while ruleset.outcome(state) is None:
+        activation = state.activation
+        if activation is not None and activation.commitment and not activation.revealed:
+            return state
+        seat = ruleset.to_act(state)[0]
+        view = ruleset.view(state, ruleset.viewer_of(state, seat))
+        command = bots[seat].choose(view, ruleset.legal_commands(state, seat))
+        state = ruleset.decide(command, state)[1]
+    raise AssertionError("no selection in the match")
+
+
+def test_the_audit_holds_a_coin_selection_made_before_the_position_to_it() -> None:
+    state = _selected(3)
+    bots = {seat: load_ruleset("multiversus").bots["random"](seat) for seat in (1, 2)}
+    log, _ = play_from(write_position(state), bots, seed=5)
+    assert verify_data(encode_log(log)).ok
+    number, revealed = next(
+        (number, event)
+        for number, entry in enumerate(log.entries)
+        for event in entry.events
+        if isinstance(event, CoinsRevealed)
+    )
+    assert revealed.salt == state.activation.salt  # the position's selection, revealed
+    entry = log.entries[number]
+    forged_event = msgspec.structs.replace(revealed, salt="0" * 64)
+    events = tuple(forged_event if e is revealed else e for e in entry.events)
+    entries = list(log.entries)
+    entries[number] = msgspec.structs.replace(entry, events=events)
+    forged = msgspec.structs.replace(log, entries=tuple(entries))
+    checked = verify_data(encode_log(forged))
+    assert not checked.ok and checked.code == "reveal_mismatch" and checked.entry == number + 1
+    assert "the Heroes' coin selection" in checked.problem or "the Adversaries'" in checked.problem
+
+
+def test_a_secret_held_by_the_position_and_never_revealed_is_named_as_such() -> None:
+    state = _selected(3)
+    bots = {seat: load_ruleset("multiversus").bots["random"](seat) for seat in (1, 2)}
+    log, _ = play_from(write_position(state), bots, seed=5)
+    kept = tuple(
+        msgspec.structs.replace(
+            entry, events=tuple(e for e in entry.events if not isinstance(e, CoinsRevealed))
+        )
+        for entry in log.entries
+    )
+    problems = check_commitments(msgspec.structs.replace(log, entries=kept))
+    assert problems and problems[0].code == "unrevealed"
+    assert "committed before the starting position" in problems[0].message
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        ('activation={"unit":"nobody"}', "activation.unit: 'nobody' is not a unit of the"),
+        ('activation={"coin":"nobody.green1"}', "activation.coin: 'nobody.green1' is not a coin"),
+        ('activation={"number":0}', "activation.number: 0 is not within 1 to"),
+        ('activation={"attacked_units":["nobody"]}', "'nobody' is not an enemy unit"),
+    ],
+)
+def test_the_activation_under_way_names_units_and_coins_that_exist(change: str, says: str) -> None:
+    with pytest.raises(PositionError) as caught:
+        edit_position(write_position(_selected(3)), change)
+    assert says in str(caught.value)
 
 
 def test_a_header_whose_position_and_settings_disagree_is_refused() -> None:
@@ -377,3 +531,12 @@ def test_any_edit_of_a_position_reads_or_is_refused_in_one_line(
         assert reason and "\n" not in reason
     else:
         assert read_position(write_position(state)) == state
+
+
+def test_the_package_offers_positions_as_text() -> None:
+    text = multiversus_core.write_position(read_position(f"{TILES} round=2"))
+    assert text == f"{TILES} round=2"
+    assert multiversus_core.read_position(text) == read_position(text)
+    with pytest.raises(multiversus_core.PositionError, match="round: 9 is not within 0 to 8"):
+        multiversus_core.read_position(f"{TILES} round=9")
+    assert {"PositionError", "read_position", "write_position"} <= set(multiversus_core.__all__)

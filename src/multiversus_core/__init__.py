@@ -15,7 +15,9 @@ Rules are pure functions: :func:`decide` turns a command into events and
 events; :mod:`multiversus_core.engine.log` reads and writes match logs. Secrets are
 committed when chosen and revealed later (:mod:`multiversus_core.rulesets.multiversus.secrets`):
 in a match with ``salts="secrets"``, pass each command through :func:`salted`
-before applying it.
+before applying it. :func:`write_position` and :func:`read_position` write any
+game's state as one line of text and read it back (:class:`PositionError` when it
+cannot be read).
 """
 
 from multiversus_core._moved import install as _install_moved
@@ -28,6 +30,7 @@ from multiversus_core.engine.errors import (
     SettingsError,
     SheetError,
 )
+from multiversus_core.engine.position import PositionError, read_position, write_position
 from multiversus_core.engine.registry import game_ids, load_ruleset
 from multiversus_core.engine.render import Renderer, renderer_of
 from multiversus_core.engine.ruleset import Ruleset
@@ -108,6 +111,7 @@ __all__ = [
     "MatchView",
     "MultiversusError",
     "PlayerViewer",
+    "PositionError",
     "React",
     "Renderer",
     "RollInitiative",
@@ -136,6 +140,7 @@ __all__ = [
     "initial_state",
     "legal_commands",
     "load_ruleset",
+    "read_position",
     "redact",
     "redact_log",
     "renderer_of",
@@ -144,4 +149,5 @@ __all__ = [
     "start_match",
     "view",
     "waiting_for",
+    "write_position",
 ]

@@ -21,7 +21,7 @@ from multiversus_core.engine.position import (
     without_chance,
     write_position,
 )
-from multiversus_core.engine.verify import verify_data
+from multiversus_core.engine.verify import check_commitments, verify_data
 from tests.contract.kit import examples, play
 
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
@@ -84,7 +84,9 @@ def test_a_match_played_on_from_a_position_logs_it_and_verifies(
     rng = random.Random(seed)
     for example in examples(ruleset, base_settings, seed):
         states = play(ruleset, example, rng).states
-        for state in rng.sample(states, 3):
+        # and a state holding a secret committed before it, if the match has one
+        holding = [s for s in states if ruleset.auditor(s.settings).start_at(s)]
+        for state in [*rng.sample(states, 3), *holding[:1]]:
             text = write_position(state)
             bots = {seat: ruleset.bots["random"](seed + seat) for seat in range(1, 7)}
             for public in (None, 7):
@@ -94,6 +96,7 @@ def test_a_match_played_on_from_a_position_logs_it_and_verifies(
                 assert decode_log(data) == log
                 checked = verify_data(data)
                 assert checked.ok, (text, checked.problem)
+                assert check_commitments(log) == (), text  # verify audits only on a failure
                 assert (log.chance is None) == (public is not None or not log.entries)
                 assert ruleset.outcome(last) is not None
 

@@ -13,13 +13,15 @@ pairs them the same way for every game, and names every problem:
   commitment at once, and stays open for its public reveal.
 
 It works the same on a whole log and on one viewer's redacted log, whose
-placeholders still commit.
+placeholders still commit. A log of a match started from a position begins with
+the secrets committed before it open (:class:`Held`: the position holds each
+one's value and salt), and a reveal of one must give the very same.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Literal, Protocol, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 import msgspec
 
@@ -80,6 +82,18 @@ class Due(msgspec.Struct, frozen=True, gc=False):
     """The moment in words, for a problem ("by the end of its activation")."""
 
 
+class Held(msgspec.Struct, frozen=True, gc=False):
+    """A secret committed before the position a log starts from, still to be revealed: the
+    position holds its value and salt, so its reveal must give the very same (its
+    commitment was bound to the match the position was written in, not this one)."""
+
+    key: str
+    salt: str
+    value: tuple[str, ...]
+    what: str
+    """The secret in words, for a problem."""
+
+
 SecretFact: TypeAlias = Committed | Revealed | Due
 """What an event says about the secrets of a match."""
 
@@ -96,28 +110,41 @@ class Auditor(Protocol):
         """Return what ``event`` (or its redacted placeholder) says about the secrets."""
         ...
 
+    def start_at(self, state: Any) -> Sequence[Held]:
+        """Read on from ``state``, the referee's state a log starts from (a position): return
+        the secrets committed before it and not revealed yet."""
+        ...
+
 
 class _Open(msgspec.Struct, gc=False):
     entry: int
+    """The commitment's entry; 0 for a secret held by the starting position."""
     digest: str
-    blank: msgspec.Struct
+    blank: msgspec.Struct | None
+    """None for a secret held by the starting position: only its very value opens it."""
     what: str
 
 
 def check_commitments(
-    auditor: Auditor, entries: Iterable[Sequence[msgspec.Struct]]
+    auditor: Auditor, entries: Iterable[Sequence[msgspec.Struct]], start: Any = None
 ) -> tuple[CommitmentProblem, ...]:
     """Return every commitment problem of a log's entries (their events), in entry order.
 
-    A log that stops before a secret is due is not faulted for it.
+    ``start`` is the referee's state the log starts from when it starts from a position
+    (the secrets it holds open); None for a log from the start of the match. A log that
+    stops before a secret is due is not faulted for it.
     """
     audited = auditor.audited
     read = auditor.read
     committed: dict[str, _Open] = {}
     opened: dict[str, tuple[str, tuple[str, ...]]] = {}
-    """The salt and value each open commitment was found to open by its own copy: its
-    public reveal with the very same need not be hashed again."""
+    """The salt and value each open commitment was found to open by its own copy (or that
+    the starting position holds): its public reveal with the very same need not be hashed."""
     problems: list[CommitmentProblem] = []
+    if start is not None:
+        for held in auditor.start_at(start):
+            committed[held.key] = _Open(0, "", None, held.what)
+            opened[held.key] = (held.salt, held.value)
     for number, events in enumerate(entries, start=1):
         for event in events:
             if type(event) not in audited:  # most events neither commit, reveal nor make due
@@ -138,6 +165,7 @@ def check_commitments(
 
 
 def _opening(at: _Open, value: tuple[str, ...]) -> msgspec.Struct:
+    assert at.blank is not None  # a held secret is opened by its value alone
     return msgspec.structs.replace(at.blank, value=value)
 
 
@@ -181,6 +209,14 @@ def _reveal(
         )
     elif opened.pop(fact.key, None) == (fact.salt, fact.value):
         pass  # the chooser's own salt and value, found to open it already
+    elif at.blank is None:
+        problems.append(
+            CommitmentProblem(
+                number,
+                "reveal_mismatch",
+                f"the reveal of {fact.what} is not the secret or salt the starting position holds",
+            )
+        )
     elif not opens(at.digest, fact.salt, _opening(at, fact.value)):
         problems.append(
             CommitmentProblem(
@@ -198,11 +234,12 @@ def _due(
 ) -> None:
     for key in [k for k in committed if k.startswith(fact.prefixes)]:
         at = committed.pop(key)
+        when = f"in entry {at.entry}" if at.entry else "before the starting position"
         problems.append(
             CommitmentProblem(
                 number,
                 "unrevealed",
-                f"{at.what}, committed in entry {at.entry}, was never revealed ({fact.when})",
-                at.entry,
+                f"{at.what}, committed {when}, was never revealed ({fact.when})",
+                at.entry or None,
             )
         )

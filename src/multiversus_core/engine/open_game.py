@@ -15,7 +15,7 @@ from typing import Any, Final, Protocol, TypeVar
 import msgspec
 from msgspec.structs import replace
 
-from multiversus_core.engine.audit import Revealed, SecretFact
+from multiversus_core.engine.audit import Held, Revealed, SecretFact
 from multiversus_core.engine.chance import Chance
 from multiversus_core.engine.commit import is_salt
 from multiversus_core.engine.errors import SettingsError
@@ -98,6 +98,10 @@ class NoSecrets:
 
     def read(self, event: msgspec.Struct) -> Sequence[SecretFact]:
         """Nothing: no event commits, reveals or makes anything due."""
+        return ()
+
+    def start_at(self, state: object) -> Sequence[Held]:
+        """Nothing: no secret is ever held."""
         return ()
 
 

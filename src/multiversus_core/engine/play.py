@@ -58,7 +58,8 @@ def play_from(
     state, chance = start_position(position, seed=seed)
     header = new_header(state.settings, write_position(without_chance(state)))
     entries, state = _play(state, bots)
-    return MatchLog(header=header, entries=entries, chance=chance), state
+    # A log without entries has no end record to reveal its chance by (a match already over).
+    return MatchLog(header=header, entries=entries, chance=chance if entries else None), state
 
 
 def _play(state: Any, bots: Mapping[Seat, Bot]) -> tuple[tuple[LogEntry[Any, Any], ...], Any]:

@@ -18,6 +18,11 @@ laid out later in the match (Multiversus' teams, chosen at set-up) offers a
 :class:`Notation`: the fields the template depends on (written first), and the
 template they give.
 
+A position read is one the game can hold: its types as a log's, then each integer
+within the bounds the rules give it and each id one that exists (the game's
+:meth:`Notation.limits`, checked by :func:`check_limits`), then the game's own
+checks; :class:`PositionError` names the first field wrong.
+
 A position written from the referee's state holds everything, its secrets
 included (hidden selections, their salts, the chance seed when known): it is
 the referee's, as the state is. A side's view is not a position; to share one
@@ -33,8 +38,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable
-from typing import Any, Final, Protocol, TypeAlias
+from collections.abc import Collection, Iterable
+from typing import Any, Final, NamedTuple, Protocol, TypeAlias
 
 import msgspec
 
@@ -45,10 +50,15 @@ from multiversus_core.engine.registry import AnyRuleset, load_ruleset, ruleset_o
 from multiversus_core.engine.ruleset import Table, with_secret_chance
 
 __all__ = [
+    "MAX_DRAWS",
     "MAX_POSITION",
+    "Bound",
     "Initial",
+    "Known",
+    "Limit",
     "Notation",
     "PositionError",
+    "check_limits",
     "check_squares",
     "edit_position",
     "notation_version",
@@ -66,9 +76,40 @@ MAX_POSITION: Final = 16_384
 """The longest position text, in characters: longer text is refused before it is read."""
 
 
+MAX_DRAWS: Final = 1_000_000
+"""The most chance draws a position's ``draws`` counter may count, in any game: far more
+than any match takes, and it keeps a counter from being absurd."""
+
+
 class PositionError(MultiversusError, ValueError):
     """A position text that cannot be read: not well formed, of an unknown game or
     version, or naming a state the game cannot hold. The message is one line."""
+
+
+class Bound(NamedTuple):
+    """An integer of a position, and the range the rules allow it."""
+
+    path: str
+    """Where it is, as an error names it: ``round``, ``units.1.captain.health``."""
+    value: int
+    low: int
+    high: int
+
+
+class Known(NamedTuple):
+    """An id a position names, and the ids that exist where it is used."""
+
+    path: str
+    """Where it is, as an error names it: ``acted``, ``heroes.stash``."""
+    value: str | int
+    ids: Collection[str | int]
+    what: str = "an id"
+    """What the ids are, in words, as an error says the value is not one: ``a unit``,
+    ``a coin of the heroes``, ``a seat``."""
+
+
+Limit: TypeAlias = Bound | Known
+"""What a game bounds in a position: an integer's range, or an id that must exist."""
 
 
 class Notation(Protocol):
@@ -91,9 +132,17 @@ class Notation(Protocol):
         """
         ...
 
+    def limits(self, state: Any) -> Iterable[Limit]:
+        """What the rules bound in ``state``, beyond its types: each integer with the range
+        the rules allow it (the round within the match's rounds, a figure's health within
+        its own), each id with the ids that exist (a unit, a coin). The engine checks them
+        (:func:`check_limits`) before :meth:`check`; the ``draws`` counter is bounded for
+        every game."""
+        ...
+
     def check(self, state: Any) -> None:
-        """Check what the types of a state read from text do not: every piece on the board
-        and no square held twice, and the like.
+        """Check what the types and :meth:`limits` of a state read from text do not: every
+        piece on the board and no square held twice, and the like.
 
         :raises PositionError: naming the first thing wrong.
         """
@@ -109,6 +158,11 @@ class Initial:
     def template(self, state: Any) -> Any:
         """The state itself: the initial state of its settings."""
         return state
+
+    def limits(self, state: Any) -> Iterable[Limit]:
+        """No limits beyond the types (and the engine's bound on ``draws``): override to
+        bound more."""
+        return ()
 
     def check(self, state: Any) -> None:
         """Nothing beyond the types: override to check more."""
@@ -128,6 +182,27 @@ def check_squares(pieces: Iterable[tuple[str, Iterable[Square]]], width: int, he
             other = held.setdefault((column, row), name)
             if other != name:
                 raise PositionError(f"{name} and {other} both stand at ({column},{row})")
+
+
+def check_limits(limits: Iterable[Limit]) -> None:
+    """Check each integer is within its bound and each id exists.
+
+    :raises PositionError: naming the first field out of bounds, in one line.
+    """
+    for limit in limits:
+        match limit:
+            case Bound(path, value, low, high):
+                if not low <= value <= high:
+                    raise PositionError(f"{path}: {_number(value)} is not within {low} to {high}")
+            case Known(path, value, ids, what):
+                if value not in ids:
+                    named = repr(value[:40]) if isinstance(value, str) else _number(value)
+                    raise PositionError(f"{path}: {named} is not {what}")
+
+
+def _number(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 12 else f"a number of {len(text.lstrip('-'))} digits"
 
 
 _WORD: Final = re.compile(r"[A-Za-z][A-Za-z0-9_.:-]*")
@@ -385,9 +460,19 @@ def _state(ruleset: AnyRuleset, fields: dict[str, Any]) -> Any:
         for name, value in fields.items()
     }
     state = msgspec.structs.replace(template, **changes)
+    _check(ruleset, state)
+    return state
+
+
+def _check(ruleset: AnyRuleset, state: Any) -> None:
+    """Check a state read or edited from text: the limits, the game's checks, the questions."""
+    draws = getattr(state, "draws", None)
+    if isinstance(draws, int):
+        check_limits([Bound("draws", draws, 0, MAX_DRAWS)])
+    notation = _notation(ruleset)
+    check_limits(notation.limits(state))
     notation.check(state)
     _check_state(ruleset, state)
-    return state
 
 
 def _apply(diff: Any, template: Any, annotation: Any, path: str) -> Any:
@@ -468,8 +553,7 @@ def edit_position(text: str, changes: str) -> str:
             for name, value in fields.items()
         },
     )
-    _notation(ruleset).check(edited)
-    _check_state(ruleset, edited)
+    _check(ruleset, edited)
     return write_position(edited)
 
 

@@ -251,14 +251,8 @@ def _commitment_failed(
     A commitment problem comes before a refused command or other events at a
     later entry, and before other events at its own.
     """
-    if log.header.position:
-        # The audit reads commitments from the match's first event; one that started from a
-        # position holds secrets committed before it, and the rules alone judge its entries.
-        return None
     settings = log.header.settings
-    problems = audit.check_commitments(
-        ruleset.auditor(settings), [entry.events for entry in log.entries]
-    )
+    problems = check_commitments(log)
     if not problems or problems[0].entry > last:
         return None
     first = problems[0]
@@ -713,10 +707,15 @@ def check_commitments(log: MatchLog | RedactedLog) -> tuple[CommitmentProblem, .
     time), and every commitment must be revealed when the game's rules say
     (in Multiversus, a coin selection by the end of its activation, everything
     by the end of the match). A log that stops before then is not faulted for
-    what is still due.
+    what is still due. A log started from a position starts with the secrets it
+    holds open: a reveal of one must give the position's very secret and salt.
+
+    :raises PositionError: if the header's position cannot be read.
     """
-    auditor = load_ruleset(log.game).auditor(log.header.settings)
-    return audit.check_commitments(auditor, [entry.events for entry in log.entries])
+    ruleset = load_ruleset(log.game)
+    auditor = ruleset.auditor(log.header.settings)
+    start = opening_state(ruleset, log.header, None) if log.header.position else None
+    return audit.check_commitments(auditor, [entry.events for entry in log.entries], start)
 
 
 __all__ = [

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Final
 
-from multiversus_core.engine.audit import Committed, Due, Revealed, SecretFact
+from multiversus_core.engine.audit import Committed, Due, Held, Revealed, SecretFact
 from multiversus_core.rulesets.multiversus.events import (
     ActivationEnded,
     CoinsRevealed,
@@ -33,6 +33,7 @@ from multiversus_core.rulesets.multiversus.secrets import (
     selection_value,
 )
 from multiversus_core.rulesets.multiversus.settings import MatchSettings
+from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import Seat, Side
 from multiversus_core.rulesets.multiversus.views import (
     HiddenCoinsSelected,
@@ -123,6 +124,33 @@ class Auditor:
             case _:
                 pass
         return ()
+
+    def start_at(self, state: MatchState) -> Sequence[Held]:
+        """Read on from ``state``: its round, activations and seats; return the selections of
+        the activation under way and the set-up secrets not revealed yet."""
+        self.round, self.activations = state.round, state.activations
+        if state.heroes_seat is not None:
+            other: Seat = 2 if state.heroes_seat == 1 else 1
+            self.seats = {"heroes": state.heroes_seat, "adversaries": other}
+        held = [
+            Held(f"secret:{s.side}:{s.name}", s.salt, (s.choice,), _what("secret", s.side, s.name))
+            for s in state.secrets
+            if s.commitment and not s.revealed
+        ]
+        activation = state.activation
+        if activation is None:
+            return tuple(held)
+        side = activation.side
+        if activation.commitment and not activation.revealed and activation.coin is not None:
+            value = selection_value(activation.coin, activation.actions)
+            held.append(Held(f"coins:{side}:", activation.salt, value, _what("coins", side, "")))
+        coin = activation.reaction_coin
+        if activation.reaction_commitment and not activation.reaction_revealed and coin:
+            other_side: Side = "adversaries" if side == "heroes" else "heroes"
+            value = selection_value(coin, activation.reaction_actions)
+            what = _what("reaction", other_side, "")
+            held.append(Held(f"reaction:{other_side}:", activation.reaction_salt, value, what))
+        return tuple(held)
 
     def _commit(self, kind: SecretKind, side: Side, name: str, digest: str) -> Committed:
         secret = kind == "secret"

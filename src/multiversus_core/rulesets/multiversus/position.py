@@ -11,14 +11,17 @@ Initiative, the activation under way and the decision waited for.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Final
 
-from multiversus_core.engine.position import PositionError, check_squares
+from multiversus_core.engine.position import Bound, Known, Limit, PositionError, check_squares
 from multiversus_core.rulesets.multiversus.catalog import find_team, missing_team
 from multiversus_core.rulesets.multiversus.evolve import evolve_all
 from multiversus_core.rulesets.multiversus.geometry import figure_squares
+from multiversus_core.rulesets.multiversus.initiative import ROUNDS
 from multiversus_core.rulesets.multiversus.setup import laid_out
-from multiversus_core.rulesets.multiversus.state import MatchState
+from multiversus_core.rulesets.multiversus.state import Action, MatchState
+from multiversus_core.rulesets.multiversus.terms import MAX_COUNT, SIDES, Side
 
 __all__ = ["NOTATION", "MultiversusNotation"]
 
@@ -54,12 +57,89 @@ class MultiversusNotation:
             raise PositionError(f"{adversaries.name} has no scenario {scenario_id!r}") from None
         return evolve_all(state, events)
 
-    def check(self, state: MatchState) -> None:
-        """Every figure on the board within it (a moving figure may pass through an ally,
-        so two may share a space for a while).
+    def limits(self, state: MatchState) -> Iterator[Limit]:
+        """The round within the match's six (R16), two turns a round, the activations
+        counted, each coin in a pile one of its side's units' (a coin in one place at a
+        time is :meth:`check`'s), the activation under way naming units, coins and figures
+        of the sides it concerns, and each set-up secret one its sheet offers (R23)."""
+        yield Bound("round", state.round, 0, ROUNDS)
+        yield Bound("turns_in_round", state.turns_in_round, 0, 2)
+        yield Bound("activations", state.activations, 0, MAX_COUNT)
+        units = {side: {u.id for u in state.units if u.side == side} for side in SIDES}
+        coins = {
+            side: {coin for u in state.units if u.side == side for coin in u.coins}
+            for side in SIDES
+        }
+        for side in SIDES:
+            piles = state.piles(side)
+            for pile in ("stash", "discard", "removed"):
+                for coin in getattr(piles, pile):
+                    yield Known(f"{side}.{pile}", coin, coins[side], f"a coin of the {side}")
+        for index, secret in enumerate(state.secrets):
+            offers = {o.name: o.options for o in state.secret_offers if o.side == secret.side}
+            yield Known(
+                f"secrets.{index}.name", secret.name, offers, f"a secret of the {secret.side}"
+            )
+            options = offers.get(secret.name, ())
+            yield Known(f"secrets.{index}.choice", secret.choice, options, "one of its options")
+        activation = state.activation
+        if activation is None:
+            return
+        side = activation.side
+        other: Side = "adversaries" if side == "heroes" else "heroes"
+        yield Known("activation.unit", activation.unit, units[side], f"a unit of the {side}")
+        yield Bound("activation.number", activation.number, 1, state.activations)
+        if activation.coin is not None:
+            yield Known("activation.coin", activation.coin, coins[side], f"a coin of the {side}")
+        if activation.reaction_coin is not None:
+            yield Known(
+                "activation.reaction_coin",
+                activation.reaction_coin,
+                coins[other],
+                f"a coin of the {other}",
+            )
+        figures = {f.id for f in state.figures}
+        for unit_id in activation.attacked_units:
+            yield Known("activation.attacked_units", unit_id, units[other], "an enemy unit")
+        if activation.offer is not None:
+            yield Known("activation.offer.figure", activation.offer.figure, figures, "a figure")
+        if activation.forced is not None:
+            moved = activation.forced.move.figure
+            yield Known("activation.forced.move.figure", moved, figures, "a figure")
+        for name in ("action", "reaction"):
+            action: Action | None = getattr(activation, name)
+            if action is not None:
+                if action.mover is not None:
+                    yield Known(f"activation.{name}.mover", action.mover, figures, "a figure")
+                for figure in action.done:
+                    yield Known(f"activation.{name}.done", figure, figures, "a figure")
+                yield Known(
+                    f"activation.{name}.unit",
+                    action.unit,
+                    units[action.side],
+                    f"a unit of the {action.side}",
+                )
+                if action.target_unit is not None:
+                    yield Known(
+                        f"activation.{name}.target_unit",
+                        action.target_unit,
+                        units[other if action.side == side else side],
+                        "an enemy unit",
+                    )
 
-        :raises PositionError: naming the figure.
+    def check(self, state: MatchState) -> None:
+        """Each coin in one place at a time; every figure on the board within it (a moving
+        figure may pass through an ally, so two may share a space for a while).
+
+        :raises PositionError: naming the coin or the figure.
         """
+        for side in SIDES:
+            piles = state.piles(side)
+            seen: set[str] = set()
+            for coin in (*piles.stash, *piles.discard, *piles.removed):
+                if coin in seen:
+                    raise PositionError(f"{side}: coin {coin} is in two places")
+                seen.add(coin)
         placed = [f for f in state.figures if f.square is not None]
         if placed and state.board is None:
             raise PositionError("figures stand on a board not laid out")

@@ -54,7 +54,8 @@ The modules
 :mod:`.rules` (settings, commands, events and their placeholders, a bid's
 commitment and its audit, the state, ``evolve``, ``decide``, the outcome and
 the match in words), :mod:`.hidden` (views, redaction and determinization:
-the one door to hidden information), and :mod:`.ruleset` (bots, the search
+the one door to hidden information), :mod:`.position` (what the rules bound
+in a position written as text), and :mod:`.ruleset` (bots, the search
 game, and :data:`RULESET`, the game behind the engine's
 :class:`~multiversus_core.engine.ruleset.Ruleset` protocol).
 """

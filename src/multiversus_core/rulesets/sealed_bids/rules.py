@@ -11,7 +11,7 @@ from typing import Final, TypeAlias
 import msgspec
 from msgspec.structs import replace
 
-from multiversus_core.engine.audit import Committed, Due, Revealed, SecretFact
+from multiversus_core.engine.audit import Committed, Due, Held, Revealed, SecretFact
 from multiversus_core.engine.chance import Chance, Seed, dice_seed, roll
 from multiversus_core.engine.commit import SaltSource, check_salt, commit, seeded_salt
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError, SettingsError
@@ -192,6 +192,16 @@ class BidAuditor:
             case MatchEnded():
                 return (Due(("bid:",), "by the end of the match"),)
         return ()
+
+    def start_at(self, state: SealedBidsState) -> Sequence[Held]:
+        """This round's bids not revealed yet, each held with its token and salt."""
+        if state.revealed:
+            return ()
+        held = []
+        for bid in state.bids:
+            key, what = _secret(bid.round, bid.seat)
+            held.append(Held(key, bid.salt, (str(bid.token),), what))
+        return tuple(held)
 
 
 def _secret(round: int, seat: Seat) -> tuple[str, str]:

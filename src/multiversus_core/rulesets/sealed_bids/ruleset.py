@@ -19,6 +19,7 @@ from multiversus_core.engine.errors import SettingsError
 from multiversus_core.engine.records import Upcast
 from multiversus_core.engine.ruleset import Ruleset, Seat, Table, Viewer, table_of, with_table_of
 from multiversus_core.rulesets.sealed_bids import actions, hidden, render, rules
+from multiversus_core.rulesets.sealed_bids.position import NOTATION
 from multiversus_core.rulesets.sealed_bids.rules import (
     Bid,
     Command,
@@ -125,6 +126,8 @@ class SealedBidsRuleset:
     describe_command = staticmethod(rules.describe_command)
     renderer: Final = render.RENDERER
     """No board; its commands in words (:mod:`.render`)."""
+    notation: Final = NOTATION
+    """Its positions' limits (:mod:`.position`)."""
     view = staticmethod(hidden.view)
     redact_event = staticmethod(hidden.redact_event)
     redact_command = staticmethod(hidden.redact_command)
