@@ -82,6 +82,8 @@ class Position:
     viewer: str
     legal: Any
     names: tuple[str, ...]
+    history: tuple[tuple[Any, tuple[Any, ...]], ...] = ()
+    """The match so far as the view log fills it in: a command and its events an entry."""
 
 
 @dataclass(frozen=True)
@@ -326,17 +328,26 @@ class SeatClient:
 
     def position(self) -> tuple[RedactedLog, Any, list[Told]]:
         """The view log, the state it fills in, and the entries not told yet."""
+        shown, state, told, _ = self._filled()
+        return shown, state, told
+
+    def _filled(
+        self,
+    ) -> tuple[RedactedLog, Any, list[Told], tuple[tuple[Any, tuple[Any, ...]], ...]]:
+        """As :meth:`position`, with every entry filled in (a command and its events)."""
         shown = self.shown
         assert shown is not None  # joined
         ruleset = load_ruleset(shown.game)
         state = ruleset.initial_state(shown.header.settings, None)
         told: list[Told] = []
+        history: list[tuple[Any, tuple[Any, ...]]] = []
         for number, (entry, _) in enumerate(filled_entries(shown, str(self.path)), start=1):
             if number > self._told:
                 told.append(Told(ruleset, shown.header.settings, state, entry, shown.viewer))
+            history.append((entry.command, tuple(entry.events)))
             state = ruleset.fold(state, entry.events)
         self._told = len(shown.entries)
-        return shown, state, told
+        return shown, state, told, tuple(history)
 
     async def _act(self, websocket: ClientConnection) -> None:
         if self.waiting or self.pending or (self.watch is None and self.decide is None):
@@ -344,7 +355,7 @@ class SeatClient:
         if self._acted_at == len(self.lines):  # nothing new since the last look
             return
         self._acted_at = len(self.lines)
-        shown, state, told = self.position()
+        shown, state, told, history = self._filled()
         for entry in told:
             if self.watch is not None:
                 self.watch(entry)
@@ -355,7 +366,7 @@ class SeatClient:
         names = ruleset.table(shown.header.settings).players
         legal = ruleset.legal_commands(state, seat)
         viewer = ruleset.viewer_of(state, seat)
-        position = Position(ruleset, state, seat, viewer, legal, names)
+        position = Position(ruleset, state, seat, viewer, legal, names, history)
         command = await asyncio.to_thread(self.decide, position)
         self.pending = True
         await websocket.send(encoder.encode(Act(msgspec.Raw(encoder.encode(command)))).decode())
