@@ -55,6 +55,7 @@ def test_a_person_joins_multiversus_with_its_menus_confirm_step_and_letters_then
         child.expect(CHOICE)
         child.sendline("h")  # play's own help, not a numbered list's hint
         child.expect_exact("A coin selection takes three steps")
+        child.expect_exact("or join's link again, carries it on")
         child.expect(CHOICE)
         child.sendline("l")
         child.expect(r"The match so far \(\d+ commands\):")

@@ -146,7 +146,7 @@ At any prompt you can also type:
 Moving, a step has a fixed key wherever the figure stands: n ne e se s sw w nw
 (the figure moving, or name another by its board label: tm2 n); m 4,6 (or
 m tm2 4,6) sends it to a space by its shortest legal path, one step at a time.
-  q  quit; the log is kept, and --resume carries on from it
+  q  quit; the log is kept (play --resume, or join's link again, carries it on)
 `multiversus rules` gives the rules on one screen."""
 
 
