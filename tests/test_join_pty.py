@@ -22,6 +22,7 @@ from multiversus_core.engine.viewlog import read_view_log  # noqa: E402
 from tests.test_cli_pty import CHOICE, MAX_ANSWERS, exit_status, spawn  # noqa: E402
 from tests.test_serve import create, finish, free_port, join_process, serve_process  # noqa: E402
 
+ENDED = re.compile(r"The match ended in round \d of 6: ")
 LEFT = re.compile(r"you left the match; the view log is kept in (\S+), and `(.+?)` carries it on")
 
 
@@ -44,7 +45,7 @@ def seated(port: int, game: str, tmp_path: Path) -> tuple[str, subprocess.Popen[
     return links["seats"][0], bot
 
 
-def test_a_person_joins_multiversus_with_its_menus_confirm_step_and_letters_then_rejoins(
+def test_a_person_joins_multiversus_with_its_menus_confirm_step_and_letters_quits_and_rejoins(
     tmp_path: Path, port: int
 ) -> None:
     link, bot = seated(port, "multiversus", tmp_path)
@@ -98,9 +99,20 @@ def test_a_person_joins_multiversus_with_its_menus_confirm_step_and_letters_then
     ]
     assert len(selected) == 1 and not shown.finished
     assert selected[0].colour == colour and selected[0].actions == (action.lower(),)
-    # the same link, the same view log: the seat carries on (a bot now) to the end
-    code, output = finish(join_process(link, "random", view, 3))
-    assert code == 0 and "The cross-check passed" in output, output
+    # the same link, the same view log: the person carries on to the end, closed as at play
+    child = spawn("join", link, "--log", str(view), cwd=tmp_path)
+    try:
+        for _ in range(MAX_ANSWERS):
+            if child.expect([CHOICE, ENDED], timeout=60) == 1:
+                break
+            child.sendline("1")
+        else:
+            raise AssertionError(f"no end after {MAX_ANSWERS} answers")
+        child.expect_exact("The cross-check passed")
+        assert exit_status(child) == 0
+    finally:
+        child.close(force=True)
+    assert read_view_log(view).finished
     assert finish(bot)[0] == 0
 
 
@@ -133,10 +145,13 @@ def test_a_person_joins_tiles_d6_sees_its_board_and_plays_to_the_end(
                 child.sendline("0")
             else:
                 child.sendline("1")
-            if child.expect_exact([TILES_PROMPT, "The cross-check passed"], timeout=60) == 1:
+            if child.expect_exact([TILES_PROMPT, "The match is over: "], timeout=60) == 1:
                 break
         else:
             raise AssertionError(f"no end after {MAX_ANSWERS} answers")
+        child.expect_exact("ground: no effect")  # the board as it ended, as at play
+        child.expect_exact("The match is over: ")
+        child.expect_exact("The cross-check passed")
         assert exit_status(child) == 0
     finally:
         child.close(force=True)

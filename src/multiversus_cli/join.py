@@ -29,6 +29,7 @@ from multiversus_cli.presenters import presenter_for
 from multiversus_cli.usage import program
 from multiversus_core.engine.bots import Bot
 from multiversus_core.engine.choices import is_tree
+from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.text import printable
 
 EXIT_PASSED: Final = 0
@@ -132,7 +133,13 @@ def join(
             "multiversus join: interrupted; join the same link again to carry on", file=sys.stderr
         )
         raise typer.Exit(EXIT_INTERRUPTED) from None
-    if verdict.outcome:
+    terminal = decide.terminal
+    if terminal is not None and verdict.ok:
+        # A person's terminal closes the match as at play, from the seat's own view log (it
+        # agrees with the published match log): the board as it ended, and how it ended.
+        shown, state, _ = client.position()
+        terminal.finish(load_ruleset(shown.game), state, out, quiet=False)
+    elif verdict.outcome:
         out.print(Text(printable(f"The match is over: {verdict.outcome}."), style="bold"))
     if verdict.ok:
         out.print(

@@ -59,6 +59,7 @@ from multiversus_core.engine.position import (
     without_chance,
     write_position,
 )
+from multiversus_core.engine.registry import AnyRuleset
 from multiversus_core.engine.text import printable, printable_lines
 from multiversus_core.rulesets.multiversus.board import Figure
 from multiversus_core.rulesets.multiversus.bots.specs import Bot, command_for, make_bot
@@ -886,6 +887,21 @@ class MultiversusTerminal(Terminal):
             return desk._ask(seat)
         except (_Quit, _InputEnded):
             raise Quit from None
+
+    def finish(self, ruleset: AnyRuleset, state: MatchState, out: Console, *, quiet: bool) -> None:
+        """The board as the match ended, how it ended and the secrets it kept, as at ``play``
+        (every secret is revealed at the end)."""
+        if not quiet:
+            out.print()
+            out.print(render_board(state, None, result=False))  # told once, below
+            out.print()
+        result = f"The match ended in round {state.round} of 6: {result_text(state)}."
+        out.print(Text(printable(result), style="bold"), soft_wrap=False)
+        told = secrets_summary(state, None)
+        if told and not quiet:
+            out.print("The secrets were:", markup=False)
+            for line in told:
+                out.print(f"  {printable(line)}", markup=False)
 
 
 def chance_seed(state: MatchState) -> int:
