@@ -161,3 +161,22 @@ def test_a_person_joins_tiles_d6_sees_its_board_and_plays_to_the_end(
     places = [e.command for e in shown.entries if e.command.__struct_config__.tag == "place"]
     assert sum(command.player == 1 for command in places) == placed
     assert finish(bot)[0] == 0
+
+
+def test_ctrl_c_at_a_person_s_prompt_stops_join_at_once_and_keeps_the_view_log(
+    tmp_path: Path, port: int
+) -> None:
+    link, bot = seated(port, "tiles-d6", tmp_path)
+    view = tmp_path / "seat-1.jsonl"
+    child = spawn("join", link, "--log", str(view), cwd=tmp_path)
+    try:
+        child.expect_exact(TILES_PROMPT)
+        child.sendintr()  # the prompt waits in a thread of its own: nothing waits for it
+        child.expect(r"interrupted; the view log is kept in (\S+), and `.+?` carries it on")
+        assert child.match.group(1) == str(view)
+        assert exit_status(child) == 130
+    finally:
+        child.close(force=True)
+        bot.kill()
+        bot.wait(10)
+    assert not read_view_log(view).finished

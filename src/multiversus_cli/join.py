@@ -126,12 +126,9 @@ def join(
     except (JoinError, ValueError) as error:
         _fail(one_line(error))
     except Quit:
-        again = shlex.join([program(), "join", link, "--log", str(log)])
-        _fail(f"you left the match; the view log is kept in {log}, and `{again}` carries it on")
+        _fail(f"you left the match; {_carry_on(link, log)}")
     except KeyboardInterrupt:
-        print(
-            "multiversus join: interrupted; join the same link again to carry on", file=sys.stderr
-        )
+        print(printable(f"multiversus join: interrupted; {_carry_on(link, log)}"), file=sys.stderr)
         raise typer.Exit(EXIT_INTERRUPTED) from None
     terminal = decide.terminal
     if terminal is not None and verdict.ok:
@@ -154,6 +151,12 @@ def join(
     for problem in verdict.problems:
         out.print(Text(printable(f"The cross-check failed: {problem}")), style="bold red")
     raise typer.Exit(EXIT_FAILED)
+
+
+def _carry_on(link: str, log: Path) -> str:
+    """Where the view log is kept, and the command that carries the seat on."""
+    again = shlex.join([program(), "join", link, "--log", str(log)])
+    return f"the view log is kept in {log}, and `{again}` carries it on"
 
 
 def _fail(message: str) -> NoReturn:

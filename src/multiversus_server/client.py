@@ -15,9 +15,11 @@ and checks that the chance holds the seat's contribution as recorded when it joi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import os
 import re
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -367,7 +369,7 @@ class SeatClient:
         legal = ruleset.legal_commands(state, seat)
         viewer = ruleset.viewer_of(state, seat)
         position = Position(ruleset, state, seat, viewer, legal, names, history)
-        command = await asyncio.to_thread(self.decide, position)
+        command = await _in_daemon_thread(self.decide, position)
         self.pending = True
         await websocket.send(encoder.encode(Act(msgspec.Raw(encoder.encode(command)))).decode())
 
@@ -432,6 +434,35 @@ def _extends(old: list[str], old_viewer: str, new: list[str], new_viewer: str) -
     if old_viewer == new_viewer:
         return new[: len(old)] == old
     return all(_PREV.sub("", a) == _PREV.sub("", b) for a, b in zip(old[1:], new[1:], strict=False))
+
+
+async def _in_daemon_thread(decide: Decide, position: Position) -> Any:
+    """``decide(position)`` in a thread of its own that does not hold the program open: a
+    person at a prompt when Ctrl-C stops the client is not waited for, as a thread of the
+    event loop's executor would be."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def settle(result: Any, error: BaseException | None) -> None:
+        if future.done():  # cancelled meanwhile: nobody waits for it
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def work() -> None:
+        result: Any = None
+        error: BaseException | None = None
+        try:
+            result = decide(position)
+        except BaseException as caught:  # handed to the waiting coroutine, which raises it
+            error = caught
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the client has stopped
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=work, name="decide", daemon=True).start()
+    return await future
 
 
 def run(client: SeatClient) -> Verdict:
