@@ -2,12 +2,11 @@
 
 The seat's view log is written to ``--log`` as the match goes. A person
 decides at the terminal through the game's own screens and menus, as in
-``multiversus play`` (drawn from the state the view log fills in, never the
-referee's);
-a bot is given the seat's view and legal commands only. When the match is
-over, the referee publishes the match log; the client verifies it and holds
-its own view log to it, and the exit status says whether that cross-check
-passed (0) or failed (1).
+``multiversus play``, drawn from the state the view log fills in (never the
+referee's); a bot is given the seat's view and legal commands only. When the
+match is over, the referee publishes the match log; the client verifies it
+and holds its own view log to it, and the exit status says whether that
+cross-check passed (0) or failed (1).
 """
 
 from __future__ import annotations
