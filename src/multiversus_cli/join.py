@@ -1,16 +1,18 @@
 """``multiversus join LINK``: play one seat of a match a referee holds, as a person or a bot.
 
 The seat's view log is written to ``--log`` as the match goes. A person
-chooses among the legal commands at the terminal, as in ``multiversus play``;
-a bot is given the seat's view and legal commands only. When the match is
-over, the referee publishes the match log; the client verifies it and holds
-its own view log to it, and the exit status says whether that cross-check
-passed (0) or failed (1).
+decides at the terminal through the game's own screens and menus, as in
+``multiversus play``, drawn from the state the view log fills in (never the
+referee's); a bot is given the seat's view and legal commands only. When the
+match is over, the referee publishes the match log; the client verifies it
+and holds its own view log to it, and the exit status says whether that
+cross-check passed (0) or failed (1).
 """
 
 from __future__ import annotations
 
 import secrets
+import shlex
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -21,9 +23,12 @@ from rich.console import Console
 from rich.text import Text
 
 from multiversus_cli import transcript
-from multiversus_cli.play_any import BY_NUMBER, HUMAN, Decision, Quit, one_line
+from multiversus_cli.play_any import HUMAN, Decision, Quit, Terminal, one_line
+from multiversus_cli.presenters import presenter_for
+from multiversus_cli.usage import program
 from multiversus_core.engine.bots import Bot
 from multiversus_core.engine.choices import is_tree
+from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.text import printable
 
 EXIT_PASSED: Final = 0
@@ -40,22 +45,29 @@ EPILOG: Final = (
 
 
 class Player:
-    """Decides for the seat: a person at the terminal, or one of the game's bots (made at its
-    first decision, once the game is known)."""
+    """Decides for the seat: a person at the terminal, through the game's own screens and
+    menus (its presenter's :meth:`~multiversus_cli.presenters.Presenter.terminal`, as at
+    ``multiversus play``), or one of the game's bots; each made at the first decision, once
+    the game is known."""
 
     def __init__(self, spec: str, seed: int, out: Console) -> None:
         self.spec = spec
         self.seed = seed
         self.out = out
         self.bot: Bot | None = None
+        self.terminal: Terminal | None = None
 
     def __call__(self, position: Any) -> Any:
         ruleset = position.ruleset
         if self.spec == HUMAN:
+            if self.terminal is None:
+                self.terminal = presenter_for(ruleset.id).terminal()
             legal = position.legal
             listed = legal if is_tree(legal) else tuple(cast(Sequence[Any], legal))
-            decision = Decision(ruleset, position.state, position.seat, listed, position.names)
-            return BY_NUMBER.choose(decision, self.out, input)
+            decision = Decision(
+                ruleset, position.state, position.seat, listed, position.names, position.history
+            )
+            return self.terminal.choose(decision, self.out, input)
         if self.bot is None:
             maker = ruleset.bots.get(self.spec)
             if maker is None:
@@ -113,13 +125,17 @@ def join(
     except (JoinError, ValueError) as error:
         _fail(one_line(error))
     except Quit:
-        _fail(f"you left the match; join the same link again to carry on (view log: {log})")
+        _fail(f"you left the match; {_carry_on(link, log)}")
     except KeyboardInterrupt:
-        print(
-            "multiversus join: interrupted; join the same link again to carry on", file=sys.stderr
-        )
+        print(printable(f"multiversus join: interrupted; {_carry_on(link, log)}"), file=sys.stderr)
         raise typer.Exit(EXIT_INTERRUPTED) from None
-    if verdict.outcome:
+    terminal = decide.terminal
+    if terminal is not None and verdict.ok:
+        # A person's terminal closes the match as at play, from the seat's own view log (it
+        # agrees with the published match log): the board as it ended, and how it ended.
+        shown, state, _ = client.position()
+        terminal.finish(load_ruleset(shown.game), state, out, quiet=False)
+    elif verdict.outcome:
         out.print(Text(printable(f"The match is over: {verdict.outcome}."), style="bold"))
     if verdict.ok:
         out.print(
@@ -134,6 +150,12 @@ def join(
     for problem in verdict.problems:
         out.print(Text(printable(f"The cross-check failed: {problem}")), style="bold red")
     raise typer.Exit(EXIT_FAILED)
+
+
+def _carry_on(link: str, log: Path) -> str:
+    """Where the view log is kept, and the command that carries the seat on."""
+    again = shlex.join([program(), "join", link, "--log", str(log)])
+    return f"the view log is kept in {log}, and `{again}` carries it on"
 
 
 def _fail(message: str) -> NoReturn:

@@ -376,6 +376,9 @@ class Decision:
     to list, a tree of choices (:mod:`multiversus_core.engine.choices`)."""
     names: tuple[str, ...]
     """The players' names, by seat."""
+    history: tuple[tuple[Any, tuple[Any, ...]], ...] = ()
+    """The match so far as the seat knows it, a command and its events an entry, for a
+    terminal that tells it (``l`` in Multiversus); empty where the terminal keeps its own."""
 
 
 def _words(ruleset: AnyRuleset, state: Any, seat: int) -> Callable[[Any], str]:

@@ -15,9 +15,11 @@ and checks that the chance holds the seat's contribution as recorded when it joi
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import os
 import re
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -82,6 +84,8 @@ class Position:
     viewer: str
     legal: Any
     names: tuple[str, ...]
+    history: tuple[tuple[Any, tuple[Any, ...]], ...] = ()
+    """The match so far as the view log fills it in: a command and its events an entry."""
 
 
 @dataclass(frozen=True)
@@ -326,17 +330,26 @@ class SeatClient:
 
     def position(self) -> tuple[RedactedLog, Any, list[Told]]:
         """The view log, the state it fills in, and the entries not told yet."""
+        shown, state, told, _ = self._filled()
+        return shown, state, told
+
+    def _filled(
+        self,
+    ) -> tuple[RedactedLog, Any, list[Told], tuple[tuple[Any, tuple[Any, ...]], ...]]:
+        """As :meth:`position`, with every entry filled in (a command and its events)."""
         shown = self.shown
         assert shown is not None  # joined
         ruleset = load_ruleset(shown.game)
         state = ruleset.initial_state(shown.header.settings, None)
         told: list[Told] = []
+        history: list[tuple[Any, tuple[Any, ...]]] = []
         for number, (entry, _) in enumerate(filled_entries(shown, str(self.path)), start=1):
             if number > self._told:
                 told.append(Told(ruleset, shown.header.settings, state, entry, shown.viewer))
+            history.append((entry.command, tuple(entry.events)))
             state = ruleset.fold(state, entry.events)
         self._told = len(shown.entries)
-        return shown, state, told
+        return shown, state, told, tuple(history)
 
     async def _act(self, websocket: ClientConnection) -> None:
         if self.waiting or self.pending or (self.watch is None and self.decide is None):
@@ -344,7 +357,7 @@ class SeatClient:
         if self._acted_at == len(self.lines):  # nothing new since the last look
             return
         self._acted_at = len(self.lines)
-        shown, state, told = self.position()
+        shown, state, told, history = self._filled()
         for entry in told:
             if self.watch is not None:
                 self.watch(entry)
@@ -355,8 +368,8 @@ class SeatClient:
         names = ruleset.table(shown.header.settings).players
         legal = ruleset.legal_commands(state, seat)
         viewer = ruleset.viewer_of(state, seat)
-        position = Position(ruleset, state, seat, viewer, legal, names)
-        command = await asyncio.to_thread(self.decide, position)
+        position = Position(ruleset, state, seat, viewer, legal, names, history)
+        command = await _in_daemon_thread(self.decide, position)
         self.pending = True
         await websocket.send(encoder.encode(Act(msgspec.Raw(encoder.encode(command)))).decode())
 
@@ -421,6 +434,35 @@ def _extends(old: list[str], old_viewer: str, new: list[str], new_viewer: str) -
     if old_viewer == new_viewer:
         return new[: len(old)] == old
     return all(_PREV.sub("", a) == _PREV.sub("", b) for a, b in zip(old[1:], new[1:], strict=False))
+
+
+async def _in_daemon_thread(decide: Decide, position: Position) -> Any:
+    """``decide(position)`` in a thread of its own that does not hold the program open: a
+    person at a prompt when Ctrl-C stops the client is not waited for, as a thread of the
+    event loop's executor would be."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[Any] = loop.create_future()
+
+    def settle(result: Any, error: BaseException | None) -> None:
+        if future.done():  # cancelled meanwhile: nobody waits for it
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)
+
+    def work() -> None:
+        result: Any = None
+        error: BaseException | None = None
+        try:
+            result = decide(position)
+        except BaseException as caught:  # handed to the waiting coroutine, which raises it
+            error = caught
+        with contextlib.suppress(RuntimeError):  # the loop is closed: the client has stopped
+            loop.call_soon_threadsafe(settle, result, error)
+
+    threading.Thread(target=work, name="decide", daemon=True).start()
+    return await future
 
 
 def run(client: SeatClient) -> Verdict:

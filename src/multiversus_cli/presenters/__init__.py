@@ -4,8 +4,9 @@
 ruleset and one :class:`Presenter`: an entry told in words, the board (or
 the view) after it, how a match is counted in rounds and turns for
 stepping, one HTML page to step through, a picture of the board if the game
-draws one, how two states differ, a match played at the terminal, and the
-grid ``simulate`` plays. A game
+draws one, how two states differ, a match played at the terminal, a seat of a match
+played elsewhere decided at the terminal (``join``), and the grid
+``simulate`` plays. A game
 without a presenter of its own gets :class:`Plain`: the match told in the
 ruleset's words (``describe_command``, ``narrate``) and the viewer's view as
 JSON. Multiversus' presenter draws its board (:mod:`.multiversus`), and so do tiles-d6's
@@ -28,7 +29,7 @@ from rich.text import Text
 
 from multiversus_cli import html_any, play_any, simulate_any, transcript
 from multiversus_cli.differences import Found, field_differences, field_line, words
-from multiversus_cli.play_any import PlayRequest
+from multiversus_cli.play_any import PlayRequest, Terminal
 from multiversus_cli.simulating import Plan, SimulateRequest
 from multiversus_core.engine.log import MatchLog, starting_state
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
@@ -120,6 +121,12 @@ class Presenter(Protocol):
         return the exit code (:mod:`multiversus_cli.play`)."""
         ...
 
+    def terminal(self) -> Terminal:
+        """How a person decides for one seat at the terminal when the match is played
+        elsewhere (``multiversus join``): the game's own screens and menus, as ``play`` gives
+        them, drawn from the state the seat's view log fills in. A fresh one for each match."""
+        ...
+
     def explain(
         self, state: Any, seat: int, legal: Any, chosen: tuple[str, ...]
     ) -> tuple[str, ...]:
@@ -201,6 +208,10 @@ class Plain:
         """Each seat's legal commands by number, bots at theirs
         (:mod:`multiversus_cli.play_any`)."""
         return play_any.play_request(out, err, game, request)
+
+    def terminal(self) -> Terminal:
+        """The legal commands by number (:data:`multiversus_cli.play_any.BY_NUMBER`)."""
+        return play_any.BY_NUMBER
 
     def explain(
         self, state: Any, seat: int, legal: Any, chosen: tuple[str, ...]

@@ -11,7 +11,7 @@ from rich.console import Console, RenderableType
 from multiversus_cli.differences import Found
 from multiversus_cli.guide import explain_decision
 from multiversus_cli.html import Page, page_html, referee_page, side_page
-from multiversus_cli.play_any import PlayRequest
+from multiversus_cli.play_any import PlayRequest, Terminal
 from multiversus_cli.presenters import (
     Folded,
     Presenter,
@@ -69,6 +69,11 @@ class MultiversusPresenter:
     def play(self, out: Console, err: Console, game: str, request: PlayRequest) -> int:
         """Multiversus' own menus, guide and board (:mod:`.multiversus_play`)."""
         return multiversus_play.play_request(out, err, request)
+
+    def terminal(self) -> Terminal:
+        """The board, the menus, typed moves, ``?`` and the letters any prompt takes, as at
+        ``play`` (:class:`.multiversus_play.MultiversusTerminal`)."""
+        return multiversus_play.MultiversusTerminal()
 
     def explain(
         self, state: MatchState, seat: int, legal: Any, chosen: tuple[str, ...]

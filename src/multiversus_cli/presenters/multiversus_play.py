@@ -33,8 +33,12 @@ from multiversus_cli.play_any import (
     EXIT_INTERRUPTED,
     EXIT_OK,
     EXIT_USAGE,
+    Ask,
+    Decision,
     PlayError,
     PlayRequest,
+    Quit,
+    Terminal,
     one_line,
     refuse_unless_verified,
 )
@@ -55,6 +59,7 @@ from multiversus_core.engine.position import (
     without_chance,
     write_position,
 )
+from multiversus_core.engine.registry import AnyRuleset
 from multiversus_core.engine.text import printable, printable_lines
 from multiversus_core.rulesets.multiversus.board import Figure
 from multiversus_core.rulesets.multiversus.bots.specs import Bot, command_for, make_bot
@@ -142,7 +147,7 @@ At any prompt you can also type:
 Moving, a step has a fixed key wherever the figure stands: n ne e se s sw w nw
 (the figure moving, or name another by its board label: tm2 n); m 4,6 (or
 m tm2 4,6) sends it to a space by its shortest legal path, one step at a time.
-  q  quit; the log is kept, and --resume carries on from it
+  q  quit; the log is kept (play --resume, or join's link again, carries it on)
 `multiversus rules` gives the rules on one screen."""
 
 
@@ -402,186 +407,34 @@ def _settings(
 
 
 @dataclass
-class Game:
-    """A match being played at the terminal, writing its log as it goes."""
+class Desk:
+    """A person deciding for a seat at the terminal: the board or the status line before each
+    decision, the menus, moves typed by compass key or ``m C,R``, and the letters any prompt
+    takes (:data:`_HELP`). A :class:`Game` decides through it, and so does a seat played
+    over the network (:class:`MultiversusTerminal`)."""
 
     out: Console
     state: MatchState
-    writer: LogWriter
-    path: Path
-    kinds: dict[Seat, PlayerKind]
-    bots: dict[Seat, Bot]
-    bot_seed: int | None
-    history: list[tuple[Command, tuple[Event, ...]]]
-    quiet: bool = False
-    resumed: bool = False
-    specs: dict[Seat, str] = field(default_factory=dict)
-    """The spec of each seat's bot, as the player options named it."""
-    read_line: Callable[[], str] = field(default_factory=lambda: _read_stdin)
+    """The state of the decision: the referee's, or one filled in from a seat's view log."""
+    history: list[tuple[Command, tuple[Event, ...]]] = field(kw_only=True, default_factory=list)
+    """The commands so far and their events, for ``l``."""
+    read_line: Callable[[], str] = field(kw_only=True, default_factory=lambda: _read_stdin)
     """Reads one line of input; raises EOFError at the end of the input."""
-    delay: float = 0.0
-    """Seconds to wait after each command of a game between two bots."""
-    sleep: Callable[[float], None] = field(default_factory=lambda: time.sleep)
-    """Waits that many seconds (``delay``)."""
-    first: MatchState | None = None
+    first: MatchState | None = field(kw_only=True, default=None)
     """The position the match started from, if not the initial state (``--from``)."""
-    narrator: Narrator = field(init=False)
     _shown_figures: tuple[Figure, ...] | None = field(default=None, init=False)
     _after_secret: bool = field(default=False, init=False)
     _route: tuple[Seat | None, list[Command]] = field(default=(None, []), init=False)
     """The seat whose typed route is under way, and its steps still to give."""
 
-    def __post_init__(self) -> None:
-        self.narrator = Narrator(self.viewer, announce_result=False)  # _finish tells it
-
-    @property
-    def humans(self) -> tuple[Seat, ...]:
-        """The seats played at the keyboard."""
-        return tuple(seat for seat in SEATS if self.kinds[seat] is PlayerKind.human)
-
     @property
     def is_hot_seat(self) -> bool:
-        """True when two people share the screen."""
-        return len(self.humans) == 2
+        """True when two people share the screen: never at a desk of one seat."""
+        return False
 
-    @property
-    def viewer(self) -> Seat | None:
-        """Whose secrets the running commentary may tell: the only human's, or nobody's."""
-        humans = self.humans
-        return humans[0] if len(humans) == 1 else None
-
-    def run(self) -> int:
-        """Play until the match ends or the player stops; return the exit code."""
-        try:
-            with self.writer:
-                self._introduce()
-                self._loop()
-        except _Quit:
-            self._flush()
-            self.out.print("You left the match.")
-            self._print_resume_hint()
-            return EXIT_OK
-        except _InputEnded:
-            self._flush()
-            self.out.print("\nThe input ended, so the match stops here.")
-            self._print_resume_hint()
-            return EXIT_OK
-        except KeyboardInterrupt:
-            self._flush()
-            self.out.print("\nInterrupted.")
-            self._print_resume_hint()
-            return EXIT_INTERRUPTED
-        except (OSError, LogError) as exc:
-            self._flush()
-            self._error(f"could not write the log {str(self.path)!r}: {one_line(exc)}")
-            return EXIT_FAILURE
-        except MultiversusError as exc:
-            self._flush()
-            self._error(f"the engine refused a command it had offered (a bug): {one_line(exc)}")
-            self._print_resume_hint()
-            return EXIT_FAILURE
-        self._finish()
-        return EXIT_OK
-
-    # --- stages -------------------------------------------------------------------
-
-    def _introduce(self) -> None:
-        if self.quiet:
-            return
-        settings = self.state.settings
-        if self.resumed:
-            self.out.print(
-                printable(f"Resuming {self.path}: {len(self.history)} commands replayed."),
-                markup=False,
-            )
-            if self.state.is_over:
-                self.out.print("The match in this log is already over.")
-        else:
-            if settings.chance:
-                self.out.print(
-                    "Chance is secret: the log commits to a fresh seed and reveals it at the end."
-                )
-            else:
-                self.out.print(f"Seed {settings.seed} (play it again with --seed {settings.seed}).")
-            self.out.print(printable(f"Saving the log to {self.path}"), markup=False)
-        for seat in SEATS:
-            bot = self.bots.get(seat)
-            kind = "human" if bot is None else f"{self.specs.get(seat, DEFAULT_BOT)} bot"
-            name = printable(settings.players[seat - 1])
-            self.out.print(f"Seat {seat}: {name} ({kind})", markup=False)
-        if self.is_hot_seat:
-            self.out.print("Hot-seat: pass the keyboard when asked; secret choices are screened.")
-        if not self.state.is_over:
-            self._tell(how_to_win(self.state))
-        if self.humans:
-            self.out.print("Type h at any prompt for help.")
-            self.out.print("Type ? to have the decision in front of you explained.")
-
-    def _loop(self) -> None:
-        while not self.state.is_over:
-            seat = decider_seat(self.state)
-            if seat is None:
-                raise MultiversusError(f"nobody is to decide ({self.state.pending})")
-            bot = self.bots.get(seat)
-            command = self._think(bot, seat) if bot else self._ask(seat)
-            self._commit(command)
-            if not self.humans:
-                self._flush(keep_open_steps=True)
-                if self.delay and not self.state.is_over:
-                    self.sleep(self.delay)
-
-    def _think(self, bot: Bot, seat: Seat) -> Command:
-        """The bot's command; a spinner shows while it thinks for more than a moment."""
-        if self.quiet:
-            return command_for(bot, self.state, seat)
-        name = printable(self.state.settings.players[seat - 1])
-        with _spinner_after(self.out, Text(f"{name} is thinking…"), THINKING_DELAY):
-            return command_for(bot, self.state, seat)
-
-    def _commit(self, command: Command) -> None:
-        before = self.state
-        command = salted(command, before.settings)
-        with _interrupts_deferred():
-            state, events = apply(before, command)
-            self.writer.append(command, events)
-        self.state = state
-        self.history.append((command, events))
-        self.narrator.tell(before, events)
-        # A secret decision leaves the chooser's secret on the shared screen; reacting
-        # reveals the reaction, so only the other answers need the screen cleared after.
-        if self.is_hot_seat and is_private_decision(before) and not isinstance(command, React):
-            self._after_secret = True
-
-    def _finish(self) -> None:
-        self._flush()
-        state = self.state
-        result = f"The match ended in round {state.round} of 6: {result_text(state)}."
-        if self.quiet:
-            self.out.print(
-                printable(
-                    f"{result.removesuffix('.')}; {len(self.history)} commands, "
-                    f"seed {chance_seed(state)}. Log: {self.path}"
-                ),
-                markup=False,
-            )
-            return
-        self.out.print()
-        self.out.print(render_board(state, self.viewer, result=False))  # told once, below
-        self.out.print()
-        self.out.print(Text(printable(result), style="bold"), soft_wrap=False)
-        secrets = secrets_summary(state, None)  # every secret is revealed at the end
-        if secrets:
-            self.out.print("The secrets were:", markup=False)
-            for line in secrets:
-                self.out.print(f"  {printable(line)}", markup=False)
-        if state.settings.chance:
-            seed = chance_seed(state)
-            self.out.print(
-                f"The secret chance seed, now revealed: {seed} (the log's end record holds it; "
-                f"play the same dice again with --seed {seed}).",
-                markup=False,
-            )
-        self.out.print(printable(f"The log is saved in {self.path}"), markup=False)
+    def _flush(self, *, keep_open_steps: bool = False) -> None:
+        """Tell what happened since the last decision: a desk of one seat leaves that to its
+        caller."""
 
     # --- a human decision ---------------------------------------------------------
 
@@ -805,6 +658,178 @@ class Game:
             for line in lines or ["Nothing has happened yet."]:
                 self.out.print(f"  {printable(line)}", markup=False)
 
+
+@dataclass
+class Game(Desk):
+    """A match being played at the terminal, writing its log as it goes."""
+
+    writer: LogWriter
+    path: Path
+    kinds: dict[Seat, PlayerKind]
+    bots: dict[Seat, Bot]
+    bot_seed: int | None
+    quiet: bool = False
+    resumed: bool = False
+    specs: dict[Seat, str] = field(default_factory=dict)
+    """The spec of each seat's bot, as the player options named it."""
+    delay: float = 0.0
+    """Seconds to wait after each command of a game between two bots."""
+    sleep: Callable[[float], None] = field(default_factory=lambda: time.sleep)
+    """Waits that many seconds (``delay``)."""
+    narrator: Narrator = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.narrator = Narrator(self.viewer, announce_result=False)  # _finish tells it
+
+    @property
+    def humans(self) -> tuple[Seat, ...]:
+        """The seats played at the keyboard."""
+        return tuple(seat for seat in SEATS if self.kinds[seat] is PlayerKind.human)
+
+    @property
+    def is_hot_seat(self) -> bool:
+        """True when two people share the screen."""
+        return len(self.humans) == 2
+
+    @property
+    def viewer(self) -> Seat | None:
+        """Whose secrets the running commentary may tell: the only human's, or nobody's."""
+        humans = self.humans
+        return humans[0] if len(humans) == 1 else None
+
+    def run(self) -> int:
+        """Play until the match ends or the player stops; return the exit code."""
+        try:
+            with self.writer:
+                self._introduce()
+                self._loop()
+        except _Quit:
+            self._flush()
+            self.out.print("You left the match.")
+            self._print_resume_hint()
+            return EXIT_OK
+        except _InputEnded:
+            self._flush()
+            self.out.print("\nThe input ended, so the match stops here.")
+            self._print_resume_hint()
+            return EXIT_OK
+        except KeyboardInterrupt:
+            self._flush()
+            self.out.print("\nInterrupted.")
+            self._print_resume_hint()
+            return EXIT_INTERRUPTED
+        except (OSError, LogError) as exc:
+            self._flush()
+            self._error(f"could not write the log {str(self.path)!r}: {one_line(exc)}")
+            return EXIT_FAILURE
+        except MultiversusError as exc:
+            self._flush()
+            self._error(f"the engine refused a command it had offered (a bug): {one_line(exc)}")
+            self._print_resume_hint()
+            return EXIT_FAILURE
+        self._finish()
+        return EXIT_OK
+
+    # --- stages -------------------------------------------------------------------
+
+    def _introduce(self) -> None:
+        if self.quiet:
+            return
+        settings = self.state.settings
+        if self.resumed:
+            self.out.print(
+                printable(f"Resuming {self.path}: {len(self.history)} commands replayed."),
+                markup=False,
+            )
+            if self.state.is_over:
+                self.out.print("The match in this log is already over.")
+        else:
+            if settings.chance:
+                self.out.print(
+                    "Chance is secret: the log commits to a fresh seed and reveals it at the end."
+                )
+            else:
+                self.out.print(f"Seed {settings.seed} (play it again with --seed {settings.seed}).")
+            self.out.print(printable(f"Saving the log to {self.path}"), markup=False)
+        for seat in SEATS:
+            bot = self.bots.get(seat)
+            kind = "human" if bot is None else f"{self.specs.get(seat, DEFAULT_BOT)} bot"
+            name = printable(settings.players[seat - 1])
+            self.out.print(f"Seat {seat}: {name} ({kind})", markup=False)
+        if self.is_hot_seat:
+            self.out.print("Hot-seat: pass the keyboard when asked; secret choices are screened.")
+        if not self.state.is_over:
+            self._tell(how_to_win(self.state))
+        if self.humans:
+            self.out.print("Type h at any prompt for help.")
+            self.out.print("Type ? to have the decision in front of you explained.")
+
+    def _loop(self) -> None:
+        while not self.state.is_over:
+            seat = decider_seat(self.state)
+            if seat is None:
+                raise MultiversusError(f"nobody is to decide ({self.state.pending})")
+            bot = self.bots.get(seat)
+            command = self._think(bot, seat) if bot else self._ask(seat)
+            self._commit(command)
+            if not self.humans:
+                self._flush(keep_open_steps=True)
+                if self.delay and not self.state.is_over:
+                    self.sleep(self.delay)
+
+    def _think(self, bot: Bot, seat: Seat) -> Command:
+        """The bot's command; a spinner shows while it thinks for more than a moment."""
+        if self.quiet:
+            return command_for(bot, self.state, seat)
+        name = printable(self.state.settings.players[seat - 1])
+        with _spinner_after(self.out, Text(f"{name} is thinking…"), THINKING_DELAY):
+            return command_for(bot, self.state, seat)
+
+    def _commit(self, command: Command) -> None:
+        before = self.state
+        command = salted(command, before.settings)
+        with _interrupts_deferred():
+            state, events = apply(before, command)
+            self.writer.append(command, events)
+        self.state = state
+        self.history.append((command, events))
+        self.narrator.tell(before, events)
+        # A secret decision leaves the chooser's secret on the shared screen; reacting
+        # reveals the reaction, so only the other answers need the screen cleared after.
+        if self.is_hot_seat and is_private_decision(before) and not isinstance(command, React):
+            self._after_secret = True
+
+    def _finish(self) -> None:
+        self._flush()
+        state = self.state
+        result = f"The match ended in round {state.round} of 6: {result_text(state)}."
+        if self.quiet:
+            self.out.print(
+                printable(
+                    f"{result.removesuffix('.')}; {len(self.history)} commands, "
+                    f"seed {chance_seed(state)}. Log: {self.path}"
+                ),
+                markup=False,
+            )
+            return
+        self.out.print()
+        self.out.print(render_board(state, self.viewer, result=False))  # told once, below
+        self.out.print()
+        self.out.print(Text(printable(result), style="bold"), soft_wrap=False)
+        secrets = secrets_summary(state, None)  # every secret is revealed at the end
+        if secrets:
+            self.out.print("The secrets were:", markup=False)
+            for line in secrets:
+                self.out.print(f"  {printable(line)}", markup=False)
+        if state.settings.chance:
+            seed = chance_seed(state)
+            self.out.print(
+                f"The secret chance seed, now revealed: {seed} (the log's end record holds it; "
+                f"play the same dice again with --seed {seed}).",
+                markup=False,
+            )
+        self.out.print(printable(f"The log is saved in {self.path}"), markup=False)
+
     # --- output -------------------------------------------------------------------
 
     def _flush(self, *, keep_open_steps: bool = False) -> None:
@@ -830,6 +855,53 @@ class Game:
             words += ["--bot-seed", str(self.bot_seed)]
         self.out.print(printable(f"The log is kept in {self.path}. To carry on:"), markup=False)
         self.out.print(f"  {printable(shlex.join(words))}", markup=False)
+
+
+class MultiversusTerminal(Terminal):
+    """Multiversus' own screens for a seat whose match is played elsewhere (``multiversus
+    join``): the board, the menus with the coin selection's confirm step, compass keys and
+    ``m C,R`` routes, and ``?``, ``u``, ``d``, ``l`` at any prompt, as at ``multiversus play``,
+    drawn from the state the seat's view log fills in. One serves one seat's match: it keeps
+    a route typed until its last step and the board last shown."""
+
+    def __init__(self) -> None:
+        self.desk: Desk | None = None
+
+    def choose(self, decision: Decision, out: Console, ask: Ask) -> Command:
+        """A person's command through Multiversus' menus, the position shown first.
+
+        :raises Quit: when the person types q, or the input ends.
+        """
+        state: MatchState = decision.state
+        seat: Seat = 1 if decision.seat == 1 else 2
+        desk = self.desk
+        if desk is None:
+            desk = self.desk = Desk(out, state, read_line=lambda: ask(""))
+            if not state.is_over:
+                desk._tell(how_to_win(state))
+            out.print("Type h at any prompt for help.", markup=False)
+            out.print("Type ? to have the decision in front of you explained.", markup=False)
+        desk.state = state
+        desk.history = [(entry[0], tuple(entry[1])) for entry in decision.history]
+        try:
+            return desk._ask(seat)
+        except (_Quit, _InputEnded):
+            raise Quit from None
+
+    def finish(self, ruleset: AnyRuleset, state: MatchState, out: Console, *, quiet: bool) -> None:
+        """The board as the match ended, how it ended and the secrets it kept, as at ``play``
+        (every secret is revealed at the end)."""
+        if not quiet:
+            out.print()
+            out.print(render_board(state, None, result=False))  # told once, below
+            out.print()
+        result = f"The match ended in round {state.round} of 6: {result_text(state)}."
+        out.print(Text(printable(result), style="bold"), soft_wrap=False)
+        told = secrets_summary(state, None)
+        if told and not quiet:
+            out.print("The secrets were:", markup=False)
+            for line in told:
+                out.print(f"  {printable(line)}", markup=False)
 
 
 def chance_seed(state: MatchState) -> int:
@@ -908,7 +980,9 @@ def _interrupts_deferred() -> Iterator[None]:
 
 
 __all__ = [
+    "Desk",
     "Game",
+    "MultiversusTerminal",
     "PlayerKind",
     "default_log_path",
     "is_private_decision",

@@ -11,7 +11,7 @@ from rich.console import Console, RenderableType
 
 from multiversus_cli import simulate_any
 from multiversus_cli.differences import Found
-from multiversus_cli.play_any import PlayRequest
+from multiversus_cli.play_any import PlayRequest, Terminal
 from multiversus_cli.presenters import (
     Folded,
     Presenter,
@@ -65,6 +65,11 @@ class TilesPresenter:
         """The board before each decision, short menus, ``?`` for the odds
         (:mod:`.tiles_d6_play`)."""
         return tiles_d6_play.play_request(out, err, request)
+
+    def terminal(self) -> Terminal:
+        """The board before each decision, short menus, ``?`` for the odds, as at ``play``
+        (:class:`.tiles_d6_play.TilesTerminal`)."""
+        return tiles_d6_play.TilesTerminal()
 
     def explain(
         self, state: TilesState, seat: int, legal: Any, chosen: tuple[str, ...]

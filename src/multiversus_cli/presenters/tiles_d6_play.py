@@ -72,8 +72,8 @@ A turn goes unit by unit: type a unit's letter, then its action: 1 move, 2 charg
 A Move or a Charge goes step by step: type the square to step to (they are marked
 [.] on the board); 1 stands a prone unit up, 3 makes the Charge's attack, 0 stops.
 In the set-up, type the square to place the unit on.
-At any prompt: ? the odds of the choices at hand, board the board again,
-h this help, q quits (the log is kept, and --resume carries it on)."""
+At any prompt: ? the odds of the choices at hand, board the board again, h this help,
+q quits (the log is kept: play --resume, or join's link again, carries it on)."""
 
 
 def play_request(out: Console, err: Console, request: PlayRequest, ask: Ask = input) -> int:

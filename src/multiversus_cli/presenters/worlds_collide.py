@@ -11,7 +11,7 @@ from rich.console import Console, RenderableType
 
 from multiversus_cli import simulate_any
 from multiversus_cli.differences import Found
-from multiversus_cli.play_any import PlayRequest
+from multiversus_cli.play_any import PlayRequest, Terminal
 from multiversus_cli.presenters import (
     Folded,
     Presenter,
@@ -63,6 +63,11 @@ class WorldsPresenter:
         """The board before each decision, short menus, ``?`` for the odds
         (:mod:`.worlds_collide_play`)."""
         return worlds_collide_play.play_request(out, err, request)
+
+    def terminal(self) -> Terminal:
+        """The board before each decision, short menus, ``?`` for the odds, as at ``play``
+        (:class:`.worlds_collide_play.WorldsTerminal`)."""
+        return worlds_collide_play.WorldsTerminal()
 
     def explain(
         self, state: WorldsState, seat: int, legal: Any, chosen: tuple[str, ...]

@@ -81,7 +81,8 @@ model's move (its row, then its square) and each attack (a target for each die, 
 more attacks with it").
 After a roll, a failed die may be re-rolled once for 1 AP, or the dice kept.
 At any prompt: ? the odds of the choices at hand, board the board again, b takes back the
-answer before, h this help, q quits (the log is kept, and --resume carries it on)."""
+answer before, h this help, q quits (the log is kept: play --resume, or join's link again,
+carries it on)."""
 
 
 def play_request(out: Console, err: Console, request: PlayRequest, ask: Ask = input) -> int:
