@@ -210,7 +210,9 @@ class Raw:
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, receive_buffer)
         sock.setblocking(False)
         await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", port))
-        reader, writer = await asyncio.open_connection(sock=sock, limit=1 << 24)
+        # a reader that stops reading stops at once: the stream buffers little
+        limit = receive_buffer or 1 << 24
+        reader, writer = await asyncio.open_connection(sock=sock, limit=limit)
         raw = cls(reader, writer)
         if handshake:
             raw.writer.write(raw.request(port, path))
