@@ -16,6 +16,7 @@ A benchmark, never a test. Run::
     PYTHONPATH=src python benchmarks/serve_load.py --matches 50
     PYTHONPATH=src python benchmarks/serve_load.py --matches 200 --game tiles-d6 --bot random
     PYTHONPATH=src python benchmarks/serve_load.py --matches 50 --kills 20
+    PYTHONPATH=src python benchmarks/serve_load.py --matches 50 --drops 500
 
 With ``--kills N`` the referee is killed (``kill -9``) N times at random
 moments and started again on the same folder while the matches go on; the
@@ -24,6 +25,15 @@ each kill, and the report counts the entries then on disk (a torn last line
 aside, never acknowledged) that the final logs lack, the matches that did
 not finish and verify, and the clients whose cross-check failed: all three
 must be 0.
+
+With ``--drops N`` the clients' connections are closed abruptly N times (a
+TCP reset, whatever was in flight), each time a random client's at a random
+moment; the clients reconnect by themselves and get the whole view log again.
+What each client had been sent when it was dropped is noted, and the report
+counts the entries it had been sent that its final view log lacks (lost
+acknowledged commands) and the matches that could not resume (a client
+that did not finish and pass its cross-check, or a log that does not finish
+and verify): both must be 0.
 """
 
 from __future__ import annotations
@@ -33,9 +43,11 @@ import asyncio
 import json
 import os
 import random
+import re
 import signal
 import socket
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
@@ -44,6 +56,8 @@ import time
 import urllib.request
 from pathlib import Path
 from typing import Any, ClassVar
+
+from websockets.asyncio.client import ClientConnection
 
 from multiversus_core.engine.log import read_log
 from multiversus_core.engine.registry import load_ruleset
@@ -62,6 +76,15 @@ class TimedClient(SeatClient):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.sent_at: float | None = None
+        self.websocket: ClientConnection | None = None
+        """The connection now open, if any (for the drops)."""
+
+    async def _session(self, websocket: ClientConnection) -> Verdict | None:
+        self.websocket = websocket
+        try:
+            return await super()._session(websocket)
+        finally:
+            self.websocket = None
 
     async def _act(self, websocket: Any) -> None:
         waiting = self.pending
@@ -113,16 +136,57 @@ def bot_player(game: str, name: str, seed: int) -> Any:
     return decide
 
 
-async def play_all(links: list[dict[str, Any]], game: str, bot: str, folder: Path) -> list[Any]:
+Noted = list[tuple[TimedClient, list[str]]]
+"""Each drop: the client dropped, and the view log lines it had been sent then."""
+
+
+async def play_all(
+    links: list[dict[str, Any]], game: str, bot: str, folder: Path, drops: int, seed: int
+) -> tuple[list[Any], Noted]:
     clients = [
         TimedClient(link, folder / f"m{m}-s{s}.jsonl", bot_player(game, bot, m * 10 + s))
         for m, created in enumerate(links)
         for s, link in enumerate(created["seats"], start=1)
     ]
+    noted: Noted = []
+    dropping = asyncio.create_task(dropper(clients, drops, random.Random(seed), noted))
     results: list[Verdict | BaseException] = await asyncio.gather(
         *(client.run() for client in clients), return_exceptions=True
     )
-    return results
+    dropping.cancel()
+    return results, noted
+
+
+async def dropper(clients: list[TimedClient], drops: int, rng: random.Random, noted: Noted) -> None:
+    """Close a random client's connection abruptly, ``drops`` times at random moments."""
+    while len(noted) < drops:
+        await asyncio.sleep(rng.uniform(0.0, 0.1))
+        live = [client for client in clients if client.websocket is not None]
+        if not live:
+            continue
+        client = rng.choice(live)
+        websocket = client.websocket
+        assert websocket is not None
+        noted.append((client, list(client.lines)))
+        sock = websocket.transport.get_extra_info("socket")
+        if sock is not None:  # a reset, not a clean close
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        websocket.transport.abort()
+
+
+_PREV = re.compile(r'"prev":"[0-9a-f]*",')
+
+
+def lost_at_drops(noted: Noted) -> int:
+    """Entries a client had been sent when dropped that its final view log lacks (the chain
+    aside: a Multiversus seat's viewer changes once the sides are chosen)."""
+    lost = 0
+    for client, lines in noted:
+        final = [_PREV.sub("", line) for line in client.lines]
+        for number, line in enumerate(lines[1:], start=1):
+            if number >= len(final) or final[number] != _PREV.sub("", line):
+                lost += 1
+    return lost
 
 
 class Serving:
@@ -189,7 +253,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="tiles-d6")
     parser.add_argument("--bot", default="random")
     parser.add_argument("--kills", type=int, default=0, help="kill -9 the referee this often")
-    parser.add_argument("--seed", type=int, default=0, help="the seed of the kills' moments")
+    parser.add_argument(
+        "--drops", type=int, default=0, help="drop a client's connection this often"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the seed of the faults' moments")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
@@ -203,7 +270,9 @@ def main(argv: list[str] | None = None) -> int:
             )
             started = time.perf_counter()
             faults.start()
-            results = asyncio.run(play_all(links, args.game, args.bot, folder))
+            results, noted = asyncio.run(
+                play_all(links, args.game, args.bot, folder, args.drops, args.seed)
+            )
             done.set()
             faults.join()
             wall = time.perf_counter() - started
@@ -219,19 +288,30 @@ def main(argv: list[str] | None = None) -> int:
         p50 = statistics.median(latencies) * 1000 if latencies else 0.0
         p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000 if latencies else 0.0
         lost = serving.count_lost()
+        dropped = lost_at_drops(noted)
+        unresumed, first = 0, 0
+        for created in links:  # the results are in the clients' order: match by match
+            seats = results[first : first + len(created["seats"])]
+            first += len(seats)
+            unresumed += any(not (isinstance(r, Verdict) and r.ok) for r in seats)
         print(f"{args.matches} matches of {args.game} ({args.bot} bots), {commands} commands")
         print(f"  {wall:.1f} s, {commands / wall:.0f} commands a second")
         print(f"  latency of a command: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
         if not serving.kills:
             print(f"  referee's memory: {grown / max(args.matches, 1):.0f} KiB a match")
         print(f"  kill -9 of the referee: {serving.kills}; acknowledged entries lost: {lost}")
+        if args.drops:
+            print(
+                f"  connections dropped: {len(noted)}; acknowledged entries lost: {dropped}; "
+                f"matches that could not resume: {unresumed}"
+            )
         print(
             f"  matches not finished and verified: {unfinished}; clients whose cross-check "
             f"failed: {len(failed)}"
         )
         for failure in failed[:5]:
             print(f"    {failure!r}")
-        return 1 if failed or unfinished or lost else 0
+        return 1 if failed or unfinished or lost or dropped else 0
 
 
 if __name__ == "__main__":

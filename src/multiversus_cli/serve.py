@@ -9,6 +9,7 @@ one line of JSON, for scripts. ``docs/serve.md`` describes the protocol.
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import sys
 from pathlib import Path
@@ -20,6 +21,8 @@ from multiversus_cli.play_any import one_line
 from multiversus_core.engine.errors import LogError
 
 EXIT_USAGE: Final = 2
+SHUTDOWN_SECONDS: Final = 5
+"""How long the referee waits for its connections to close when it is stopped."""
 EPILOG: Final = (
     "Example: multiversus serve --port 8765 --data matches --new tiles-d6, then give each "
     "player their link, to open in a browser or play with multiversus join LINK."
@@ -86,8 +89,22 @@ def serve(
         ws_max_size=MAX_FRAME_BYTES,
         ws="websockets-sansio",
         lifespan="on",
+        # a client that stopped reading keeps its connection from closing: do not wait on it
+        timeout_graceful_shutdown=SHUTDOWN_SECONDS,
     )
+    logging.getLogger("uvicorn.error").addFilter(OneLine())
     uvicorn.Server(config).run(sockets=[listening])
+
+
+class OneLine(logging.Filter):
+    """Log a client's text frame that is not UTF-8 in one line, without a traceback: the
+    connection is closed (1007), the referee is not at fault, and a client must not be able
+    to fill the referee's output with tracebacks."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and isinstance(record.exc_info[1], UnicodeDecodeError):
+            record.exc_info, record.exc_text = None, None
+        return True
 
 
 def _listen(host: str, port: int) -> socket.socket:

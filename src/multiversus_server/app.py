@@ -58,6 +58,9 @@ MAX_BODY_BYTES: Final = 16 * 1024
 """The largest body ``POST /matches`` reads."""
 POLICY_VIOLATION: Final = 1008
 TRY_AGAIN_LATER: Final = 1013
+SEND_TIMEOUT: Final = 5.0
+"""Seconds a message may wait for its connection to take it; a connection slower than that
+(it does not read) is sent nothing more, so that it never holds its match up."""
 
 
 @dataclass
@@ -91,6 +94,8 @@ class Connection:
     published: bool = False
     page: bool = False
     """A page: it is sent what it draws (``shown``) and the referee's cross-check."""
+    stalled: bool = False
+    """True once a message waited :data:`SEND_TIMEOUT` for it: it is sent nothing more."""
     bucket: Bucket = field(default_factory=Bucket)
 
     async def throttle(self) -> None:
@@ -100,9 +105,16 @@ class Connection:
             await asyncio.sleep(wait)
 
     async def send(self, message: Any) -> None:
-        """Send one message; a connection gone is left to its own loop to end."""
+        """Send one message; a connection gone is left to its own loop to end, one that does
+        not take it within :data:`SEND_TIMEOUT` is marked :attr:`stalled`."""
+        if self.stalled:
+            return
+        text = encoder.encode(message).decode()
         with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
-            await self.websocket.send_text(encoder.encode(message).decode())
+            try:
+                await asyncio.wait_for(self.websocket.send_text(text), SEND_TIMEOUT)
+            except TimeoutError:
+                self.stalled = True
 
 
 class Server:
@@ -206,7 +218,7 @@ class Server:
         try:
             while True:
                 message = await websocket.receive()
-                if message["type"] == "websocket.disconnect":
+                if message["type"] == "websocket.disconnect" or connection.stalled:
                     return
                 await connection.throttle()
                 data = message.get("text")
