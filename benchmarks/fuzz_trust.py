@@ -8,13 +8,17 @@ Each kind is tried many times, each try counted once in its row:
   and each forgery of its last entry's public events (an elimination added,
   an event of a later entry added, an event repeated, an event dropped) must
   not. An accepted forgery is counted.
-* ``sheets at the limits``: team sheets at the documented limits (8 units, 24
-  figures, 6 + 6 coins, 8 secrets of 24 options, 8 scenarios of 40 by 40
-  with 32 tiles and 48 deployment squares, 64-character names, 2000-character
-  texts), installed as a package's are, played by every bot against itself
-  and verified; each decision must take at most :data:`DECISION_SECONDS` and a
-  match at most :data:`MATCH_MIB`, each verify at most :data:`VERIFY_SECONDS`
-  and :data:`VERIFY_MIB` (the bounds ``docs/bots.md`` states).
+* ``sheets at the limits``: team sheets at every documented limit (8 units, 24
+  figures, a unit of 12, 6 + 6 coins, 12 abilities a unit from the catalogue,
+  Large and Terrain units, 8 secrets of 24 options among them those the
+  abilities read, 8 win conditions, 8 scenarios: 40 by 40 with 32 tiles and 48
+  deployment squares, 2 by 40 and 40 by 2; 32-character ids, 64-character
+  names, 2000-character texts, files of 256 KiB), installed as a package's
+  are, played by every bot against itself and verified; each decision must
+  take at most :data:`DECISION_SECONDS` and a match at most :data:`MATCH_MIB`,
+  each verify at most :data:`VERIFY_SECONDS` and :data:`VERIFY_MIB` (the
+  bounds ``docs/bots.md`` states). A Hero sheet of 24 figures, which no
+  bundled scenario has room for, must be refused at installation in one line.
 * ``names and files``: huge names, a huge log bad at line 2, a file beyond
   the size limit, /dev/zero, a FIFO, a directory, read by ``verify``,
   ``replay`` (text, JSON, HTML, SVG) and ``diff``: each must fail in one
@@ -102,7 +106,10 @@ class Row:
 
 
 def _env(*paths: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(str(p) for p in (ROOT / "src", *paths))}
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(str(p) for p in (ROOT / "src", *paths)),
+    }
 
 
 @dataclass
@@ -238,6 +245,8 @@ def view_log_forgeries(quick: bool) -> Row:
 
 HEROES_ID = "limit-heroes-" + "h" * 19
 """The limit Hero sheet's id: 32 characters, the longest id."""
+LARGE_HEROES_ID = "limit-heroes-large-" + "l" * 13
+"""A second limit Hero sheet, with a Large Champion."""
 ADVERSARIES_ID = "limit-adversaries-" + "a" * 14
 """The limit Adversary sheet's id: 32 characters."""
 SHARED_UNIT = "limit-shared-unit-" + "s" * 14
@@ -434,12 +443,12 @@ narrowest shapes, 2 by 40 and 40 by 2."""
 
 
 def limit_sheets() -> dict[str, str]:
-    """A Hero sheet and an Adversary sheet at the documented limits, as TOML by team id.
+    """Two Hero sheets and an Adversary sheet at the documented limits, as TOML by team id.
 
     Every limit of ``docs/teams.md`` is reached by one of them but the nesting (8: the sheet
-    format needs only 7) and a Hero sheet's 24 figures, 12 characters a unit and Large units:
-    a Hero sheet must set up in every installed scenario, and the bundled ones have room for
-    9 Medium figures (see :func:`crowded_heroes`).
+    format needs only 7) and a Hero sheet's 24 figures and 12 characters a unit: a Hero sheet
+    must set up in every installed scenario, and the bundled ones have room for 9 Medium
+    figures, or a Large one and 7 more (see :func:`crowded_heroes`).
     """
     units, counts = _adversary_units()
     figures = _figure_ids(units, counts)
@@ -448,7 +457,10 @@ def limit_sheets() -> dict[str, str]:
         for k, (width, height) in enumerate(SCENARIO_SHAPES)
     ]
     tile_names = [str(t["terrain"]) for t in _tiles()]
-    reads = [("shapeshifter", "identity", figures), ("plunder", "scheme", tile_names[:24])]
+    reads = [
+        ("shapeshifter", "identity", figures),
+        ("plunder", "scheme", tile_names[:24]),
+    ]
     conditions = [
         "the-smoke-vent",
         *(f"limit-hold-{i}" for i in range(EXTRA_WIN_CONDITIONS)),
@@ -465,26 +477,72 @@ def limit_sheets() -> dict[str, str]:
         },
         {"units": units, "secrets": _secrets("a", reads), "scenarios": scenarios},
     )
+    kit = ["holy-water", "smelling-salts", "grapnel"]
+    heroes = {
+        team: _sheet(
+            {"id": team, "name": NAME, "side": "heroes", "description": TEXT},
+            {
+                "units": _hero_units(large),
+                "secrets": _secrets("h", [("hunters-kit", "power", kit)]),
+            },
+        )
+        for team, large in ((HEROES_ID, False), (LARGE_HEROES_ID, True))
+    }
+    return {ADVERSARIES_ID: _padded(adversary)} | {t: _padded(h) for t, h in heroes.items()}
+
+
+def _hero_units(large: bool) -> list[dict[str, object]]:
+    """Eight Hero units with 6 + 6 coins and 12 abilities each: 9 figures (the most the
+    bundled scenarios have room for), or a Large Champion and 7 more."""
     roles = ["champion", "lieutenant", "mob", "mob", "mob", "mob", "mob", "mob"]
-    hero_counts = [1, 1, 2, 1, 1, 1, 1, 1]  # the bundled scenarios have room for 9
-    hero_units = [
+    counts = [1] * 8 if large else [1, 1, 2, 1, 1, 1, 1, 1]
+    return [
         {
             "id": SHARED_UNIT if i == 7 else _id(f"limit-hero-{i}"),
             "name": _name(f"Hero {i}"),
             "role": role,
             "green_coins": 6,
             "grey_coins": 6,
-            "abilities": _abilities(i + 8),
+            "abilities": _abilities(i + 8, large and i == 0),
             **({"characters": count} if count > 1 else {}),
+            **({"size": "large"} if large and i == 0 else {}),
         }
-        for i, (role, count) in enumerate(zip(roles, hero_counts, strict=True))
+        for i, (role, count) in enumerate(zip(roles, counts, strict=True))
     ]
-    kit = ["holy-water", "smelling-salts", "grapnel"]
-    hero = _sheet(
-        {"id": HEROES_ID, "name": NAME, "side": "heroes", "description": TEXT},
-        {"units": hero_units, "secrets": _secrets("h", [("hunters-kit", "power", kit)])},
+
+
+CROWDED_ID = _id("limit-crowded-heroes")
+"""The id of a Hero sheet of 24 figures, which no installation with the bundled teams accepts."""
+
+
+def crowded_heroes() -> dict[str, str]:
+    """A Hero sheet at the limits a Hero sheet cannot reach once installed, as TOML by team id.
+
+    24 figures (a Mob of 12, a Large Champion) are valid on the sheet, but a Hero sheet is
+    installed only if it sets up in every scenario of every installed Adversary team, and the
+    bundled scenarios have room for 9 Medium figures (and none for a Large one): ``multiversus
+    teams`` must list it as invalid, in one line, and the other teams stay installed.
+    """
+    shapes = [("champion", 1, True), ("lieutenant", 1, False), ("mob", 12, False)]
+    shapes += [("mob", count, False) for count in (4, 3, 1, 1, 1)]
+    units = [
+        {
+            "id": _id(f"limit-crowd-{i}"),
+            "name": _name(f"Crowd {i}"),
+            "role": role,
+            "green_coins": 6,
+            "grey_coins": 6,
+            "abilities": _abilities(i, large),
+            **({"characters": count} if count > 1 else {}),
+            **({"size": "large"} if large else {}),
+        }
+        for i, (role, count, large) in enumerate(shapes)
+    ]
+    sheet = _sheet(
+        {"id": CROWDED_ID, "name": NAME, "side": "heroes", "description": TEXT},
+        {"units": units, "secrets": _secrets("c", [])},
     )
-    return {ADVERSARIES_ID: _padded(adversary), HEROES_ID: _padded(hero)}
+    return {CROWDED_ID: _padded(sheet)}
 
 
 _LIMIT_MODULE = f"""\
@@ -561,15 +619,40 @@ def sheets_at_the_limits(quick: bool, folder: Path) -> Row:
     _install(packages, limit_sheets())
     env = _env(packages)
     teams = _run([*CLI, "teams"], env)
-    if teams.code != 0 or ADVERSARIES_ID not in teams.out or HEROES_ID not in teams.out:
+    if teams.code != 0 or any(
+        t not in teams.out for t in (ADVERSARIES_ID, HEROES_ID, LARGE_HEROES_ID)
+    ):
         row.tracebacks += "Traceback" in teams.out
         row.over += 1
         row.note(f"the limit sheets are not installed: {teams.out[-400:]}")
         return row
+    row.cases += 1
+    crowded = folder / "crowded"
+    crowded.mkdir()
+    _install(crowded, crowded_heroes())
+    refused = _run([*CLI, "teams"], _env(crowded))
+    said = [
+        line
+        for line in refused.out.splitlines()
+        if line.startswith("invalid:") and CROWDED_ID in line and "has no room" in line
+    ]
+    if "Traceback" in refused.out:
+        row.tracebacks += 1
+    elif refused.code != 1 or len(said) != 1 or "banner-knight" not in refused.out:
+        row.forgeries += 1  # installed, or not refused in one line naming the reason
+        row.note(f"a Hero sheet of 24 figures: exit {refused.code}: {refused.out[-400:]}")
+    if refused.seconds > COMMAND_SECONDS or refused.mib > COMMAND_MIB:
+        row.over += 1
+        row.note(f"a Hero sheet of 24 figures: {refused.seconds:.1f} s, {refused.mib:.0f} MiB")
+    row.notes.append(
+        f"measured: a Hero sheet of 24 figures refused at installation in "
+        f"{refused.seconds:.1f} s, {refused.mib:.0f} MiB: {said[0][:160] if said else '?'}"
+    )
     pairings = [(HEROES_ID, ADVERSARIES_ID, _id("limit-field-0")),
-                ("banner-knight", ADVERSARIES_ID, _id("limit-field-6")),
+                (LARGE_HEROES_ID, ADVERSARIES_ID, _id("limit-field-6")),
+                ("witch-hunters", ADVERSARIES_ID, _id("limit-field-7")),
                 (HEROES_ID, "smogon", "smoking-crags"),
-                ("witch-hunters", ADVERSARIES_ID, _id("limit-field-7"))]  # fmt: skip
+                (LARGE_HEROES_ID, "black-goblins", "hollowmere-raid")]  # fmt: skip
     bots = ["random", "heuristic", "mcts"]
     seeds = [1] if quick else [1, 2]
     for heroes, adversaries, scenario in pairings[:2] if quick else pairings:
@@ -658,8 +741,22 @@ def names_and_files(quick: bool, folder: Path) -> Row:
         lambda p: ["verify", "--format", "json", str(p)],
         lambda p: ["replay", str(p)],
         lambda p: ["replay", str(p), "--format", "json"],
-        lambda p: ["replay", str(p), "--format", "html", "--out", str(folder / "page.html")],
-        lambda p: ["replay", str(p), "--format", "svg", "--out", str(folder / "picture.svg")],
+        lambda p: [
+            "replay",
+            str(p),
+            "--format",
+            "html",
+            "--out",
+            str(folder / "page.html"),
+        ],
+        lambda p: [
+            "replay",
+            str(p),
+            "--format",
+            "svg",
+            "--out",
+            str(folder / "picture.svg"),
+        ],
         lambda p: ["diff", str(p), str(golden)],
     ]
     files = _hostile_files(folder)
@@ -870,9 +967,15 @@ def main() -> None:
         folder = Path(temporary)
         kinds: list[tuple[str, Callable[[], Row]]] = [
             ("view-log forgeries", lambda: view_log_forgeries(args.quick)),
-            ("sheets at the limits", lambda: sheets_at_the_limits(args.quick, folder / "sheets")),
+            (
+                "sheets at the limits",
+                lambda: sheets_at_the_limits(args.quick, folder / "sheets"),
+            ),
             ("names and files", lambda: names_and_files(args.quick, folder / "files")),
-            ("concurrent resumes", lambda: concurrent_resumes(args.quick, folder / "resumes")),
+            (
+                "concurrent resumes",
+                lambda: concurrent_resumes(args.quick, folder / "resumes"),
+            ),
             ("kill -9 of simulate", lambda: kill_simulate(args.quick)),
         ]
         for name, kind in kinds:
@@ -883,7 +986,10 @@ def main() -> None:
             begun = time.monotonic()
             row = kind()
             rows.append(row)
-            print(f"{name}: {row.cases} cases in {time.monotonic() - begun:.0f} s", flush=True)
+            print(
+                f"{name}: {row.cases} cases in {time.monotonic() - begun:.0f} s",
+                flush=True,
+            )
     print()
     print(f"{'kind':<22} {'cases':>6} {'accepted forgeries':>19} {'tracebacks':>11} "
           f"{'over bounds':>12} {'orphans':>8}")  # fmt: skip
