@@ -405,8 +405,9 @@ def _scenario(
     k: int, width: int, height: int, units: list[dict[str, object]], counts: list[int]
 ) -> dict[str, object]:
     """A scenario: the Adversaries packed from the top left corner, row by row, and the
-    Heroes' 48 squares (or as many as fit) from the far end; on a 40 by 40 board, 32 tiles
-    between them."""
+    Heroes' 48 squares (or as many as fit) the free spaces next in that order, so the two
+    sides meet at once (but in scenario 1, from the far end: the longest walk); on a 40 by
+    40 board, 32 tiles further down."""
     taken: set[tuple[int, int]] = set()
     adversaries = []
     for unit, count in zip(units, counts, strict=True):
@@ -422,8 +423,9 @@ def _scenario(
             taken |= {(square[0] + dx, square[1] + dy) for dx in range(side) for dy in range(side)}
             squares.append(list(square))
         adversaries.append({"unit": unit["id"], "squares": squares})
-    far = [(x, y) for y in range(height - 1, -1, -1) for x in range(width)]
-    heroes = [list(s) for s in far if s not in taken][:48]
+    rows = range(height - 1, -1, -1) if k == 1 else range(height)
+    spaces = [(x, y) for y in rows for x in range(width)]
+    heroes = [list(s) for s in spaces if s not in taken][:48]
     scenario: dict[str, object] = {
         "id": _id(f"limit-field-{k}"),
         "name": _name(f"Field {k}"),
