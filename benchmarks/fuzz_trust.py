@@ -8,13 +8,17 @@ Each kind is tried many times, each try counted once in its row:
   and each forgery of its last entry's public events (an elimination added,
   an event of a later entry added, an event repeated, an event dropped) must
   not. An accepted forgery is counted.
-* ``sheets at the limits``: team sheets at the documented limits (8 units, 24
-  figures, 6 + 6 coins, 8 secrets of 24 options, 8 scenarios of 40 by 40
-  with 32 tiles and 48 deployment squares, 64-character names, 2000-character
-  texts), installed as a package's are, played by every bot against itself
-  and verified; each decision must take at most :data:`DECISION_SECONDS` and a
-  match at most :data:`MATCH_MIB`, each verify at most :data:`VERIFY_SECONDS`
-  and :data:`VERIFY_MIB` (the bounds ``docs/bots.md`` states).
+* ``sheets at the limits``: team sheets at every documented limit (8 units, 24
+  figures, a unit of 12, 6 + 6 coins, 12 abilities a unit from the catalogue,
+  Large and Terrain units, 8 secrets of 24 options among them those the
+  abilities read, 8 win conditions, 8 scenarios: 40 by 40 with 32 tiles and 48
+  deployment squares, 2 by 40 and 40 by 2; 32-character ids, 64-character
+  names, 2000-character texts, files of 256 KiB), installed as a package's
+  are, played by every bot against itself and verified; each decision must
+  take at most :data:`DECISION_SECONDS` and a match at most :data:`MATCH_MIB`,
+  each verify at most :data:`VERIFY_SECONDS` and :data:`VERIFY_MIB` (the
+  bounds ``docs/bots.md`` states). A Hero sheet of 24 figures, which no
+  bundled scenario has room for, must be refused at installation in one line.
 * ``names and files``: huge names, a huge log bad at line 2, a file beyond
   the size limit, /dev/zero, a FIFO, a directory, read by ``verify``,
   ``replay`` (text, JSON, HTML, SVG) and ``diff``: each must fail in one
@@ -62,6 +66,7 @@ from multiversus_core.engine.viewlog import (
     redact_log,
     view_records_for,
 )
+from multiversus_core.rulesets.multiversus.sheets import MAX_SHEET_BYTES
 from multiversus_core.rulesets.sealed_bids import SealedBidsSettings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -101,7 +106,10 @@ class Row:
 
 
 def _env(*paths: Path) -> dict[str, str]:
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(str(p) for p in (ROOT / "src", *paths))}
+    return {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join(str(p) for p in (ROOT / "src", *paths)),
+    }
 
 
 @dataclass
@@ -235,19 +243,56 @@ def view_log_forgeries(quick: bool) -> Row:
 
 # --- sheets at the limits ---------------------------------------------------------------
 
-NAME = "N" * 63 + "x"
-TEXT = "T" * 2000
+HEROES_ID = "limit-heroes-" + "h" * 19
+"""The limit Hero sheet's id: 32 characters, the longest id."""
+LARGE_HEROES_ID = "limit-heroes-large-" + "l" * 13
+"""A second limit Hero sheet, with a Large Champion."""
+ADVERSARIES_ID = "limit-adversaries-" + "a" * 14
+"""The limit Adversary sheet's id: 32 characters."""
+SHARED_UNIT = "limit-shared-unit-" + "s" * 14
+"""A unit id both limit sheets use: the Adversary one is qualified by its team id in a match."""
+NAME = ("Ñame 漢字 🐉 " * 8)[:64]
+TEXT = ("Text — ñ 漢字 🐉 " * 150)[:2000]
+
+CATALOGUE = (
+    "Hunter's Kit", "Troll Sweep", "Smoke Breath", "Torches", "Drag to the Wyrm", "Evil Eye",
+    "Rally", "Ranged", "Fleet", "Skulk", "Silver Bullets", "Keen Nose", "Shapeshifter",
+    "Under the Banner", "Hold the Line", "Gang Up", "Billowing", "Crawl Through",
+    "Behind the Curtains", "Drifting",
+)  # fmt: skip
+"""Every registered ability but Large, stunts and reactions first: the ones that widen the
+bots' search (more commands, reactions, forced moves with a choice, secrets read)."""
+TERRAIN_ABILITIES = (
+    "Drifting", "Billowing", "Behind the Curtains", "Crawl Through", "Smoke Breath",
+    "Troll Sweep", "Evil Eye", "Drag to the Wyrm", "Torches", "Rally", "Hunter's Kit", "Gang Up",
+)  # fmt: skip
+"""Twelve abilities for a Terrain unit: it moves, is interacted with, and stunts."""
+EXTRA_WIN_CONDITIONS = 5
+"""Win conditions the limit package registers: with the 3 bundled ones, the 8 a sheet may name."""
+
+
+def _id(text: str) -> str:
+    """An id of exactly 32 characters, the longest allowed."""
+    return (text + "-" + "i" * 32)[:32]
 
 
 def _name(text: str) -> str:
-    return (text + " " + "n" * 64)[:64]
+    """A name of exactly 64 characters, some of them beyond ASCII."""
+    return (text + " " + NAME)[:64]
+
+
+def _abilities(i: int, large: bool = False) -> list[str]:
+    """Twelve registered abilities (the most a unit may have), a different run of the catalogue
+    for each unit ``i``; a Large unit lists Large and eleven more."""
+    chosen = [CATALOGUE[(3 * i + k) % len(CATALOGUE)] for k in range(11 if large else 12)]
+    return ["Large", *chosen] if large else chosen
 
 
 def _toml(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | str):
-        return json.dumps(value)
+        return json.dumps(value, ensure_ascii=False)
     if isinstance(value, list):
         return "[" + ", ".join(_toml(v) for v in value) + "]"
     raise TypeError(type(value).__name__)
@@ -271,96 +316,270 @@ def _sheet(top: dict[str, object], tables: dict[str, list[dict[str, object]]]) -
     return "\n".join(lines) + "\n"
 
 
-def _secrets(prefix: str) -> list[dict[str, object]]:
+def _padded(text: str) -> str:
+    """The sheet padded by a closing comment to exactly :data:`MAX_SHEET_BYTES`, the largest
+    file read."""
+    size = len(text.encode("utf-8"))
+    if size + 3 > MAX_SHEET_BYTES:
+        raise ValueError(f"the sheet is already {size} bytes")
+    return text + "#" + "p" * (MAX_SHEET_BYTES - size - 2) + "\n"
+
+
+def _secrets(prefix: str, reads: list[tuple[str, str, list[str]]]) -> list[dict[str, object]]:
+    """Eight secrets of 24 options (the most): first those the catalogue's abilities and win
+    conditions read (``(name, kind, options)``, their options filled up to 24 names), then
+    secret powers, every one with a 32-character name (but those read) and a 2000-character
+    text."""
+    secrets: list[dict[str, object]] = []
+    for name, kind, options in reads:
+        filler = [_name(f"option {name} {j}") for j in range(24 - len(options))]
+        secrets.append({"name": name, "kind": kind, "options": options + filler, "text": TEXT})
+    for i in range(8 - len(reads)):
+        secrets.append(
+            {
+                "name": _id(f"{prefix}-secret-{i}"),
+                "kind": "scheme" if i % 2 else "power",
+                "options": [_name(f"option {i}-{j}") for j in range(24)],
+                "text": TEXT,
+            }
+        )
+    return secrets
+
+
+def _tiles() -> list[dict[str, object]]:
+    """32 tiles (the most), a quarter of them blocking and half obscuring, on rows 12 to 19."""
     return [
         {
-            "name": f"{prefix}-secret-{i}",
-            "kind": "power",
-            "options": [_name(f"option {i}-{j}") for j in range(24)],
-            "text": TEXT,
+            "origin": [2 * (i % 16) + 4 * (i // 16 % 2), 12 + 4 * (i // 16)],
+            "terrain": _name(f"Tile {i}"),
+            **({"blocking": True} if i % 4 == 1 else {}),
+            **({"obscuring": True} if i % 4 in (1, 2) else {}),
         }
-        for i in range(8)
+        for i in range(32)
     ]
 
 
-def limit_sheets() -> dict[str, str]:
-    """A Hero sheet and an Adversary sheet at the documented limits, as TOML by team id."""
-    counts = [1, 4, 4, 3, 3, 3, 3, 3]  # 24 figures in 8 units
+def _adversary_units() -> tuple[list[dict[str, object]], list[int]]:
+    """Eight units of 24 figures in all (a unit of 12, the most; two Large units; three
+    Terrain units), each with 6 + 6 coins and 12 abilities."""
+    shapes: list[tuple[str, int, bool]] = [  # role, characters, Large
+        ("beast", 1, True),
+        ("minions", 12, False),
+        ("minions", 3, False),
+        ("minions", 2, True),
+        ("terrain", 2, False),
+        ("terrain", 2, False),
+        ("minions", 1, False),
+        ("terrain", 1, False),
+    ]
     units: list[dict[str, object]] = []
-    for i, count in enumerate(counts):
+    for i, (role, count, large) in enumerate(shapes):
         unit: dict[str, object] = {
-            "id": f"limit-unit-{i}",
+            "id": SHARED_UNIT if i == 6 else _id(f"limit-unit-{i}"),
             "name": _name(f"Unit {i}"),
-            "role": "beast" if i == 0 else "minions",
+            "role": role,
             "green_coins": 6,
             "grey_coins": 6,
+            "abilities": list(TERRAIN_ABILITIES) if role == "terrain" else _abilities(i, large),
         }
         if count > 1:
             unit["characters"] = count
+        if large:
+            unit["size"] = "large"
+        if role == "terrain":
+            unit["blocking"] = i != 5
+            unit["obscuring"] = i != 7
         units.append(unit)
-    scenarios = []
-    for k in range(8):
-        squares = iter((x, y) for y in range(0, 6) for x in range(0, 40, 2))
-        adversaries = [
-            {"unit": unit["id"], "squares": [list(next(squares)) for _ in range(count)]}
-            for unit, count in zip(units, counts, strict=True)
-        ]
-        heroes = [[x, y] for y in (38, 39) for x in range(0, 24)]  # 48 squares
-        tiles = [
-            {
-                "origin": [2 * (i % 16) + 4 * (i // 16 % 2), 12 + 4 * (i // 16)],
-                "terrain": _name(f"Tile {i}"),
-            }
-            for i in range(32)
-        ]
-        scenarios.append(
-            {
-                "id": f"limit-field-{k}",
-                "name": _name(f"Field {k}"),
-                "width": 40,
-                "height": 40,
-                "heroes": heroes,
-                "adversaries": adversaries,
-                "tiles": tiles,
-            }
-        )
+    return units, [count for _, count, _ in shapes]
+
+
+def _figure_ids(units: list[dict[str, object]], counts: list[int]) -> list[str]:
+    return [
+        str(unit["id"]) if count == 1 else f"{unit['id']}-{n}"
+        for unit, count in zip(units, counts, strict=True)
+        for n in range(1, count + 1)
+    ]
+
+
+def _scenario(
+    k: int, width: int, height: int, units: list[dict[str, object]], counts: list[int]
+) -> dict[str, object]:
+    """A scenario: the Adversaries packed from the top left corner, row by row, and the
+    Heroes' 48 squares (or as many as fit) the free spaces next in that order, so the two
+    sides meet at once (but in scenario 1, from the far end: the longest walk); on a 40 by
+    40 board, 32 tiles further down."""
+    taken: set[tuple[int, int]] = set()
+    adversaries = []
+    for unit, count in zip(units, counts, strict=True):
+        side = 2 if unit.get("size") == "large" else 1
+        squares = []
+        for _ in range(count):
+            square = next(
+                (x, y)
+                for y in range(height - side + 1)
+                for x in range(width - side + 1)
+                if not {(x + dx, y + dy) for dx in range(side) for dy in range(side)} & taken
+            )
+            taken |= {(square[0] + dx, square[1] + dy) for dx in range(side) for dy in range(side)}
+            squares.append(list(square))
+        adversaries.append({"unit": unit["id"], "squares": squares})
+    rows = range(height - 1, -1, -1) if k == 1 else range(height)
+    spaces = [(x, y) for y in rows for x in range(width)]
+    heroes = [list(s) for s in spaces if s not in taken][:48]
+    scenario: dict[str, object] = {
+        "id": _id(f"limit-field-{k}"),
+        "name": _name(f"Field {k}"),
+        "width": width,
+        "height": height,
+        "heroes": heroes,
+        "adversaries": adversaries,
+    }
+    if width == height == 40:
+        scenario["tiles"] = _tiles()
+    return scenario
+
+
+SCENARIO_SHAPES = ((40, 40),) * 6 + ((2, 40), (40, 2))
+"""Eight scenarios (the most): six boards of 40 by 40 (the largest) and two of the
+narrowest shapes, 2 by 40 and 40 by 2."""
+
+
+def limit_sheets() -> dict[str, str]:
+    """Two Hero sheets and an Adversary sheet at the documented limits, as TOML by team id.
+
+    Every limit of ``docs/teams.md`` is reached by one of them but the nesting (8: the sheet
+    format needs only 7) and a Hero sheet's 24 figures and 12 characters a unit: a Hero sheet
+    must set up in every installed scenario, and the bundled ones have room for 9 Medium
+    figures, or a Large one and 7 more (see :func:`crowded_heroes`).
+    """
+    units, counts = _adversary_units()
+    figures = _figure_ids(units, counts)
+    scenarios = [
+        _scenario(k, width, height, units, counts)
+        for k, (width, height) in enumerate(SCENARIO_SHAPES)
+    ]
+    tile_names = [str(t["terrain"]) for t in _tiles()]
+    reads = [
+        ("shapeshifter", "identity", figures),
+        ("plunder", "scheme", tile_names[:24]),
+    ]
+    conditions = [
+        "the-smoke-vent",
+        *(f"limit-hold-{i}" for i in range(EXTRA_WIN_CONDITIONS)),
+        "the-goblins-plunder",
+        "the-shapeshifter-hunt",
+    ]
     adversary = _sheet(
-        {"id": "limit-adversaries", "name": NAME, "side": "adversaries", "description": TEXT},
-        {"units": units, "secrets": _secrets("a"), "scenarios": scenarios},
-    )
-    roles = ["champion", "lieutenant", "mob", "mob", "mob", "mob", "mob", "mob"]
-    hero_counts = [1, 1, 2, 1, 1, 1, 1, 1]  # the bundled scenarios have room for 9
-    hero_units = [
         {
-            "id": f"limit-hero-{i}",
+            "id": ADVERSARIES_ID,
+            "name": NAME,
+            "side": "adversaries",
+            "description": TEXT,
+            "win_conditions": conditions,
+        },
+        {"units": units, "secrets": _secrets("a", reads), "scenarios": scenarios},
+    )
+    kit = ["holy-water", "smelling-salts", "grapnel"]
+    heroes = {
+        team: _sheet(
+            {"id": team, "name": NAME, "side": "heroes", "description": TEXT},
+            {
+                "units": _hero_units(large),
+                "secrets": _secrets("h", [("hunters-kit", "power", kit)]),
+            },
+        )
+        for team, large in ((HEROES_ID, False), (LARGE_HEROES_ID, True))
+    }
+    return {ADVERSARIES_ID: _padded(adversary)} | {t: _padded(h) for t, h in heroes.items()}
+
+
+def _hero_units(large: bool) -> list[dict[str, object]]:
+    """Eight Hero units with 6 + 6 coins and 12 abilities each: 9 figures (the most the
+    bundled scenarios have room for), or a Large Champion and 7 more."""
+    roles = ["champion", "lieutenant", "mob", "mob", "mob", "mob", "mob", "mob"]
+    counts = [1] * 8 if large else [1, 1, 2, 1, 1, 1, 1, 1]
+    return [
+        {
+            "id": SHARED_UNIT if i == 7 else _id(f"limit-hero-{i}"),
             "name": _name(f"Hero {i}"),
             "role": role,
             "green_coins": 6,
             "grey_coins": 6,
+            "abilities": _abilities(i + 8, large and i == 0),
             **({"characters": count} if count > 1 else {}),
+            **({"size": "large"} if large and i == 0 else {}),
         }
-        for i, (role, count) in enumerate(zip(roles, hero_counts, strict=True))
+        for i, (role, count) in enumerate(zip(roles, counts, strict=True))
     ]
-    hero = _sheet(
-        {"id": "limit-heroes", "name": NAME, "side": "heroes", "description": TEXT},
-        {"units": hero_units, "secrets": _secrets("h")},
+
+
+CROWDED_ID = _id("limit-crowded-heroes")
+"""The id of a Hero sheet of 24 figures, which no installation with the bundled teams accepts."""
+
+
+def crowded_heroes() -> dict[str, str]:
+    """A Hero sheet at the limits a Hero sheet cannot reach once installed, as TOML by team id.
+
+    24 figures (a Mob of 12, a Large Champion) are valid on the sheet, but a Hero sheet is
+    installed only if it sets up in every scenario of every installed Adversary team, and the
+    bundled scenarios have room for 9 Medium figures (and none for a Large one): ``multiversus
+    teams`` must list it as invalid, in one line, and the other teams stay installed.
+    """
+    shapes = [("champion", 1, True), ("lieutenant", 1, False), ("mob", 12, False)]
+    shapes += [("mob", count, False) for count in (4, 3, 1, 1, 1)]
+    units = [
+        {
+            "id": _id(f"limit-crowd-{i}"),
+            "name": _name(f"Crowd {i}"),
+            "role": role,
+            "green_coins": 6,
+            "grey_coins": 6,
+            "abilities": _abilities(i, large),
+            **({"characters": count} if count > 1 else {}),
+            **({"size": "large"} if large else {}),
+        }
+        for i, (role, count, large) in enumerate(shapes)
+    ]
+    sheet = _sheet(
+        {"id": CROWDED_ID, "name": NAME, "side": "heroes", "description": TEXT},
+        {"units": units, "secrets": _secrets("c", [])},
     )
-    return {"limit-adversaries": adversary, "limit-heroes": hero}
+    return {CROWDED_ID: _padded(sheet)}
+
+
+_LIMIT_MODULE = f"""\
+from pathlib import Path
+
+from multiversus_core.rulesets.multiversus.scoring import holder_of_tiles, register_win_condition
+from multiversus_core.rulesets.multiversus.sheets import decode_sheet
+
+HERE = Path(__file__).parent
+TILES = {[_name(f"Tile {i}") for i in range(EXTRA_WIN_CONDITIONS)]!r}
+
+
+def _holder(terrain):
+    return lambda state: holder_of_tiles(state, terrain)
+
+
+for i, terrain in enumerate(TILES):
+    register_win_condition(f"limit-hold-{{i}}", f"Whoever alone stands on {{terrain}} wins.")(
+        _holder(terrain)
+    )
+
+
+def teams():
+    found = sorted(HERE.glob("limit-*.toml"))
+    return [decode_sheet(p.read_bytes(), p.name) for p in found]
+"""
+"""The limit package's module: it registers five win conditions (a tile each held) and
+offers the sheets beside it."""
 
 
 def _install(folder: Path, sheets: dict[str, str]) -> None:
     """Install the sheets as a package does: a module offering them, an entry point."""
     for team, text in sheets.items():
         (folder / f"{team}.toml").write_text(text, encoding="utf-8")
-    module = (
-        "from pathlib import Path\n"
-        "from multiversus_core.rulesets.multiversus.sheets import decode_sheet\n"
-        "HERE = Path(__file__).parent\n"
-        "def teams():\n"
-        "    found = sorted(HERE.glob('limit-*.toml'))\n"
-        "    return [decode_sheet(p.read_bytes(), p.name) for p in found]\n"
-    )
-    (folder / "limit_teams.py").write_text(module)
+    (folder / "limit_teams.py").write_text(_LIMIT_MODULE, encoding="utf-8")
     info = folder / "limit_teams-1.0.dist-info"
     info.mkdir(exist_ok=True)
     (info / "METADATA").write_text("Metadata-Version: 2.1\nName: limit-teams\nVersion: 1.0\n")
@@ -402,14 +621,40 @@ def sheets_at_the_limits(quick: bool, folder: Path) -> Row:
     _install(packages, limit_sheets())
     env = _env(packages)
     teams = _run([*CLI, "teams"], env)
-    if teams.code != 0 or "limit-adversaries" not in teams.out:
+    if teams.code != 0 or any(
+        t not in teams.out for t in (ADVERSARIES_ID, HEROES_ID, LARGE_HEROES_ID)
+    ):
         row.tracebacks += "Traceback" in teams.out
         row.over += 1
         row.note(f"the limit sheets are not installed: {teams.out[-400:]}")
         return row
-    pairings = [("limit-heroes", "limit-adversaries", "limit-field-0"),
-                ("banner-knight", "limit-adversaries", "limit-field-1"),
-                ("limit-heroes", "smogon", "smoking-crags")]  # fmt: skip
+    row.cases += 1
+    crowded = folder / "crowded"
+    crowded.mkdir()
+    _install(crowded, crowded_heroes())
+    refused = _run([*CLI, "teams"], _env(crowded))
+    said = [
+        line
+        for line in refused.out.splitlines()
+        if line.startswith("invalid:") and CROWDED_ID in line and "has no room" in line
+    ]
+    if "Traceback" in refused.out:
+        row.tracebacks += 1
+    elif refused.code != 1 or len(said) != 1 or "banner-knight" not in refused.out:
+        row.forgeries += 1  # installed, or not refused in one line naming the reason
+        row.note(f"a Hero sheet of 24 figures: exit {refused.code}: {refused.out[-400:]}")
+    if refused.seconds > COMMAND_SECONDS or refused.mib > COMMAND_MIB:
+        row.over += 1
+        row.note(f"a Hero sheet of 24 figures: {refused.seconds:.1f} s, {refused.mib:.0f} MiB")
+    row.notes.append(
+        f"measured: a Hero sheet of 24 figures refused at installation in "
+        f"{refused.seconds:.1f} s, {refused.mib:.0f} MiB: {said[0][:160] if said else '?'}"
+    )
+    pairings = [(HEROES_ID, ADVERSARIES_ID, _id("limit-field-0")),
+                (LARGE_HEROES_ID, ADVERSARIES_ID, _id("limit-field-6")),
+                ("witch-hunters", ADVERSARIES_ID, _id("limit-field-7")),
+                (HEROES_ID, "smogon", "smoking-crags"),
+                (LARGE_HEROES_ID, "black-goblins", "hollowmere-raid")]  # fmt: skip
     bots = ["random", "heuristic", "mcts"]
     seeds = [1] if quick else [1, 2]
     for heroes, adversaries, scenario in pairings[:2] if quick else pairings:
@@ -498,8 +743,22 @@ def names_and_files(quick: bool, folder: Path) -> Row:
         lambda p: ["verify", "--format", "json", str(p)],
         lambda p: ["replay", str(p)],
         lambda p: ["replay", str(p), "--format", "json"],
-        lambda p: ["replay", str(p), "--format", "html", "--out", str(folder / "page.html")],
-        lambda p: ["replay", str(p), "--format", "svg", "--out", str(folder / "picture.svg")],
+        lambda p: [
+            "replay",
+            str(p),
+            "--format",
+            "html",
+            "--out",
+            str(folder / "page.html"),
+        ],
+        lambda p: [
+            "replay",
+            str(p),
+            "--format",
+            "svg",
+            "--out",
+            str(folder / "picture.svg"),
+        ],
         lambda p: ["diff", str(p), str(golden)],
     ]
     files = _hostile_files(folder)
@@ -710,9 +969,15 @@ def main() -> None:
         folder = Path(temporary)
         kinds: list[tuple[str, Callable[[], Row]]] = [
             ("view-log forgeries", lambda: view_log_forgeries(args.quick)),
-            ("sheets at the limits", lambda: sheets_at_the_limits(args.quick, folder / "sheets")),
+            (
+                "sheets at the limits",
+                lambda: sheets_at_the_limits(args.quick, folder / "sheets"),
+            ),
             ("names and files", lambda: names_and_files(args.quick, folder / "files")),
-            ("concurrent resumes", lambda: concurrent_resumes(args.quick, folder / "resumes")),
+            (
+                "concurrent resumes",
+                lambda: concurrent_resumes(args.quick, folder / "resumes"),
+            ),
             ("kill -9 of simulate", lambda: kill_simulate(args.quick)),
         ]
         for name, kind in kinds:
@@ -723,7 +988,10 @@ def main() -> None:
             begun = time.monotonic()
             row = kind()
             rows.append(row)
-            print(f"{name}: {row.cases} cases in {time.monotonic() - begun:.0f} s", flush=True)
+            print(
+                f"{name}: {row.cases} cases in {time.monotonic() - begun:.0f} s",
+                flush=True,
+            )
     print()
     print(f"{'kind':<22} {'cases':>6} {'accepted forgeries':>19} {'tracebacks':>11} "
           f"{'over bounds':>12} {'orphans':>8}")  # fmt: skip
