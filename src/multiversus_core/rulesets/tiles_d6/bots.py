@@ -433,20 +433,11 @@ def quick_scores(state: TilesState, legal: Sequence[Command]) -> list[float]:
 
 
 def shortlist(state: TilesState, legal: Sequence[Command], size: int) -> list[Command]:
-    """The ``size`` commands of ``legal`` the heuristic rates best, best first, with the
-    better only of a unit's Move and Charge (their paths are the heuristic's either way, so
-    the two would mostly play the same)."""
+    """The ``size`` commands of ``legal`` the heuristic rates best, best first (a unit's Move
+    and its Charge both, when both rate among the best: a Charge may attack as it arrives)."""
     scores = score_commands(state, legal)
     ranked = sorted(range(len(legal)), key=lambda i: -scores[i])
-    found: list[Command] = []
-    moving: set[str] = set()
-    for command in (legal[i] for i in ranked):
-        if isinstance(command, StartMove | StartCharge):
-            if command.unit in moving:
-                continue
-            moving.add(command.unit)
-        found.append(command)
-    return found[:size]
+    return [legal[i] for i in ranked[:size]]
 
 
 class _Guided:
