@@ -281,3 +281,33 @@ def test_the_search_compares_its_root_commands_on_common_dice() -> None:
     firsts = {command: chances[0] for command, chances in seen.items()}
     assert len(set(firsts.values())) == 1  # each command's first visit, on the same dice
     assert all(len(set(chances)) == len(chances) for chances in seen.values())
+
+
+def test_features_count_a_sides_injuries_hurt_and_statuses() -> None:
+    mine = unit("1.a", 1, (0, 0), health=6)
+    theirs = unit("2.b", 2, (5, 5), health=6)
+    fallen = replace(unit("2.c", 2, (4, 4)), injured=True, at=None)
+    state = playing([replace(mine, health=3, prone=True), theirs, fallen])
+    named = dict(zip(bots.FEATURES, bots.features(state, 1), strict=True))
+    assert named["injured"] == 0 and named["prone"] == 1
+    assert named["hurt"] == pytest.approx((1 - 3 / mine.stats.health) ** 1.5)
+    assert dict(zip(bots.FEATURES, bots.features(state, 2), strict=True))["injured"] == 1
+
+
+def test_the_fitted_evaluation_is_the_result_once_over_and_zero_sum() -> None:
+    mine = unit("1.a", 1, (0, 0))
+    theirs = unit("2.b", 2, (5, 5))
+    even = playing([mine, theirs])
+    hurt = playing([mine, replace(theirs, health=1)])
+    for state in (even, hurt):
+        assert bots.fitted_evaluate(state, 1) == pytest.approx(-bots.fitted_evaluate(state, 2))
+    assert bots.fitted_evaluate(hurt, 1) > bots.fitted_evaluate(even, 1)
+    over = replace(even, phase="over", winner=1)
+    assert (bots.fitted_evaluate(over, 1), bots.fitted_evaluate(over, 2)) == (1.0, -1.0)
+
+
+def test_a_search_game_judges_with_the_evaluation_it_is_given() -> None:
+    state = playing([unit("1.a", 1, (0, 0)), replace(unit("2.b", 2, (5, 5)), health=1)])
+    fitted = SearchGame(evaluation=bots.fitted_evaluate)
+    assert fitted.evaluate(state, 1) == bots.fitted_evaluate(state, 1)
+    assert SEARCH_GAME.evaluate(state, 1) == evaluate(state, 1) != fitted.evaluate(state, 1)

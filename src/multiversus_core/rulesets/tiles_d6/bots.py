@@ -37,8 +37,9 @@ from multiversus_core.engine.errors import IllegalCommandError
 from multiversus_core.engine.grid import centre_tiles, distance, neighbours
 from multiversus_core.engine.ismcts import Game, search
 from multiversus_core.engine.open_game import with_fresh_seed
-from multiversus_core.rulesets.tiles_d6 import rules
+from multiversus_core.rulesets.tiles_d6 import fitted, rules
 from multiversus_core.rulesets.tiles_d6.model import (
+    ROUNDS,
     Attack,
     Command,
     Coord,
@@ -391,6 +392,65 @@ def evaluate(state: TilesState, seat: int) -> float:
     return math.tanh(diff / SCALE)
 
 
+FEATURES: Final = (
+    "injured",
+    "injured_late",
+    "hurt",
+    "prone",
+    "stunned",
+    "concussed",
+    "chance",
+    "threat",
+    "distance",
+)
+"""The names of :func:`features`, in order."""
+
+
+def features(state: TilesState, seat: int) -> tuple[float, ...]:
+    """What :func:`fitted_evaluate` weighs of ``seat``'s side (:data:`FEATURES`): its units
+    injured (and again times the share of the match played), the health lost (each unit's
+    share to the power 1.5), units prone, stunned and concussed, the best attack each could
+    make next (:func:`chance`), the enemy's threat to each (:func:`threat`), and the melee
+    units' distance to the nearest enemy beyond adjacency."""
+    injured = hurt = prone = stunned = concussed = best = danger = far = 0.0
+    enemies = [e.at for e in rules.on_board(state, rules.other(seat)) if e.at is not None]
+    for unit in state.units:
+        if unit.seat != seat:
+            continue
+        if unit.injured:
+            injured += 1
+            continue
+        if unit.at is None:
+            continue
+        hurt += (1 - unit.health / unit.stats.health) ** 1.5
+        prone += unit.prone
+        stunned += bool(unit.stunned)
+        concussed += bool(unit.concussed)
+        if enemies:
+            best += chance(state, unit)
+            danger += threat(state, unit)
+            if not is_shooter(unit):
+                far += max(0, min(distance(unit.at, at) for at in enemies) - 1)
+    late = injured * min(1.0, state.round / ROUNDS)
+    return (injured, late, hurt, prone, stunned, concussed, best, danger, far)
+
+
+def fitted_evaluate(state: TilesState, seat: int) -> float:
+    """How good ``state`` is for ``seat``, from -1 (lost) to 1 (won): the result once over,
+    else the expected result by the weights :mod:`.fitted` gives :func:`features` of the side
+    whose turn it is and of the other."""
+    result = rules.outcome(state)
+    if result is not None:
+        return result.returns[seat - 1]
+    active = state.active if state.active is not None else seat
+    mine, theirs = features(state, active), features(state, rules.other(active))
+    z = fitted.TO_ACT
+    z += sum(w * f for w, f in zip(fitted.MINE, mine, strict=True))
+    z += sum(w * f for w, f in zip(fitted.THEIRS, theirs, strict=True))
+    value = math.tanh(z / 2)
+    return value if seat == active else -value
+
+
 def quick_scores(state: TilesState, legal: Sequence[Command]) -> list[float]:
     """A cheap judgement of each of ``legal`` in play, for playouts: attack and fire when the
     odds are good, charge what is in reach, close in, stand up, and otherwise end."""
@@ -433,20 +493,11 @@ def quick_scores(state: TilesState, legal: Sequence[Command]) -> list[float]:
 
 
 def shortlist(state: TilesState, legal: Sequence[Command], size: int) -> list[Command]:
-    """The ``size`` commands of ``legal`` the heuristic rates best, best first, with the
-    better only of a unit's Move and Charge (their paths are the heuristic's either way, so
-    the two would mostly play the same)."""
+    """The ``size`` commands of ``legal`` the heuristic rates best, best first (a unit's Move
+    and its Charge both, when both rate among the best: a Charge may attack as it arrives)."""
     scores = score_commands(state, legal)
     ranked = sorted(range(len(legal)), key=lambda i: -scores[i])
-    found: list[Command] = []
-    moving: set[str] = set()
-    for command in (legal[i] for i in ranked):
-        if isinstance(command, StartMove | StartCharge):
-            if command.unit in moving:
-                continue
-            moving.add(command.unit)
-        found.append(command)
-    return found[:size]
+    return [legal[i] for i in ranked[:size]]
 
 
 class _Guided:
@@ -589,10 +640,13 @@ class SearchBot:
 
 __all__ = [
     "DEFAULT_ITERATIONS",
+    "FEATURES",
     "HeuristicBot",
     "SearchBot",
     "evaluate",
+    "features",
     "fire_value",
+    "fitted_evaluate",
     "harm",
     "is_shooter",
     "melee_value",

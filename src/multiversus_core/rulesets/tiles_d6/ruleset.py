@@ -10,7 +10,7 @@ table.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
 
 import msgspec
@@ -160,6 +160,11 @@ class SearchGame:
 
     determinize = staticmethod(determinize)
 
+    def __init__(self, evaluation: Callable[[TilesState, int], float] = evaluate) -> None:
+        self.evaluation = evaluation
+        """How a playout's end is judged: :func:`.bots.evaluate`, the hand-made one, unless
+        another is given (such as :func:`.bots.fitted_evaluate`)."""
+
     def to_move(self, state: TilesState) -> Seat | None:
         """The seat the match waits for, or None once it is over."""
         return next(iter(rules.to_act(state)), None)
@@ -180,8 +185,8 @@ class SearchGame:
         return rules.decide(command, state)[1]
 
     def evaluate(self, state: TilesState, player: Seat) -> float:
-        """The result once over; else :func:`.bots.evaluate`."""
-        return evaluate(state, player)
+        """The result once over; else :attr:`evaluation`'s judgement."""
+        return self.evaluation(state, player)
 
     def is_horizon(self, start: TilesState, state: TilesState) -> bool:
         """True once the match is over or the enemy's turn after the one the playout began in
