@@ -19,8 +19,9 @@ import pytest
 from multiversus_cli.presenters.tiles_d6_text import map_text as tiles_map
 from multiversus_cli.presenters.worlds_collide_text import map_text as worlds_map
 from multiversus_cli.render import board_grid, to_text
+from multiversus_core.engine.choices import Ask, is_tree
 from multiversus_core.engine.registry import load_ruleset
-from multiversus_core.engine.render import Renderer, pick_of, renderer_of
+from multiversus_core.engine.render import Renderer, option_pick_of, pick_of, renderer_of
 from tests.contract.kit import Example, Match, bot_chooser, listing, play
 from tests.screens import rendered
 
@@ -148,28 +149,50 @@ def test_words_for_every_legal_command_are_said_and_tell_commands_apart(
     assert told
 
 
+def options_on_the_way(legal: Any) -> list[str]:
+    """The keys of every option asked on the way through a tree of choices, its first option
+    taken at each choice; none for a list."""
+    if not is_tree(legal):
+        return []
+    keys: list[str] = []
+    chosen: list[str] = []
+    step = legal.ask(chosen)
+    while isinstance(step, Ask):
+        keys += [o.key for o in step.options]
+        chosen.append(step.options[0].key)
+        step = legal.ask(chosen)
+    return keys
+
+
 def test_where_a_command_is_given_is_marked_on_the_board(match: tuple[Any, Match]) -> None:
-    """A renderer's optional ``command_pick``: each pick's piece is a ``data-piece`` of the
-    board the view shows, and its square a ``data-square``, so that clicks can give it."""
+    """A renderer's optional ``command_pick`` and ``option_pick``: each pick's piece is a
+    ``data-piece`` of the board the view shows, and its square a ``data-square``, so that
+    clicks can give the command, or choose the option of a tree of choices."""
     ruleset, played = match
     looks = renderer(ruleset)
-    picked = 0
+    picked: dict[str, set[str]] = {"command": set(), "option": set()}
     for state in played.states:
         for seat in ruleset.to_act(state):
             seen = ruleset.view(state, ruleset.viewer_of(state, seat))
-            picks = [pick_of(looks, c, seen) for c in listing(ruleset.legal_commands(state, seat))]
-            picks = [p for p in picks if p is not None]
+            legal = ruleset.legal_commands(state, seat)
+            found = [("command", pick_of(looks, c, seen)) for c in listing(legal)]
+            found += [("option", option_pick_of(looks, k, seen)) for k in options_on_the_way(legal)]
+            picks = [(how, p) for how, p in found if p is not None]
             if not picks:
                 continue
             root = ET.fromstring(looks.board_svg(seen) or "<svg/>")
             marked = {e.get("data-piece") for e in root.iter() if e.get("data-piece")}
             squares = {e.get("data-square") for e in root.iter() if e.get("data-square")}
-            for pick in picks:
+            for how, pick in picks:
                 assert pick.piece is None or pick.piece in marked, (ruleset.id, pick)
                 assert pick.square is None or pick.square in squares, (ruleset.id, pick)
-                picked += 1
-    offers = hasattr(looks, "command_pick")
-    assert (picked > 0) == offers, f"{ruleset.id}: command_pick offered but never picks"
+                picked[how] |= {"piece"} if pick.piece else set()
+                picked[how] |= {"square"} if pick.square else set()
+    for how in ("command", "option"):
+        offers = hasattr(looks, f"{how}_pick")
+        assert bool(picked[how]) == offers, f"{ruleset.id}: {how}_pick offered but never picks"
+    if hasattr(looks, "option_pick"):  # a model to choose, and a square for it
+        assert picked["option"] == {"piece", "square"}, ruleset.id
 
 
 def test_the_renderers_take_views_never_the_referee_s_state() -> None:

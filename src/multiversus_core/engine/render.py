@@ -41,7 +41,9 @@ class Renderer(Protocol[ViewT_contra, CommandT_contra]):
 
     A ruleset offers one as its attribute ``renderer``; :func:`renderer_of` finds it. It may
     also say where a command is given on its board, ``command_pick(command, view) -> Pick |
-    None``, an optional member :func:`pick_of` finds.
+    None``, an optional member :func:`pick_of` finds, and where an option of a tree of
+    choices is chosen on it, ``option_pick(key, view) -> Pick | None``, one
+    :func:`option_pick_of` finds.
     """
 
     def board_svg(self, view: ViewT_contra) -> str | None:
@@ -84,6 +86,18 @@ def pick_of(renderer: object, command: object, view: object) -> Pick | None:
     if pick is None:
         return None
     found = pick(command, view)
+    return found if isinstance(found, Pick) else None
+
+
+def option_pick_of(renderer: object, key: str, view: object) -> Pick | None:
+    """Where the option ``key`` of a choice on the way to a command (a tree of choices'
+    :class:`~multiversus_core.engine.choices.Option`) is chosen on the board ``view`` shows:
+    the renderer's ``option_pick(key, view)``, an optional member, giving the piece the option
+    names or the square it names; None when it has none, or the option names neither."""
+    pick = getattr(renderer, "option_pick", None)
+    if pick is None:
+        return None
+    found = pick(key, view)
     return found if isinstance(found, Pick) else None
 
 
@@ -396,6 +410,7 @@ __all__ = [
     "grid_lines",
     "grid_names",
     "health_bar",
+    "option_pick_of",
     "path_mark",
     "pick_of",
     "placed_mark",

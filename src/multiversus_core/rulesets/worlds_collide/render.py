@@ -30,6 +30,7 @@ from multiversus_core.engine.render import (
     SEAT_COLOURS,
     Layout,
     Line,
+    Pick,
     Piece,
     Span,
     attack_mark,
@@ -314,11 +315,14 @@ _STYLE: Final = (
 )
 
 
-def board_parts(seen: WorldsState, change: Highlight | None = None) -> list[str]:
+def board_parts(
+    seen: WorldsState, change: Highlight | None = None, *, pieces: bool = False
+) -> list[str]:
     """The board of ``seen`` as SVG parts, in order: the frame with its title, the squares
     and the legend, the deployment rows and the objectives' ground, the fallen tokens, the
     entry's deployments and moves, one part per model, the entry's attacks, and the closing
-    tag. Joined, they are one SVG document."""
+    tag. Joined, they are one SVG document. With ``pieces``, each model standing is marked
+    ``data-piece`` too, for a page that chooses it by a click."""
     change = change or Highlight()
     short = labels(seen.models)
     layout = _layout(seen)
@@ -336,10 +340,11 @@ def board_parts(seen: WorldsState, change: Highlight | None = None) -> list[str]
         if model.fallen:
             continue
         if model.at is not None:
-            parts.append(_token(seen, model, short[model.id], layout.xy(model.at), CELL))
+            xy, span = layout.xy(model.at), CELL
         else:
-            parts.append(_token(seen, model, short[model.id], layout.off_xy(off), CELL - 4))
+            xy, span = layout.off_xy(off), CELL - 4
             off += 1
+        parts.append(_token(seen, model, short[model.id], xy, span, pieces))
     parts += [
         attack_mark(
             s.model, s.target, s.outcome, (layout.centre(s.source), 12), (layout.centre(s.aim), 16)
@@ -350,9 +355,9 @@ def board_parts(seen: WorldsState, change: Highlight | None = None) -> list[str]
     return parts
 
 
-def board_svg(seen: WorldsState, change: Highlight | None = None) -> str:
+def board_svg(seen: WorldsState, change: Highlight | None = None, *, pieces: bool = False) -> str:
     """The board of ``seen`` as one SVG document (:func:`board_parts`, joined)."""
-    return "".join(board_parts(seen, change))
+    return "".join(board_parts(seen, change, pieces=pieces))
 
 
 def _head(seen: WorldsState) -> list[str]:
@@ -485,8 +490,11 @@ def _name(seen: WorldsState, model: Model) -> str:
     return f"{seen.settings.players[model.seat - 1]}'s {model.name}"
 
 
-def _token(seen: WorldsState, model: Model, label: str, xy: tuple[int, int], span: int) -> str:
-    """A model drawn with its square's top left at ``xy``, ``span`` across."""
+def _token(
+    seen: WorldsState, model: Model, label: str, xy: tuple[int, int], span: int, piece: bool
+) -> str:
+    """A model drawn with its square's top left at ``xy``, ``span`` across; marked
+    ``data-piece`` as well if ``piece``."""
     x, y = xy
     cx, cy = x + span / 2, y + span / 2
     colour = SEAT_COLOURS[model.seat]
@@ -500,9 +508,10 @@ def _token(seen: WorldsState, model: Model, label: str, xy: tuple[int, int], spa
     if kind.is_leader:
         said.append(f"leader {kind.leadership}")
     title = f"{_name(seen, model)} ({label}){', on ' + where if where else ', not deployed'}: "
+    marked = f' data-piece="{escape(model.id)}"' if piece else ""
     out = [
         f'<g class="{" ".join(classes)}" data-model="{escape(model.id)}" data-square="{where}" '
-        f'data-hp="{model.hp}"><title>{escape(title + ", ".join(said))}</title>'
+        f'data-hp="{model.hp}"{marked}><title>{escape(title + ", ".join(said))}</title>'
     ]
     if activating:
         out.append(
@@ -541,8 +550,9 @@ class WorldsRenderer:
     """worlds-collide's pictures and words (:class:`~multiversus_core.engine.render.Renderer`)."""
 
     def board_svg(self, view: Seen) -> str:
-        """The board as one SVG document (:func:`board_svg`)."""
-        return board_svg(view.state)
+        """The board as one SVG document (:func:`board_svg`), each model standing marked
+        ``data-piece`` and each square ``data-square``."""
+        return board_svg(view.state, pieces=True)
 
     def board_text(self, view: Seen) -> str:
         """The map as text (:func:`map_lines`)."""
@@ -551,6 +561,25 @@ class WorldsRenderer:
     def command_words(self, command: Command, view: Seen) -> str:
         """The command in words (:func:`.words.command_words`)."""
         return command_words(command, view.state)
+
+    def option_pick(self, key: str, view: Seen) -> Pick | None:
+        """Where an option of a choice of :mod:`.choices` is chosen on the board
+        (:func:`option_pick`)."""
+        return option_pick(key, view.state)
+
+
+def option_pick(key: str, state: WorldsState) -> Pick | None:
+    """The model an option's key names (one to place, activate or attack: W10, W14, W18), or
+    the square it names (where a model is placed or ends its move: W12, W18); None for the
+    rest (a row, a plan, a tactic, "none")."""
+    if any(m.id == key and not m.fallen for m in state.models):
+        return Pick(key, None)
+    game_map = state.game_map
+    for row in range(game_map.height):
+        for column in range(game_map.width):
+            if square((column, row)) == key:
+                return Pick(None, key)
+    return None
 
 
 RENDERER: Final = WorldsRenderer()
@@ -577,5 +606,6 @@ __all__ = [
     "letters",
     "map_lines",
     "objectives_near",
+    "option_pick",
     "weapon_words",
 ]
