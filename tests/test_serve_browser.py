@@ -23,6 +23,7 @@ import pytest
 
 from multiversus_cli.presenters.tiles_d6_play import menu_for
 from multiversus_cli.serve import explain
+from multiversus_core.engine.grid import square_name
 from multiversus_core.engine.log import read_log
 from multiversus_core.engine.registry import game_ids
 from multiversus_core.engine.render import renderer_of
@@ -295,6 +296,46 @@ def test_a_decision_too_big_to_list_is_built_one_choice_at_a_time(
             )
         assert steps >= 2
         settle(pages, before + 1)
+        # then a choice made on the board: a model clicked, then the square it goes to
+        for _ in range(40):
+            acting = next((s for s in pages if s.to_act()), None)
+            if acting is None:
+                pages[0].page.wait_for_timeout(50)
+                continue
+            shown = acting.shown()
+            asked = shown["asked"]
+            models = [p for p in asked["picks"] if p["piece"] and not p["square"]] if asked else []
+            if models:
+                break
+            before = shown["lines"]
+            if asked is None:
+                acting.page.locator("#choices button.choice").first.click()
+            else:
+                acting.page.locator("#asked button.option").first.click()
+            acting.page.wait_for_function(
+                "n => window.multiversus.shown.lines > n || "
+                "(window.multiversus.shown.asked || {chosen: []}).chosen.length > 0",
+                arg=before,
+            )
+        else:
+            raise AssertionError("no model was offered on the board")
+        before, model = shown["lines"], models[0]["piece"]
+        assert asked["chosen"] == []
+        acting.page.click(f'#board [data-piece="{model}"]')
+        acting.page.wait_for_function(
+            "window.multiversus.shown.asked && window.multiversus.shown.asked.chosen.length === 1"
+        )
+        asked = acting.shown()["asked"]
+        assert asked["chosen"] == [model]
+        squares = [p for p in asked["picks"] if p["square"] and not p["piece"]]
+        assert squares and all(len(p["keys"]) <= 2 for p in squares)
+        square = squares[-1]["square"]
+        marked = f'#board .wc-square.mv-destination[data-square="{square}"]'
+        assert acting.page.locator(marked).count() == 1
+        acting.page.click(f'#board .wc-square[data-square="{square}"]')
+        settle(pages, before + 1)
+        placed = next(m for m in match.state.models if m.id == model)
+        assert placed.at is not None and square_name(placed.at) == square
         assert not any(seat.errors for seat in pages)
 
 

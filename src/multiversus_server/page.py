@@ -7,7 +7,8 @@ fills view logs (:func:`~multiversus_core.engine.viewlog.filled_entries`), never
 referee's state. From that position it draws the seat's view with the game's renderer
 (:func:`~multiversus_core.engine.render.renderer_of`), lists the seat's legal commands in
 the game's words, and says where each is given on the board
-(:func:`~multiversus_core.engine.render.pick_of`).
+(:func:`~multiversus_core.engine.render.pick_of`), or, for a tree of choices, where each
+option is (:func:`~multiversus_core.engine.render.option_pick_of`).
 """
 
 from __future__ import annotations
@@ -20,12 +21,20 @@ from typing import Any, Final
 
 import msgspec
 
-from multiversus_core.engine.choices import Ask, is_tree, listed
+from multiversus_core.engine.choices import Ask, CommandTree, is_tree, listed
 from multiversus_core.engine.registry import load_ruleset
-from multiversus_core.engine.render import pick_of, renderer_of
+from multiversus_core.engine.render import option_pick_of, pick_of, renderer_of
 from multiversus_core.engine.viewlog import RedactedLog, decode_view_log, filled_entries
 from multiversus_server.client import Verdict, log_text
-from multiversus_server.protocol import Asked, Checked, Choice, Option, Shown, encoder
+from multiversus_server.protocol import (
+    Asked,
+    Checked,
+    Choice,
+    Option,
+    Picked,
+    Shown,
+    encoder,
+)
 
 
 @cache
@@ -90,7 +99,8 @@ def shown(
             step = legal.ask(chosen)
             if isinstance(step, Ask):
                 options = tuple(Option(o.key, o.label) for o in step.options)
-                asked = Asked(chosen, step.prompt, options)
+                picks = _picks(legal, chosen, step, looks, view)
+                asked = Asked(chosen, step.prompt, options, picks)
             else:
                 every = (step,)
         for command in every or ():
@@ -118,6 +128,30 @@ def shown(
         asked,
         odds,
     )
+
+
+def _picks(
+    tree: CommandTree[Any], chosen: tuple[str, ...], step: Ask, looks: object, view: object
+) -> tuple[Picked, ...]:
+    """The options of ``step`` given on the board: each option naming a piece or a square
+    (the renderer's optional ``option_pick``), and, through an option naming neither (a row,
+    "activate"), each option of the next choice that names one, so that a click chooses
+    both."""
+    picks: list[Picked] = []
+    for option in step.options:
+        pick = option_pick_of(looks, option.key, view)
+        if pick is not None:
+            picks.append(Picked((option.key,), option.label, pick.piece, pick.square))
+            continue
+        after = tree.ask((*chosen, option.key))
+        if not isinstance(after, Ask):
+            continue
+        for then in after.options:
+            pick = option_pick_of(looks, then.key, view)
+            if pick is not None:
+                words = f"{option.label}: {then.label}"
+                picks.append(Picked((option.key, then.key), words, pick.piece, pick.square))
+    return tuple(picks)
 
 
 def chosen_command(lines: Sequence[str], seat: int, chosen: tuple[str, ...]) -> Any | None:

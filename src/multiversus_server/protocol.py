@@ -139,12 +139,27 @@ class Option(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     label: str
 
 
+class Picked(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A way on from a choice given on the board: the keys it adds to those chosen so far
+    (an option's, or an option's and one of the next choice's), in words, and the piece or
+    square that gives it (:class:`~multiversus_core.engine.render.Pick`)."""
+
+    keys: tuple[str, ...]
+    words: str
+    piece: str | None = None
+    """The piece an option names (the board's ``data-piece``)."""
+    square: str | None = None
+    """The square an option names (the board's ``data-square``)."""
+
+
 class Asked(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """A choice on the way to a command, after the keys ``chosen``."""
 
     chosen: tuple[str, ...]
     prompt: str
     options: tuple[Option, ...]
+    picks: tuple[Picked, ...] = ()
+    """The options given on the board (the renderer's optional ``option_pick``)."""
 
 
 class Shown(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="type", tag="shown"):
