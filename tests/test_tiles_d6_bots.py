@@ -197,7 +197,7 @@ def test_evaluate_is_the_result_once_over_and_favours_the_side_with_more_left() 
     theirs = unit("2.b", 2, (5, 5))
     even = playing([mine, theirs])
     assert evaluate(even, 1) == pytest.approx(-evaluate(even, 2))
-    hurt = playing([mine, replace(theirs, health=2)])
+    hurt = at(even, 'units={"2.b":{"health":2}}')
     assert evaluate(hurt, 1) > evaluate(even, 1)
     over = at(even, "phase=over winner=2")
     assert (evaluate(over, 1), evaluate(over, 2)) == (-1.0, 1.0)
@@ -298,11 +298,11 @@ def test_the_fitted_evaluation_is_the_result_once_over_and_zero_sum() -> None:
     mine = unit("1.a", 1, (0, 0))
     theirs = unit("2.b", 2, (5, 5))
     even = playing([mine, theirs])
-    hurt = playing([mine, replace(theirs, health=1)])
+    hurt = at(even, 'units={"2.b":{"health":1}}')
     for state in (even, hurt):
         assert bots.fitted_evaluate(state, 1) == pytest.approx(-bots.fitted_evaluate(state, 2))
     assert bots.fitted_evaluate(hurt, 1) > bots.fitted_evaluate(even, 1)
-    over = replace(even, phase="over", winner=1)
+    over = at(even, "phase=over winner=1")
     assert (bots.fitted_evaluate(over, 1), bots.fitted_evaluate(over, 2)) == (1.0, -1.0)
 
 
