@@ -7,6 +7,7 @@ error that follow.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from collections.abc import Iterable
@@ -37,6 +38,7 @@ from multiversus_core import (
 )
 from multiversus_core.engine.log import MatchLog
 from multiversus_core.engine.play import play_match
+from multiversus_core.engine.position import edit_position, read_position, write_position
 from multiversus_core.rulesets.multiversus import forced, setup
 from multiversus_core.rulesets.multiversus.bots.specs import RandomBot
 from multiversus_core.rulesets.multiversus.events import ReactionDeclined, ReactionTriggered
@@ -141,26 +143,44 @@ def roll(state: MatchState, die: int) -> MatchState:
 
 
 def placed(state: MatchState, squares: dict[str, tuple[int, int] | None]) -> MatchState:
-    """Return the state with some figures put on other squares (None: off the board)."""
-    figures = tuple(
-        replace(f, square=squares[f.id]) if f.id in squares else f for f in state.figures
-    )
-    return replace(state, figures=figures)
+    """Return the state with some figures put on other squares (None: off the board).
+
+    :raises PositionError: if the position that gives is one no match can hold.
+    """
+    figures: dict[str, dict[str, object]] = {
+        f: {"square": list(sq) if sq is not None else None} for f, sq in squares.items()
+    }
+    return _figures(state, figures)
 
 
 def conditioned(state: MatchState, conditions: dict[str, Condition]) -> MatchState:
-    """Return the state with some characters' conditions set (eliminated ones leave the board)."""
-    figures = tuple(
-        replace(
-            f,
-            condition=conditions[f.id],
-            square=None if conditions[f.id] == "eliminated" else f.square,
-        )
-        if f.id in conditions
-        else f
-        for f in state.figures
-    )
-    return replace(state, figures=figures)
+    """Return the state with some characters' conditions set (eliminated ones leave the board).
+
+    :raises PositionError: if the position that gives is one no match can hold.
+    """
+    figures: dict[str, dict[str, object]] = {
+        f: {"condition": c, "square": None} if c == "eliminated" else {"condition": c}
+        for f, c in conditions.items()
+    }
+    return _figures(state, figures)
+
+
+def _figures(state: MatchState, figures: dict[str, dict[str, object]]) -> MatchState:
+    """Return the state with these figures' fields changed (``{"knight": {"square": [2, 7]}}``),
+    through the position notation, which checks the state.
+
+    :raises PositionError: if the position that gives is one no match can hold.
+    """
+    changes = "figures=" + json.dumps(figures, separators=(",", ":"))
+    return _edited(write_position(state), changes)
+
+
+@functools.cache
+def _edited(text: str, changes: str) -> MatchState:
+    # Many tests place the same figures on the same set-up; a position and its edit are
+    # plain text and the state immutable, so each is read and checked once.
+    result: MatchState = read_position(edit_position(text, changes))
+    return result
 
 
 def select(

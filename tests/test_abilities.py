@@ -9,6 +9,7 @@ events its hook emits are exactly these.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -107,6 +108,13 @@ def only(
         for f in state.figures
     )
     return replace(state, figures=figures)
+
+
+def all_revealed(state: MatchState) -> MatchState:
+    """The state with every set-up secret revealed."""
+    every = {str(i): {"revealed": True} for i in range(len(state.secrets))}
+    result: MatchState = at(state, "secrets=" + json.dumps(every))
+    return result
 
 
 def act(state: MatchState, unit: str, actions: tuple[ActionKind, ...], defender: str) -> MatchState:
@@ -456,7 +464,7 @@ def test_silver_bullets_reveal_the_shapeshifter_and_harm_it_one_step_more() -> N
 
 def test_silver_bullets_harm_the_shapeshifter_one_step_more_once_revealed_too() -> None:
     state = only(_hunters(), {"hunter": (4, 9), "cats-2": (4, 5), "grimalkin": (9, 0)})
-    state = replace(state, secrets=tuple(replace(s, revealed=True) for s in state.secrets))
+    state = all_revealed(state)
     state = act(state, "hunter", ("attack",), "grimalkin")
     assert unsalted(when_passing(state, Attack(player=1, attacker="hunter", target="cats-2"))) == (
         hit("hunter", "cats-2"),
@@ -510,7 +518,7 @@ def test_hunters_kit_holy_water_wounds_adjacent_unharmed_enemies_and_reveals_the
     stunt = Stunt(player=1, figure="hunter", ability="Hunter's Kit")
     assert unsalted(when_passing(state, stunt)) == events
     # Once revealed, a later use reveals nothing again.
-    again = replace(state, secrets=tuple(replace(s, revealed=True) for s in state.secrets))
+    again = all_revealed(state)
     after = unsalted(when_passing(again, stunt))
     assert revealed not in after and wounded("cats-1") in after
 
@@ -740,7 +748,7 @@ def _cat_attacks(cat: str, revealed: bool = False) -> tuple[object, ...]:
         _cats(starting="adversaries"), {cat: (4, 5), "knight": (4, 6), "militia-1": (0, 9)}
     )
     if revealed:
-        state = replace(state, secrets=tuple(replace(s, revealed=True) for s in state.secrets))
+        state = all_revealed(state)
     state = act(state, "cats", ("attack",), "militia")
     return unsalted(when_passing(state, Attack(player=2, attacker=cat, target="knight")))
 

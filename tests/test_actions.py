@@ -21,6 +21,7 @@ from multiversus_core import (
     Stunt,
     legal_commands,
 )
+from multiversus_core.engine.position import PositionError
 from multiversus_core.rulesets.multiversus.abilities import Ability, register
 from multiversus_core.rulesets.multiversus.events import (
     ActionEnded,
@@ -56,6 +57,11 @@ ARENA = {
 def arena(extra: dict[str, tuple[int, int] | None] | None = None) -> MatchState:
     """Round 1, the Heroes active, with the figures placed as in ARENA (and ``extra``)."""
     return placed(set_up(), {**ARENA, **(extra or {})})
+
+
+def test_a_given_with_a_figure_off_the_board_is_refused() -> None:
+    with pytest.raises(PositionError, match=r"knight stands at \(99,0\), off the board"):
+        arena({"knight": (99, 0)})
 
 
 def test_attack_wounds_an_unharmed_target_r8() -> None:

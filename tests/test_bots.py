@@ -433,6 +433,7 @@ def test_judging_unknown_secrets_stays_bounded_on_a_sheet_at_every_limit(
 
     names = [f"s{i}" for i in range(8)]
     options = tuple(f"o{j}" for j in range(24))
+    # No installed sheet offers these secrets, so no position can name them: built directly.
     state = replace(
         set_up(),
         secret_offers=tuple(SecretOffer("adversaries", n, options) for n in names),

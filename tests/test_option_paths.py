@@ -70,6 +70,7 @@ def _scattered(state: MatchState, rng: random.Random) -> MatchState:
         if not figure.terrain and rng.random() < 0.3:
             condition = rng.choice(("unharmed", "wounded", "disabled"))
         figures.append(msgspec.structs.replace(figure, square=square, condition=condition))
+    # Not through edit_position: it reads every scattered state as a position, 3.5 times as slow.
     return msgspec.structs.replace(state, figures=tuple(figures))
 
 

@@ -133,15 +133,15 @@ def test_it_fires_at_the_hurt_target_of_two() -> None:
     shooter = unit("1.crossbow", 1, (0, 0), ranged=3, power=3)
     whole = unit("2.a", 2, (3, 0), defense=0, health=5)
     hurt = unit("2.b", 2, (3, 3), defense=0, health=5)
-    state = playing([shooter, whole, replace(hurt, health=2)])
+    state = at(playing([shooter, whole, hurt]), 'units={"2.b":{"health":2}}')
     assert choose(HeuristicBot(1), state) == Fire(1, "1.crossbow", "2.b")
 
 
 def test_it_focuses_the_injured_of_two_adjacent_enemies() -> None:
     captain = unit("1.captain", 1, (2, 2), combat=4, strength=4)
     whole = unit("2.a", 2, (3, 2), health=6)
-    hurt = replace(unit("2.b", 2, (1, 2), health=6), health=3)
-    state = playing([captain, whole, hurt])
+    hurt = unit("2.b", 2, (1, 2), health=6)
+    state = at(playing([captain, whole, hurt]), 'units={"2.b":{"health":3}}')
     assert choose(HeuristicBot(1), state) == Attack(1, "1.captain", "2.b")
 
 
@@ -197,7 +197,7 @@ def test_evaluate_is_the_result_once_over_and_favours_the_side_with_more_left() 
     theirs = unit("2.b", 2, (5, 5))
     even = playing([mine, theirs])
     assert evaluate(even, 1) == pytest.approx(-evaluate(even, 2))
-    hurt = playing([mine, replace(theirs, health=2)])
+    hurt = at(even, 'units={"2.b":{"health":2}}')
     assert evaluate(hurt, 1) > evaluate(even, 1)
     over = at(even, "phase=over winner=2")
     assert (evaluate(over, 1), evaluate(over, 2)) == (-1.0, 1.0)
@@ -286,8 +286,11 @@ def test_the_search_compares_its_root_commands_on_common_dice() -> None:
 def test_features_count_a_sides_injuries_hurt_and_statuses() -> None:
     mine = unit("1.a", 1, (0, 0), health=6)
     theirs = unit("2.b", 2, (5, 5), health=6)
-    fallen = replace(unit("2.c", 2, (4, 4)), injured=True, at=None)
-    state = playing([replace(mine, health=3, prone=True), theirs, fallen])
+    fallen = unit("2.c", 2, (4, 4))
+    state = at(
+        playing([mine, theirs, fallen]),
+        'units={"1.a":{"health":3,"prone":true},"2.c":{"injured":true,"at":null}}',
+    )
     named = dict(zip(bots.FEATURES, bots.features(state, 1), strict=True))
     assert named["injured"] == 0 and named["prone"] == 1
     assert named["hurt"] == pytest.approx((1 - 3 / mine.stats.health) ** 1.5)
@@ -298,16 +301,18 @@ def test_the_fitted_evaluation_is_the_result_once_over_and_zero_sum() -> None:
     mine = unit("1.a", 1, (0, 0))
     theirs = unit("2.b", 2, (5, 5))
     even = playing([mine, theirs])
-    hurt = playing([mine, replace(theirs, health=1)])
+    hurt = at(even, 'units={"2.b":{"health":1}}')
     for state in (even, hurt):
         assert bots.fitted_evaluate(state, 1) == pytest.approx(-bots.fitted_evaluate(state, 2))
     assert bots.fitted_evaluate(hurt, 1) > bots.fitted_evaluate(even, 1)
-    over = replace(even, phase="over", winner=1)
+    over = at(even, "phase=over winner=1")
     assert (bots.fitted_evaluate(over, 1), bots.fitted_evaluate(over, 2)) == (1.0, -1.0)
 
 
 def test_a_search_game_judges_with_the_evaluation_it_is_given() -> None:
-    state = playing([unit("1.a", 1, (0, 0)), replace(unit("2.b", 2, (5, 5)), health=1)])
+    state = at(
+        playing([unit("1.a", 1, (0, 0)), unit("2.b", 2, (5, 5))]), 'units={"2.b":{"health":1}}'
+    )
     fitted = SearchGame(evaluation=bots.fitted_evaluate)
     assert fitted.evaluate(state, 1) == bots.fitted_evaluate(state, 1)
     assert SEARCH_GAME.evaluate(state, 1) == evaluate(state, 1) != fitted.evaluate(state, 1)

@@ -18,7 +18,6 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 
 from multiversus_cli import transcript
@@ -50,6 +49,7 @@ from tests.browser_pages import (
     parsed,
     squares_shown,
 )
+from tests.positions import at
 from tests.test_html_browser import browser  # noqa: F401 (the browser fixture)
 
 WANTED = (Stepped, Attacked, Fired, KnockedDown, StunnedEvent, Injured)
@@ -187,15 +187,12 @@ def test_a_knocked_down_unit_lies_flat_and_a_stunned_one_is_marked(folded: Folde
 def test_concussed_and_injured_units_are_marked(folded: Folded) -> None:
     last = _state(folded, folded.count)
     first, second = [u for u in last.units if u.at is not None][:2]
-    units = tuple(
-        msgspec.structs.replace(u, prone=True, concussed=3)
-        if u.id == first.id
-        else msgspec.structs.replace(u, injured=True, at=None, health=-1)
-        if u.id == second.id
-        else u
-        for u in last.units
+    marked = at(
+        last,
+        f'units={{"{first.id}":{{"prone":true,"concussed":3}},'
+        f'"{second.id}":{{"injured":true,"at":null,"health":-1}}}}',
     )
-    tokens = _tokens(parsed(board_svg(msgspec.structs.replace(last, units=units))))
+    tokens = _tokens(parsed(board_svg(marked)))
     concussed, injured = tokens[first.id], tokens[second.id]
     assert concussed.get("data-posture") == "prone"
     assert concussed.get("data-statuses") == "concussed"
