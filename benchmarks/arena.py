@@ -10,8 +10,9 @@ is seeded with its own seed, never the match's. Reports wins, losses and
 draws of A per side, and A's share of the decided matches.
 
 For any other game (``--game``), bots A and B are names from the game's
-``ruleset.bots``: match n uses seed ``--seed + n`` and the game's default
-settings otherwise; A sits in seat 1 in even matches and seat 2 in odd ones,
+``ruleset.bots``, a searching one with its budget if given (``mcts:800``):
+match n uses seed ``--seed + n`` and the game's default settings otherwise;
+A sits in seat 1 in even matches and seat 2 in odd ones,
 B in every other seat. A wins when its return beats every other seat's, and
 draws when it ties the best. Reports A's wins, losses and draws per seat, its
 share of the decided matches and the seconds a match.
@@ -36,6 +37,7 @@ from collections.abc import Sequence
 import msgspec
 
 from multiversus_core import MatchSettings
+from multiversus_core.engine.bots import bot_maker
 from multiversus_core.engine.play import play_match
 from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.rulesets.multiversus.bots.specs import Bot, make_bot
@@ -90,8 +92,9 @@ def play_any(job: tuple[str, int, str, str]) -> tuple[int, str, float]:
     a_seat = 1 if n % 2 == 0 else 2
     others = [seat for seat in range(1, len(table.players) + 1) if seat != a_seat]
     first = len(table.players) * n + 1  # each bot its own seed, never the match's
-    bots = {a_seat: ruleset.bots[a_name](first)}
-    bots |= {seat: ruleset.bots[b_name](first + i) for i, seat in enumerate(others, 1)}
+    bots = {a_seat: bot_maker(ruleset.bots, a_name)(first)}
+    b_maker = bot_maker(ruleset.bots, b_name)
+    bots |= {seat: b_maker(first + i) for i, seat in enumerate(others, 1)}
     start = time.perf_counter()
     _, state = play_match(settings, bots)
     elapsed = time.perf_counter() - start
@@ -107,9 +110,10 @@ def arena_any(args: argparse.Namespace) -> int:
     """The arena of a game other than Multiversus: bots by their names in ``ruleset.bots``."""
     ruleset = load_ruleset(args.game)
     for name in (args.a, args.b):
-        if name not in ruleset.bots:
-            known = ", ".join(ruleset.bots)
-            print(f"no bot {name!r} in {args.game}: {known}", file=sys.stderr)
+        try:
+            bot_maker(ruleset.bots, name)
+        except ValueError as exc:
+            print(f"{args.game}: {exc}", file=sys.stderr)
             return 2
     jobs = [(args.game, args.seed + n, args.a, args.b) for n in range(args.matches)]
     results: Counter[tuple[int, str]] = Counter()

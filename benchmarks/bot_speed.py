@@ -30,6 +30,7 @@ import time
 import msgspec
 
 from multiversus_core import MatchSettings, apply, decider_seat, legal_commands, start_match
+from multiversus_core.engine.bots import bot_maker
 from multiversus_core.engine.choices import is_tree, listed
 from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.rulesets.multiversus.bots.specs import command_for, make_bot
@@ -83,7 +84,8 @@ def time_any(args: argparse.Namespace) -> list[float]:
         a_seat = 1 if n % 2 == 0 else 2
         seats = range(1, len(table.players) + 1)
         first = len(table.players) * n + 1
-        bots = {s: ruleset.bots[args.a if s == a_seat else args.b](first + s) for s in seats}
+        makers = {name: bot_maker(ruleset.bots, name) for name in (args.a, args.b)}
+        bots = {s: makers[args.a if s == a_seat else args.b](first + s) for s in seats}
         state = ruleset.initial_state(settings, None)
         while seats_now := ruleset.to_act(state):
             seat = seats_now[0]

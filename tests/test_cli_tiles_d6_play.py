@@ -168,6 +168,29 @@ def test_the_end_of_the_input_keeps_the_log_and_resume_carries_it_on(tmp_path: P
     assert read_log(log).finished and verify_file(log).ok
 
 
+def test_a_search_bot_plays_with_the_budget_its_spec_gives(tmp_path: Path) -> None:
+    log = tmp_path / "match.jsonl"
+    code, errors = run(Screen(scripted()), request(log, "mcts:2,random"))
+    assert code == 0 and not errors
+    assert read_log(log).finished and verify_file(log).ok
+
+
+@pytest.mark.parametrize(
+    ("players", "said"),
+    [
+        ("human,heuristic:5", "--players: the heuristic bot takes no number of iterations"),
+        ("human,mcts:0", "--players: mcts:N takes a whole number of iterations N from 1"),
+    ],
+)
+def test_a_bad_budget_is_a_one_line_error_with_exit_2(
+    tmp_path: Path, players: str, said: str
+) -> None:
+    log = tmp_path / "match.jsonl"
+    code, errors = run(Screen(scripted()), request(log, players))
+    assert code == 2 and said in errors and len(errors.strip().splitlines()) == 1
+    assert not log.exists()
+
+
 def test_bad_options_are_one_line_errors_with_exit_2(tmp_path: Path) -> None:
     log = tmp_path / "match.jsonl"
     code, errors = run(Screen(scripted()), request(log, "human,nobody"))

@@ -164,6 +164,23 @@ def test_simulate_plays_a_game_s_grid_and_its_records_are_its_tasks(tmp_path: Pa
     assert by_key(records(out)) == by_key([play_game_task(t).record for t in GRID.tasks()])
 
 
+def test_simulate_gives_a_search_bot_the_budget_its_spec_names(tmp_path: Path) -> None:
+    out = tmp_path / "run.jsonl"
+    players = ("--game", "sealed-bids", "--players", "greedy,mcts:5,random", "--fixed-seats")
+    result = simulate(*players, "--matches", "2", "--seed", "5", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    played = records(out)
+    assert {r.bots for r in played} == {("greedy", "mcts:5", "random")}
+    grid = GameGrid(
+        game="sealed-bids", bots=("greedy", "mcts:5", "random"), matches=2, seed=5, rotate=False
+    )
+    assert by_key(played) == by_key([play_game_task(t).record for t in grid.tasks()])
+    bad = simulate("--game", "sealed-bids", "--players", "greedy,mcts:many,random")
+    assert bad.exit_code == 2
+    assert "--players: mcts:N takes a whole number of iterations" in bad.stderr
+    assert len(bad.stderr.strip().splitlines()) == 1
+
+
 def test_a_narrow_table_keeps_the_seating_whole_and_counts_each_reason() -> None:
     result = CliRunner().invoke(
         app, ["simulate", "--game", "tiles-d6", "--matches", "2"], env={"COLUMNS": "80"}

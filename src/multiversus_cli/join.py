@@ -26,7 +26,7 @@ from multiversus_cli import transcript
 from multiversus_cli.play_any import HUMAN, Decision, Quit, Terminal, one_line
 from multiversus_cli.presenters import presenter_for
 from multiversus_cli.usage import program
-from multiversus_core.engine.bots import Bot
+from multiversus_core.engine.bots import Bot, UnknownBotError, bot_maker
 from multiversus_core.engine.choices import is_tree
 from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.text import printable
@@ -69,10 +69,15 @@ class Player:
             )
             return self.terminal.choose(decision, self.out, input)
         if self.bot is None:
-            maker = ruleset.bots.get(self.spec)
-            if maker is None:
+            try:
+                maker = bot_maker(ruleset.bots, self.spec)
+            except UnknownBotError:
                 known = ", ".join([HUMAN, *ruleset.bots])
-                raise ValueError(f"--player: no player {self.spec!r} in {ruleset.title}: {known}")
+                raise ValueError(
+                    f"--player: no player {self.spec!r} in {ruleset.title}: {known}"
+                ) from None
+            except ValueError as exc:
+                raise ValueError(f"--player: {exc}") from None
             self.bot = maker(self.seed)
         view = ruleset.view(position.state, position.viewer)
         return self.bot.choose(view, position.legal)
@@ -83,7 +88,9 @@ def join(
     log: Annotated[Path, typer.Option(help="Where the seat's view log is written.")],
     player: Annotated[
         str,
-        typer.Option(help="human (you, at the terminal) or one of the game's bots (mcts, ...)."),
+        typer.Option(
+            help="human (you, at the terminal) or one of the game's bots (mcts, mcts:N ...)."
+        ),
     ] = HUMAN,
     bot_seed: Annotated[
         int | None, typer.Option(help="The bot's seed (fresh by default).", min=0)

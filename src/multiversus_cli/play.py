@@ -66,7 +66,8 @@ def play(
         typer.Option(
             metavar="SPECS",
             help="Another game: who sits at each seat, by seat, comma-separated: human or "
-            "one of the game's bots (default: human, then random).",
+            "one of the game's bots, mcts:N for N iterations a decision (default: human, "
+            "then random).",
             show_default=False,
         ),
     ] = None,

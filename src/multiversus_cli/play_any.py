@@ -25,6 +25,7 @@ from rich.console import Console, RenderableType
 from rich.text import Text
 
 from multiversus_cli.usage import no_such_file, program
+from multiversus_core.engine.bots import UnknownBotError, bot_maker
 from multiversus_core.engine.chance import chance_commitment, fresh_chance
 from multiversus_core.engine.choices import Ask as ChoiceAsk
 from multiversus_core.engine.choices import CommandTree, Option, is_tree
@@ -218,8 +219,16 @@ def seat_specs(ruleset: AnyRuleset, players: str | None) -> list[str]:
         )
     known = [HUMAN, *ruleset.bots]
     for spec in specs:
-        if spec not in known:
-            raise PlayError(f"--players: no player {spec!r} in {ruleset.title}: {', '.join(known)}")
+        if spec == HUMAN:
+            continue
+        try:
+            bot_maker(ruleset.bots, spec)
+        except UnknownBotError:
+            raise PlayError(
+                f"--players: no player {spec!r} in {ruleset.title}: {', '.join(known)}"
+            ) from None
+        except ValueError as exc:
+            raise PlayError(f"--players: {exc}") from None
     return specs
 
 
@@ -328,7 +337,7 @@ def _play(
     ask, terminal = options.ask, options.terminal
     base = secrets.randbits(32) if bot_seed is None else bot_seed
     bots = {
-        seat: ruleset.bots[spec](base + seat)
+        seat: bot_maker(ruleset.bots, spec)(base + seat)
         for seat, spec in enumerate(specs, start=1)
         if spec != HUMAN
     }

@@ -93,7 +93,7 @@ def simulate(
         typer.Option(
             metavar="BOTS",
             help="Another game: the bot at each seat, by seat, comma-separated: one of the "
-            "game's bots. (default: random at every seat)",
+            "game's bots, mcts:N for N iterations a decision. (default: random at every seat)",
             show_default=False,
         ),
     ] = None,

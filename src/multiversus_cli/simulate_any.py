@@ -25,6 +25,7 @@ from multiversus_cli.simulating import (
     end_table_view,
     rate_text,
 )
+from multiversus_core.engine.bots import UnknownBotError, bot_maker
 from multiversus_core.engine.registry import AnyRuleset
 from multiversus_core.engine.simulation import (
     GAME_CODEC,
@@ -112,10 +113,14 @@ def make_game_grid(
             f"such as {','.join([DEFAULT_BOT] * seats)}"
         )
     for bot in bots:
-        if bot not in ruleset.bots:
+        try:
+            bot_maker(ruleset.bots, bot)
+        except UnknownBotError:
             raise UsageError(
                 f"--players: no bot {bot!r} in {ruleset.title}: {', '.join(ruleset.bots)}"
-            )
+            ) from None
+        except ValueError as exc:
+            raise UsageError(f"--players: {exc}") from None
     return GameGrid(
         game=ruleset.id, bots=tuple(bots), matches=matches, seed=seed, rotate=not fixed_seats
     )

@@ -8,8 +8,10 @@ for a seat.
 
 from __future__ import annotations
 
+import functools
+import inspect
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final, Protocol, TypeAlias, cast
 
 from multiversus_core.engine.choices import (
@@ -37,7 +39,51 @@ class Bot(Protocol):
 
 
 BotMaker: TypeAlias = Callable[[int], Bot]
-"""Makes a bot with its own random source seeded by the argument."""
+"""Makes a bot with its own random source seeded by the argument. A searching bot's maker
+also takes ``iterations``, its budget a decision (``mcts:N`` in a spec: :func:`bot_maker`)."""
+
+MOST_ITERATIONS: Final = 1_000_000_000
+"""The largest budget a bot spec may give (``mcts:N``)."""
+
+
+class UnknownBotError(ValueError):
+    """A bot spec names no bot of the game."""
+
+
+def bot_maker(bots: Mapping[str, BotMaker], spec: str) -> BotMaker:
+    """The maker of the bot ``spec`` names among a game's ``bots``: ``NAME``, or ``NAME:N``
+    for a searching bot given N iterations a decision (``mcts:400``).
+
+    :raises UnknownBotError: if no bot has the name (the message names the game's bots).
+    :raises ValueError: in one line, if the bot takes no budget or N is not a whole number
+        from 1 to :data:`MOST_ITERATIONS`.
+    """
+    name, colon, budget = spec.partition(":")
+    maker = bots.get(name)
+    if maker is None:
+        raise UnknownBotError(f"no bot {spec!r}: the bots are {', '.join(bots)}")
+    if not colon:
+        return maker
+    if not takes_budget(maker):
+        raise ValueError(f"the {name} bot takes no number of iterations: {spec!r}")
+    if not (budget.isascii() and budget.isdigit() and len(budget) <= 10) or not (
+        1 <= int(budget) <= MOST_ITERATIONS
+    ):
+        raise ValueError(
+            f"{name}:N takes a whole number of iterations N from 1 to {MOST_ITERATIONS:,}, "
+            f"not {budget!r}"
+        )
+    budgeted = cast(Callable[..., Bot], maker)  # takes_budget: it takes iterations
+    return functools.partial(budgeted, iterations=int(budget))
+
+
+def takes_budget(maker: BotMaker) -> bool:
+    """Whether ``maker`` takes an ``iterations`` budget (a searching bot's does)."""
+    try:
+        parameters = inspect.signature(maker).parameters
+    except (TypeError, ValueError):  # a maker Python cannot introspect takes none
+        return False
+    return "iterations" in parameters
 
 
 class UniformBot:

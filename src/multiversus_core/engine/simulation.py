@@ -33,7 +33,7 @@ from typing import Any, Final, Generic, Literal, Protocol, TypeVar
 
 import msgspec
 
-from multiversus_core.engine.bots import Bot
+from multiversus_core.engine.bots import Bot, bot_maker
 from multiversus_core.engine.log import LogEntry, MatchLog, encode_log, new_header
 from multiversus_core.engine.play import play_match
 from multiversus_core.engine.records import DEFAULT_GAME
@@ -463,7 +463,7 @@ def play_game_task(task: GameTask) -> MatchResult:
     ruleset = load_ruleset(task.game)
     settings = task.settings(ruleset)
     bots = {
-        seat: ruleset.bots[name](bot_seed(task.seed, seat))
+        seat: bot_maker(ruleset.bots, name)(bot_seed(task.seed, seat))
         for seat, name in enumerate(task.cell.bots, start=1)
     }
     log, state, error = play_recorded(settings, bots)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections.abc import Mapping, Sequence
@@ -111,7 +112,7 @@ class SealedBidsRuleset:
     bots: Final[Mapping[str, BotMaker]] = {
         "random": UniformBot,
         "greedy": GreedyBot,
-        "mcts": lambda seed: SearchBot(SearchGame(), seed, iterations=200),
+        "mcts": functools.partial(SearchBot, SearchGame(), iterations=200),
     }
 
     check_settings = staticmethod(rules.check_settings)

@@ -9,6 +9,7 @@ table.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final
@@ -227,7 +228,7 @@ class TilesRuleset(OpenGame):
     bots: Final[Mapping[str, BotMaker]] = {
         "random": UniformBot,
         "heuristic": HeuristicBot,
-        "mcts": lambda seed: SearchBot(SEARCH_GAME, seed),
+        "mcts": functools.partial(SearchBot, SEARCH_GAME),
     }
 
     check_settings = staticmethod(check_settings)

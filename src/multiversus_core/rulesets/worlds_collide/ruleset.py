@@ -11,6 +11,7 @@ when rolled at the table.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Mapping, Sequence
 from typing import Any, Final, cast
@@ -232,7 +233,7 @@ class WorldsRuleset(OpenGame):
     bots: Final[Mapping[str, BotMaker]] = {
         "random": UniformBot,
         "heuristic": HeuristicBot,
-        "mcts": lambda seed: SearchBot(SEARCH_GAME, seed),
+        "mcts": functools.partial(SearchBot, SEARCH_GAME),
     }
     """The random bot; the heuristic (:class:`.bots.HeuristicBot`); the search over the
     heuristic's best activations (:class:`.bots.SearchBot`, at its default budget)."""
