@@ -26,8 +26,9 @@ from multiversus_cli.serve import explain
 from multiversus_core.engine.grid import square_name
 from multiversus_core.engine.log import read_log
 from multiversus_core.engine.registry import game_ids
-from multiversus_core.engine.render import renderer_of
+from multiversus_core.engine.render import facts_html, facts_of, renderer_of
 from multiversus_core.engine.viewlog import encode_view_log, redact_log
+from multiversus_core.rulesets.multiversus.narrate import secret_option_name
 from multiversus_server.referee import Publish, honest
 from tests.test_html_browser import browser  # noqa: F401  (the fixture)
 from tests.test_serve import InProcess, altered_contribution, create, nothing_for, receive, ws
@@ -80,10 +81,12 @@ def _seats(
     publish: Publish,
     *,
     watch: bool = False,
+    settings: dict[str, Any] | None = None,
 ) -> Iterator[tuple[InProcess, list[Seat]]]:
-    """A page on each seat's link, then (``watch``) one on the spectators' link."""
+    """A page on each seat's link, then (``watch``) one on the spectators' link; the match is
+    of ``game`` with ``settings``."""
     with InProcess(tmp_path / "data", publish, explain) as serving:
-        created = create(serving.port, {"game": game})
+        created = create(serving.port, {"game": game, **(settings or {})})
         links = [*created["seats"], *([created["spectator"]] if watch else [])]
         contexts = [browser.new_context(accept_downloads=True) for _ in links]
         try:
@@ -363,6 +366,9 @@ def test_every_game_s_page_draws_its_seat_s_view_and_first_decision(
             board = None if looks is None else looks.board_svg(seen)
             assert shown["board"] == board  # the core's board of the seat's view, as it is
             assert seat.page.locator("#board svg").count() == (board is not None)
+            assert shown["facts"] == facts_html(facts_of(looks, seen))  # the view in words
+            assert seat.page.locator("#facts dl.mv-facts").count() >= 1
+            assert "{" not in seat.page.inner_text("#facts")  # never raw JSON
             assert not seat.errors, seat.errors
 
 
@@ -401,6 +407,54 @@ def test_a_multiversus_figure_steps_by_a_click_on_it_then_on_its_space(
         # each seat became its side's viewer on the way, and its page caught nothing
         assert {seat.shown()["viewer"] for seat in pages} == {"heroes", "adversaries"}
         assert [seat.page.evaluate("window.multiversus.caught") for seat in pages] == [[], []]
+
+
+def test_a_multiversus_page_lays_out_its_seat_s_coins_and_secrets_in_words(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    teams = {"heroes": "witch-hunters", "adversaries": "swartzblak"}  # both have secrets
+    with _seats(browser, tmp_path, "multiversus", honest, settings=teams) as (serving, pages):
+        (match,) = serving.referee
+        rng = random.Random(7)
+        for _ in range(400):
+            state = match.state
+            mine = [
+                (number, secret)
+                for number in (1, 2)
+                for secret in state.secrets
+                if secret.side == match.viewer(number)
+            ]
+            if mine:
+                break
+            acting = next((s for s in pages if s.to_act()), None)
+            if acting is None:
+                pages[0].page.wait_for_timeout(50)
+                continue
+            shown = acting.shown()
+            before = shown["lines"]
+            keep = [
+                n
+                for n, c in enumerate(shown["choices"])
+                if c["command"]["kind"] not in ("end_action", "give_up_initiative")
+            ]
+            acting.page.locator("#choices button.choice").nth(rng.choice(keep or [0])).click()
+            settle(pages, before + 1)
+        else:
+            raise AssertionError("no seat chose a secret")
+        number, secret = mine[0]
+        seat = pages[number - 1]
+        settle(pages, len(match.views[match.viewer(number)]))
+        panel = seat.page.inner_text("#facts")
+        assert "{" not in panel and '"' not in panel  # laid out, not JSON
+        assert secret.name in panel and secret_option_name(state, secret.choice) in panel
+        table = seat.page.locator("#facts table.mv-facts", has_text=secret.name)
+        assert table.locator("th").all_inner_texts() == ["Side", "Secret", "Choice", "Revealed"]
+        piles = state.piles(secret.side)
+        assert all(state.unit(c.rpartition(".")[0]).name in panel for c in piles.stash)
+        assert "Remaining (stash)" in panel and "Spent (discard)" in panel
+        assert "Selection under way" in panel
+        assert not any(s.errors for s in pages)
 
 
 def until(connection: Any, kind: str) -> dict[str, Any]:

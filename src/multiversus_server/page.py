@@ -23,7 +23,13 @@ import msgspec
 
 from multiversus_core.engine.choices import Ask, CommandTree, is_tree, listed
 from multiversus_core.engine.registry import load_ruleset
-from multiversus_core.engine.render import option_pick_of, pick_of, renderer_of
+from multiversus_core.engine.render import (
+    facts_html,
+    facts_of,
+    option_pick_of,
+    pick_of,
+    renderer_of,
+)
 from multiversus_core.engine.viewlog import RedactedLog, decode_view_log, filled_entries
 from multiversus_server.client import Verdict, log_text
 from multiversus_server.protocol import (
@@ -75,7 +81,8 @@ def shown(
     chosen: tuple[str, ...] = (),
     explain: Explain | None = None,
 ) -> Shown:
-    """What a page draws from a view log's ``lines``: the board and view of its viewer, and,
+    """What a page draws from a view log's ``lines``: the board and view of its viewer (the view
+    also in words, :func:`~multiversus_core.engine.render.facts_html`), and,
     for a seat the match waits for, its legal commands (none before the match has ``begun``):
     listed, or the choice after the keys ``chosen`` of a tree too big to list, and what
     ``explain`` says of it.
@@ -127,6 +134,7 @@ def shown(
         tuple(choices),
         asked,
         odds,
+        facts_html(facts_of(looks, view)),
     )
 
 
