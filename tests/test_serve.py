@@ -379,6 +379,55 @@ def first_command(seat: int) -> dict[str, Any]:
     return {"kind": "roll_off", "player": seat, "dice": None}
 
 
+def never_reads(link: str, join: dict[str, Any]) -> ClientConnection:
+    """A connection that joins, then never reads: a small receive buffer, one message queued
+    at most, no compression, so that what the referee sends it soon waits."""
+    port = int(link.split(":")[2].split("/")[0])
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    url = link.replace("http://", "ws://").replace("/join/", "/ws/")
+    stuck = connect(url, sock=sock, max_queue=1, compression=None, open_timeout=5, legacy=True)
+    stuck.send(json.dumps({"type": "join", **join}))
+    return stuck
+
+
+def test_a_client_that_never_reads_delays_no_other_seat_s_acknowledgement(
+    referee: InProcess,
+) -> None:
+    links = create(referee.port, {"game": "tiles-d6"})
+    (match,) = referee.referee
+    # a page (sent the board after every command) on the spectators' link, that never reads
+    with never_reads(links["spectator"], {"page": True}):
+        first, second = two_seats(referee.port, links)
+        with first, second:
+            seats = {1: first, 2: second}
+            slowest = 0.0
+            for _ in range(150):
+                if match.finished:
+                    break
+                acting = match.to_act()[0]
+                command = next(iter(match.ruleset.legal_commands(match.state, acting)))
+                started = time.monotonic()
+                seats[acting].send(
+                    json.dumps({"type": "command", "command": msgspec.to_builtins(command)})
+                )
+                for connection in seats.values():  # each seat hears of it, in order
+                    assert until_lines(connection)["first"] == len(match.entries)
+                slowest = max(slowest, time.monotonic() - started)
+            assert len(match.entries) >= 60
+            assert slowest < 1.0  # not SEND_TIMEOUT: nobody waited for the page that never reads
+
+
+def until_lines(connection: ClientConnection) -> dict[str, Any]:
+    """The next ``lines`` message (a join sends a ``sync`` to everyone)."""
+    for _ in range(5):
+        message = receive(connection)
+        if message["type"] == "lines":
+            return message
+    raise AssertionError("no lines message")
+
+
 def test_a_client_cannot_act_for_another_seat(referee: InProcess) -> None:
     first, second = two_seats(referee.port)
     with first, second:
