@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -30,13 +31,14 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from multiversus_core.engine.chance import fresh_contribution
+from multiversus_core.engine.choices import random_command
 from multiversus_core.engine.log import MatchLog, read_log
 from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.verify import verify, verify_against
 from multiversus_core.engine.viewlog import encode_view_log, read_view_log, redact_log
 from multiversus_server.app import Bucket, create_app
-from multiversus_server.page import Explain
-from multiversus_server.protocol import MAX_CONNECTIONS, MAX_FRAME_BYTES
+from multiversus_server.page import Explain, ViewPosition, position, shown
+from multiversus_server.protocol import MAX_CONNECTIONS, MAX_FRAME_BYTES, encoder
 from multiversus_server.referee import Publish, Referee, honest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -314,6 +316,48 @@ def test_a_referee_that_alters_a_seat_s_contribution_to_the_chance_is_caught(
     assert verify(altered_contribution(log)).code == "rules_differ"
     missing = msgspec.structs.replace(log.chance, contributions=(log.chance.contributions[0], ""))
     assert verify(msgspec.structs.replace(log, chance=missing)).code == "bad_chance"
+
+
+# --- what a page is sent ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["multiversus", "tiles-d6", "worlds-collide", "sealed-bids"])
+def test_a_page_s_position_kept_as_its_view_log_grows_is_the_one_read_from_it_whole(
+    tmp_path: Path, game: str
+) -> None:
+    referee = Referee(tmp_path / "data")
+    match, _, _ = referee.create({"game": game})
+    for seat in range(1, match.seats + 1):
+        match.join(seat, fresh_contribution())
+    rng = random.Random(3)
+    kept = {viewer: ViewPosition() for viewer in match.views}
+    for step in range(400):
+        if not match.finished:
+            seat = rng.choice(match.to_act())
+            command = random_command(match.ruleset.legal_commands(match.state, seat), rng)
+            match.act(seat, msgspec.json.encode(command))
+        for viewer, lines in match.views.items():
+            if step % 2 and not match.finished:  # a step or two at a time
+                continue
+            at = kept[viewer]
+            got = shown(lines, None, begun=True, at=at)
+            if step % 25 == 0 or match.finished:
+                whole = shown(lines, None, begun=True)
+                assert encoder.encode(got) == encoder.encode(whole), (viewer, step)
+                _, seen, state = at.of(lines)
+                _, seen_whole, state_whole = position(lines)
+                assert seen == seen_whole
+                assert msgspec.json.encode(state) == msgspec.json.encode(state_whole)
+        if match.finished:
+            break
+    assert match.finished or game == "multiversus"
+    # a seat that became another viewer starts again from its new view log
+    other = ViewPosition()
+    for lines in match.views.values():
+        assert encoder.encode(shown(lines, None, begun=True, at=other)) == encoder.encode(
+            shown(lines, None, begun=True)
+        )
+    referee.close()
 
 
 # --- crash and resume -----------------------------------------------------------------

@@ -36,7 +36,14 @@ from multiversus_core.engine.errors import LogError, MultiversusError
 from multiversus_core.engine.log import MAX_DEPTH, nesting_depth
 from multiversus_core.engine.registry import game_ids, load_ruleset
 from multiversus_server.client import cross_check
-from multiversus_server.page import Explain, checked, chosen_command, page_html, shown
+from multiversus_server.page import (
+    Explain,
+    ViewPosition,
+    checked,
+    chosen_command,
+    page_html,
+    shown,
+)
 from multiversus_server.protocol import (
     BURST,
     MAX_CONNECTIONS,
@@ -157,6 +164,12 @@ class Server:
         self.explain = explain
         self.locks: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, set[Connection]] = {}
+        self.positions: dict[tuple[str, str], ViewPosition] = {}
+        """Each match's view logs' positions, by match and viewer, kept as they grow."""
+
+    def position(self, match: Match, viewer: str) -> ViewPosition:
+        """Where a viewer's view log of a match stands, kept as it grows."""
+        return self.positions.setdefault((match.id, viewer), ViewPosition())
 
     def lock(self, match: Match) -> asyncio.Lock:
         """The lock that takes a match's messages one at a time."""
@@ -320,14 +333,21 @@ class Server:
                         raise Refused("a spectator gives no commands")
                     if not match.started or match.finished or seat not in match.to_act():
                         raise Refused(f"it is not seat {seat}'s turn: {match.where()}")
-                    lines = match.views[match.viewer(seat)]
+                    viewer = match.viewer(seat)
+                    lines, at = match.views[viewer], self.position(match, viewer)
                     try:
-                        made = await asyncio.to_thread(chosen_command, lines, seat, chosen)
+                        made = await asyncio.to_thread(chosen_command, lines, seat, chosen, at)
                     except ValueError as error:
                         raise Refused(" ".join(str(error).split())) from None
                     if made is None:
                         drawn = await asyncio.to_thread(
-                            shown, lines, seat, begun=True, chosen=chosen, explain=self.explain
+                            shown,
+                            lines,
+                            seat,
+                            begun=True,
+                            chosen=chosen,
+                            explain=self.explain,
+                            at=at,
                         )
                         connection.send(drawn)
                     else:
@@ -364,7 +384,12 @@ class Server:
         if connection.page:
             try:
                 drawn = await asyncio.to_thread(
-                    shown, tuple(lines), seat, begun=match.started, explain=self.explain
+                    shown,
+                    lines,  # the lock holds it still
+                    seat,
+                    begun=match.started,
+                    explain=self.explain,
+                    at=self.position(match, viewer),
                 )
             except (MultiversusError, ValueError) as error:  # this page's alone: others go on
                 connection.send(Error(f"the referee cannot draw this position: {error}"))
