@@ -11,14 +11,17 @@ publishes a forged log.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import random
+import re
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from multiversus_cli.presenters.tiles_d6_play import menu_for
@@ -29,6 +32,8 @@ from multiversus_core.engine.registry import game_ids
 from multiversus_core.engine.render import facts_html, facts_of, renderer_of
 from multiversus_core.engine.viewlog import encode_view_log, redact_log
 from multiversus_core.rulesets.multiversus.narrate import secret_option_name
+from multiversus_server import app
+from multiversus_server.protocol import Lines, Sync
 from multiversus_server.referee import Publish, honest
 from tests.test_html_browser import browser  # noqa: F401  (the fixture)
 from tests.test_serve import InProcess, altered_contribution, create, nothing_for, receive, ws
@@ -253,6 +258,103 @@ def test_a_page_shows_a_failed_cross_check_when_the_referee_forges_the_log(
         text = second.page.inner_text("#verdict")
         assert "The cross-check failed" in text
         assert "does not hold seat 2's contribution" in text
+        assert not second.errors, second.errors
+
+
+ROLL_OFF = re.compile(r'"kind":"roll_off_rolled","dice":\[(\d)')
+PREV = re.compile(r'"prev":"[0-9a-f]{64}"')
+
+
+def forged_die(lines: Sequence[str], *, rechain: bool) -> list[str]:
+    """A view log's lines with the first die of the roll-off turned to another face, and,
+    ``rechain``, every later line's ``prev`` made to name the SHA-256 of the forged line
+    before it, so that the forged history chains."""
+    out = list(lines)
+    at = next((n for n, line in enumerate(out) if ROLL_OFF.search(line)), None)
+    if at is None:
+        return out
+    found = ROLL_OFF.search(out[at])
+    assert found is not None
+    face = int(found.group(1)) % 6 + 1
+    out[at] = out[at][: found.start(1)] + str(face) + out[at][found.end(1) :]
+    if rechain:
+        for n in range(at + 1, len(out)):
+            head = hashlib.sha256(out[n - 1].encode()).hexdigest()
+            out[n] = PREV.sub(f'"prev":"{head}"', out[n], count=1)
+    return out
+
+
+def tampered_wire(monkeypatch: pytest.MonkeyPatch, seat: int, *, rechain: bool) -> None:
+    """A referee whose wire to ``seat``'s page forges the roll-off's die in the view log it
+    sends (:func:`forged_die`); it keeps, publishes and checks the honest one."""
+    honest_send = app.Connection.send
+    honest: dict[int, list[str]] = {}
+
+    def send(connection: app.Connection, message: Any) -> None:
+        if connection.seat == seat and connection.page:
+            kept = honest.setdefault(id(connection), [])
+            match message:
+                case Sync(lines=lines):
+                    kept[:] = lines
+                    message = msgspec.structs.replace(
+                        message, lines=tuple(forged_die(kept, rechain=rechain))
+                    )
+                case Lines(first=first, lines=lines):
+                    kept.extend(lines)
+                    forged = forged_die(kept, rechain=rechain)[first:]
+                    message = msgspec.structs.replace(message, lines=tuple(forged))
+        honest_send(connection, message)
+
+    monkeypatch.setattr(app.Connection, "send", send)
+
+
+def test_a_page_catches_a_die_forged_on_the_wire_by_the_chain_of_its_view_log(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tampered_wire(monkeypatch, 2, rechain=False)
+    with _seats(browser, tmp_path, "tiles-d6", honest) as (_, pages):
+        first, second = pages
+        for _ in range(200):  # the roll-off, then a line after it
+            if first.lines() >= 3:
+                break
+            acting = next((seat for seat in pages if seat.to_act()), None)
+            if acting is None:
+                first.page.wait_for_timeout(50)
+                continue
+            before = acting.lines()
+            acting.page.locator("#choices button.choice").first.click()
+            settle(pages, before + 1)
+        second.page.wait_for_selector('body[data-verdict="failed"]')
+        text = second.page.inner_text("#verdict")
+        assert "The cross-check failed" in text
+        assert "line 2 of the view log does not chain to the one before it" in text
+        assert first.page.get_attribute("body", "data-verdict") == ""  # honest: nothing caught
+        assert not second.errors, second.errors
+
+
+def test_a_page_catches_a_forged_history_that_chains_by_the_view_log_the_referee_checked(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tampered_wire(monkeypatch, 2, rechain=True)
+    with _seats(browser, tmp_path, "tiles-d6", honest) as (serving, pages):
+        first, second = pages
+        assert second.page.evaluate("window.multiversus.caught") == []
+        play_tiles(pages, serving)
+        first.page.wait_for_selector('body[data-verdict="passed"]')
+        second.page.wait_for_selector('body[data-verdict="failed"]')
+        text = second.page.inner_text("#verdict")
+        assert "The cross-check failed" in text
+        assert "the referee checked a view log other than the one this page kept" in text
+        # the page kept the forged history: its chain held line by line, its die is not the
+        # referee's
+        (match,) = serving.referee
+        kept = second.page.evaluate("window.multiversus.lines")
+        assert kept == forged_die(match.views["seat-2"], rechain=True)
+        assert kept != match.views["seat-2"]
         assert not second.errors, second.errors
 
 
