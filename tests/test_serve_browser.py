@@ -26,6 +26,7 @@ import pytest
 
 from multiversus_cli.presenters.tiles_d6_play import menu_for
 from multiversus_cli.serve import explain
+from multiversus_core.engine.choices import Ask
 from multiversus_core.engine.grid import square_name
 from multiversus_core.engine.log import read_log
 from multiversus_core.engine.registry import game_ids
@@ -70,6 +71,13 @@ class Seat:
 
     def to_act(self) -> bool:
         return self.page.get_attribute("body", "data-to-act") == "yes"
+
+    def offered(self) -> dict[str, Any] | None:
+        """What the page draws, if it offers a choice (read at once, as one drawing)."""
+        found: dict[str, Any] | None = self.page.evaluate(
+            "document.body.dataset.toAct === 'yes' ? window.multiversus.shown : null"
+        )
+        return found
 
 
 @pytest.fixture
@@ -441,6 +449,66 @@ def test_a_decision_too_big_to_list_is_built_one_choice_at_a_time(
         settle(pages, before + 1)
         placed = next(m for m in match.state.models if m.id == model)
         assert placed.at is not None and square_name(placed.at) == square
+        assert not any(seat.errors for seat in pages)
+
+
+def test_a_worlds_collide_listed_decision_is_given_on_the_board_too(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    with _seats(browser, tmp_path, "worlds-collide", honest) as (serving, pages):
+        (match,) = serving.referee
+        done: set[str] = set()
+        for _ in range(200):
+            if {"deploy", "activate"} <= done:
+                break
+            drawn = [(seat, seat.offered()) for seat in pages]
+            acting, shown = next(((s, d) for s, d in drawn if d is not None), (None, None))
+            if acting is None or shown is None:
+                pages[0].page.wait_for_timeout(50)
+                continue
+            before = shown["lines"]
+            placing = [c for c in shown["choices"] if c["command"]["kind"] == "deploy"]
+            activating = [c for c in shown["choices"] if c["command"]["kind"] == "activate"]
+            if placing and "deploy" not in done:
+                choice = placing[-1]  # a model placed by a click on it, then on its square
+                assert choice["piece"] == choice["command"]["model"] and choice["square"]
+                on_board(acting, choice["piece"], choice["square"])
+                settle(pages, before + 1)
+                last = match.entries[-1].command
+                assert (last.model, square_name(last.at)) == (choice["piece"], choice["square"])
+                done.add("deploy")
+                continue
+            if activating and "activate" not in done:
+                choice = activating[-1]  # a model clicked, then one of what it may do
+                acting.page.click(f'#board [data-piece="{choice["piece"]}"]')
+                words = re.compile(f"^{re.escape(choice['words'])}$")
+                acting.page.locator("#picked button.picked", has_text=words).click()
+                settle(pages, before + 1)
+                last = json.loads(msgspec.json.encode(match.entries[-1].command))
+                given = choice["command"]
+                assert (last["kind"], last["models"], last["plan"], last["tactic"]) == (
+                    given["kind"],
+                    given["models"],
+                    given["plan"],
+                    given["tactic"],
+                )
+                done.add("activate")
+                continue
+            if shown["asked"] is not None:  # a whole command of the tree at once
+                tree = match.ruleset.legal_commands(match.state, pages.index(acting) + 1)
+                keys: list[str] = []
+                while isinstance(step := tree.ask(tuple(keys)), Ask):
+                    keys.append(step.options[0].key)
+                acting.page.evaluate(
+                    "k => window.multiversus.socket.send(JSON.stringify({type: 'choose', chosen: k}))",
+                    keys,
+                )
+                settle(pages, before + 1)
+                continue
+            acting.page.locator("#choices button.choice").first.click()
+            settle(pages, before + 1)
+        assert done == {"deploy", "activate"}
         assert not any(seat.errors for seat in pages)
 
 
