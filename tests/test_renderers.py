@@ -282,3 +282,4 @@ def test_any_value_is_laid_out_with_its_names_in_words() -> None:
         "</table></dd><dt>Note</dt><dd>&lt;b&gt;</dd><dt>N</dt><dd>none</dd></dl>"
     )
     assert humanised("secret_offers") == "Secret offers"
+    assert humanised("Torch-bearing Villagers") == "Torch-bearing Villagers"

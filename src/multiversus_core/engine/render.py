@@ -114,7 +114,10 @@ def facts_of(renderer: object, view: object) -> object:
 
 
 def humanised(key: str) -> str:
-    """A field's name in words: ``"stash_count"`` is ``"Stash count"``."""
+    """A field's name in words: ``"stash_count"`` is ``"Stash count"``; a key already in words
+    (a space or a capital in it: ``"Torch-bearing Villagers"``) is kept as it is."""
+    if " " in key or key != key.lower():
+        return key
     words = key.replace("_", " ").replace("-", " ").strip()
     return words[:1].upper() + words[1:]
 

@@ -634,8 +634,8 @@ def command_pick(command: Command, view: HasBoard) -> Pick | None:
 
 def view_facts(view: MatchView) -> dict[str, object]:
     """What a view holds that the board does not show, in words: each side's coins (the
-    viewer's own stash by name, the other's by count), the selection under way, and the
-    set-up secrets (a choice the viewer may not see is "hidden")."""
+    viewer's own stash by unit and colour, the other's by count), the selection under way,
+    and the set-up secrets (a choice the viewer may not see is "hidden")."""
     units = {u.id: printable(u.name) for u in view.units}
     figures = {f.id: printable(f.name) for f in view.figures}
 
