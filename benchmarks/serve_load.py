@@ -17,6 +17,7 @@ A benchmark, never a test. Run::
     PYTHONPATH=src python benchmarks/serve_load.py --matches 200 --game tiles-d6 --bot random
     PYTHONPATH=src python benchmarks/serve_load.py --matches 50 --kills 20
     PYTHONPATH=src python benchmarks/serve_load.py --matches 50 --drops 500
+    PYTHONPATH=src python benchmarks/serve_load.py --matches 20 --pages 1
 
 With ``--kills N`` the referee is killed (``kill -9``) N times at random
 moments and started again on the same folder while the matches go on; the
@@ -34,6 +35,11 @@ counts the entries it had been sent that its final view log lacks (lost
 acknowledged commands) and the matches that could not resume (a client
 that did not finish and pass its cross-check, or a log that does not finish
 and verify): both must be 0.
+
+With ``--pages N`` each match is also followed by N browser pages on its
+spectators' link (connections that join as the page does, so that the
+referee sends each what it draws after every command), which read
+everything: the load of the pages' positions and boards.
 """
 
 from __future__ import annotations
@@ -57,7 +63,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any, ClassVar
 
-from websockets.asyncio.client import ClientConnection
+from websockets.asyncio.client import ClientConnection, connect
 
 from multiversus_core.engine.log import read_log
 from multiversus_core.engine.registry import load_ruleset
@@ -140,9 +146,34 @@ Noted = list[tuple[TimedClient, list[str]]]
 """Each drop: the client dropped, and the view log lines it had been sent then."""
 
 
+async def watch_page(link: str) -> int:
+    """Follow a link as the browser page does (``page``: sent what it draws after every
+    line), reading everything until the referee's cross-check; return the messages read."""
+    url = link.replace("http://", "ws://").replace("/join/", "/ws/")
+    read = 0
+    async with connect(url, max_size=None) as websocket:
+        await websocket.send(json.dumps({"type": "join", "page": True}))
+        async for message in websocket:
+            read += 1
+            if json.loads(message)["type"] == "checked":
+                break
+    return read
+
+
 async def play_all(
-    links: list[dict[str, Any]], game: str, bot: str, folder: Path, drops: int, seed: int
+    links: list[dict[str, Any]],
+    game: str,
+    bot: str,
+    folder: Path,
+    drops: int,
+    seed: int,
+    pages: int = 0,
 ) -> tuple[list[Any], Noted]:
+    watching = [
+        asyncio.create_task(watch_page(created["spectator"]))
+        for created in links
+        for _ in range(pages)
+    ]
     clients = [
         TimedClient(link, folder / f"m{m}-s{s}.jsonl", bot_player(game, bot, m * 10 + s))
         for m, created in enumerate(links)
@@ -154,6 +185,7 @@ async def play_all(
         *(client.run() for client in clients), return_exceptions=True
     )
     dropping.cancel()
+    await asyncio.wait_for(asyncio.gather(*watching, return_exceptions=True), 60)
     return results, noted
 
 
@@ -257,6 +289,9 @@ def main(argv: list[str] | None = None) -> int:
         "--drops", type=int, default=0, help="drop a client's connection this often"
     )
     parser.add_argument("--seed", type=int, default=0, help="the seed of the faults' moments")
+    parser.add_argument(
+        "--pages", type=int, default=0, help="browser pages following each match as spectators"
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
@@ -271,7 +306,7 @@ def main(argv: list[str] | None = None) -> int:
             started = time.perf_counter()
             faults.start()
             results, noted = asyncio.run(
-                play_all(links, args.game, args.bot, folder, args.drops, args.seed)
+                play_all(links, args.game, args.bot, folder, args.drops, args.seed, args.pages)
             )
             done.set()
             faults.join()
@@ -294,7 +329,10 @@ def main(argv: list[str] | None = None) -> int:
             seats = results[first : first + len(created["seats"])]
             first += len(seats)
             unresumed += any(not (isinstance(r, Verdict) and r.ok) for r in seats)
-        print(f"{args.matches} matches of {args.game} ({args.bot} bots), {commands} commands")
+        watched = f", {args.pages} page(s) watching each" if args.pages else ""
+        print(
+            f"{args.matches} matches of {args.game} ({args.bot} bots{watched}), {commands} commands"
+        )
         print(f"  {wall:.1f} s, {commands / wall:.0f} commands a second")
         print(f"  latency of a command: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
         if not serving.kills:

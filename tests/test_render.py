@@ -47,6 +47,7 @@ from multiversus_core import (
     legal_commands,
     start_match,
 )
+from multiversus_core.engine.render import facts_html
 from multiversus_core.rulesets.multiversus.activation import triggered_units
 from multiversus_core.rulesets.multiversus.bots.specs import RandomBot, command_for
 from multiversus_core.rulesets.multiversus.events import (
@@ -70,8 +71,14 @@ from multiversus_core.rulesets.multiversus.narrate import (
     secret_option_name,
     secret_text,
 )
+from multiversus_core.rulesets.multiversus.render import view_facts
 from multiversus_core.rulesets.multiversus.terms import Condition, Seat, other_seat
-from multiversus_core.rulesets.multiversus.views import HiddenSecretChosen, redact_event, viewer_of
+from multiversus_core.rulesets.multiversus.views import (
+    HiddenSecretChosen,
+    redact_event,
+    view,
+    viewer_of,
+)
 from tests.support import conditioned, placed, play, play_passing, select, set_up
 from tests.test_actions import ARENA
 
@@ -582,6 +589,34 @@ def test_a_set_up_secret_is_hidden_from_the_opponent_until_revealed(
     revealed = fold((SecretRevealed(side=secret.side, name=secret.name, choice=secret.choice),), a)
     status = to_text(status_line(revealed, opponent), width=300)
     assert f"secret {secret.name}: {secret_option_name(a, secret.choice)}" in status
+
+
+def test_the_view_panel_tells_a_side_its_own_coins_and_secrets_and_the_rest_only_what_is_public(
+    secret_choice: MatchState,
+) -> None:
+    chooser = decider_seat(secret_choice)
+    assert chooser is not None
+    one, other = legal_commands(secret_choice, chooser)[:2]
+    assert isinstance(one, ChooseSecret) and isinstance(other, ChooseSecret)
+    a, _ = apply(secret_choice, one)
+    b, _ = apply(secret_choice, other)
+
+    def panel(state: MatchState, seat: Seat | None) -> str:
+        return facts_html(view_facts(view(state, viewer_of(state, seat))))
+
+    for seat in (other_seat(chooser), None):  # the same whichever was chosen
+        assert panel(a, seat) == panel(b, seat)
+        assert "hidden" in panel(a, seat)
+    own = panel(a, chooser)
+    assert own != panel(b, chooser) and "{" not in own
+    side = a.side_of(chooser)
+    assert side is not None
+    row = f"<td>{one.name}</td><td>{secret_option_name(a, one.choice)}</td><td>no</td>"
+    assert row in own  # the secret, the choice and whether it was revealed
+    stash = a.piles(side).stash
+    assert stash and all(a.unit(coin.rpartition(".")[0]).name in own for coin in stash)
+    opponent = "heroes" if side == "adversaries" else "adversaries"
+    assert f"{len(a.piles(opponent).stash)} (hidden)" in own
 
 
 def test_secret_choices_are_offered_in_words_with_the_sheets_text(

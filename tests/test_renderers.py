@@ -21,7 +21,15 @@ from multiversus_cli.presenters.worlds_collide_text import map_text as worlds_ma
 from multiversus_cli.render import board_grid, to_text
 from multiversus_core.engine.choices import Ask, is_tree
 from multiversus_core.engine.registry import load_ruleset
-from multiversus_core.engine.render import Renderer, option_pick_of, pick_of, renderer_of
+from multiversus_core.engine.render import (
+    Renderer,
+    facts_html,
+    facts_of,
+    humanised,
+    option_pick_of,
+    pick_of,
+    renderer_of,
+)
 from tests.contract.kit import Example, Match, bot_chooser, listing, play
 from tests.screens import rendered
 
@@ -247,3 +255,31 @@ def test_the_docs_example_runs_and_draws(capsys: pytest.CaptureFixture[str]) -> 
     assert ET.fromstring(namespace["svg"]).tag == f"{SVG}svg"
     assert namespace["text"].splitlines()[1].split()[0] == "1"
     assert capsys.readouterr().out == "roll off\n"
+
+
+def test_a_view_is_told_beside_the_board_in_words_never_as_json(match: tuple[Any, Match]) -> None:
+    ruleset, played = match
+    looks = renderer(ruleset)
+    for state in sampled(played, 6):
+        for viewer in ruleset.viewers:
+            told = facts_html(facts_of(looks, ruleset.view(state, viewer)))
+            ET.fromstring(f"<div>{told}</div>")  # well formed, every value escaped
+            assert told.startswith('<dl class="mv-facts">') and "{" not in told
+
+
+def test_any_value_is_laid_out_with_its_names_in_words() -> None:
+    class Pile(msgspec.Struct):
+        stash_count: int
+        face_up: tuple[str, ...]
+
+    told = facts_html(
+        {"coin_piles": Pile(2, ("a", "b")), "rows": [{"x": 1, "y": True}], "note": "<b>", "n": None}
+    )
+    assert told == (
+        '<dl class="mv-facts"><dt>Coin piles</dt><dd><dl class="mv-facts"><dt>Stash count</dt>'
+        "<dd>2</dd><dt>Face up</dt><dd>a, b</dd></dl></dd><dt>Rows</dt><dd>"
+        '<table class="mv-facts"><tr><th>X</th><th>Y</th></tr><tr><td>1</td><td>yes</td></tr>'
+        "</table></dd><dt>Note</dt><dd>&lt;b&gt;</dd><dt>N</dt><dd>none</dd></dl>"
+    )
+    assert humanised("secret_offers") == "Secret offers"
+    assert humanised("Torch-bearing Villagers") == "Torch-bearing Villagers"

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -30,13 +31,14 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from multiversus_core.engine.chance import fresh_contribution
+from multiversus_core.engine.choices import random_command
 from multiversus_core.engine.log import MatchLog, read_log
 from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.verify import verify, verify_against
 from multiversus_core.engine.viewlog import encode_view_log, read_view_log, redact_log
 from multiversus_server.app import Bucket, create_app
-from multiversus_server.page import Explain
-from multiversus_server.protocol import MAX_CONNECTIONS, MAX_FRAME_BYTES
+from multiversus_server.page import Explain, ViewPosition, position, shown
+from multiversus_server.protocol import MAX_CONNECTIONS, MAX_FRAME_BYTES, encoder
 from multiversus_server.referee import Publish, Referee, honest
 
 SRC = Path(__file__).resolve().parent.parent / "src"
@@ -316,6 +318,48 @@ def test_a_referee_that_alters_a_seat_s_contribution_to_the_chance_is_caught(
     assert verify(msgspec.structs.replace(log, chance=missing)).code == "bad_chance"
 
 
+# --- what a page is sent ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["multiversus", "tiles-d6", "worlds-collide", "sealed-bids"])
+def test_a_page_s_position_kept_as_its_view_log_grows_is_the_one_read_from_it_whole(
+    tmp_path: Path, game: str
+) -> None:
+    referee = Referee(tmp_path / "data")
+    match, _, _ = referee.create({"game": game})
+    for seat in range(1, match.seats + 1):
+        match.join(seat, fresh_contribution())
+    rng = random.Random(3)
+    kept = {viewer: ViewPosition() for viewer in match.views}
+    for step in range(400):
+        if not match.finished:
+            seat = rng.choice(match.to_act())
+            command = random_command(match.ruleset.legal_commands(match.state, seat), rng)
+            match.act(seat, msgspec.json.encode(command))
+        for viewer, lines in match.views.items():
+            if step % 2 and not match.finished:  # a step or two at a time
+                continue
+            at = kept[viewer]
+            got = shown(lines, None, begun=True, at=at)
+            if step % 25 == 0 or match.finished:
+                whole = shown(lines, None, begun=True)
+                assert encoder.encode(got) == encoder.encode(whole), (viewer, step)
+                _, seen, state = at.of(lines)
+                _, seen_whole, state_whole = position(lines)
+                assert seen == seen_whole
+                assert msgspec.json.encode(state) == msgspec.json.encode(state_whole)
+        if match.finished:
+            break
+    assert match.finished or game == "multiversus"
+    # a seat that became another viewer starts again from its new view log
+    other = ViewPosition()
+    for lines in match.views.values():
+        assert encoder.encode(shown(lines, None, begun=True, at=other)) == encoder.encode(
+            shown(lines, None, begun=True)
+        )
+    referee.close()
+
+
 # --- crash and resume -----------------------------------------------------------------
 
 
@@ -377,6 +421,55 @@ def two_seats(
 
 def first_command(seat: int) -> dict[str, Any]:
     return {"kind": "roll_off", "player": seat, "dice": None}
+
+
+def never_reads(link: str, join: dict[str, Any]) -> ClientConnection:
+    """A connection that joins, then never reads: a small receive buffer, one message queued
+    at most, no compression, so that what the referee sends it soon waits."""
+    port = int(link.split(":")[2].split("/")[0])
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    url = link.replace("http://", "ws://").replace("/join/", "/ws/")
+    stuck = connect(url, sock=sock, max_queue=1, compression=None, open_timeout=5, legacy=True)
+    stuck.send(json.dumps({"type": "join", **join}))
+    return stuck
+
+
+def test_a_client_that_never_reads_delays_no_other_seat_s_acknowledgement(
+    referee: InProcess,
+) -> None:
+    links = create(referee.port, {"game": "tiles-d6"})
+    (match,) = referee.referee
+    # a page (sent the board after every command) on the spectators' link, that never reads
+    with never_reads(links["spectator"], {"page": True}):
+        first, second = two_seats(referee.port, links)
+        with first, second:
+            seats = {1: first, 2: second}
+            slowest = 0.0
+            for _ in range(150):
+                if match.finished:
+                    break
+                acting = match.to_act()[0]
+                command = next(iter(match.ruleset.legal_commands(match.state, acting)))
+                started = time.monotonic()
+                seats[acting].send(
+                    json.dumps({"type": "command", "command": msgspec.to_builtins(command)})
+                )
+                for connection in seats.values():  # each seat hears of it, in order
+                    assert until_lines(connection)["first"] == len(match.entries)
+                slowest = max(slowest, time.monotonic() - started)
+            assert len(match.entries) >= 60
+            assert slowest < 1.0  # not SEND_TIMEOUT: nobody waited for the page that never reads
+
+
+def until_lines(connection: ClientConnection) -> dict[str, Any]:
+    """The next ``lines`` message (a join sends a ``sync`` to everyone)."""
+    for _ in range(5):
+        message = receive(connection)
+        if message["type"] == "lines":
+            return message
+    raise AssertionError("no lines message")
 
 
 def test_a_client_cannot_act_for_another_seat(referee: InProcess) -> None:

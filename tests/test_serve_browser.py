@@ -11,23 +11,30 @@ publishes a forged log.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import random
+import re
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from multiversus_cli.presenters.tiles_d6_play import menu_for
 from multiversus_cli.serve import explain
+from multiversus_core.engine.choices import Ask
 from multiversus_core.engine.grid import square_name
 from multiversus_core.engine.log import read_log
 from multiversus_core.engine.registry import game_ids
-from multiversus_core.engine.render import renderer_of
+from multiversus_core.engine.render import facts_html, facts_of, renderer_of
 from multiversus_core.engine.viewlog import encode_view_log, redact_log
+from multiversus_core.rulesets.multiversus.narrate import secret_option_name
+from multiversus_server import app
+from multiversus_server.protocol import Lines, Sync
 from multiversus_server.referee import Publish, honest
 from tests.test_html_browser import browser  # noqa: F401  (the fixture)
 from tests.test_serve import InProcess, altered_contribution, create, nothing_for, receive, ws
@@ -65,6 +72,13 @@ class Seat:
     def to_act(self) -> bool:
         return self.page.get_attribute("body", "data-to-act") == "yes"
 
+    def offered(self) -> dict[str, Any] | None:
+        """What the page draws, if it offers a choice (read at once, as one drawing)."""
+        found: dict[str, Any] | None = self.page.evaluate(
+            "document.body.dataset.toAct === 'yes' ? window.multiversus.shown : null"
+        )
+        return found
+
 
 @pytest.fixture
 def seats(browser: Any, tmp_path: Path) -> Iterator[tuple[InProcess, list[Seat]]]:  # noqa: F811
@@ -80,10 +94,12 @@ def _seats(
     publish: Publish,
     *,
     watch: bool = False,
+    settings: dict[str, Any] | None = None,
 ) -> Iterator[tuple[InProcess, list[Seat]]]:
-    """A page on each seat's link, then (``watch``) one on the spectators' link."""
+    """A page on each seat's link, then (``watch``) one on the spectators' link; the match is
+    of ``game`` with ``settings``."""
     with InProcess(tmp_path / "data", publish, explain) as serving:
-        created = create(serving.port, {"game": game})
+        created = create(serving.port, {"game": game, **(settings or {})})
         links = [*created["seats"], *([created["spectator"]] if watch else [])]
         contexts = [browser.new_context(accept_downloads=True) for _ in links]
         try:
@@ -253,6 +269,103 @@ def test_a_page_shows_a_failed_cross_check_when_the_referee_forges_the_log(
         assert not second.errors, second.errors
 
 
+ROLL_OFF = re.compile(r'"kind":"roll_off_rolled","dice":\[(\d)')
+PREV = re.compile(r'"prev":"[0-9a-f]{64}"')
+
+
+def forged_die(lines: Sequence[str], *, rechain: bool) -> list[str]:
+    """A view log's lines with the first die of the roll-off turned to another face, and,
+    ``rechain``, every later line's ``prev`` made to name the SHA-256 of the forged line
+    before it, so that the forged history chains."""
+    out = list(lines)
+    at = next((n for n, line in enumerate(out) if ROLL_OFF.search(line)), None)
+    if at is None:
+        return out
+    found = ROLL_OFF.search(out[at])
+    assert found is not None
+    face = int(found.group(1)) % 6 + 1
+    out[at] = out[at][: found.start(1)] + str(face) + out[at][found.end(1) :]
+    if rechain:
+        for n in range(at + 1, len(out)):
+            head = hashlib.sha256(out[n - 1].encode()).hexdigest()
+            out[n] = PREV.sub(f'"prev":"{head}"', out[n], count=1)
+    return out
+
+
+def tampered_wire(monkeypatch: pytest.MonkeyPatch, seat: int, *, rechain: bool) -> None:
+    """A referee whose wire to ``seat``'s page forges the roll-off's die in the view log it
+    sends (:func:`forged_die`); it keeps, publishes and checks the honest one."""
+    honest_send = app.Connection.send
+    honest: dict[int, list[str]] = {}
+
+    def send(connection: app.Connection, message: Any) -> None:
+        if connection.seat == seat and connection.page:
+            kept = honest.setdefault(id(connection), [])
+            match message:
+                case Sync(lines=lines):
+                    kept[:] = lines
+                    message = msgspec.structs.replace(
+                        message, lines=tuple(forged_die(kept, rechain=rechain))
+                    )
+                case Lines(first=first, lines=lines):
+                    kept.extend(lines)
+                    forged = forged_die(kept, rechain=rechain)[first:]
+                    message = msgspec.structs.replace(message, lines=tuple(forged))
+        honest_send(connection, message)
+
+    monkeypatch.setattr(app.Connection, "send", send)
+
+
+def test_a_page_catches_a_die_forged_on_the_wire_by_the_chain_of_its_view_log(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tampered_wire(monkeypatch, 2, rechain=False)
+    with _seats(browser, tmp_path, "tiles-d6", honest) as (_, pages):
+        first, second = pages
+        for _ in range(200):  # the roll-off, then a line after it
+            if first.lines() >= 3:
+                break
+            acting = next((seat for seat in pages if seat.to_act()), None)
+            if acting is None:
+                first.page.wait_for_timeout(50)
+                continue
+            before = acting.lines()
+            acting.page.locator("#choices button.choice").first.click()
+            settle(pages, before + 1)
+        second.page.wait_for_selector('body[data-verdict="failed"]')
+        text = second.page.inner_text("#verdict")
+        assert "The cross-check failed" in text
+        assert "line 2 of the view log does not chain to the one before it" in text
+        assert first.page.get_attribute("body", "data-verdict") == ""  # honest: nothing caught
+        assert not second.errors, second.errors
+
+
+def test_a_page_catches_a_forged_history_that_chains_by_the_view_log_the_referee_checked(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tampered_wire(monkeypatch, 2, rechain=True)
+    with _seats(browser, tmp_path, "tiles-d6", honest) as (serving, pages):
+        first, second = pages
+        assert second.page.evaluate("window.multiversus.caught") == []
+        play_tiles(pages, serving)
+        first.page.wait_for_selector('body[data-verdict="passed"]')
+        second.page.wait_for_selector('body[data-verdict="failed"]')
+        text = second.page.inner_text("#verdict")
+        assert "The cross-check failed" in text
+        assert "the referee checked a view log other than the one this page kept" in text
+        # the page kept the forged history: its chain held line by line, its die is not the
+        # referee's
+        (match,) = serving.referee
+        kept = second.page.evaluate("window.multiversus.lines")
+        assert kept == forged_die(match.views["seat-2"], rechain=True)
+        assert kept != match.views["seat-2"]
+        assert not second.errors, second.errors
+
+
 def test_a_decision_too_big_to_list_is_built_one_choice_at_a_time(
     browser: Any,  # noqa: F811
     tmp_path: Path,
@@ -339,6 +452,66 @@ def test_a_decision_too_big_to_list_is_built_one_choice_at_a_time(
         assert not any(seat.errors for seat in pages)
 
 
+def test_a_worlds_collide_listed_decision_is_given_on_the_board_too(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    with _seats(browser, tmp_path, "worlds-collide", honest) as (serving, pages):
+        (match,) = serving.referee
+        done: set[str] = set()
+        for _ in range(200):
+            if {"deploy", "activate"} <= done:
+                break
+            drawn = [(seat, seat.offered()) for seat in pages]
+            acting, shown = next(((s, d) for s, d in drawn if d is not None), (None, None))
+            if acting is None or shown is None:
+                pages[0].page.wait_for_timeout(50)
+                continue
+            before = shown["lines"]
+            placing = [c for c in shown["choices"] if c["command"]["kind"] == "deploy"]
+            activating = [c for c in shown["choices"] if c["command"]["kind"] == "activate"]
+            if placing and "deploy" not in done:
+                choice = placing[-1]  # a model placed by a click on it, then on its square
+                assert choice["piece"] == choice["command"]["model"] and choice["square"]
+                on_board(acting, choice["piece"], choice["square"])
+                settle(pages, before + 1)
+                last = match.entries[-1].command
+                assert (last.model, square_name(last.at)) == (choice["piece"], choice["square"])
+                done.add("deploy")
+                continue
+            if activating and "activate" not in done:
+                choice = activating[-1]  # a model clicked, then one of what it may do
+                acting.page.click(f'#board [data-piece="{choice["piece"]}"]')
+                words = re.compile(f"^{re.escape(choice['words'])}$")
+                acting.page.locator("#picked button.picked", has_text=words).click()
+                settle(pages, before + 1)
+                last = json.loads(msgspec.json.encode(match.entries[-1].command))
+                given = choice["command"]
+                assert (last["kind"], last["models"], last["plan"], last["tactic"]) == (
+                    given["kind"],
+                    given["models"],
+                    given["plan"],
+                    given["tactic"],
+                )
+                done.add("activate")
+                continue
+            if shown["asked"] is not None:  # a whole command of the tree at once
+                tree = match.ruleset.legal_commands(match.state, pages.index(acting) + 1)
+                keys: list[str] = []
+                while isinstance(step := tree.ask(tuple(keys)), Ask):
+                    keys.append(step.options[0].key)
+                acting.page.evaluate(
+                    "k => window.multiversus.socket.send(JSON.stringify({type: 'choose', chosen: k}))",
+                    keys,
+                )
+                settle(pages, before + 1)
+                continue
+            acting.page.locator("#choices button.choice").first.click()
+            settle(pages, before + 1)
+        assert done == {"deploy", "activate"}
+        assert not any(seat.errors for seat in pages)
+
+
 @pytest.mark.parametrize("game", game_ids())
 def test_every_game_s_page_draws_its_seat_s_view_and_first_decision(
     browser: Any,  # noqa: F811
@@ -363,6 +536,9 @@ def test_every_game_s_page_draws_its_seat_s_view_and_first_decision(
             board = None if looks is None else looks.board_svg(seen)
             assert shown["board"] == board  # the core's board of the seat's view, as it is
             assert seat.page.locator("#board svg").count() == (board is not None)
+            assert shown["facts"] == facts_html(facts_of(looks, seen))  # the view in words
+            assert seat.page.locator("#facts dl.mv-facts").count() >= 1
+            assert "{" not in seat.page.inner_text("#facts")  # never raw JSON
             assert not seat.errors, seat.errors
 
 
@@ -401,6 +577,54 @@ def test_a_multiversus_figure_steps_by_a_click_on_it_then_on_its_space(
         # each seat became its side's viewer on the way, and its page caught nothing
         assert {seat.shown()["viewer"] for seat in pages} == {"heroes", "adversaries"}
         assert [seat.page.evaluate("window.multiversus.caught") for seat in pages] == [[], []]
+
+
+def test_a_multiversus_page_lays_out_its_seat_s_coins_and_secrets_in_words(
+    browser: Any,  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    teams = {"heroes": "witch-hunters", "adversaries": "swartzblak"}  # both have secrets
+    with _seats(browser, tmp_path, "multiversus", honest, settings=teams) as (serving, pages):
+        (match,) = serving.referee
+        rng = random.Random(7)
+        for _ in range(400):
+            state = match.state
+            mine = [
+                (number, secret)
+                for number in (1, 2)
+                for secret in state.secrets
+                if secret.side == match.viewer(number)
+            ]
+            if mine:
+                break
+            acting = next((s for s in pages if s.to_act()), None)
+            if acting is None:
+                pages[0].page.wait_for_timeout(50)
+                continue
+            shown = acting.shown()
+            before = shown["lines"]
+            keep = [
+                n
+                for n, c in enumerate(shown["choices"])
+                if c["command"]["kind"] not in ("end_action", "give_up_initiative")
+            ]
+            acting.page.locator("#choices button.choice").nth(rng.choice(keep or [0])).click()
+            settle(pages, before + 1)
+        else:
+            raise AssertionError("no seat chose a secret")
+        number, secret = mine[0]
+        seat = pages[number - 1]
+        settle(pages, len(match.views[match.viewer(number)]))
+        panel = seat.page.inner_text("#facts")
+        assert "{" not in panel and '"' not in panel  # laid out, not JSON
+        assert secret.name in panel and secret_option_name(state, secret.choice) in panel
+        table = seat.page.locator("#facts table.mv-facts", has_text=secret.name)
+        assert table.locator("th").all_inner_texts() == ["Side", "Secret", "Choice", "Revealed"]
+        piles = state.piles(secret.side)
+        assert all(state.unit(c.rpartition(".")[0]).name in panel for c in piles.stash)
+        assert "Remaining (stash)" in panel and "Spent (discard)" in panel
+        assert "Selection under way" in panel
+        assert not any(s.errors for s in pages)
 
 
 def until(connection: Any, kind: str) -> dict[str, Any]:

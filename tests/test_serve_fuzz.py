@@ -1,5 +1,5 @@
 """What a hostile client found in the referee (``benchmarks/serve_fuzz.py``), each kept fixed:
-a connection that stops reading cannot hold its match up, and a text frame that is not UTF-8
+a connection that stops reading cannot hold its match up (it is dropped), and a text frame that is not UTF-8
 closes its connection without a traceback in the referee's output.
 """
 
@@ -11,6 +11,7 @@ import os
 import signal
 import socket
 import struct
+import time
 from pathlib import Path
 from typing import Any
 
@@ -46,10 +47,10 @@ class Reads:
         self.sent.append(json.loads(text))
 
 
-def test_a_connection_that_does_not_read_is_sent_nothing_more_and_holds_no_match_up(
+def test_a_connection_that_does_not_read_is_dropped_and_holds_no_match_up(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(app, "SEND_TIMEOUT", 0.1)
+    monkeypatch.setattr(app, "SEND_TIMEOUT", 0.5)
     referee = Referee(tmp_path / "data")
     server = Server(referee)
     match, _, _ = referee.create({"game": "tiles-d6"})
@@ -58,16 +59,56 @@ def test_a_connection_that_does_not_read_is_sent_nothing_more_and_holds_no_match
     honest = Connection(reads, 1, joined=True)  # type: ignore[arg-type]
     server.connections[match.id] = {stuck, honest}
 
-    async def tell_three_times() -> None:
+    async def tell_three_times() -> float:
+        for connection in (stuck, honest):
+            connection.writer = asyncio.create_task(connection.write())
+        started = time.monotonic()
         for _ in range(3):
             async with server.lock(match):
                 await server._tell_all(match, everyone=True)
+        took = time.monotonic() - started
+        while len(reads.sent) < 3 or not stuck.dropped:
+            await asyncio.sleep(0.01)
+        for connection in (stuck, honest):
+            if connection.writer is not None:
+                connection.writer.cancel()
+        return took
 
-    # without the bound the first send would wait for ever, and the match's lock with it
-    asyncio.run(asyncio.wait_for(tell_three_times(), 30))
-    assert stuck.stalled and not honest.stalled
-    assert never.attempts == 1  # tried once, then sent nothing more
+    # the lock only puts messages in outboxes: it never waits for a connection
+    assert asyncio.run(asyncio.wait_for(tell_three_times(), 30)) < 0.25
+    assert stuck.dropped and not honest.dropped
+    assert never.attempts == 1  # tried once, then dropped
     assert [message["type"] for message in reads.sent] == ["sync"] * 3
+    referee.close()
+
+
+def test_a_connection_whose_outbox_overflows_is_dropped_at_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app, "OUTBOX", 2)
+    referee = Referee(tmp_path / "data")
+    server = Server(referee)
+    match, _, _ = referee.create({"game": "tiles-d6"})
+    never, reads = NeverReads(), Reads()
+    stuck = Connection(never, None, joined=True)  # type: ignore[arg-type]
+    honest = Connection(reads, 1, joined=True)  # type: ignore[arg-type]
+    server.connections[match.id] = {stuck, honest}
+
+    async def tell() -> None:
+        for connection in (stuck, honest):
+            connection.writer = asyncio.create_task(connection.write())
+        for _ in range(4):
+            async with server.lock(match):
+                await server._tell_all(match, everyone=True)
+                await asyncio.sleep(0.01)  # the honest writer sends its message
+        await asyncio.sleep(0.05)
+        honest.drop()
+
+    asyncio.run(asyncio.wait_for(tell(), 30))
+    assert stuck.dropped and stuck.writer is not None and stuck.writer.cancelled()
+    # one taken by the writer, two waiting, the fourth overflows
+    assert never.attempts == 1
+    assert [message["type"] for message in reads.sent] == ["sync"] * 4
     referee.close()
 
 

@@ -7,9 +7,11 @@ seat or spectator link.
 - ``GET /join/<token>``: the browser client, which plays the link (:mod:`.page`);
 - ``/ws/<token>``: the WebSocket of a link (``docs/serve.md``).
 
-Each match's messages are taken one at a time (a lock a match); every
-connection is bounded in message size and rate, every match in connections.
-A refused message gets an error for its sender only.
+Each match's messages are taken one at a time (a lock a match), and what they
+change is put in each connection's outbox in order, sent by the connection's
+own writer, so that a slow connection holds up no other; every connection is
+bounded in message size and rate and in messages waiting, every match in
+connections. A refused message gets an error for its sender only.
 """
 
 from __future__ import annotations
@@ -34,7 +36,14 @@ from multiversus_core.engine.errors import LogError, MultiversusError
 from multiversus_core.engine.log import MAX_DEPTH, nesting_depth
 from multiversus_core.engine.registry import game_ids, load_ruleset
 from multiversus_server.client import cross_check
-from multiversus_server.page import Explain, checked, chosen_command, page_html, shown
+from multiversus_server.page import (
+    Explain,
+    ViewPosition,
+    checked,
+    chosen_command,
+    page_html,
+    shown,
+)
 from multiversus_server.protocol import (
     BURST,
     MAX_CONNECTIONS,
@@ -60,7 +69,12 @@ POLICY_VIOLATION: Final = 1008
 TRY_AGAIN_LATER: Final = 1013
 SEND_TIMEOUT: Final = 5.0
 """Seconds a message may wait for its connection to take it; a connection slower than that
-(it does not read) is sent nothing more, so that it never holds its match up."""
+(it does not read) is dropped."""
+OUTBOX: Final = 256
+"""Messages a connection may have waiting to be sent; one more drops it. A connection that
+reads is sent two or three a command."""
+CLOSE_TIMEOUT: Final = 1.0
+"""Seconds a dropped connection is given to take its close frame."""
 
 
 @dataclass
@@ -83,7 +97,13 @@ class Bucket:
 
 @dataclass(eq=False)
 class Connection:
-    """One open WebSocket of a match: whose it is, and what it was sent."""
+    """One open WebSocket of a match: whose it is, what it was sent, and its outbox.
+
+    What the match tells it is put in its outbox, in order, and sent by its own writer
+    (:meth:`write`), so that a slow connection holds up no other: one whose outbox is full
+    (:data:`OUTBOX` messages waiting) or that does not take a message within
+    :data:`SEND_TIMEOUT` is dropped, and joins again like any dropped connection.
+    """
 
     websocket: WebSocket
     seat: int | None
@@ -94,9 +114,12 @@ class Connection:
     published: bool = False
     page: bool = False
     """A page: it is sent what it draws (``shown``) and the referee's cross-check."""
-    stalled: bool = False
-    """True once a message waited :data:`SEND_TIMEOUT` for it: it is sent nothing more."""
+    dropped: bool = False
+    """True once it was too slow: it is sent nothing more, and its writer ends."""
     bucket: Bucket = field(default_factory=Bucket)
+    outbox: asyncio.Queue[str] = field(default_factory=lambda: asyncio.Queue(OUTBOX))
+    writer: asyncio.Task[None] | None = None
+    """The task that runs :meth:`write`."""
 
     async def throttle(self) -> None:
         """Wait until the connection may send another message (:class:`Bucket`)."""
@@ -104,17 +127,33 @@ class Connection:
         if wait:
             await asyncio.sleep(wait)
 
-    async def send(self, message: Any) -> None:
-        """Send one message; a connection gone is left to its own loop to end, one that does
-        not take it within :data:`SEND_TIMEOUT` is marked :attr:`stalled`."""
-        if self.stalled:
+    def send(self, message: Any) -> None:
+        """Put one message in the outbox, after those put before it; a full outbox drops the
+        connection (:attr:`dropped`)."""
+        if self.dropped:
             return
-        text = encoder.encode(message).decode()
-        with contextlib.suppress(RuntimeError, OSError, WebSocketDisconnect):
+        try:
+            self.outbox.put_nowait(encoder.encode(message).decode())
+        except asyncio.QueueFull:
+            self.drop()
+
+    def drop(self) -> None:
+        """Send nothing more: the writer (:meth:`write`) ends, and with it the connection."""
+        self.dropped = True
+        if self.writer is not None and self.writer is not asyncio.current_task():
+            self.writer.cancel()
+
+    async def write(self) -> None:
+        """Send the outbox in order until the connection is dropped or gone; a message not
+        taken within :data:`SEND_TIMEOUT` drops it."""
+        while not self.dropped:
+            text = await self.outbox.get()
             try:
                 await asyncio.wait_for(self.websocket.send_text(text), SEND_TIMEOUT)
             except TimeoutError:
-                self.stalled = True
+                self.drop()
+            except (RuntimeError, OSError, WebSocketDisconnect):
+                return  # gone: its reader ends the connection
 
 
 class Server:
@@ -125,6 +164,12 @@ class Server:
         self.explain = explain
         self.locks: dict[str, asyncio.Lock] = {}
         self.connections: dict[str, set[Connection]] = {}
+        self.positions: dict[tuple[str, str], ViewPosition] = {}
+        """Each match's view logs' positions, by match and viewer, kept as they grow."""
+
+    def position(self, match: Match, viewer: str) -> ViewPosition:
+        """Where a viewer's view log of a match stands, kept as it grows."""
+        return self.positions.setdefault((match.id, viewer), ViewPosition())
 
     def lock(self, match: Match) -> asyncio.Lock:
         """The lock that takes a match's messages one at a time."""
@@ -215,22 +260,41 @@ class Server:
             return
         connection = Connection(websocket, seat)
         connections.add(connection)
+        reader = asyncio.create_task(self._read(match, connection))
+        writer = connection.writer = asyncio.create_task(connection.write())
         try:
+            await asyncio.wait((reader, writer), return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            connections.discard(connection)
+            reader.cancel()
+            writer.cancel()
+            await asyncio.gather(reader, writer, return_exceptions=True)
+        if connection.dropped:  # too slow: told so, if it still takes a frame
+            with contextlib.suppress(TimeoutError, RuntimeError, OSError, WebSocketDisconnect):
+                reason = "too slow to take its messages: join again"
+                await asyncio.wait_for(websocket.close(TRY_AGAIN_LATER, reason), CLOSE_TIMEOUT)
+
+    async def _read(self, match: Match, connection: Connection) -> None:
+        """Take a connection's messages until it is gone."""
+        websocket = connection.websocket
+        with contextlib.suppress(WebSocketDisconnect):
             while True:
                 message = await websocket.receive()
-                if message["type"] == "websocket.disconnect" or connection.stalled:
+                if message["type"] == "websocket.disconnect":
                     return
                 await connection.throttle()
                 data = message.get("text")
                 raw = data.encode() if data is not None else message.get("bytes") or b""
-                try:
-                    await self._take(match, connection, raw)
-                except Refused as error:
-                    await connection.send(Error(" ".join(str(error).split())))
-        except WebSocketDisconnect:
-            return
-        finally:
-            connections.discard(connection)
+                # taken whole even if the connection is dropped meanwhile: a command half
+                # taken would leave its match's lock free while it is still recorded
+                await asyncio.shield(self._handle(match, connection, raw))
+
+    async def _handle(self, match: Match, connection: Connection, raw: bytes) -> None:
+        """Take one message; a refused one gets an error for its sender only."""
+        try:
+            await self._take(match, connection, raw)
+        except Refused as error:
+            connection.send(Error(" ".join(str(error).split())))
 
     async def _take(self, match: Match, connection: Connection, raw: bytes) -> None:
         if len(raw) > MAX_MESSAGE_BYTES:
@@ -269,16 +333,23 @@ class Server:
                         raise Refused("a spectator gives no commands")
                     if not match.started or match.finished or seat not in match.to_act():
                         raise Refused(f"it is not seat {seat}'s turn: {match.where()}")
-                    lines = match.views[match.viewer(seat)]
+                    viewer = match.viewer(seat)
+                    lines, at = match.views[viewer], self.position(match, viewer)
                     try:
-                        made = await asyncio.to_thread(chosen_command, lines, seat, chosen)
+                        made = await asyncio.to_thread(chosen_command, lines, seat, chosen, at)
                     except ValueError as error:
                         raise Refused(" ".join(str(error).split())) from None
                     if made is None:
                         drawn = await asyncio.to_thread(
-                            shown, lines, seat, begun=True, chosen=chosen, explain=self.explain
+                            shown,
+                            lines,
+                            seat,
+                            begun=True,
+                            chosen=chosen,
+                            explain=self.explain,
+                            at=at,
                         )
-                        await connection.send(drawn)
+                        connection.send(drawn)
                     else:
                         await self._act(match, seat, encoder.encode(made))
 
@@ -291,10 +362,11 @@ class Server:
         await self._tell_all(match)
 
     async def _tell_all(self, match: Match, *, everyone: bool = False) -> None:
-        """Send every joined connection what it has not seen; ``everyone`` resends the whole
-        view log (the seats waited for changed)."""
+        """Send every joined connection what it has not seen (put in its outbox: nothing here
+        waits for a connection); ``everyone`` resends the whole view log (the seats waited
+        for changed)."""
         for connection in list(self.connections.get(match.id, ())):
-            if connection.joined:
+            if connection.joined and not connection.dropped:
                 await self._tell(match, connection, resync=everyone)
 
     async def _tell(self, match: Match, connection: Connection, *, resync: bool) -> None:
@@ -304,30 +376,35 @@ class Server:
             seat = connection.seat
             contribution = match.contribution(seat) if seat is not None else ""
             sync = Sync(match.ruleset.id, seat, viewer, tuple(lines), contribution, match.waiting())
-            await connection.send(sync)
+            connection.send(sync)
         elif len(lines) > connection.sent:
-            await connection.send(Lines(viewer, connection.sent, tuple(lines[connection.sent :])))
+            connection.send(Lines(viewer, connection.sent, tuple(lines[connection.sent :])))
         connection.viewer, connection.sent = viewer, len(lines)
         seat = connection.seat
         if connection.page:
             try:
                 drawn = await asyncio.to_thread(
-                    shown, tuple(lines), seat, begun=match.started, explain=self.explain
+                    shown,
+                    lines,  # the lock holds it still
+                    seat,
+                    begun=match.started,
+                    explain=self.explain,
+                    at=self.position(match, viewer),
                 )
             except (MultiversusError, ValueError) as error:  # this page's alone: others go on
-                await connection.send(Error(f"the referee cannot draw this position: {error}"))
+                connection.send(Error(f"the referee cannot draw this position: {error}"))
             else:
-                await connection.send(drawn)
+                connection.send(drawn)
         if match.finished and not connection.published:
             connection.published = True
             published = match.publish(self.referee.publish)
-            await connection.send(Published(published))
+            connection.send(Published(published))
             if connection.page:
                 recorded = match.contribution(seat) if seat is not None else ""
                 verdict = await asyncio.to_thread(
                     cross_check, published.encode(), tuple(lines), seat, recorded, "<view log>"
                 )
-                await connection.send(checked(verdict, lines))
+                connection.send(checked(verdict, lines))
 
     @property
     def lock_all(self) -> asyncio.Lock:

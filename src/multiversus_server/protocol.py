@@ -186,6 +186,10 @@ class Shown(msgspec.Struct, frozen=True, forbid_unknown_fields=True, tag_field="
     """What the terminal's ``?`` says of the decision at hand, a line each (none when it says
     nothing, or the referee was started without the program's words: ``create_app``'s
     ``explain``)."""
+    facts: str = ""
+    """The seat's view beside the board, in words: an HTML fragment of definition lists and
+    tables (:func:`~multiversus_core.engine.render.facts_html` of the renderer's optional
+    ``view_facts``, else of the whole view): its coins, its secrets, what it may know."""
 
 
 class Checked(

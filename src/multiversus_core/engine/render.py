@@ -27,6 +27,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from html import escape
 from typing import Any, Final, Literal, NamedTuple, Protocol, TypeVar, runtime_checkable
 
+import msgspec
+
 from multiversus_core.engine.grid import Coord, square_name
 
 ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
@@ -43,7 +45,8 @@ class Renderer(Protocol[ViewT_contra, CommandT_contra]):
     also say where a command is given on its board, ``command_pick(command, view) -> Pick |
     None``, an optional member :func:`pick_of` finds, and where an option of a tree of
     choices is chosen on it, ``option_pick(key, view) -> Pick | None``, one
-    :func:`option_pick_of` finds.
+    :func:`option_pick_of` finds, and what the view holds beside its board, in the game's
+    words, ``view_facts(view) -> Mapping[str, object]``, one :func:`facts_of` finds.
     """
 
     def board_svg(self, view: ViewT_contra) -> str | None:
@@ -99,6 +102,61 @@ def option_pick_of(renderer: object, key: str, view: object) -> Pick | None:
         return None
     found = pick(key, view)
     return found if isinstance(found, Pick) else None
+
+
+def facts_of(renderer: object, view: object) -> object:
+    """What a panel beside the board shows of ``view``: the renderer's ``view_facts(view)``,
+    an optional member (what the view holds that the board does not show, named in the game's
+    words: a mapping of names to values, nested as deep as it likes), or, without one, the
+    view itself, which :func:`facts_html` names field by field."""
+    facts = getattr(renderer, "view_facts", None)
+    return view if facts is None else facts(view)
+
+
+def humanised(key: str) -> str:
+    """A field's name in words: ``"stash_count"`` is ``"Stash count"``; a key already in words
+    (a space or a capital in it: ``"Torch-bearing Villagers"``) is kept as it is."""
+    if " " in key or key != key.lower():
+        return key
+    words = key.replace("_", " ").replace("-", " ").strip()
+    return words[:1].upper() + words[1:]
+
+
+def facts_html(value: object) -> str:
+    """``value`` as HTML for a panel beside the board: a mapping or a struct as a definition
+    list (``<dl class="mv-facts">``, its keys :func:`humanised`), a list or a tuple of them
+    with the same keys as a table, of plain values as one line, of anything else as a list,
+    each nested as deep as it goes; None or an empty list as "none", a bool as "yes" or
+    "no", anything else as its text, escaped."""
+    return _facts(msgspec.to_builtins(value, str_keys=True))
+
+
+def _facts(value: object) -> str:
+    if value is None or value == "" or (isinstance(value, (list, tuple, dict)) and not value):
+        return "none"
+    match value:
+        case bool():
+            return "yes" if value else "no"
+        case dict():
+            rows = "".join(
+                f"<dt>{escape(humanised(str(k)))}</dt><dd>{_facts(v)}</dd>"
+                for k, v in value.items()
+            )
+            return f'<dl class="mv-facts">{rows}</dl>'
+        case list() | tuple():
+            if all(not isinstance(v, (dict, list, tuple)) for v in value):
+                return escape(", ".join("none" if v is None else str(v) for v in value))
+            keys = list(value[0]) if isinstance(value[0], dict) else []
+            if keys and all(isinstance(v, dict) and list(v) == keys for v in value):
+                head = "".join(f"<th>{escape(humanised(str(k)))}</th>" for k in keys)
+                rows = "".join(
+                    "<tr>" + "".join(f"<td>{_facts(v[k])}</td>" for k in keys) + "</tr>"
+                    for v in value
+                )
+                return f'<table class="mv-facts"><tr>{head}</tr>{rows}</table>'
+            items = "".join(f"<li>{_facts(v)}</li>" for v in value)
+            return f'<ol class="mv-facts">{items}</ol>'
+    return escape(str(value))
 
 
 # --- the board in text --------------------------------------------------------------------------
@@ -406,10 +464,13 @@ __all__ = [
     "Span",
     "attack_mark",
     "board_head",
+    "facts_html",
+    "facts_of",
     "file_name",
     "grid_lines",
     "grid_names",
     "health_bar",
+    "humanised",
     "option_pick_of",
     "path_mark",
     "pick_of",

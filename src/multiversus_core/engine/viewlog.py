@@ -26,7 +26,7 @@ import hashlib
 import os
 import typing
 from collections.abc import Iterator, Sequence
-from typing import Any, Final, Generic, Literal, TypeAlias, TypeVar
+from typing import Any, Final, Generic, Literal, NamedTuple, TypeAlias, TypeVar
 
 import msgspec
 
@@ -538,7 +538,37 @@ class Filler:
     def __init__(self, log: RedactedLog) -> None:
         self.ruleset = load_ruleset(log.game)
         self.records = view_records_for(log.game)
-        self.reveals = _reveals(self.ruleset, log, self.records.event_placeholders)
+        self.pairing = Pairing(self.ruleset, log.header.settings, self.records.event_placeholders)
+        for index, entry in enumerate(log.entries):
+            self.pairing.add(index, entry)
+        self.reveals = self.pairing.paired
+
+    def fill(self, index: int, entry: RedactedEntry[Any, Any], state: Any) -> Filled:
+        """Entry ``index`` (0-based) filled in from ``state`` before it, as
+        :func:`filled_entries` fills it.
+
+        :raises UnfitEntry: if an event cannot follow the ones before it, or a hidden command
+            has no hidden event to go with.
+        """
+        before = state
+        events: list[Any] = []
+        stood_in = False
+        for position, shown in enumerate(entry.events, start=1):
+            event = self.event(index, position, shown, state)[0]
+            stood_in = stood_in or (
+                self.is_placeholder(shown) and not self.revealed(index, position)
+            )
+            try:
+                state = self.ruleset.evolve(state, event)
+            except Exception as error:  # only an edited view log gets here
+                raise UnfitEntry(index, cannot_follow(position, event, error)) from error
+            events.append(event)
+        command = self.command(entry.command, events, before)
+        if command is None:
+            tag = entry.command.__struct_config__.tag
+            reason = f"a {tag} command, but its entry has no hidden event to go with it"
+            raise UnfitEntry(index, reason)
+        return Filled(LogEntry(command=command, events=tuple(events)), stood_in, state)
 
     def event(self, index: int, position: int, shown: Any, state: Any) -> Sequence[Any]:
         """The events ``shown`` (event ``position``, 1-based, of entry ``index``, 0-based)
@@ -566,32 +596,61 @@ class Filler:
         return self.ruleset.fill_command(shown, events, state)
 
 
-def _reveals(
-    ruleset: AnyRuleset, log: RedactedLog, placeholders: frozenset[type]
-) -> dict[tuple[int, int], Revealed]:
-    """Pair each placeholder, by (entry index, 1-based position), with what its reveal gives."""
-    auditor = ruleset.auditor(log.header.settings)
-    audited, read = auditor.audited, auditor.read
-    waiting: dict[str, tuple[int, int]] = {}
-    paired: dict[tuple[int, int], Revealed] = {}
-    for index, entry in enumerate(log.entries):
+class Filled(NamedTuple):
+    """An entry of a view log filled in (:meth:`Filler.fill`)."""
+
+    entry: LogEntry[Any, Any]
+    stood_in: bool
+    """Whether it holds a stand-in (a placeholder the log does not reveal yet)."""
+    after: Any
+    """The state after it."""
+
+
+class UnfitEntry(Exception):
+    """An entry of a view log that cannot be filled in: its index (0-based) and why."""
+
+    def __init__(self, index: int, reason: str) -> None:
+        super().__init__(reason)
+        self.index, self.reason = index, reason
+
+
+class Pairing:
+    """Pairs each placeholder of a view log, by (entry index, 1-based position), with what
+    its reveal gives (:attr:`paired`), entry by entry as the log is read."""
+
+    def __init__(self, ruleset: AnyRuleset, settings: Any, placeholders: frozenset[type]) -> None:
+        auditor = ruleset.auditor(settings)
+        self._audited, self._read = auditor.audited, auditor.read
+        self._placeholders = placeholders
+        self._waiting: dict[str, tuple[int, int]] = {}
+        self.paired: dict[tuple[int, int], Revealed] = {}
+
+    def add(self, index: int, entry: RedactedEntry[Any, Any]) -> int | None:
+        """Read entry ``index`` (0-based, the one after those read); return the index of the
+        earliest entry holding a placeholder it reveals, or None if it reveals none."""
+        earliest: int | None = None
         for position, event in enumerate(entry.events, start=1):
-            if type(event) not in audited:
+            if type(event) not in self._audited:
                 continue
-            for fact in read(event):
+            for fact in self._read(event):
                 match fact:
                     case Committed(key=key):
-                        waiting.pop(key, None)
-                        if type(event) in placeholders:
-                            waiting[key] = (index, position)
+                        self._waiting.pop(key, None)
+                        if type(event) in self._placeholders:
+                            self._waiting[key] = (index, position)
                     case Revealed(own=False, key=key):
-                        at = waiting.pop(key, None)
+                        at = self._waiting.pop(key, None)
                         if at is not None:
-                            paired[at] = fact
+                            self.paired[at] = fact
+                            earliest = at[0] if earliest is None else min(earliest, at[0])
                     case Due(prefixes=prefixes):
-                        for key in [k for k in waiting if k.startswith(prefixes)]:
-                            del waiting[key]
-    return paired
+                        for key in [k for k in self._waiting if k.startswith(prefixes)]:
+                            del self._waiting[key]
+        return earliest
+
+    def oldest_waiting(self) -> int | None:
+        """The index of the earliest entry holding a placeholder that may yet be revealed."""
+        return min((index for index, _ in self._waiting.values()), default=None)
 
 
 def filled_entries(
@@ -607,30 +666,14 @@ def filled_entries(
     if log.viewer == REFEREE:
         raise ValueError("the referee's view hides nothing: replay the match log itself")
     filler = Filler(log)
-    ruleset = filler.ruleset
-    state = ruleset.initial_state(log.header.settings, None)
-    evolve = ruleset.evolve
+    state = filler.ruleset.initial_state(log.header.settings, None)
     for index, entry in enumerate(log.entries):
-        before = state
-        events: list[Any] = []
-        stood_in = False
-        for position, shown in enumerate(entry.events, start=1):
-            event = filler.event(index, position, shown, state)[0]
-            stood_in = stood_in or (
-                filler.is_placeholder(shown) and not filler.revealed(index, position)
-            )
-            try:
-                state = evolve(state, event)
-            except Exception as error:  # only an edited view log gets here
-                reason = cannot_follow(position, event, error)
-                raise entry_error(log, path, index, reason) from error
-            events.append(event)
-        command = filler.command(entry.command, events, before)
-        if command is None:
-            tag = entry.command.__struct_config__.tag
-            reason = f"a {tag} command, but its entry has no hidden event to go with it"
-            raise entry_error(log, path, index, reason)
-        yield LogEntry(command=command, events=tuple(events)), stood_in
+        try:
+            filled = filler.fill(index, entry, state)
+        except UnfitEntry as unfit:
+            raise entry_error(log, path, index, unfit.reason) from unfit.__cause__
+        state = filled.after
+        yield filled.entry, filled.stood_in
 
 
 def replayable(log: RedactedLog, path: str = "<memory>") -> ViewReplay:
@@ -689,9 +732,12 @@ def view_log_schema(game: str = DEFAULT_GAME) -> dict[str, object]:
 __all__ = [
     "OLDEST_VIEW_VERSION",
     "VIEW_RECORD",
+    "Filled",
     "Filler",
+    "Pairing",
     "RedactedEntry",
     "RedactedLog",
+    "UnfitEntry",
     "ViewEndRecord",
     "ViewEntryRecord",
     "ViewHeader",

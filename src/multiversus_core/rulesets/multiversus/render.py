@@ -47,10 +47,15 @@ from multiversus_core.rulesets.multiversus.events import (
     RecoveryMade,
 )
 from multiversus_core.rulesets.multiversus.geometry import figure_squares, tile_at
-from multiversus_core.rulesets.multiversus.narrate import describe_command
+from multiversus_core.rulesets.multiversus.narrate import (
+    actions_name,
+    coins_by_unit,
+    describe_command,
+    side_name,
+)
 from multiversus_core.rulesets.multiversus.terms import Side, Square
-from multiversus_core.rulesets.multiversus.units import Unit
-from multiversus_core.rulesets.multiversus.views import MatchView, ViewEvent
+from multiversus_core.rulesets.multiversus.units import CoinId, Unit, coin_unit
+from multiversus_core.rulesets.multiversus.views import ActivationView, MatchView, ViewEvent
 
 NOT_LAID_OUT: Final = "The board is not laid out yet."
 """What a board says before the set-up lays it out."""
@@ -627,6 +632,76 @@ def command_pick(command: Command, view: HasBoard) -> Pick | None:
     return None
 
 
+def view_facts(view: MatchView) -> dict[str, object]:
+    """What a view holds that the board does not show, in words: each side's coins (the
+    viewer's own stash by unit and colour, the other's by count), the selection under way,
+    and the set-up secrets (a choice the viewer may not see is "hidden")."""
+    units = {u.id: printable(u.name) for u in view.units}
+    figures = {f.id: printable(f.name) for f in view.figures}
+
+    def coins(given: Sequence[CoinId]) -> str:
+        return coins_by_unit(given, lambda unit: units.get(unit, printable(unit)))
+
+    facts: dict[str, object] = {}
+    if view.viewer != "spectator":
+        facts["You play"] = side_name(view.viewer)
+    for side in ("heroes", "adversaries"):
+        piles = view.piles(side)
+        whose = "Your coins" if side == view.viewer else f"{side_name(side)}' coins"
+        stash = coins(piles.stash) if piles.stash is not None else f"{piles.stash_count} (hidden)"
+        facts[whose] = {
+            "Remaining (stash)": stash,
+            "Spent (discard)": coins(piles.discard),
+            "Out of the match": coins(piles.removed),
+        }
+    facts["Selection under way"] = (
+        "none" if view.activation is None else _selection(view.activation, units)
+    )
+    secrets: list[dict[str, object]] = [
+        {
+            "Side": side_name(s.side),
+            "Secret": s.name,
+            "Choice": "hidden" if s.choice is None else _option(s.choice, figures),
+            "Revealed": s.revealed,
+        }
+        for s in view.secrets
+    ]
+    chosen = {(s.side, s.name) for s in view.secrets}
+    secrets.extend(
+        {"Side": side_name(o.side), "Secret": o.name, "Choice": "not chosen yet", "Revealed": False}
+        for o in view.secret_offers
+        if (o.side, o.name) not in chosen
+    )
+    facts["Secrets"] = secrets
+    return facts
+
+
+def _option(choice: str, figures: Mapping[str, str]) -> str:
+    """A secret's choice in words, as :func:`~multiversus_core.rulesets.multiversus.narrate.\
+secret_option_name` says it: a figure's name, or the option with its hyphens as spaces."""
+    return figures.get(choice, choice.replace("-", " "))
+
+
+def _selection(act: ActivationView, units: Mapping[str, str]) -> dict[str, object]:
+    """The activation under way in words: the active side's selection, then the reaction."""
+    active: dict[str, object] = {"Side": side_name(act.side)}
+    if act.hidden:
+        active["Selection"] = "selected in secret"
+    else:
+        active["Unit"] = units.get(act.unit or "", act.unit)
+        active["Actions"] = None if act.actions is None else actions_name(act.actions)
+        active["Actions left"] = actions_name(act.remaining) if act.remaining else "none"
+        active["Revealed"] = act.revealed
+    if act.reaction_hidden:
+        active["Reaction"] = "selected in secret"
+    elif act.reaction_selected:
+        unit = units.get(coin_unit(act.reaction_coin), "") if act.reaction_coin else ""
+        actions = act.reaction_actions
+        shown = actions_name(actions) if actions is not None else "hidden"
+        active["Reaction"] = f"{unit}: {shown}" if unit else shown
+    return active
+
+
 class MultiversusRenderer:
     """Multiversus' pictures and words (:class:`~multiversus_core.engine.render.Renderer`)."""
 
@@ -641,6 +716,10 @@ class MultiversusRenderer:
     def command_pick(self, command: Command, view: MatchView) -> Pick | None:
         """Where the command is given on the board (:func:`command_pick`)."""
         return command_pick(command, view)
+
+    def view_facts(self, view: MatchView) -> dict[str, object]:
+        """The coins, the selection under way and the secrets, in words (:func:`view_facts`)."""
+        return view_facts(view)
 
     def board_text(self, view: MatchView) -> str:
         """The board as text (:func:`grid_cells`): "The board is not laid out yet." before the
@@ -684,4 +763,5 @@ __all__ = [
     "space_marks",
     "terrain_kinds",
     "tile_marks",
+    "view_facts",
 ]

@@ -50,11 +50,14 @@ from multiversus_core.rulesets.worlds_collide import rules
 from multiversus_core.rulesets.worlds_collide.content import LOW_WALL, OBJECTIVE, RUIN, Weapon
 from multiversus_core.rulesets.worlds_collide.model import (
     ROUNDS,
+    Act,
+    Activate,
     AttackHit,
     AttackLost,
     AttackMissed,
     Command,
     Coord,
+    Deploy,
     Model,
     ModelDeployed,
     ModelMoved,
@@ -567,6 +570,29 @@ class WorldsRenderer:
         (:func:`option_pick`)."""
         return option_pick(key, view.state)
 
+    def command_pick(self, command: Command, view: Seen) -> Pick | None:
+        """Where a listed command is given on the board (:func:`command_pick`)."""
+        return command_pick(command, view.state)
+
+
+def command_pick(command: Command, state: WorldsState) -> Pick | None:
+    """The model a command places, activates, moves or attacks with, and the square it is
+    placed on, ends its move on or aims at (its first move's, else its first target's);
+    None for the rest (a roll, a re-roll, keeping the dice, passing)."""
+    match command:
+        case Deploy(model=model, at=at):
+            return Pick(model, square(at))
+        case Activate(models=models) if models:
+            return Pick(models[0], None)
+        case Act(moves=moves, attacks=attacks):
+            if moves:
+                return Pick(moves[0].model, square(moves[0].to))
+            if attacks:
+                where = {m.id: m.at for m in state.models}
+                aim = where.get(attacks[0].target)
+                return Pick(attacks[0].model, None if aim is None else square(aim))
+    return None
+
 
 def option_pick(key: str, state: WorldsState) -> Pick | None:
     """The model an option's key names (one to place, activate or attack: W10, W14, W18), or
@@ -598,6 +624,7 @@ __all__ = [
     "WorldsRenderer",
     "board_parts",
     "board_svg",
+    "command_pick",
     "deployment_rows",
     "heading",
     "highlight",
