@@ -12,8 +12,12 @@ each hidden secret keeps its commitment, so the audit
 other seat to its reveals from the view log alone. It is derived, not
 stored: it cannot be appended to. :func:`replayable` fills each placeholder
 in from its reveal (the game's ``fill_event`` and ``fill_command``), so a view
-log replays as its viewer saw the match. Multiversus view logs of version 3
-had no chain; they are read as they are.
+log replays as its viewer saw the match. The view log of a match started from
+a position names the position as its viewer may know it
+(:func:`~multiversus_core.engine.position.redact_position`: each secret hidden
+from them a stand-in), and its stand-ins are filled in from their reveals the
+same way (:func:`~multiversus_core.engine.position.fill_position`).
+Multiversus view logs of version 3 had no chain; they are read as they are.
 
 Encoding is canonical and reading is strict, with the match log's reason
 codes: anything else raises :class:`~multiversus_core.engine.errors.LogError`
@@ -55,6 +59,14 @@ from multiversus_core.engine.log import (
     refuse_long_line,
     starting_state,
 )
+from multiversus_core.engine.position import (
+    Redacted,
+    fill_position,
+    opening_position,
+    redact_position,
+    with_opened_chance,
+    write_position,
+)
 from multiversus_core.engine.records import DEFAULT_GAME, EndRecord, EntryRecord
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
@@ -94,6 +106,10 @@ class ViewHeader(
     rules: int = 0
     """The game's rules version, as the match log's header gives it; left out (0) for
     Multiversus."""
+    position: str = ""
+    """The position the match started from, as the viewer may know it
+    (:func:`~multiversus_core.engine.position.redact_position`); left out (empty) for a
+    match that started at the beginning."""
 
     def __post_init__(self) -> None:
         # As LogHeader: a line that names Multiversus is then found not canonical.
@@ -126,6 +142,8 @@ class RedactedLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fa
     viewer: str
     """One of the game's viewers, or ``"referee"`` (who sees the log as it is)."""
     header: LogHeader[Any]
+    """The match log's header; for a viewer, its position is theirs (each secret hidden
+    from them a stand-in: :func:`~multiversus_core.engine.position.redact_position`)."""
     entries: tuple[RedactedEntry[Any, Any], ...] = ()
     chance: Chance | None = None
     """The secret chance seed, once the match is over and its end record revealed it."""
@@ -221,15 +239,16 @@ def redact_log(log: MatchLog, viewer: str) -> RedactedLog:
     ruleset. The referee's is the log itself.
 
     :raises ValueError: if ``viewer`` is not one of the game's viewers nor the referee, or
-        (naming the entry) if the log's events do not follow from each other, or the match
-        started from a position (a view log's header names none yet).
+        (naming the entry) if the log's events do not follow from each other.
+    :raises PositionError: if the header's position cannot be read.
     """
     ruleset = load_ruleset(log.game)
     viewers = ruleset.viewers
     if viewer not in (*viewers, REFEREE):
         raise ValueError(f"no viewer {viewer!r} ({', '.join(viewers)} or {REFEREE})")
-    if log.header.position and viewer != REFEREE:
-        raise ValueError("a match started from a position has no view logs yet")
+    header = log.header
+    if header.position and viewer != REFEREE:
+        header = msgspec.structs.replace(header, position=redact_position(header.position, viewer))
     if viewer == REFEREE:
         entries = log.entries  # the referee sees every entry as it is
     else:
@@ -254,7 +273,7 @@ def redact_log(log: MatchLog, viewer: str) -> RedactedLog:
         entries = tuple(redacted)
     # The chance seed is public only once the match is over.
     chance = log.chance if log.finished else None
-    return RedactedLog(viewer=viewer, header=log.header, entries=entries, chance=chance)
+    return RedactedLog(viewer=viewer, header=header, entries=entries, chance=chance)
 
 
 # --- writing -----------------------------------------------------------------------
@@ -283,6 +302,7 @@ def _view_lines(log: RedactedLog) -> list[bytes]:
         settings=match.settings,
         game=match.game,
         rules=match.rules,
+        position=match.position,
     )
     lines = [_encoder.encode(header) + b"\n"]
     for seq, entry in enumerate(log.entries, start=1):
@@ -392,6 +412,7 @@ def _decode_view(stream: LineStream, path: str) -> RedactedLog:
         settings=header.settings,
         game=header.game,
         rules=header.rules,
+        position=header.position,
     )
     log = RedactedLog(
         viewer=header.viewer,
@@ -513,7 +534,8 @@ class ViewReplay(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
 
     viewer: str
     header: LogHeader[Any]
-    """The match log's header, as the view log gives it."""
+    """The match log's header, as the view log gives it; its position, if any, filled in
+    (:func:`replayable`)."""
     entries: tuple[LogEntry[Any, Any], ...]
     stand_ins: tuple[int, ...] = ()
     """The 1-based numbers of the entries that hold a stand-in."""
@@ -536,9 +558,30 @@ class Filler:
     """
 
     def __init__(self, log: RedactedLog) -> None:
+        """:raises PositionError: if the header's position cannot be read, or is not its
+        viewer's."""
         self.ruleset = load_ruleset(log.game)
         self.records = view_records_for(log.game)
-        self.reveals = _reveals(self.ruleset, log, self.records.event_placeholders)
+        self.header = log.header
+        self.start: Redacted = opening_position(self.ruleset, log.header, log.viewer)
+        """The position the match started from as the viewer knows it, stand-ins and all."""
+        self.reveals, self.start_reveals = _reveals(
+            self.ruleset, log, self.records.event_placeholders, self.start.hidden
+        )
+
+    def openings(self, chance: Chance | None = None) -> tuple[Any, ...]:
+        """The states the match may have begun from, as far as the viewer can tell: the
+        game's initial state, or the position the header names with each stand-in filled in
+        from its reveal (one never revealed: each stand-in the game offers, the first as it
+        is); with ``chance``, the secret chance seed the settings commit to.
+
+        :raises SettingsError: if ``chance`` does not open the settings' commitment.
+        """
+        ruleset, header = self.ruleset, self.header
+        if not header.position:
+            return (ruleset.initial_state(header.settings, chance),)
+        ways = fill_position(self.start, self.start_reveals)
+        return tuple(with_opened_chance(ruleset, header, way, chance) for way in ways)
 
     def event(self, index: int, position: int, shown: Any, state: Any) -> Sequence[Any]:
         """The events ``shown`` (event ``position``, 1-based, of entry ``index``, 0-based)
@@ -567,12 +610,17 @@ class Filler:
 
 
 def _reveals(
-    ruleset: AnyRuleset, log: RedactedLog, placeholders: frozenset[type]
-) -> dict[tuple[int, int], Revealed]:
-    """Pair each placeholder, by (entry index, 1-based position), with what its reveal gives."""
+    ruleset: AnyRuleset,
+    log: RedactedLog,
+    placeholders: frozenset[type],
+    hidden: Sequence[str] = (),
+) -> tuple[dict[tuple[int, int], Revealed], dict[str, Revealed]]:
+    """Pair each placeholder, by (entry index, 1-based position), with what its reveal gives;
+    and each stand-in of the starting position, by its key (``hidden``), likewise."""
     auditor = ruleset.auditor(log.header.settings)
     audited, read = auditor.audited, auditor.read
-    waiting: dict[str, tuple[int, int]] = {}
+    # A stand-in of the starting position waits as if at entry -1.
+    waiting: dict[str, tuple[int, int]] = {key: (-1, n) for n, key in enumerate(hidden)}
     paired: dict[tuple[int, int], Revealed] = {}
     for index, entry in enumerate(log.entries):
         for position, event in enumerate(entry.events, start=1):
@@ -591,7 +639,8 @@ def _reveals(
                     case Due(prefixes=prefixes):
                         for key in [k for k in waiting if k.startswith(prefixes)]:
                             del waiting[key]
-    return paired
+    start = {hidden[n]: paired.pop((index, n)) for index, n in list(paired) if index < 0}
+    return paired, start
 
 
 def filled_entries(
@@ -601,6 +650,7 @@ def filled_entries(
     it holds a stand-in, folding as it goes.
 
     :raises ValueError: for the referee's view (the match log itself is the referee's).
+    :raises PositionError: if the header's position cannot be read, or is not its viewer's.
     :raises LogError: (``bad_event``) naming the entry's line if an event cannot
         follow the ones before it, or a hidden command has no hidden event to go with.
     """
@@ -608,7 +658,7 @@ def filled_entries(
         raise ValueError("the referee's view hides nothing: replay the match log itself")
     filler = Filler(log)
     ruleset = filler.ruleset
-    state = ruleset.initial_state(log.header.settings, None)
+    state = filler.openings()[0]
     evolve = ruleset.evolve
     for index, entry in enumerate(log.entries):
         before = state
@@ -636,9 +686,12 @@ def filled_entries(
 def replayable(log: RedactedLog, path: str = "<memory>") -> ViewReplay:
     """Fill a view log's placeholders in from their reveals, so that it folds.
 
-    ``path`` names the view log in errors.
+    ``path`` names the view log in errors. The header of a match started from a
+    position names it filled in as the first entry is (a position of the game: its
+    stand-ins never revealed as they are).
 
     :raises ValueError: for the referee's view (the match log itself is the referee's).
+    :raises PositionError: if the header's position cannot be read, or is not its viewer's.
     :raises LogError: (``bad_event``) naming the entry's line if an event cannot
         follow the ones before it, or a hidden command has no hidden event to go with.
     """
@@ -648,9 +701,13 @@ def replayable(log: RedactedLog, path: str = "<memory>") -> ViewReplay:
         entries.append(entry)
         if stood_in:
             stand_ins.append(number)
+    header = log.header
+    if header.position:
+        start = Filler(log).openings()[0]
+        header = msgspec.structs.replace(header, position=write_position(start))
     return ViewReplay(
         viewer=log.viewer,
-        header=log.header,
+        header=header,
         entries=tuple(entries),
         stand_ins=tuple(stand_ins),
         chance=log.chance,
