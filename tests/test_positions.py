@@ -27,6 +27,7 @@ from multiversus_core.engine.log import (
 from multiversus_core.engine.play import play_from, play_match
 from multiversus_core.engine.position import (
     MAX_POSITION,
+    Initial,
     PositionError,
     edit_position,
     opening_state,
@@ -52,6 +53,7 @@ from multiversus_core.engine.viewlog import (
     replayable,
 )
 from multiversus_core.rulesets.multiversus.events import CoinsRevealed
+from multiversus_core.rulesets.sealed_bids.position import SealedBidsNotation
 from multiversus_core.rulesets.sealed_bids.rules import Bid, BidsRevealed, SealedBidsSettings
 from multiversus_core.rulesets.tiles_d6.model import TilesSettings
 
@@ -449,6 +451,15 @@ def test_the_match_log_disowns_a_view_log_whose_position_was_changed() -> None:
     assert (against.problem or "").startswith(
         "the header: the starting position differs from the match log's as the seat-1"
     )
+
+
+def test_a_game_that_hides_nothing_cannot_show_a_viewer_anothers_secret(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log = _two_bids()
+    monkeypatch.setattr(SealedBidsNotation, "hide", Initial.hide)
+    with pytest.raises(ValueError, match="a position as seat-1 sees it shows seat 2's bid"):
+        redact_log(log, "seat-1")
 
 
 def test_a_hidden_coin_selection_stands_in_as_the_first_face_down_coin() -> None:

@@ -609,7 +609,8 @@ def redact_position(text: str, viewer: str) -> str:
 
     :raises PositionError: if ``text`` cannot be read.
     :raises ValueError: if ``viewer`` is not one of the game's viewers nor the referee, or
-        the game hides a secret so that the viewer's view of the state changes (its bug).
+        the game hides a secret so that the viewer's view of the state changes, or leaves
+        the salt of one its view hides in the text (its bugs).
     """
     state = read_position(text)
     ruleset = ruleset_of(state.settings)
@@ -618,9 +619,15 @@ def redact_position(text: str, viewer: str) -> str:
     if viewer not in ruleset.viewers:
         raise ValueError(f"no viewer {viewer!r} ({', '.join(ruleset.viewers)} or {REFEREE})")
     hidden, keys = _notation(ruleset).hide(state, viewer)
-    if ruleset.view(hidden, viewer) != ruleset.view(state, viewer):
+    seen = ruleset.view(state, viewer)
+    if ruleset.view(hidden, viewer) != seen:
         raise ValueError(f"{ruleset.id}: hiding a position changes what {viewer} sees of it")
     written = write_position(hidden)
+    # A salt the viewer's view does not show is a secret hidden from them: never written.
+    shown = msgspec.json.encode(seen).decode()
+    for held in ruleset.auditor(state.settings).start_at(hidden):
+        if held.salt and held.salt in written and held.salt not in shown:
+            raise ValueError(f"{ruleset.id}: a position as {viewer} sees it shows {held.what}")
     return f"{written} {HIDDEN}={_value_text(list(keys))}" if keys else written
 
 
