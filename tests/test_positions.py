@@ -561,6 +561,43 @@ def test_play_from_a_position_of_another_game_names_its_game_itself(tmp_path: Pa
     assert starting_state(match).scores == (2, 0, 1) and verify_file(log).ok
 
 
+SEATS: Final = {
+    "multiversus": ["--player1", "random", "--player2", "random"],
+    "sealed-bids": ["--players", "random,random,random"],
+    "tiles-d6": ["--players", "random,random"],
+    "worlds-collide": ["--players", "random,random"],
+}
+"""How ``multiversus play`` seats random bots at each game's table."""
+
+
+@pytest.mark.parametrize("game", sorted(SEATS))
+def test_each_viewers_view_log_of_a_match_played_from_a_position_verifies_against_it(
+    tmp_path: Path, game: str
+) -> None:
+    first = tmp_path / "first.jsonl"
+    named = [] if game == "multiversus" else ["--game", game]
+    words = ["play", *named, *SEATS[game], "--seed", "3", "--bot-seed", "2"]
+    played = CliRunner().invoke(app, [*words, "--log", str(first)])
+    assert played.exit_code == 0, played.output
+    text = _position_at(first, len(read_log(first).entries) // 2)
+    log = tmp_path / "from.jsonl"
+    words = ["play", "--from", text, *SEATS[game]]
+    result = CliRunner().invoke(app, [*words, "--bot-seed", "5", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    assert read_log(log).header.position
+    views = []
+    for viewer in load_ruleset(game).viewers:
+        written = CliRunner().invoke(app, ["replay", str(log), "--as", viewer, "--format", "log"])
+        assert written.exit_code == 0, written.output
+        views.append(tmp_path / f"{viewer}.jsonl")
+        views[-1].write_bytes(written.stdout_bytes)
+        shown = CliRunner().invoke(app, ["replay", str(views[-1]), "--format", "json"])
+        assert shown.exit_code == 0, shown.output
+    checked = CliRunner().invoke(app, ["verify", str(log), *map(str, views)])
+    assert checked.exit_code == 0, checked.output
+    assert checked.output.count("OK ") == 1 + len(views)
+
+
 @pytest.mark.parametrize(
     ("words", "says"),
     [
