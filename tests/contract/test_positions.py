@@ -224,6 +224,12 @@ def test_each_viewers_view_log_of_a_match_from_a_position_verifies_and_keeps_the
         assert hidden == {secret.key for secret in held}
         for result in verify_against(log, views)[1:]:
             assert result.ok, (result.view, result.problem)
+        # Cut short, before the secrets are revealed, too.
+        for cut in sorted({1, len(log.entries) // 2} - {0, len(log.entries)}):
+            part = MatchLog(header=log.header, entries=tuple(log.entries[:cut]))
+            shown = [redact_log(part, viewer) for viewer in ruleset.viewers]
+            for result in verify_against(part, shown):
+                assert result.ok, (cut, result.view, result.problem)
 
 
 def _rechained(redacted: Any, position: str) -> Any:
