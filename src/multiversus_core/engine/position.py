@@ -47,6 +47,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Collection, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Final, NamedTuple, Protocol, TypeAlias
 
 import msgspec
@@ -359,7 +360,7 @@ def _sparse(value: Any) -> Any:
         out: dict[str, Any] = {}
         if isinstance(config.tag_field, str):
             out[config.tag_field] = config.tag
-        for field in msgspec.structs.fields(value):
+        for field in _fields_of(type(value)):
             item = getattr(value, field.name)
             if field.default is not msgspec.NODEFAULT and item == field.default:
                 continue
@@ -370,6 +371,27 @@ def _sparse(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return [_sparse(item) for item in value]
     return msgspec.to_builtins(value)
+
+
+_FIELDS: Final[dict[type, tuple[msgspec.structs.FieldInfo, ...]]] = {}
+_TYPES: Final[dict[type, Mapping[str, Any]]] = {}
+
+
+def _fields_of(struct: type) -> tuple[msgspec.structs.FieldInfo, ...]:
+    """A struct type's fields, found once: msgspec evaluates a struct's annotations
+    (postponed, as strings) again at each asking, the most of a position's reading."""
+    found = _FIELDS.get(struct)
+    if found is None:
+        found = _FIELDS[struct] = msgspec.structs.fields(struct)
+    return found
+
+
+def _types_of(struct: type) -> Mapping[str, Any]:
+    """A struct type's field types, by field name, found once."""
+    found = _TYPES.get(struct)
+    if found is None:
+        found = _TYPES[struct] = MappingProxyType({f.name: f.type for f in _fields_of(struct)})
+    return found
 
 
 def _alike(value: Any, template: Any) -> bool:
@@ -506,7 +528,7 @@ def _state(ruleset: AnyRuleset, fields: dict[str, Any]) -> Any:
     for name in fields:
         if name not in known or name == "settings":
             raise PositionError(f"{ruleset.id} has no field {name!r}")
-    annotations = {f.name: f.type for f in msgspec.structs.fields(type(base))}
+    annotations = _types_of(type(base))
     keyed = {
         k: _apply(fields.pop(k), getattr(base, k), annotations[k], k)
         for k in notation.keys
@@ -540,7 +562,7 @@ def _apply(diff: Any, template: Any, annotation: Any, path: str) -> Any:
             if len(diff) != 1:
                 raise PositionError(f"{path}: a whole value ({{'=': ...}}) stands alone")
             return _convert(diff[_WHOLE], annotation, path)
-        fields = {f.name: f.type for f in msgspec.structs.fields(type(template))}
+        fields = _types_of(type(template))
         changes = {}
         for name, value in diff.items():
             if name not in fields:
@@ -699,7 +721,7 @@ def edit_position(text: str, changes: str) -> str:
     """
     state = read_position(text)
     ruleset = ruleset_of(state.settings)
-    annotations = {f.name: f.type for f in msgspec.structs.fields(type(state))}
+    annotations = _types_of(type(state))
     fields = _fields(changes.strip())
     for name in fields:
         if name not in annotations:
