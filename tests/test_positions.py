@@ -561,6 +561,23 @@ def test_play_from_a_position_of_another_game_names_its_game_itself(tmp_path: Pa
     assert starting_state(match).scores == (2, 0, 1) and verify_file(log).ok
 
 
+def test_replay_refuses_a_view_log_whose_stand_ins_were_changed_in_one_line(
+    tmp_path: Path,
+) -> None:
+    own = redact_log(_two_bids(), "seat-1")
+    bare = own.header.position.replace(' hidden=["bid:2:2"]', "")
+    forged = msgspec.structs.replace(own, header=msgspec.structs.replace(own.header, position=bare))
+    path = tmp_path / "seat-1.jsonl"
+    path.write_bytes(encode_view_log(forged))
+    result = CliRunner().invoke(app, ["replay", str(path), "--format", "json"])
+    assert result.exit_code == 2, result.output
+    assert result.output == (
+        f"multiversus replay: {path}: it does not verify, the position is not as the seat-1 "
+        "sees it: a stand-in, or the list of the secrets it hides (hidden), was changed "
+        "(bad_settings)\n"
+    )
+
+
 SEATS: Final = {
     "multiversus": ["--player1", "random", "--player2", "random"],
     "sealed-bids": ["--players", "random,random,random"],

@@ -116,7 +116,11 @@ def _load(command: str, path: Path, *, views: bool) -> tuple[MatchLog, str | Non
     try:
         if views and is_view_log(first_line(name)):
             view_log = read_view_log(name)
-            shown = replayable(view_log, name)
+            try:
+                shown = replayable(view_log, name)
+            except PositionError:  # a starting position not its viewer's: verify names it
+                _refuse_unless_verified(command, verify_view(view_log, name))
+                raise
             _refuse_unless_verified(command, verify_view(view_log, name))
             filled = MatchLog(header=shown.header, entries=shown.entries, chance=shown.chance)
             return filled, shown.viewer

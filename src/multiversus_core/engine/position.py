@@ -680,8 +680,8 @@ def read_redacted_position(text: str, viewer: str, game: str | None = None) -> R
     again, hidden = _notation(ruleset).hide(state, viewer)
     if hidden != tuple(keys) or again != state:
         raise PositionError(
-            f"the position is not as the {viewer} sees it: a stand-in or the keys it "
-            f"hides ({HIDDEN}) differ from their position's"
+            f"the position is not as the {viewer} sees it: a stand-in, or the list of the "
+            f"secrets it hides ({HIDDEN}), was changed"
         )
     return Redacted(state, hidden)
 
