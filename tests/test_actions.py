@@ -37,6 +37,7 @@ from multiversus_core.rulesets.multiversus.events import (
     TurnEnded,
 )
 from multiversus_core.rulesets.multiversus.scoring import final_result
+from tests.positions import at
 from tests.support import conditioned, kinds, placed, play_passing, select, set_up, when_passing
 
 ARENA = {
@@ -379,10 +380,8 @@ def test_an_ability_lets_characters_move_into_blocking_terrain_and_they_can_stil
     east = (1, 0)
     plain = select(base, "knight", ("move",), ("smogon", ("move",)))
     assert Step(player=1, figure="knight", direction=east) not in legal_commands(plain, 1)
-    units = tuple(
-        replace(u, abilities=("Test Phasing",)) if u.id == "knight" else u for u in base.units
-    )
-    phasing = select(replace(base, units=units), "knight", ("move",), ("smogon", ("move",)))
+    able = at(base, 'units={"knight":{"abilities":["Test Phasing"]}}')
+    phasing = select(able, "knight", ("move",), ("smogon", ("move",)))
     assert Step(player=1, figure="knight", direction=east) in legal_commands(phasing, 1)
     inside = play_passing(phasing, Step(player=1, figure="knight", direction=east))
     assert inside.figure("knight").square == (2, 4)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import random
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -141,32 +143,30 @@ def other_truth(state: MatchState, seat: Seat, rng: random.Random) -> MatchState
     side = state.side_of(seat)
     assert side is not None
     opponent = other_side(side)
-    secrets = tuple(
-        replace(s, choice=rng.choice(_options(state, s.side, s.name)))
+    secrets = {
+        str(i): {"choice": rng.choice(_options(state, s.side, s.name))}
+        for i, s in enumerate(state.secrets)
         if s.side == opponent and not s.revealed
-        else s
-        for s in state.secrets
-    )
-    state = replace(
-        state, secrets=secrets, settings=replace(state.settings, seed=rng.getrandbits(64))
-    )
+    }
+    changes: dict[str, Any] = {"secrets": secrets} if secrets else {}
+    changes["settings"] = {"seed": rng.getrandbits(64)}
     act = state.activation
-    if act is None:
-        return state
     piles = state.piles(opponent)
-    if act.side == opponent and not act.revealed and act.coin is not None:
+    if act is None:
+        pass  # nothing selected: only the secrets and the chance to come
+    elif act.side == opponent and not act.revealed and act.coin is not None:
         pool = (*piles.stash, act.coin)
         coin, actions = _draw(state, pool, rng, active=True)
-        act = replace(act, coin=coin, unit=coin_unit(coin), actions=actions, remaining=actions)
+        chosen = {"coin": coin, "unit": coin_unit(coin), "actions": actions, "remaining": actions}
+        changes["activation"] = chosen
+        changes[opponent] = {"stash": sorted(set(pool) - {coin}, key=pool.index)}
     elif act.side == side and act.reaction_coin is not None and not act.reaction_revealed:
         pool = (*piles.stash, act.reaction_coin)
         coin, actions = _draw(state, pool, rng, active=False)
-        act = replace(act, reaction_coin=coin, reaction_actions=actions)
-    else:
-        return state
-    piles = replace(piles, stash=tuple(sorted(set(pool) - {coin}, key=pool.index)))
-    changed = {"heroes" if opponent == "heroes" else "adversaries": piles}
-    return replace(state, activation=act, **changed)
+        changes["activation"] = {"reaction_coin": coin, "reaction_actions": actions}
+        changes[opponent] = {"stash": sorted(set(pool) - {coin}, key=pool.index)}
+    other: MatchState = at(state, " ".join(f"{k}={json.dumps(v)}" for k, v in changes.items()))
+    return other
 
 
 def _options(state: MatchState, side: str, name: str) -> tuple[str, ...]:

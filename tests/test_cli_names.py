@@ -9,6 +9,7 @@ visible escape, and never read as markup.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -21,6 +22,7 @@ from multiversus_cli.render import render_units
 from multiversus_core import MatchSettings, start_match
 from multiversus_core.engine.log import read_log
 from multiversus_core.engine.text import printable
+from tests.positions import at
 from tests.support import SETTINGS, set_up
 
 HOSTILE = "Eve\x1b[31m\x1b]0;pwned\x07[bold red]loud[/]\r\nOK\u202egnp"
@@ -132,9 +134,9 @@ def test_play_resume_prints_the_hostile_name_from_the_log_neutralised(tmp_path: 
 def test_units_and_figures_named_in_a_log_are_rendered_neutralised() -> None:
     """Replay folds a log's own events, so unit and figure names may come from the file."""
     state = set_up(replace(SETTINGS, players=(HOSTILE, "Bob")))
-    units = tuple(replace(u, name=HOSTILE) for u in state.units)
-    figures = tuple(replace(f, name=HOSTILE) for f in state.figures)
-    state = replace(state, units=units, figures=figures)
+    units = {u.id: {"name": HOSTILE} for u in state.units}
+    figures = {f.id: {"name": HOSTILE} for f in state.figures}
+    state = at(state, f"units={json.dumps(units)} figures={json.dumps(figures)}")
     console = Console(width=400, record=True, highlight=False, soft_wrap=True)
     console.print(render_units(state, None))
     assert_neutralised(console.export_text())

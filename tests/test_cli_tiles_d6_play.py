@@ -4,6 +4,7 @@ short, ``?`` giving the rules' odds, one-line errors, quitting and carrying on."
 from __future__ import annotations
 
 import io
+import json
 import random
 import re
 from collections.abc import Callable
@@ -11,7 +12,6 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from msgspec.structs import replace
 from rich.console import Console
 
 from multiversus_cli.play_any import Decision, PlayRequest, Quit
@@ -40,6 +40,7 @@ from multiversus_core.rulesets.tiles_d6.model import (
 )
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET
 from tests import screens
+from tests.positions import at
 from tests.screens import scripted
 
 
@@ -215,8 +216,9 @@ def set_up() -> TilesState:
 
 
 def placed(state: TilesState, squares: dict[str, tuple[int, int] | None]) -> TilesState:
-    units = tuple(replace(u, at=squares.get(u.id, u.at)) for u in state.units)
-    return replace(state, units=units)
+    units = {unit: {"at": square} for unit, square in squares.items()}
+    result: TilesState = at(state, f"units={json.dumps(units)}")
+    return result
 
 
 def explain(state: TilesState, *answers: str) -> str:

@@ -3,10 +3,10 @@ postures, statuses, the result), each entry in words, and rounds and turns for s
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 
 import pytest
-from msgspec.structs import replace
 
 from multiversus_cli.presenters.tiles_d6_text import (
     UNIT_LETTERS,
@@ -32,6 +32,7 @@ from multiversus_core.rulesets.tiles_d6.model import (
 )
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET
 from multiversus_core.rulesets.tiles_d6.words import square
+from tests.positions import at
 from tests.screens import cell
 from tests.screens import rendered as text
 
@@ -57,8 +58,9 @@ def moved(state: TilesState, **squares: tuple[int, int]) -> TilesState:
     """``state`` with units (``captain`` for ``1.captain``, ``ogre`` for ``2.ogre``) put on
     other squares."""
     ids = {u.id.partition(".")[2].replace("-", "_"): u.id for u in state.units}
-    at = {ids[name]: square for name, square in squares.items()}
-    return replace(state, units=tuple(replace(u, at=at.get(u.id, u.at)) for u in state.units))
+    units = {ids[name]: {"at": list(square)} for name, square in squares.items()}
+    result: TilesState = at(state, f"units={json.dumps(units)}")
+    return result
 
 
 def row_of(drawn: str, name: str) -> str:
@@ -100,12 +102,13 @@ def test_each_unit_stands_on_its_square_by_its_seat_s_letter_with_its_name_besid
 
 def test_postures_and_statuses_show_on_the_map_and_in_the_rosters() -> None:
     state = moved(set_up(), captain=(4, 4), ogre=(5, 5), spearman_1=(8, 2))
-    units = {u.id: u for u in state.units}
-    units["1.captain"] = replace(units["1.captain"], prone=True, health=3)
-    units["1.spearman-1"] = replace(units["1.spearman-1"], stunned=1)
-    units["1.spearman-2"] = replace(units["1.spearman-2"], concussed=1, prone=True)
-    units["2.goblin-1"] = replace(units["2.goblin-1"], injured=True, at=None, health=-1)
-    state = replace(state, units=tuple(units.values()), acted=("1.crossbow-1",))
+    units = {
+        "1.captain": {"prone": True, "health": 3},
+        "1.spearman-1": {"stunned": 1},
+        "1.spearman-2": {"concussed": 1, "prone": True},
+        "2.goblin-1": {"injured": True, "at": None, "health": -1},
+    }
+    state = at(state, f'units={json.dumps(units)} acted=["1.crossbow-1"]')
     state = play(state, StartMove(1, "1.crossbow-2"))
     drawn = text(board(state, "spectator"))
     assert cell(drawn, (4, 4)) == " A_"  # prone
@@ -131,7 +134,7 @@ def test_the_heading_says_where_the_match_stands() -> None:
 
 
 def test_the_result_is_shown_once_over_unless_told_already() -> None:
-    state = replace(set_up(), phase="over", winner=2, reason="Ann has no units left on the board")
+    state = at(set_up(), 'phase=over winner=2 reason="Ann has no units left on the board"')
     assert "The match is over: Ann has no units left on the board." in text(board(state, "seat-1"))
     assert "The match is over" not in text(board(state, "seat-1", result=False))
     assert "The match is over" not in text(board(set_up(), "seat-1"))

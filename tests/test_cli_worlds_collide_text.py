@@ -29,6 +29,7 @@ from multiversus_core.rulesets.worlds_collide.model import (
     RoundStarted,
     StartRound,
 )
+from tests.positions import at
 from tests.screens import cell
 from tests.screens import rendered as text
 from tests.test_cli_worlds_collide import GOLDEN
@@ -116,7 +117,7 @@ def test_the_heading_the_sides_and_the_environment_say_where_the_match_stands() 
     ) in drawn
     assert "Ann (seat 1), Iron Legion: 3 AP, 0 VP" in drawn
     assert "Bob (seat 2), Wyldfae: 4 AP, 0 VP" in drawn
-    out = replace(state, sides=(replace(state.sides[0], out=True), state.sides[1]))
+    out = at(state, 'sides={"0":{"out":true}}')
     assert "Ann (seat 1), Iron Legion: 3 AP, 0 VP, out of the round" in text(board(out, "seat-1"))
     assert "Collision Point: the deployment roll-off" in text(board(start(), "seat-1"))
     deploying = given(start(), RollOff(1, dice=(2, 5)))[1]
@@ -144,11 +145,8 @@ def test_the_objectives_and_the_models_near_them_are_told() -> None:
 
 
 def test_a_fallen_model_leaves_its_token_and_is_listed_as_fallen() -> None:
-    state = table(PLACED)
-    models = tuple(
-        replace(m, fallen=True, hp=0) if m.id == "2.sprite-1" else m for m in state.models
-    )
-    drawn = text(board(replace(state, models=models), "seat-1"))
+    state = at(table(PLACED), 'models={"2.sprite-1":{"fallen":true,"hp":0}}')
+    drawn = text(board(state, "seat-1"))
     assert cell(drawn, (8, 8)) == " *O"
     assert row_of(drawn, "Sprite 1").split()[3:5] == ["i9", "0/2"]
     assert row_of(drawn, "Sprite 1").rstrip().endswith("fallen")

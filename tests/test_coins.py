@@ -3,8 +3,9 @@ Taking actions, Testing and Losing Initiative; R2, R3, R4, R14)."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
-from msgspec.structs import replace
 
 from multiversus_core import (
     EndAction,
@@ -32,7 +33,7 @@ from multiversus_core.rulesets.multiversus.events import (
     UnitCoinDiscarded,
     UnitCoinReturned,
 )
-from multiversus_core.rulesets.multiversus.state import Piles
+from tests.positions import at
 from tests.support import activate, play, roll, set_up, unsalted, when
 
 
@@ -204,7 +205,9 @@ def _adversaries_discarded(state: MatchState) -> MatchState:
     piles = state.piles("adversaries")
     held = ("bruisers.green1", "bruisers.grey1")
     stash = tuple(c for c in piles.stash if c not in held)
-    return replace(state, adversaries=Piles(stash=stash, discard=held))
+    piled = {"stash": list(stash), "discard": list(held)}
+    result: MatchState = at(state, f"adversaries={json.dumps(piled)}")
+    return result
 
 
 def test_r14_gaining_a_lost_initiative_returns_green_and_grey_coins() -> None:
@@ -233,7 +236,8 @@ def test_r14_round_start_returns_all_the_first_players_coins() -> None:
     state = roll(activate(set_up(), "knight"), 6)
     state = activate(state, "smogon")
     piles = state.piles("heroes")
-    state = replace(state, heroes=Piles(stash=piles.stash[1:], discard=piles.stash[:1]))
+    piled = {"stash": list(piles.stash[1:]), "discard": list(piles.stash[:1])}
+    state = at(state, f"heroes={json.dumps(piled)}")
     events = when(state, RollInitiative(player=2, die=6))
     assert DiscardReturned(side="heroes", coins=piles.stash[:1]) in events
     assert events.index(DiscardReturned(side="heroes", coins=piles.stash[:1])) > events.index(

@@ -9,6 +9,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import itertools
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -69,9 +70,10 @@ from multiversus_core.rulesets.multiversus.secrets import (
     seeded_salt,
     selection_value,
 )
-from multiversus_core.rulesets.multiversus.state import Activation, MatchState, Piles
+from multiversus_core.rulesets.multiversus.state import Activation, MatchState
 from multiversus_core.rulesets.multiversus.terms import ACTION_KINDS, Seat, Side
 from multiversus_core.rulesets.multiversus.views import PLAYER_VIEWERS, redact_log
+from tests.positions import at
 from tests.support import SETTINGS, play, set_up, when
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -215,7 +217,7 @@ def test_r4_the_reactive_selection_is_committed_and_revealed_with_its_salt() -> 
 def test_r3_selecting_nothing_is_public_and_commits_to_nothing() -> None:
     state = set_up()
     piles = state.adversaries
-    state = replace(state, adversaries=Piles(discard=tuple(sorted(piles.stash))))
+    state = at(state, f"adversaries={json.dumps({'stash': [], 'discard': sorted(piles.stash)})}")
     state = play(state, SelectCoins(player=1, unit="knight", colour="green", actions=("move",)))
     nothing = when(state, SelectNoReaction(player=2))[0]
     assert nothing == ReactionSelected(side="adversaries", coin=None, actions=())

@@ -27,18 +27,33 @@ from multiversus_core.engine.log import (
 from multiversus_core.engine.play import play_from, play_match
 from multiversus_core.engine.position import (
     MAX_POSITION,
+    Initial,
     PositionError,
     edit_position,
     opening_state,
     read_position,
+    read_redacted_position,
+    redact_position,
     start_position,
     without_chance,
     write_position,
 )
 from multiversus_core.engine.registry import load_ruleset
-from multiversus_core.engine.verify import check_commitments, verify_data, verify_file
-from multiversus_core.engine.viewlog import redact_log
+from multiversus_core.engine.verify import (
+    check_commitments,
+    verify_against,
+    verify_data,
+    verify_file,
+    verify_view,
+)
+from multiversus_core.engine.viewlog import (
+    decode_view_log,
+    encode_view_log,
+    redact_log,
+    replayable,
+)
 from multiversus_core.rulesets.multiversus.events import CoinsRevealed
+from multiversus_core.rulesets.sealed_bids.position import SealedBidsNotation
 from multiversus_core.rulesets.sealed_bids.rules import Bid, BidsRevealed, SealedBidsSettings
 from multiversus_core.rulesets.tiles_d6.model import TilesSettings
 
@@ -354,33 +369,137 @@ def test_a_position_that_holds_its_chance_seed_cannot_head_a_log() -> None:
         opening_state(ruleset, leaky, None)
 
 
-def test_a_match_started_from_a_position_has_no_view_logs_yet() -> None:
+BIDDING: Final = (
+    'sealed-bids/1 settings={"salts":"secrets"} round=2 spent=[[2],[2],[5]] scores=[0,0,4]'
+)
+"""Sealed Bids in round 2, before anyone bids again; salts are secret."""
+
+
+def _two_bids() -> Any:
+    """The log of a Sealed Bids match played on from where seats 1 and 2 have bid."""
     ruleset = load_ruleset("sealed-bids")
+    state = read_position(BIDDING)
+    for command in (Bid(1, 4, "a" * 64), Bid(2, 3, "b" * 64)):
+        state = ruleset.decide(command, state)[1]
     bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
-    log, _ = play_from("sealed-bids/1 round=2", bots, seed=5)
-    with pytest.raises(ValueError, match="started from a position has no view logs yet"):
-        redact_log(log, "seat-1")
-    assert redact_log(log, "referee").entries == log.entries
+    return play_from(write_position(state), bots, seed=5)[0]
 
 
-def test_replay_refuses_a_view_log_of_a_match_from_a_position_in_one_line(
-    tmp_path: Path,
+def test_a_seats_view_log_names_the_position_with_the_other_seats_bids_stood_in_for() -> None:
+    log = _two_bids()
+    own = redact_log(log, "seat-1")
+    position = own.header.position
+    assert position.endswith(' hidden=["bid:2:2"]')
+    assert "a" * 64 in position and "b" * 64 not in position  # its own salt, not seat 2's
+    seen = read_redacted_position(position, "seat-1")
+    assert [(b.seat, b.token, b.salt) for b in seen.state.bids] == [(1, 4, "a" * 64), (2, 1, "")]
+    assert seen.hidden == ("bid:2:2",)
+    public = redact_log(log, "spectator").header.position
+    assert public.endswith(' hidden=["bid:2:1","bid:2:2"]')
+    data = encode_view_log(own)
+    assert b"b" * 64 not in data.split(b"\n")[0]
+    checked = verify_view(decode_view_log(data))
+    assert checked.ok, checked.problem
+    # Filled in from the round's reveal, it starts where the match did.
+    filled = replayable(decode_view_log(data)).header.position
+    assert read_position(filled) == read_position(log.header.position)
+    assert redact_log(log, "referee").header == log.header
+
+
+def test_a_viewers_position_is_refused_as_a_position_to_play_from() -> None:
+    log = _two_bids()
+    position = redact_log(log, "seat-3").header.position
+    assert _read(position).startswith("the position is a viewer's, with secrets hidden")
+    with pytest.raises(PositionError, match="is a viewer's"):
+        start_position(position)
+
+
+@pytest.mark.parametrize(
+    ("change", "says"),
+    [
+        (('2,"token":1,', '2,"token":3,'), "is not as the seat-1 sees it"),
+        ((' hidden=["bid:2:2"]', ""), "is not as the seat-1 sees it"),
+        (('["bid:2:2"]', '["bid:2:1"]'), "is not as the seat-1 sees it"),
+        (('["bid:2:2"]', "[]"), "field hidden: a list of the keys"),
+        (('["bid:2:2"]', "[2]"), "field hidden: a list of the keys"),
+    ],
+)
+def test_a_view_logs_position_whose_stand_ins_were_changed_is_refused(
+    change: tuple[str, str], says: str
 ) -> None:
-    ruleset = load_ruleset("sealed-bids")
-    bots = {seat: ruleset.bots["random"](seat) for seat in (1, 2, 3)}
-    log, _ = play_from("sealed-bids/1 round=2", bots, seed=5)
+    log = _two_bids()
+    own = redact_log(log, "seat-1")
+    old, new = change
+    assert old in own.header.position
+    header = msgspec.structs.replace(own.header, position=own.header.position.replace(old, new))
+    forged = decode_view_log(encode_view_log(msgspec.structs.replace(own, header=header)))
+    checked = verify_view(forged)
+    assert (checked.ok, checked.code, checked.entry) == (False, "bad_settings", None)
+    assert says in (checked.problem or "")
+    with pytest.raises(PositionError, match=says):
+        replayable(forged)
+
+
+def test_the_match_log_disowns_a_view_log_whose_position_was_changed() -> None:
+    log = _two_bids()
+    own = redact_log(log, "seat-1")
+    other = edit_position(log.header.position, "scores=[0,1,4]")
+    header = msgspec.structs.replace(own.header, position=redact_position(other, "seat-1"))
+    forged = decode_view_log(encode_view_log(msgspec.structs.replace(own, header=header)))
+    (_, against) = verify_against(log, [forged])
+    assert (against.ok, against.code) == (False, "views_differ")
+    assert (against.problem or "").startswith(
+        "the header: the starting position differs from the match log's as the seat-1"
+    )
+
+
+def test_a_game_that_hides_nothing_cannot_show_a_viewer_anothers_secret(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    log = _two_bids()
+    monkeypatch.setattr(SealedBidsNotation, "hide", Initial.hide)
+    with pytest.raises(ValueError, match="a position as seat-1 sees it shows seat 2's bid"):
+        redact_log(log, "seat-1")
+
+
+def test_a_hidden_coin_selection_stands_in_as_the_first_face_down_coin() -> None:
+    state = _selected(3)
+    activation = state.activation
+    assert activation is not None
+    side, other = activation.side, ("adversaries" if activation.side == "heroes" else "heroes")
+    bots = {seat: load_ruleset("multiversus").bots["random"](seat) for seat in (1, 2)}
+    log, _ = play_from(write_position(state), bots, seed=5)
+    mine = read_redacted_position(redact_log(log, side).header.position, side)
+    assert mine.state.activation == activation and mine.hidden == ()
+    theirs = read_redacted_position(redact_log(log, other).header.position, other)
+    assert theirs.hidden[-1] == f"coins:{side}:"
+    shown = theirs.state.activation
+    face_down = sorted((*state.piles(side).stash, activation.coin))
+    assert (shown.coin, shown.actions, shown.remaining, shown.salt) == (face_down[0], (), (), "")
+    assert shown.commitment == activation.commitment
+    assert activation.salt not in redact_log(log, other).header.position
+    for viewer in ("heroes", "adversaries", "spectator"):
+        checked = verify_view(redact_log(log, viewer))
+        assert checked.ok, (viewer, checked.problem)
+
+
+def test_replay_writes_a_seats_view_log_of_a_match_from_a_position(tmp_path: Path) -> None:
+    log = _two_bids()
     path = tmp_path / "bids.jsonl"
     path.write_bytes(encode_log(log))
-    for output in ("log", "html", "svg"):
-        words = ["replay", str(path), "--as", "seat-1", "--format", output]
-        result = CliRunner().invoke(app, words, env={"COLUMNS": "300"})
-        assert result.exit_code == 2, result.output
-        assert result.output == (
-            f"multiversus replay: --format {output}: a match started from a position has no "
-            "view logs yet: replay it --as referee, or as text, board or json\n"
-        )
-    shown = CliRunner().invoke(app, ["replay", str(path), "--as", "seat-1", "--format", "json"])
+    words = ["replay", str(path), "--as", "seat-1", "--format", "log"]
+    written = CliRunner().invoke(app, words)
+    assert written.exit_code == 0, written.output
+    view = tmp_path / "seat-1.jsonl"
+    view.write_bytes(written.stdout_bytes)
+    assert decode_view_log(written.stdout_bytes) == redact_log(log, "seat-1")
+    checked = CliRunner().invoke(app, ["verify", str(path), str(view)])
+    assert checked.exit_code == 0, checked.output
+    shown = CliRunner().invoke(app, ["replay", str(view), "--to", "0", "--format", "json"])
     assert shown.exit_code == 0, shown.output
+    assert '"hidden_bid_committed"' in shown.output and "b" * 64 not in shown.output
+    page = CliRunner().invoke(app, ["replay", str(path), "--as", "seat-2", "--format", "html"])
+    assert page.exit_code == 0, page.output
 
 
 def test_starting_from_a_position_renames_the_seats_when_asked() -> None:
@@ -440,6 +559,60 @@ def test_play_from_a_position_of_another_game_names_its_game_itself(tmp_path: Pa
     match = read_log(log)
     assert match.game == "sealed-bids" and match.finished and match.chance is not None
     assert starting_state(match).scores == (2, 0, 1) and verify_file(log).ok
+
+
+def test_replay_refuses_a_view_log_whose_stand_ins_were_changed_in_one_line(
+    tmp_path: Path,
+) -> None:
+    own = redact_log(_two_bids(), "seat-1")
+    bare = own.header.position.replace(' hidden=["bid:2:2"]', "")
+    forged = msgspec.structs.replace(own, header=msgspec.structs.replace(own.header, position=bare))
+    path = tmp_path / "seat-1.jsonl"
+    path.write_bytes(encode_view_log(forged))
+    result = CliRunner().invoke(app, ["replay", str(path), "--format", "json"])
+    assert result.exit_code == 2, result.output
+    assert result.output == (
+        f"multiversus replay: {path}: it does not verify, the position is not as the seat-1 "
+        "sees it: a stand-in, or the list of the secrets it hides (hidden), was changed "
+        "(bad_settings)\n"
+    )
+
+
+SEATS: Final = {
+    "multiversus": ["--player1", "random", "--player2", "random"],
+    "sealed-bids": ["--players", "random,random,random"],
+    "tiles-d6": ["--players", "random,random"],
+    "worlds-collide": ["--players", "random,random"],
+}
+"""How ``multiversus play`` seats random bots at each game's table."""
+
+
+@pytest.mark.parametrize("game", sorted(SEATS))
+def test_each_viewers_view_log_of_a_match_played_from_a_position_verifies_against_it(
+    tmp_path: Path, game: str
+) -> None:
+    first = tmp_path / "first.jsonl"
+    named = [] if game == "multiversus" else ["--game", game]
+    words = ["play", *named, *SEATS[game], "--seed", "3", "--bot-seed", "2"]
+    played = CliRunner().invoke(app, [*words, "--log", str(first)])
+    assert played.exit_code == 0, played.output
+    text = _position_at(first, len(read_log(first).entries) // 2)
+    log = tmp_path / "from.jsonl"
+    words = ["play", "--from", text, *SEATS[game]]
+    result = CliRunner().invoke(app, [*words, "--bot-seed", "5", "--log", str(log)])
+    assert result.exit_code == 0, result.output
+    assert read_log(log).header.position
+    views = []
+    for viewer in load_ruleset(game).viewers:
+        written = CliRunner().invoke(app, ["replay", str(log), "--as", viewer, "--format", "log"])
+        assert written.exit_code == 0, written.output
+        views.append(tmp_path / f"{viewer}.jsonl")
+        views[-1].write_bytes(written.stdout_bytes)
+        shown = CliRunner().invoke(app, ["replay", str(views[-1]), "--format", "json"])
+        assert shown.exit_code == 0, shown.output
+    checked = CliRunner().invoke(app, ["verify", str(log), *map(str, views)])
+    assert checked.exit_code == 0, checked.output
+    assert checked.output.count("OK ") == 1 + len(views)
 
 
 @pytest.mark.parametrize(

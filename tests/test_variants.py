@@ -34,6 +34,7 @@ from multiversus_core.rulesets.multiversus.events import (
 from multiversus_core.rulesets.multiversus.initiative import chance_of_losing_initiative
 from multiversus_core.rulesets.multiversus.terms import Colour
 from multiversus_core.rulesets.multiversus.variants import NOT_IMPLEMENTED, VARIANTS
+from tests.positions import at
 from tests.support import (
     SETTINGS,
     activate,
@@ -213,11 +214,9 @@ def test_adjacent_triggers_need_adjacency_unless_overwatch() -> None:
 
     def attack(*variants: str, overwatch: bool = False) -> tuple[object, ...]:
         state = arena(*variants, extra=extra)
-        abilities = ("Ranged", "Overwatch") if overwatch else ("Ranged",)
-        units = tuple(
-            replace(u, abilities=abilities) if u.id == "smogon" else u for u in state.units
-        )
-        state = select(replace(state, units=units), "knight", ("attack",), ("smogon", ("attack",)))
+        abilities = '["Ranged","Overwatch"]' if overwatch else '["Ranged"]'
+        state = at(state, f'units={{"smogon":{{"abilities":{abilities}}}}}')
+        state = select(state, "knight", ("attack",), ("smogon", ("attack",)))
         return when(state, Attack(player=1, attacker="knight", target="bruisers-1"))
 
     def triggers(*variants: str, overwatch: bool = False) -> tuple[str, ...]:

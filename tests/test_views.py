@@ -59,6 +59,7 @@ from multiversus_core.rulesets.multiversus.views import (
     view,
     viewer_of,
 )
+from tests.positions import at
 
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
 PROPERTY = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -179,7 +180,8 @@ def test_no_view_shows_the_match_seed() -> None:
     settings_ = MatchSettings(heroes="banner-knight", adversaries="smogon", seed=987654321)
     state, _ = play_until(settings_, lambda s: s.pending == "react", 3)
     assert state.pending == "react" and state.settings.salts == "seed"
-    other = msgspec.structs.replace(state, settings=msgspec.structs.replace(settings_, seed=5))
+    other = at(state, 'settings={"seed":5}')
+    assert other.settings == msgspec.structs.replace(settings_, seed=5)
     for viewer in PLAYER_VIEWERS:
         shown = view(state, viewer)
         assert shown.settings == msgspec.structs.replace(settings_, seed=0)

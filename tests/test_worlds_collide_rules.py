@@ -4,10 +4,10 @@ W23-W26 in test_worlds_collide_content.py)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
-from msgspec.structs import replace
 
 from multiversus_core.engine.choices import listed, random_command, walk
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError
@@ -378,7 +378,7 @@ def test_w19_a_player_with_no_models_loses_at_once() -> None:
 def test_w20_the_environment_deck_draws_a_card_a_round_with_no_roll_off_and_none_twice() -> None:
     placed = {"1.rifleman-1": (0, 0), "2.sprite-1": (0, 16)}
     state = table(placed, phase="round", round=0, variants=("environment-deck",))
-    state = replace(state, deck=rules.full_deck())
+    state = at(state, f"deck={json.dumps(rules.full_deck())}")
     drawn = set()
     for number in range(1, 6):
         events, state = given(state, StartRound(1))

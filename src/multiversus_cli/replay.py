@@ -116,7 +116,11 @@ def _load(command: str, path: Path, *, views: bool) -> tuple[MatchLog, str | Non
     try:
         if views and is_view_log(first_line(name)):
             view_log = read_view_log(name)
-            shown = replayable(view_log, name)
+            try:
+                shown = replayable(view_log, name)
+            except PositionError:  # a starting position not its viewer's: verify names it
+                _refuse_unless_verified(command, verify_view(view_log, name))
+                raise
             _refuse_unless_verified(command, verify_view(view_log, name))
             filled = MatchLog(header=shown.header, entries=shown.entries, chance=shown.chance)
             return filled, shown.viewer
@@ -251,8 +255,6 @@ def replay(
         raise fail(
             "replay", f"--to {to} is out of range: the log has {count} entries (0 to {count})"
         )
-    if log.header.position and who != REFEREE and output in _VIEW_LOGS:
-        raise fail("replay", f"--format {output}: {_NO_VIEW_LOGS}")
     if output is ReplayFormat.log:
         _write_view_log(log, who, count if to is None else to, ruleset.viewers)
     presenter = presenters.presenter_for(log.game)
@@ -287,16 +289,6 @@ def replay(
     if asked_to and who == REFEREE and own is None:
         out.print(Text(_position_line(folded.states[to])))
     raise typer.Exit(EXIT_OK)
-
-
-_VIEW_LOGS: Final = (ReplayFormat.log, ReplayFormat.html, ReplayFormat.svg)
-"""The formats a side's view log is made for (Multiversus' page and picture are drawn from
-one)."""
-
-_NO_VIEW_LOGS: Final = (
-    "a match started from a position has no view logs yet: replay it --as referee, "
-    "or as text, board or json"
-)
 
 
 def _position_line(state: object) -> str:

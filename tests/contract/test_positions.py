@@ -1,7 +1,9 @@
 """Every game's positions as text (engine/position.py), over random legal play.
 
 Each test runs over every ruleset of ``conftest.RULESETS``, in a seeded match, a
-match with secret salts and one with secret chance, as the contract kit plays them.
+match with secret salts and one with secret chance, as the contract kit plays them;
+and every viewer's view log of a match played on from a position, whose header
+names the position as that viewer may know it.
 """
 
 from __future__ import annotations
@@ -13,16 +15,32 @@ import msgspec
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from multiversus_core.engine.log import decode_log, encode_log
+from multiversus_core.engine.audit import Revealed
+from multiversus_core.engine.log import MatchLog, decode_log, encode_log
 from multiversus_core.engine.play import play_from
 from multiversus_core.engine.position import (
     MAX_POSITION,
+    edit_position,
+    opening_state,
     read_position,
+    read_redacted_position,
+    redact_position,
     without_chance,
     write_position,
 )
-from multiversus_core.engine.verify import check_commitments, verify_data
-from tests.contract.kit import examples, play
+from multiversus_core.engine.verify import (
+    check_commitments,
+    verify_against,
+    verify_data,
+    verify_view,
+)
+from multiversus_core.engine.viewlog import (
+    decode_view_log,
+    encode_view_log,
+    redact_log,
+    replayable,
+)
+from tests.contract.kit import encoded, examples, play
 
 SEEDS = st.integers(min_value=0, max_value=2**63 - 1)
 KIT = settings(
@@ -123,3 +141,133 @@ def test_a_match_from_a_position_gets_fresh_chance_unless_given_a_seed(
     # Everything but the chance is the position's.
     started = read_position(seeded.header.position)
     assert msgspec.structs.replace(started, settings=state.settings) == without_chance(state)
+
+
+# --- view logs of a match from a position ----------------------------------------------------
+
+
+def _played_on(ruleset: Any, base: Any, seed: int) -> list[tuple[MatchLog, list[Any]]]:
+    """Matches played on to the end from positions of random matches (a state in the middle,
+    and states holding secrets committed before them, if the game has any), each with its
+    referee's states from the position on."""
+    rng = random.Random(seed)
+    found = []
+    for example in examples(ruleset, base, seed)[1:]:  # secret salts, then secret chance
+        states = play(ruleset, example, rng).states
+        holding = [s for s in states if ruleset.auditor(s.settings).start_at(s)]
+        for state in [states[len(states) // 2], *holding[:1], *holding[-1:]]:
+            bots = {seat: ruleset.bots["random"](seed + seat) for seat in range(1, 7)}
+            log, _ = play_from(write_position(state), bots)
+            referee = opening_state(ruleset, log.header, log.chance)
+            path = [referee]
+            for entry in log.entries:
+                path.append(ruleset.fold(path[-1], entry.events))
+            found.append((log, path))
+    return found
+
+
+def _revealed_at(ruleset: Any, log: MatchLog, key: str) -> int:
+    """The 1-based entry whose events reveal the secret under ``key`` (publicly)."""
+    read = ruleset.auditor(log.header.settings).read
+    for number, entry in enumerate(log.entries, start=1):
+        for event in entry.events:
+            if any(isinstance(f, Revealed) and f.key == key and not f.own for f in read(event)):
+                return number
+    return len(log.entries) + 1
+
+
+@settings(max_examples=2, deadline=None, derandomize=True)
+@given(seed=SEEDS)
+def test_each_viewers_view_log_of_a_match_from_a_position_verifies_and_keeps_the_others_secrets(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for log, path in _played_on(ruleset, base_settings, seed):
+        start = path[0]
+        held = ruleset.auditor(start.settings).start_at(start)
+        views = []
+        hidden: set[str] = set()
+        for viewer in ruleset.viewers:
+            redacted = redact_log(log, viewer)
+            data = encode_view_log(redacted)
+            read = decode_view_log(data)
+            assert read == redacted and encode_view_log(read) == data
+            checked = verify_view(read)
+            assert checked.ok, (viewer, log.header.position, checked.problem)
+            views.append(read)
+            # The header names the position as the viewer sees it, stand-ins and all.
+            position = read_redacted_position(read.header.position, viewer, ruleset.id)
+            assert encoded(ruleset.view(position.state, viewer)) == encoded(
+                ruleset.view(without_chance(start), viewer)
+            )
+            hidden.update(position.hidden)
+            lines = data.split(b"\n")
+            for secret in held:
+                if secret.key not in position.hidden:
+                    continue
+                revealed = _revealed_at(ruleset, log, secret.key)
+                for number, line in enumerate(lines[:revealed]):
+                    assert secret.salt.encode() not in line, (viewer, secret.key, number)
+            chance = log.chance
+            if chance is not None:
+                assert str(chance.seed).encode() not in lines[0]
+                assert chance.salt.encode() not in b"".join(lines[:-2])  # the end reveals it
+            # Filled in from the reveals, it replays as the viewer saw the match.
+            filled = replayable(read)
+            state = read_position(filled.header.position, ruleset.id)
+            assert encoded(ruleset.view(state, viewer)) == encoded(ruleset.view(start, viewer))
+            for number, entry in enumerate(filled.entries, start=1):
+                state = ruleset.fold(state, entry.events)
+                assert encoded(ruleset.view(state, viewer)) == encoded(
+                    ruleset.view(path[number], viewer)
+                ), (viewer, number)
+        # Every secret the position holds is hidden from some viewer (the public, at least).
+        assert hidden == {secret.key for secret in held}
+        for result in verify_against(log, views)[1:]:
+            assert result.ok, (result.view, result.problem)
+        # Cut short, before the secrets are revealed, too.
+        for cut in sorted({1, len(log.entries) // 2} - {0, len(log.entries)}):
+            part = MatchLog(header=log.header, entries=tuple(log.entries[:cut]))
+            shown = [redact_log(part, viewer) for viewer in ruleset.viewers]
+            for result in verify_against(part, shown):
+                assert result.ok, (cut, result.view, result.problem)
+
+
+def _rechained(redacted: Any, position: str) -> Any:
+    """The view log with another position in its header, its chain made again to fit."""
+    header = msgspec.structs.replace(redacted.header, position=position)
+    return decode_view_log(encode_view_log(msgspec.structs.replace(redacted, header=header)))
+
+
+@settings(max_examples=1, deadline=None, derandomize=True)
+@given(seed=SEEDS)
+def test_a_view_logs_position_changed_is_caught(
+    ruleset: Any, base_settings: Any, seed: int
+) -> None:
+    for log, path in _played_on(ruleset, base_settings, seed)[:3]:
+        if len(log.entries) < 2:
+            continue  # no entry to chain the header to
+        cut = MatchLog(header=log.header, entries=tuple(log.entries[:-1]))  # not over
+        for viewer in ruleset.viewers:
+            redacted = redact_log(cut, viewer)
+            data = encode_view_log(redacted)
+            header, rest = data.split(b"\n", 1)
+            # Changed by hand, the chain breaks at the first entry.
+            edited = header.replace(b'"position":"', b'"position":"x') + b"\n" + rest
+            assert edited != data
+            assert verify_data(edited).code == "log_error"
+            assert "(bad_chain)" in (verify_data(edited).problem or "")
+            # Changed and chained again: the match log, seen as the viewer, disowns it.
+            draws = getattr(path[0], "draws", 0)
+            other = edit_position(log.header.position, f"draws={draws + 1}")
+            forged = _rechained(redacted, redact_position(other, viewer))
+            (_, against) = verify_against(cut, [forged])
+            assert not against.ok, viewer
+            assert against.code in ("views_differ", "bad_settings", "rules_differ"), against
+            # A stand-in shown as the secret, or the secrets it hides named otherwise, are
+            # not the viewer's position: refused before the rules are run.
+            text = redacted.header.position
+            if "hidden=" in text:
+                bare = text.rsplit(" hidden=", 1)[0]
+                refused = verify_view(_rechained(redacted, bare))
+                assert (refused.ok, refused.code) == (False, "bad_settings"), refused
+                assert "is not as the" in (refused.problem or "")

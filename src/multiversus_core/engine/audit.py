@@ -15,12 +15,15 @@ pairs them the same way for every game, and names every problem:
 It works the same on a whole log and on one viewer's redacted log, whose
 placeholders still commit. A log of a match started from a position begins with
 the secrets committed before it open (:class:`Held`: the position holds each
-one's value and salt), and a reveal of one must give the very same.
+one's value and salt), and a reveal of one must give the very same. A viewer's
+log starts from the position as they may know it, where a secret hidden from
+them is a stand-in: its reveal is taken as it is (the match log holds it to the
+position's own copy), but it must still come when it is due.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any, Literal, Protocol, TypeAlias
 
 import msgspec
@@ -123,16 +126,23 @@ class _Open(msgspec.Struct, gc=False):
     blank: msgspec.Struct | None
     """None for a secret held by the starting position: only its very value opens it."""
     what: str
+    unseen: bool = False
+    """A secret held by the starting position that the log's viewer does not know: any
+    reveal of it is taken as it is."""
 
 
 def check_commitments(
-    auditor: Auditor, entries: Iterable[Sequence[msgspec.Struct]], start: Any = None
+    auditor: Auditor,
+    entries: Iterable[Sequence[msgspec.Struct]],
+    start: Any = None,
+    unseen: Collection[str] = (),
 ) -> tuple[CommitmentProblem, ...]:
     """Return every commitment problem of a log's entries (their events), in entry order.
 
-    ``start`` is the referee's state the log starts from when it starts from a position
-    (the secrets it holds open); None for a log from the start of the match. A log that
-    stops before a secret is due is not faulted for it.
+    ``start`` is the state the log starts from when it starts from a position (the secrets
+    it holds open); None for a log from the start of the match. ``unseen`` are the keys of
+    the secrets it holds as stand-ins (a viewer's position): their reveals are taken as
+    they are. A log that stops before a secret is due is not faulted for it.
     """
     audited = auditor.audited
     read = auditor.read
@@ -143,8 +153,10 @@ def check_commitments(
     problems: list[CommitmentProblem] = []
     if start is not None:
         for held in auditor.start_at(start):
-            committed[held.key] = _Open(0, "", None, held.what)
-            opened[held.key] = (held.salt, held.value)
+            hidden = held.key in unseen
+            committed[held.key] = _Open(0, "", None, held.what, hidden)
+            if not hidden:
+                opened[held.key] = (held.salt, held.value)
     for number, events in enumerate(entries, start=1):
         for event in events:
             if type(event) not in audited:  # most events neither commit, reveal nor make due
@@ -209,6 +221,8 @@ def _reveal(
         )
     elif opened.pop(fact.key, None) == (fact.salt, fact.value):
         pass  # the chooser's own salt and value, found to open it already
+    elif at.unseen:
+        pass  # a stand-in of the viewer's position: the match log holds it to the secret
     elif at.blank is None:
         problems.append(
             CommitmentProblem(

@@ -25,10 +25,18 @@ checks; :class:`PositionError` names the first field wrong.
 
 A position written from the referee's state holds everything, its secrets
 included (hidden selections, their salts, the chance seed when known): it is
-the referee's, as the state is. A side's view is not a position; to share one
-publicly, write it without its chance seed (:func:`without_chance`), as a log's
-header records the position its match started from, and mind that any other
-secret it holds is then public.
+the referee's, as the state is. To share one publicly, write it without its
+chance seed (:func:`without_chance`), as a log's header records the position its
+match started from, and mind that any other secret it holds is then public.
+
+A viewer's position (:func:`redact_position`) is a referee's position as one
+viewer may know it: each secret committed before it and hidden from them is
+replaced by a stand-in that depends only on what they see (the game's
+:meth:`Notation.hide`), and a last field, ``hidden``, lists the audit keys of
+the secrets stood in for (``hidden=["coins:heroes:"]``). It is read with
+:func:`read_redacted_position`, never as a position to play from; a reveal later
+in the match fills each stand-in in (:func:`fill_position`, the game's
+:meth:`Notation.fill`), as a view log's placeholders are.
 
 Every state is a msgspec struct with a ``settings`` field; a game with secret
 chance keeps its chance seed in a field named ``chance`` (every bundled game does).
@@ -38,18 +46,21 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, Final, NamedTuple, Protocol, TypeAlias
 
 import msgspec
 
+from multiversus_core.engine.audit import Revealed
 from multiversus_core.engine.chance import Chance
 from multiversus_core.engine.errors import MultiversusError, SettingsError, UnknownGameError
 from multiversus_core.engine.records import LOG_VERSION, LogHeader
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset, ruleset_of
-from multiversus_core.engine.ruleset import Table, with_secret_chance
+from multiversus_core.engine.ruleset import REFEREE, Table, with_secret_chance
 
 __all__ = [
+    "HIDDEN",
     "MAX_DRAWS",
     "MAX_POSITION",
     "Bound",
@@ -58,13 +69,19 @@ __all__ = [
     "Limit",
     "Notation",
     "PositionError",
+    "Redacted",
     "check_limits",
     "check_squares",
     "edit_position",
+    "fill_position",
     "notation_version",
+    "opening_position",
     "opening_state",
     "read_position",
+    "read_redacted_position",
+    "redact_position",
     "start_position",
+    "with_opened_chance",
     "without_chance",
     "write_position",
 ]
@@ -148,6 +165,25 @@ class Notation(Protocol):
         """
         ...
 
+    def hide(self, state: Any, viewer: str) -> tuple[Any, tuple[str, ...]]:
+        """``state`` as ``viewer`` (one of the game's viewers) may know it, as a position: each
+        secret it holds that is hidden from them replaced by a stand-in that depends only on
+        what they see (so that ``view(hidden, viewer) == view(state, viewer)``), its salt
+        empty; and the audit keys of the secrets stood in for (the keys its auditor's
+        :meth:`~.audit.Auditor.start_at` holds them under), in order.
+
+        Hiding a state already hidden for ``viewer`` gives it back, with the same keys.
+        """
+        ...
+
+    def fill(self, state: Any, key: str, revealed: Revealed | None) -> Sequence[Any]:
+        """The states the stand-in for the secret under ``key`` in a hidden ``state`` may
+        stand for: with ``revealed`` (what its reveal later in the match gives), the one
+        state holding that secret and salt; without, stand-ins the viewer cannot tell from
+        the truth, ``state`` first, and every one the rules could later tell apart (as the
+        game's ``fill_event`` offers for a placeholder never revealed)."""
+        ...
+
 
 class Initial:
     """The notation of a game whose initial state holds all its content: a game may
@@ -166,6 +202,18 @@ class Initial:
 
     def check(self, state: Any) -> None:
         """Nothing beyond the types: override to check more."""
+
+    def hide(self, state: Any, viewer: str) -> tuple[Any, tuple[str, ...]]:
+        """The state itself, hiding nothing: for a game whose positions hold no secret (its
+        chance seed aside, which a position to share leaves out); override to hide one."""
+        return state, ()
+
+    def fill(self, state: Any, key: str, revealed: Revealed | None) -> Sequence[Any]:
+        """Nothing is hidden: no key is ever filled in.
+
+        :raises ValueError: always.
+        """
+        raise ValueError(f"no secret is hidden under {key!r} in a position of this game")
 
 
 def check_squares(pieces: Iterable[tuple[str, Iterable[Square]]], width: int, height: int) -> None:
@@ -312,7 +360,7 @@ def _sparse(value: Any) -> Any:
         out: dict[str, Any] = {}
         if isinstance(config.tag_field, str):
             out[config.tag_field] = config.tag
-        for field in msgspec.structs.fields(value):
+        for field in _fields_of(type(value)):
             item = getattr(value, field.name)
             if field.default is not msgspec.NODEFAULT and item == field.default:
                 continue
@@ -323,6 +371,27 @@ def _sparse(value: Any) -> Any:
     if isinstance(value, (tuple, list)):
         return [_sparse(item) for item in value]
     return msgspec.to_builtins(value)
+
+
+_FIELDS: Final[dict[type, tuple[msgspec.structs.FieldInfo, ...]]] = {}
+_TYPES: Final[dict[type, Mapping[str, Any]]] = {}
+
+
+def _fields_of(struct: type) -> tuple[msgspec.structs.FieldInfo, ...]:
+    """A struct type's fields, found once: msgspec evaluates a struct's annotations
+    (postponed, as strings) again at each asking, the most of a position's reading."""
+    found = _FIELDS.get(struct)
+    if found is None:
+        found = _FIELDS[struct] = msgspec.structs.fields(struct)
+    return found
+
+
+def _types_of(struct: type) -> Mapping[str, Any]:
+    """A struct type's field types, by field name, found once."""
+    found = _TYPES.get(struct)
+    if found is None:
+        found = _TYPES[struct] = MappingProxyType({f.name: f.type for f in _fields_of(struct)})
+    return found
 
 
 def _alike(value: Any, template: Any) -> bool:
@@ -357,8 +426,20 @@ def read_position(text: str, game: str | None = None) -> Any:
 
     ``game``, when given, is the game the text must be of.
 
-    :raises PositionError: naming the first thing wrong, in one line.
+    :raises PositionError: naming the first thing wrong, in one line; for a viewer's
+        position (its stand-ins are not the match's secrets).
     """
+    ruleset, fields = _read(text, game)
+    if HIDDEN in fields:
+        raise PositionError(
+            "the position is a viewer's, with secrets hidden (its field hidden): "
+            "it names no state to play from"
+        )
+    return _state(ruleset, fields)
+
+
+def _read(text: str, game: str | None) -> tuple[AnyRuleset, dict[str, Any]]:
+    """The game a position text names, and its fields (unread)."""
     if not isinstance(text, str):
         raise PositionError("a position is text")
     if len(text) > MAX_POSITION:
@@ -382,8 +463,7 @@ def read_position(text: str, game: str | None = None) -> Any:
             f"the position is of {game_id} version {version}; "
             f"this engine reads version {notation_version(ruleset)}"
         )
-    fields = _fields(rest)
-    return _state(ruleset, fields)
+    return ruleset, _fields(rest)
 
 
 def _fields(text: str) -> dict[str, Any]:
@@ -448,7 +528,7 @@ def _state(ruleset: AnyRuleset, fields: dict[str, Any]) -> Any:
     for name in fields:
         if name not in known or name == "settings":
             raise PositionError(f"{ruleset.id} has no field {name!r}")
-    annotations = {f.name: f.type for f in msgspec.structs.fields(type(base))}
+    annotations = _types_of(type(base))
     keyed = {
         k: _apply(fields.pop(k), getattr(base, k), annotations[k], k)
         for k in notation.keys
@@ -482,7 +562,7 @@ def _apply(diff: Any, template: Any, annotation: Any, path: str) -> Any:
             if len(diff) != 1:
                 raise PositionError(f"{path}: a whole value ({{'=': ...}}) stands alone")
             return _convert(diff[_WHOLE], annotation, path)
-        fields = {f.name: f.type for f in msgspec.structs.fields(type(template))}
+        fields = _types_of(type(template))
         changes = {}
         for name, value in diff.items():
             if name not in fields:
@@ -528,6 +608,106 @@ def _check_state(ruleset: AnyRuleset, state: Any) -> None:
         raise PositionError(f"the game cannot hold this position: {reason}") from None
 
 
+# --- a viewer's position -----------------------------------------------------------------------
+
+HIDDEN: Final = "hidden"
+"""The field of a viewer's position that lists the audit keys of the secrets stood in for."""
+
+
+class Redacted(NamedTuple):
+    """A viewer's position, read: the state with its stand-ins, and what they stand in for."""
+
+    state: Any
+    """The state, each secret hidden from the viewer a stand-in with an empty salt."""
+    hidden: tuple[str, ...]
+    """The audit keys of the secrets stood in for, in order."""
+
+
+def redact_position(text: str, viewer: str) -> str:
+    """Return the position ``text`` (a referee's) as ``viewer`` may know it: each secret it
+    holds that is hidden from them replaced by a stand-in (the game's
+    :meth:`Notation.hide`), and, if any, a last field ``hidden`` listing their audit keys
+    (``hidden=["bid:2:3"]``). The referee's is ``text`` itself, written again.
+
+    :raises PositionError: if ``text`` cannot be read.
+    :raises ValueError: if ``viewer`` is not one of the game's viewers nor the referee, or
+        the game hides a secret so that the viewer's view of the state changes, or leaves
+        the salt of one its view hides in the text (its bugs).
+    """
+    state = read_position(text)
+    ruleset = ruleset_of(state.settings)
+    if viewer == REFEREE:
+        return write_position(state)
+    if viewer not in ruleset.viewers:
+        raise ValueError(f"no viewer {viewer!r} ({', '.join(ruleset.viewers)} or {REFEREE})")
+    hidden, keys = _notation(ruleset).hide(state, viewer)
+    seen = ruleset.view(state, viewer)
+    if ruleset.view(hidden, viewer) != seen:
+        raise ValueError(f"{ruleset.id}: hiding a position changes what {viewer} sees of it")
+    written = write_position(hidden)
+    # A salt the viewer's view does not show is a secret hidden from them: never written.
+    shown = msgspec.json.encode(seen).decode()
+    for held in ruleset.auditor(state.settings).start_at(hidden):
+        if held.salt and held.salt in written and held.salt not in shown:
+            raise ValueError(f"{ruleset.id}: a position as {viewer} sees it shows {held.what}")
+    return f"{written} {HIDDEN}={_value_text(list(keys))}" if keys else written
+
+
+def read_redacted_position(text: str, viewer: str, game: str | None = None) -> Redacted:
+    """Return the state a viewer's position names, its stand-ins as they are, and the keys of
+    the secrets they stand in for. A referee's position, or one hiding nothing, is a
+    viewer's with nothing hidden.
+
+    ``game``, when given, is the game the text must be of.
+
+    :raises PositionError: naming the first thing wrong, in one line; or if its stand-ins
+        or its ``hidden`` field are not what ``viewer``'s position has (it was edited, or is
+        another viewer's).
+    """
+    ruleset, fields = _read(text, game)
+    keys = fields.pop(HIDDEN, None)
+    if keys is None:
+        keys = []
+    elif not (isinstance(keys, list) and keys and all(isinstance(k, str) for k in keys)):
+        raise PositionError(f"field {HIDDEN}: a list of the keys of the secrets hidden")
+    state = _state(ruleset, fields)
+    if viewer == REFEREE:
+        if keys:
+            raise PositionError("the referee's position hides nothing")
+        return Redacted(state, ())
+    if viewer not in ruleset.viewers:
+        raise PositionError(f"no viewer {viewer!r} of {ruleset.id}")
+    again, hidden = _notation(ruleset).hide(state, viewer)
+    if hidden != tuple(keys) or again != state:
+        raise PositionError(
+            f"the position is not as the {viewer} sees it: a stand-in, or the list of the "
+            f"secrets it hides ({HIDDEN}), was changed"
+        )
+    return Redacted(state, hidden)
+
+
+def fill_position(
+    position: Redacted, revealed: Mapping[str, Revealed], most: int = 64
+) -> tuple[Any, ...]:
+    """Return the states a viewer's position may stand for, each stand-in filled in from
+    what its reveal gives (``revealed``, by key), or, never revealed, with each stand-in
+    the game offers (its :meth:`Notation.fill`); at most ``most``, the first with every
+    unrevealed stand-in as it is.
+
+    :raises ValueError: if the game fills a stand-in with nothing (its bug).
+    """
+    if not position.hidden:
+        return (position.state,)
+    notation = _notation(ruleset_of(position.state.settings))
+    ways = [position.state]
+    for key in position.hidden:
+        grown = [way for state in ways for way in notation.fill(state, key, revealed.get(key))]
+        if not grown:
+            raise ValueError(f"the game filled the stand-in for {key!r} with nothing")
+        ways = grown[:most]
+    return tuple(ways)
+
+
 # --- editing ------------------------------------------------------------------------------------
 
 
@@ -541,7 +721,7 @@ def edit_position(text: str, changes: str) -> str:
     """
     state = read_position(text)
     ruleset = ruleset_of(state.settings)
-    annotations = {f.name: f.type for f in msgspec.structs.fields(type(state))}
+    annotations = _types_of(type(state))
     fields = _fields(changes.strip())
     for name in fields:
         if name not in annotations:
@@ -604,11 +784,41 @@ def opening_state(ruleset: AnyRuleset, header: LogHeader[Any], chance: Chance | 
     """
     if not header.position:
         return ruleset.initial_state(header.settings, chance)
-    state = read_position(header.position, ruleset.id)
-    if state.settings != header.settings:
+    state = opening_position(ruleset, header).state
+    return with_opened_chance(ruleset, header, state, chance)
+
+
+def opening_position(
+    ruleset: AnyRuleset, header: LogHeader[Any], viewer: str = REFEREE
+) -> Redacted:
+    """The position a log's match begins from as ``viewer`` knows it (the header of a
+    viewer's log names their position; a match log's, the referee's): the game's initial
+    state, hiding nothing, for a match from the start. No chance seed is in it.
+
+    :raises PositionError: if the header's position cannot be read, is not ``viewer``'s,
+        holds its chance seed, or is not of its settings.
+    """
+    if not header.position:
+        return Redacted(ruleset.initial_state(header.settings, None), ())
+    if viewer == REFEREE:
+        found = Redacted(read_position(header.position, ruleset.id), ())
+    else:
+        found = read_redacted_position(header.position, viewer, ruleset.id)
+    if found.state.settings != header.settings:
         raise PositionError("the header's position and settings name different settings")
-    if getattr(state, "chance", None) is not None:
+    if getattr(found.state, "chance", None) is not None:
         raise PositionError("the header's position holds its chance seed: it must not")
+    return found
+
+
+def with_opened_chance(
+    ruleset: AnyRuleset, header: LogHeader[Any], state: Any, chance: Chance | None
+) -> Any:
+    """``state``, a log's first, with ``chance``, the secret chance seed its header's
+    settings commit to, if known.
+
+    :raises SettingsError: if ``chance`` does not open the settings' commitment.
+    """
     if chance is None:
         return state
     ruleset.initial_state(header.settings, chance)  # checks it opens the commitment

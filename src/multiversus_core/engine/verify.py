@@ -49,7 +49,7 @@ from multiversus_core.engine.log import (
     first_line,
     read_log,
 )
-from multiversus_core.engine.position import opening_state
+from multiversus_core.engine.position import opening_position, opening_state
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
 from multiversus_core.engine.viewlog import (
@@ -311,11 +311,10 @@ def verify_view(log: RedactedLog, path: str = "<memory>") -> Verification:
     settings = log.header.settings
     ruleset = load_ruleset(log.game)
     match = _Match(ruleset, settings)
-    found: list[_Problem] = [
-        (problem.entry, problem.code, problem.message) for problem in check_commitments(log)
-    ]
+    found: list[_Problem] = []
     befores: list[Any] = []
     try:
+        found += [(p.entry, p.code, p.message) for p in check_commitments(log)]
         problem = _ViewRules(ruleset, log, befores).run()
     except MultiversusError as exc:
         problem = (0, "bad_settings", str(exc))
@@ -373,7 +372,7 @@ class _ViewRules:
         ruleset, log = self.ruleset, self.log
         settings = log.header.settings
         ruleset.check_settings(settings)
-        ways = [ruleset.initial_state(settings, log.chance)]
+        ways = list(self.filler.openings(log.chance))
         chance_unknown = bool(ruleset.table(settings).chance) and log.chance is None
         for index, shown in enumerate(log.entries):
             self.befores.append(ways[0])
@@ -583,6 +582,11 @@ def _disagreement(log: MatchLog, shown: RedactedLog) -> tuple[int, str] | None:
         expected = redact_log(log, shown.viewer)
     except ValueError as error:
         return (0, f"the match log cannot be seen as the {shown.viewer}: {error}")
+    if shown.header.position != expected.header.position:
+        return (
+            0,
+            f"the starting position differs from the match log's as the {shown.viewer} may know it",
+        )
     if len(shown.entries) > len(expected.entries):
         extra = len(shown.entries) - len(expected.entries)
         return (len(expected.entries) + 1, f"the view log has {extra} entries the match log lacks")
@@ -708,14 +712,23 @@ def check_commitments(log: MatchLog | RedactedLog) -> tuple[CommitmentProblem, .
     (in Multiversus, a coin selection by the end of its activation, everything
     by the end of the match). A log that stops before then is not faulted for
     what is still due. A log started from a position starts with the secrets it
-    holds open: a reveal of one must give the position's very secret and salt.
+    holds open: a reveal of one must give the position's very secret and salt;
+    in a viewer's log, whose position holds a stand-in for a secret hidden from
+    them, the reveal of that secret is taken as it is (the match log is held to
+    the position's own copy, and :func:`verify_against` holds the view log to the
+    match log).
 
-    :raises PositionError: if the header's position cannot be read.
+    :raises PositionError: if the header's position cannot be read, or is not the view
+        log's viewer's.
     """
     ruleset = load_ruleset(log.game)
     auditor = ruleset.auditor(log.header.settings)
-    start = opening_state(ruleset, log.header, None) if log.header.position else None
-    return audit.check_commitments(auditor, [entry.events for entry in log.entries], start)
+    entries = [entry.events for entry in log.entries]
+    if not log.header.position:
+        return audit.check_commitments(auditor, entries)
+    viewer = log.viewer if isinstance(log, RedactedLog) else REFEREE
+    start = opening_position(ruleset, log.header, viewer)
+    return audit.check_commitments(auditor, entries, start.state, start.hidden)
 
 
 __all__ = [

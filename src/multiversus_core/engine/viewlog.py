@@ -12,8 +12,12 @@ each hidden secret keeps its commitment, so the audit
 other seat to its reveals from the view log alone. It is derived, not
 stored: it cannot be appended to. :func:`replayable` fills each placeholder
 in from its reveal (the game's ``fill_event`` and ``fill_command``), so a view
-log replays as its viewer saw the match. Multiversus view logs of version 3
-had no chain; they are read as they are.
+log replays as its viewer saw the match. The view log of a match started from
+a position names the position as its viewer may know it
+(:func:`~multiversus_core.engine.position.redact_position`: each secret hidden
+from them a stand-in), and its stand-ins are filled in from their reveals the
+same way (:func:`~multiversus_core.engine.position.fill_position`).
+Multiversus view logs of version 3 had no chain; they are read as they are.
 
 Encoding is canonical and reading is strict, with the match log's reason
 codes: anything else raises :class:`~multiversus_core.engine.errors.LogError`
@@ -55,6 +59,14 @@ from multiversus_core.engine.log import (
     refuse_long_line,
     starting_state,
 )
+from multiversus_core.engine.position import (
+    Redacted,
+    fill_position,
+    opening_position,
+    redact_position,
+    with_opened_chance,
+    write_position,
+)
 from multiversus_core.engine.records import DEFAULT_GAME, EndRecord, EntryRecord
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.engine.ruleset import REFEREE
@@ -94,6 +106,10 @@ class ViewHeader(
     rules: int = 0
     """The game's rules version, as the match log's header gives it; left out (0) for
     Multiversus."""
+    position: str = ""
+    """The position the match started from, as the viewer may know it
+    (:func:`~multiversus_core.engine.position.redact_position`); left out (empty) for a
+    match that started at the beginning."""
 
     def __post_init__(self) -> None:
         # As LogHeader: a line that names Multiversus is then found not canonical.
@@ -126,6 +142,8 @@ class RedactedLog(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fa
     viewer: str
     """One of the game's viewers, or ``"referee"`` (who sees the log as it is)."""
     header: LogHeader[Any]
+    """The match log's header; for a viewer, its position is theirs (each secret hidden
+    from them a stand-in: :func:`~multiversus_core.engine.position.redact_position`)."""
     entries: tuple[RedactedEntry[Any, Any], ...] = ()
     chance: Chance | None = None
     """The secret chance seed, once the match is over and its end record revealed it."""
@@ -221,15 +239,16 @@ def redact_log(log: MatchLog, viewer: str) -> RedactedLog:
     ruleset. The referee's is the log itself.
 
     :raises ValueError: if ``viewer`` is not one of the game's viewers nor the referee, or
-        (naming the entry) if the log's events do not follow from each other, or the match
-        started from a position (a view log's header names none yet).
+        (naming the entry) if the log's events do not follow from each other.
+    :raises PositionError: if the header's position cannot be read.
     """
     ruleset = load_ruleset(log.game)
     viewers = ruleset.viewers
     if viewer not in (*viewers, REFEREE):
         raise ValueError(f"no viewer {viewer!r} ({', '.join(viewers)} or {REFEREE})")
-    if log.header.position and viewer != REFEREE:
-        raise ValueError("a match started from a position has no view logs yet")
+    header = log.header
+    if header.position and viewer != REFEREE:
+        header = msgspec.structs.replace(header, position=redact_position(header.position, viewer))
     if viewer == REFEREE:
         entries = log.entries  # the referee sees every entry as it is
     else:
@@ -254,7 +273,7 @@ def redact_log(log: MatchLog, viewer: str) -> RedactedLog:
         entries = tuple(redacted)
     # The chance seed is public only once the match is over.
     chance = log.chance if log.finished else None
-    return RedactedLog(viewer=viewer, header=log.header, entries=entries, chance=chance)
+    return RedactedLog(viewer=viewer, header=header, entries=entries, chance=chance)
 
 
 # --- writing -----------------------------------------------------------------------
@@ -283,6 +302,7 @@ def _view_lines(log: RedactedLog) -> list[bytes]:
         settings=match.settings,
         game=match.game,
         rules=match.rules,
+        position=match.position,
     )
     lines = [_encoder.encode(header) + b"\n"]
     for seq, entry in enumerate(log.entries, start=1):
@@ -392,6 +412,7 @@ def _decode_view(stream: LineStream, path: str) -> RedactedLog:
         settings=header.settings,
         game=header.game,
         rules=header.rules,
+        position=header.position,
     )
     log = RedactedLog(
         viewer=header.viewer,
@@ -513,7 +534,8 @@ class ViewReplay(msgspec.Struct, frozen=True, forbid_unknown_fields=True, gc=Fal
 
     viewer: str
     header: LogHeader[Any]
-    """The match log's header, as the view log gives it."""
+    """The match log's header, as the view log gives it; its position, if any, filled in
+    (:func:`replayable`)."""
     entries: tuple[LogEntry[Any, Any], ...]
     stand_ins: tuple[int, ...] = ()
     """The 1-based numbers of the entries that hold a stand-in."""
@@ -536,12 +558,20 @@ class Filler:
     """
 
     def __init__(self, log: RedactedLog) -> None:
+        """:raises PositionError: if the header's position cannot be read, or is not its
+        viewer's."""
         self.ruleset = load_ruleset(log.game)
         self.records = view_records_for(log.game)
-        self.pairing = Pairing(self.ruleset, log.header.settings, self.records.event_placeholders)
+        self.header = log.header
+        self.start: Redacted = opening_position(self.ruleset, log.header, log.viewer)
+        """The position the match started from as the viewer knows it, stand-ins and all."""
+        self.pairing = Pairing(
+            self.ruleset, log.header.settings, self.records.event_placeholders, self.start.hidden
+        )
         for index, entry in enumerate(log.entries):
             self.pairing.add(index, entry)
         self.reveals = self.pairing.paired
+        self.start_reveals = self.pairing.start
 
     def fill(self, index: int, entry: RedactedEntry[Any, Any], state: Any) -> Filled:
         """Entry ``index`` (0-based) filled in from ``state`` before it, as
@@ -569,6 +599,20 @@ class Filler:
             reason = f"a {tag} command, but its entry has no hidden event to go with it"
             raise UnfitEntry(index, reason)
         return Filled(LogEntry(command=command, events=tuple(events)), stood_in, state)
+
+    def openings(self, chance: Chance | None = None) -> tuple[Any, ...]:
+        """The states the match may have begun from, as far as the viewer can tell: the
+        game's initial state, or the position the header names with each stand-in filled in
+        from its reveal (one never revealed: each stand-in the game offers, the first as it
+        is); with ``chance``, the secret chance seed the settings commit to.
+
+        :raises SettingsError: if ``chance`` does not open the settings' commitment.
+        """
+        ruleset, header = self.ruleset, self.header
+        if not header.position:
+            return (ruleset.initial_state(header.settings, chance),)
+        ways = fill_position(self.start, self.start_reveals)
+        return tuple(with_opened_chance(ruleset, header, way, chance) for way in ways)
 
     def event(self, index: int, position: int, shown: Any, state: Any) -> Sequence[Any]:
         """The events ``shown`` (event ``position``, 1-based, of entry ``index``, 0-based)
@@ -616,18 +660,29 @@ class UnfitEntry(Exception):
 
 class Pairing:
     """Pairs each placeholder of a view log, by (entry index, 1-based position), with what
-    its reveal gives (:attr:`paired`), entry by entry as the log is read."""
+    its reveal gives (:attr:`paired`), entry by entry as the log is read; and each stand-in
+    of the starting position, by its key (``hidden``), likewise (:attr:`start`)."""
 
-    def __init__(self, ruleset: AnyRuleset, settings: Any, placeholders: frozenset[type]) -> None:
+    def __init__(
+        self,
+        ruleset: AnyRuleset,
+        settings: Any,
+        placeholders: frozenset[type],
+        hidden: Sequence[str] = (),
+    ) -> None:
         auditor = ruleset.auditor(settings)
         self._audited, self._read = auditor.audited, auditor.read
         self._placeholders = placeholders
-        self._waiting: dict[str, tuple[int, int]] = {}
+        self._hidden = tuple(hidden)
+        # A stand-in of the starting position waits as if at entry -1.
+        self._waiting: dict[str, tuple[int, int]] = {k: (-1, n) for n, k in enumerate(hidden)}
         self.paired: dict[tuple[int, int], Revealed] = {}
+        self.start: dict[str, Revealed] = {}
 
     def add(self, index: int, entry: RedactedEntry[Any, Any]) -> int | None:
         """Read entry ``index`` (0-based, the one after those read); return the index of the
-        earliest entry holding a placeholder it reveals, or None if it reveals none."""
+        earliest entry holding a placeholder it reveals (-1 for a stand-in of the starting
+        position), or None if it reveals none."""
         earliest: int | None = None
         for position, event in enumerate(entry.events, start=1):
             if type(event) not in self._audited:
@@ -640,8 +695,11 @@ class Pairing:
                             self._waiting[key] = (index, position)
                     case Revealed(own=False, key=key):
                         at = self._waiting.pop(key, None)
-                        if at is not None:
+                        if at is not None and at[0] < 0:
+                            self.start[self._hidden[at[1]]] = fact
+                        elif at is not None:
                             self.paired[at] = fact
+                        if at is not None:
                             earliest = at[0] if earliest is None else min(earliest, at[0])
                     case Due(prefixes=prefixes):
                         for key in [k for k in self._waiting if k.startswith(prefixes)]:
@@ -649,7 +707,8 @@ class Pairing:
         return earliest
 
     def oldest_waiting(self) -> int | None:
-        """The index of the earliest entry holding a placeholder that may yet be revealed."""
+        """The index of the earliest entry holding a placeholder that may yet be revealed
+        (-1 for a stand-in of the starting position)."""
         return min((index for index, _ in self._waiting.values()), default=None)
 
 
@@ -660,13 +719,14 @@ def filled_entries(
     it holds a stand-in, folding as it goes.
 
     :raises ValueError: for the referee's view (the match log itself is the referee's).
+    :raises PositionError: if the header's position cannot be read, or is not its viewer's.
     :raises LogError: (``bad_event``) naming the entry's line if an event cannot
         follow the ones before it, or a hidden command has no hidden event to go with.
     """
     if log.viewer == REFEREE:
         raise ValueError("the referee's view hides nothing: replay the match log itself")
     filler = Filler(log)
-    state = filler.ruleset.initial_state(log.header.settings, None)
+    state = filler.openings()[0]
     for index, entry in enumerate(log.entries):
         try:
             filled = filler.fill(index, entry, state)
@@ -679,9 +739,12 @@ def filled_entries(
 def replayable(log: RedactedLog, path: str = "<memory>") -> ViewReplay:
     """Fill a view log's placeholders in from their reveals, so that it folds.
 
-    ``path`` names the view log in errors.
+    ``path`` names the view log in errors. The header of a match started from a
+    position names it filled in as the first entry is (a position of the game: its
+    stand-ins never revealed as they are).
 
     :raises ValueError: for the referee's view (the match log itself is the referee's).
+    :raises PositionError: if the header's position cannot be read, or is not its viewer's.
     :raises LogError: (``bad_event``) naming the entry's line if an event cannot
         follow the ones before it, or a hidden command has no hidden event to go with.
     """
@@ -691,9 +754,13 @@ def replayable(log: RedactedLog, path: str = "<memory>") -> ViewReplay:
         entries.append(entry)
         if stood_in:
             stand_ins.append(number)
+    header = log.header
+    if header.position:
+        start = Filler(log).openings()[0]
+        header = msgspec.structs.replace(header, position=write_position(start))
     return ViewReplay(
         viewer=log.viewer,
-        header=log.header,
+        header=header,
         entries=tuple(entries),
         stand_ins=tuple(stand_ins),
         chance=log.chance,

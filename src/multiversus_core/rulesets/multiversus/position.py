@@ -7,21 +7,35 @@ written against the state that choice gives (every unit, the board and the
 figures where the scenario places them), so that a position mid-match names
 only what play changed: figures moved or harmed, coins spent, the round, the
 Initiative, the activation under way and the decision waited for.
+
+A side's position (:func:`~multiversus_core.engine.position.redact_position`)
+hides what its view hides (R4, R23): the other side's coin selection not
+revealed yet, active or reactive, stands in as the first of that side's
+face-down coins with no action coins (its unit that coin's, its stash the
+other face-down coins), and each of its set-up secrets not revealed yet as
+the secret's first option; every salt of them empty. A selection is revealed
+before its activation acts, so nothing depends on its stand-in; a set-up
+secret never revealed may be any of its options.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Final
+from typing import Final, cast
 
+from msgspec.structs import replace
+
+from multiversus_core.engine.audit import Revealed
 from multiversus_core.engine.position import Bound, Known, Limit, PositionError, check_squares
 from multiversus_core.rulesets.multiversus.catalog import find_team, missing_team
 from multiversus_core.rulesets.multiversus.evolve import evolve_all
 from multiversus_core.rulesets.multiversus.geometry import figure_squares
 from multiversus_core.rulesets.multiversus.initiative import ROUNDS
 from multiversus_core.rulesets.multiversus.setup import laid_out
-from multiversus_core.rulesets.multiversus.state import Action, MatchState
-from multiversus_core.rulesets.multiversus.terms import MAX_COUNT, SIDES, Side
+from multiversus_core.rulesets.multiversus.state import Action, MatchState, Piles, Secret
+from multiversus_core.rulesets.multiversus.terms import MAX_COUNT, SIDES, ActionKind, Side
+from multiversus_core.rulesets.multiversus.units import CoinId, coin_unit
+from multiversus_core.rulesets.multiversus.views import can_see
 
 __all__ = ["NOTATION", "MultiversusNotation"]
 
@@ -149,6 +163,138 @@ class MultiversusNotation:
         for f in placed:
             check_squares([(f.id, figure_squares(f))], width, height)
 
+    def hide(self, state: MatchState, viewer: str) -> tuple[MatchState, tuple[str, ...]]:
+        """``state`` as ``viewer`` may know it: each coin selection and set-up secret of
+        another side not revealed yet stood in for, and their audit keys (``coins:heroes:``,
+        ``reaction:adversaries:``, ``secret:heroes:shapeshifter``)."""
+        return _hide(state, viewer)
+
+    def fill(
+        self, state: MatchState, key: str, revealed: Revealed | None
+    ) -> tuple[MatchState, ...]:
+        """``state`` with the stand-in under ``key`` filled in from its reveal; never
+        revealed, the state itself for a selection, each option in turn for a set-up secret.
+
+        :raises PositionError: if ``key`` names nothing hidden, or the reveal gives a coin
+            that is not face down.
+        """
+        return _fill(state, key, revealed)
+
 
 NOTATION: Final = MultiversusNotation()
 """Multiversus' notation, as its ruleset offers it."""
+
+
+def _hide(state: MatchState, viewer: str) -> tuple[MatchState, tuple[str, ...]]:
+    keys: list[str] = []
+    secrets = list(state.secrets)
+    for index, secret in enumerate(secrets):
+        if not secret.revealed and not _sees(viewer, secret.side):
+            first = _options(state, secret)[0]
+            secrets[index] = replace(secret, choice=first, salt="")
+            keys.append(f"secret:{secret.side}:{secret.name}")
+    act = state.activation
+    piles = {"heroes": state.heroes, "adversaries": state.adversaries}
+    if act is not None:
+        side, reactive = act.side, _other(act.side)
+        if not act.revealed and act.coin is not None and not _sees(viewer, side):
+            coin = min((*piles[side].stash, act.coin))  # the first face-down coin
+            piles[side] = _swapped(piles[side], act.coin, coin)
+            act = replace(act, unit=coin_unit(coin), coin=coin, actions=(), remaining=(), salt="")
+            keys.append(f"coins:{side}:")
+        chosen = act.reaction_coin
+        if (
+            act.reaction_selected
+            and chosen is not None
+            and not act.reaction_revealed
+            and not _sees(viewer, reactive)
+        ):
+            first = min((*piles[reactive].stash, chosen))
+            piles[reactive] = _swapped(piles[reactive], chosen, first)
+            act = replace(act, reaction_coin=first, reaction_actions=(), reaction_salt="")
+            keys.append(f"reaction:{reactive}:")
+    if not keys:
+        return state, ()
+    hidden = replace(
+        state,
+        secrets=tuple(secrets),
+        activation=act,
+        heroes=piles["heroes"],
+        adversaries=piles["adversaries"],
+    )
+    return hidden, tuple(keys)
+
+
+def _fill(state: MatchState, key: str, revealed: Revealed | None) -> tuple[MatchState, ...]:
+    kind, side_name, name = key.split(":", 2)
+    if side_name not in SIDES:
+        raise PositionError(f"hidden: no side in {key!r}")
+    side: Side = side_name
+    if kind == "secret":
+        found = [s for s in state.secrets if (s.side, s.name) == (side, name)]
+        if not found:
+            raise PositionError(f"hidden: no set-up secret {key!r}")
+        if revealed is None:  # kept to the end, and the rules may act on it before
+            options = _options(state, found[0])
+            return tuple(_with_secret(state, side, name, option, "") for option in options)
+        return (_with_secret(state, side, name, revealed.value[0], revealed.salt),)
+    act = state.activation
+    if act is None or kind not in ("coins", "reaction"):
+        raise PositionError(f"hidden: no coin selection {key!r} under way")
+    if revealed is None:  # revealed before its activation acts: nothing depends on it
+        return (state,)
+    coin, *rest = revealed.value
+    actions = cast(tuple[ActionKind, ...], tuple(rest))
+    shown = act.coin if kind == "coins" else act.reaction_coin
+    piles = state.piles(side)
+    if shown is None or coin not in (shown, *piles.stash):
+        raise PositionError(f"the reveal of {key!r} gives {coin!r}, not a face-down coin")
+    piles = _swapped(piles, shown, coin)
+    if kind == "coins":
+        act = replace(
+            act,
+            unit=coin_unit(coin),
+            coin=coin,
+            actions=actions,
+            remaining=actions,
+            salt=revealed.salt,
+        )
+    else:
+        act = replace(
+            act, reaction_coin=coin, reaction_actions=actions, reaction_salt=revealed.salt
+        )
+    if side == "heroes":
+        return (replace(state, activation=act, heroes=piles),)
+    return (replace(state, activation=act, adversaries=piles),)
+
+
+def _sees(viewer: str, side: Side) -> bool:
+    return viewer in SIDES and can_see(viewer, side)
+
+
+def _other(side: Side) -> Side:
+    return "adversaries" if side == "heroes" else "heroes"
+
+
+def _options(state: MatchState, secret: Secret) -> tuple[str, ...]:
+    """The options a set-up secret's sheet offers (one empty choice if it names none)."""
+    for offer in state.secret_offers:
+        if (offer.side, offer.name) == (secret.side, secret.name) and offer.options:
+            return offer.options
+    return ("",)
+
+
+def _with_secret(state: MatchState, side: Side, name: str, choice: str, salt: str) -> MatchState:
+    secrets = tuple(
+        replace(s, choice=choice, salt=salt) if (s.side, s.name) == (side, name) else s
+        for s in state.secrets
+    )
+    return replace(state, secrets=secrets)
+
+
+def _swapped(piles: Piles, out: CoinId, back: CoinId) -> Piles:
+    """The piles with ``out`` back in the stash and ``back`` taken out: stashes stay sorted."""
+    stash = [*piles.stash, out]
+    stash.remove(back)
+    stash.sort()
+    return replace(piles, stash=tuple(stash))
