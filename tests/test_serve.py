@@ -33,6 +33,8 @@ from websockets.sync.client import ClientConnection, connect
 from multiversus_core.engine.chance import fresh_contribution
 from multiversus_core.engine.choices import random_command
 from multiversus_core.engine.log import MatchLog, read_log
+from multiversus_core.engine.play import play_from
+from multiversus_core.engine.position import write_position
 from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.engine.verify import verify, verify_against
 from multiversus_core.engine.viewlog import encode_view_log, read_view_log, redact_log
@@ -40,6 +42,7 @@ from multiversus_server.app import Bucket, create_app
 from multiversus_server.page import Explain, ViewPosition, position, shown
 from multiversus_server.protocol import MAX_CONNECTIONS, MAX_FRAME_BYTES, encoder
 from multiversus_server.referee import Publish, Referee, honest
+from tests.contract.kit import examples, play
 
 SRC = Path(__file__).resolve().parent.parent / "src"
 SERVE = (sys.executable, "-m", "multiversus_cli.app", "serve")
@@ -358,6 +361,29 @@ def test_a_page_s_position_kept_as_its_view_log_grows_is_the_one_read_from_it_wh
             shown(lines, None, begun=True)
         )
     referee.close()
+
+
+@pytest.mark.parametrize("game", ["multiversus", "sealed-bids"])
+def test_a_page_s_position_of_a_match_from_a_position_holding_secrets_is_the_one_read_whole(
+    game: str,
+) -> None:
+    ruleset = load_ruleset(game)
+    example = examples(ruleset, ruleset.settings_type(), 5)[1]  # secret salts
+    states = play(ruleset, example, random.Random(5)).states
+    holding = [s for s in states[1:] if ruleset.auditor(s.settings).start_at(s)]
+    bots = {seat: ruleset.bots["random"](seat) for seat in range(1, 4)}
+    log, _ = play_from(write_position(holding[len(holding) // 2]), bots, seed=5)
+    stood_in = 0
+    for viewer in ruleset.viewers:
+        lines = encode_view_log(redact_log(log, viewer)).decode().splitlines()
+        stood_in += "hidden=" in json.loads(lines[0]).get("position", "")
+        at = ViewPosition()
+        for end in [*range(1, len(lines) - 1, 3), len(lines)]:  # a few lines at a time
+            _, seen, state = at.of(lines[:end])
+            _, seen_whole, state_whole = position(lines[:end])
+            assert seen == seen_whole, (viewer, end)
+            assert msgspec.json.encode(state) == msgspec.json.encode(state_whole), (viewer, end)
+    assert stood_in  # some viewer's position holds a stand-in, revealed as the match goes
 
 
 # --- crash and resume -----------------------------------------------------------------

@@ -34,10 +34,12 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from multiversus_core.engine.chance import fresh_contribution
 from multiversus_core.engine.errors import LogError
 from multiversus_core.engine.log import MAX_LOG_BYTES, LogEntry, decode_log
+from multiversus_core.engine.position import opening_state
 from multiversus_core.engine.records import EntryRecord
 from multiversus_core.engine.registry import AnyRuleset, load_ruleset
 from multiversus_core.engine.verify import verify_against
 from multiversus_core.engine.viewlog import (
+    Filler,
     RedactedLog,
     decode_view_log,
     filled_entries,
@@ -340,7 +342,7 @@ class SeatClient:
         shown = self.shown
         assert shown is not None  # joined
         ruleset = load_ruleset(shown.game)
-        state = ruleset.initial_state(shown.header.settings, None)
+        state = Filler(shown).openings()[0]  # the game's start, or the position it names
         told: list[Told] = []
         history: list[tuple[Any, tuple[Any, ...]]] = []
         for number, (entry, _) in enumerate(filled_entries(shown, str(self.path)), start=1):
@@ -413,7 +415,7 @@ def cross_check(
     outcome = None
     if results[0].ok:
         ruleset = load_ruleset(log.game)
-        state = ruleset.initial_state(log.header.settings, None)
+        state = opening_state(ruleset, log.header, log.chance)
         for entry in log.entries:
             state = ruleset.fold(state, entry.events)
         ended = ruleset.outcome(state)

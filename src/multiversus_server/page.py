@@ -81,7 +81,7 @@ def position(lines: Sequence[str]) -> tuple[Any, RedactedLog, Any]:
     """
     seen = decode_view_log(log_text(lines), "<view log>")
     ruleset: Any = load_ruleset(seen.game)
-    state = ruleset.initial_state(seen.header.settings, None)
+    state = Filler(seen).openings()[0]  # the game's start, or the position it names
     for entry, _ in filled_entries(seen, "<view log>"):
         state = ruleset.fold(state, entry.events)
     return ruleset, seen, state
@@ -127,7 +127,7 @@ class ViewPosition:
         seen = decode_view_log(log_text(header), "<view log>")
         self._lines, self._seen, self._entries = list(header), seen, []
         self._filler = Filler(seen)
-        first = self._filler.ruleset.initial_state(seen.header.settings, None)
+        first = self._filler.openings()[0]
         self._base, self._inner, self._outer = 0, [first], [first]
 
     def _read(self, new: Sequence[str]) -> None:
@@ -159,6 +159,10 @@ class ViewPosition:
             revealed = filler.pairing.add(index, entry)
             if revealed is not None:
                 refill = min(refill, revealed)
+        if refill < 0:  # a stand-in of the starting position revealed: it begins anew
+            assert self._base == 0  # such a stand-in waits at -1: every state is kept
+            self._inner[:] = self._outer[:] = [filler.openings()[0]]
+            refill = 0
         self._fold(max(refill, self._base), start)
         self._seen = msgspec.structs.replace(self._seen, entries=tuple(self._entries))
 
