@@ -5,6 +5,7 @@ The round trip over random play of every game is in ``tests/contract/test_positi
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Final
 
@@ -343,6 +344,41 @@ def test_the_activation_under_way_names_units_and_coins_that_exist(change: str, 
     with pytest.raises(PositionError) as caught:
         edit_position(write_position(_selected(3)), change)
     assert says in str(caught.value)
+
+
+def _forced(figure: str, *, ally: str | None = None, queued: str | None = None) -> str:
+    move = {"how": "push", "direction": [1, 0], "distance": 1}
+    queue = [] if queued is None else [{**move, "figure": queued}]
+    forced = {"side": "heroes", "move": {**move, "figure": figure}, "ally": ally, "queue": queue}
+    return "activation=" + json.dumps({"forced": forced})
+
+
+def test_the_activation_s_forced_moves_offer_and_follow_up_name_figures_that_exist() -> None:
+    state = _selected(3)
+    text = write_position(state)
+    figure = state.figures[0].id
+    unit = state.activation.unit
+    held = {"triggers": [], "figure": figure, "held": {"step": "attack", "figure": figure}}
+    attack = {"kind": "attack", "double": False, "side": state.activation.side, "unit": unit}
+    cases = [
+        (_forced("nobody"), "activation.forced.move.figure: 'nobody' is not a figure"),
+        (_forced(figure, ally="nobody"), "activation.forced.ally: 'nobody' is not a figure"),
+        (_forced(figure, queued="nobody"), "activation.forced.queue.0.figure: 'nobody' is not"),
+        (
+            "activation="
+            + json.dumps({"offer": {**held, "held": {**held["held"], "target": "x"}}}),
+            "activation.offer.held.target: 'x' is not a figure",
+        ),
+        (
+            "activation=" + json.dumps({"action": {**attack, "follow_up": [figure, "nobody"]}}),
+            "activation.action.follow_up: 'nobody' is not a figure",
+        ),
+    ]
+    for change, says in cases:
+        with pytest.raises(PositionError) as caught:
+            edit_position(text, change)
+        assert says in str(caught.value) and "\n" not in str(caught.value)
+    assert read_position(edit_position(text, _forced(figure))) is not None  # a good one reads
 
 
 def test_a_header_whose_position_and_settings_disagree_is_refused() -> None:

@@ -75,7 +75,9 @@ class MultiversusNotation:
         """The round within the match's six (R16), two turns a round, the activations
         counted, each coin in a pile one of its side's units' (a coin in one place at a
         time is :meth:`check`'s), the activation under way naming units, coins and figures
-        of the sides it concerns, and each set-up secret one its sheet offers (R23)."""
+        of the sides it concerns (its offer's held step, its forced moves, their queue and
+        the allies in their way, an attack's follow-up included), and each set-up secret one
+        its sheet offers (R23)."""
         yield Bound("round", state.round, 0, ROUNDS)
         yield Bound("turns_in_round", state.turns_in_round, 0, 2)
         yield Bound("activations", state.activations, 0, MAX_COUNT)
@@ -116,10 +118,20 @@ class MultiversusNotation:
         for unit_id in activation.attacked_units:
             yield Known("activation.attacked_units", unit_id, units[other], "an enemy unit")
         if activation.offer is not None:
-            yield Known("activation.offer.figure", activation.offer.figure, figures, "a figure")
-        if activation.forced is not None:
-            moved = activation.forced.move.figure
-            yield Known("activation.forced.move.figure", moved, figures, "a figure")
+            offer = activation.offer
+            yield Known("activation.offer.figure", offer.figure, figures, "a figure")
+            yield Known("activation.offer.held.figure", offer.held.figure, figures, "a figure")
+            if offer.held.target is not None:
+                yield Known("activation.offer.held.target", offer.held.target, figures, "a figure")
+        forced = activation.forced
+        if forced is not None:
+            if forced.ally is not None:
+                yield Known("activation.forced.ally", forced.ally, figures, "a figure")
+            for n, move in enumerate((forced.move, *forced.queue)):
+                field = "activation.forced.move" if n == 0 else f"activation.forced.queue.{n - 1}"
+                yield Known(f"{field}.figure", move.figure, figures, "a figure")
+                for ally in move.let_through:
+                    yield Known(f"{field}.let_through", ally, figures, "a figure")
         for name in ("action", "reaction"):
             action: Action | None = getattr(activation, name)
             if action is not None:
@@ -127,6 +139,8 @@ class MultiversusNotation:
                     yield Known(f"activation.{name}.mover", action.mover, figures, "a figure")
                 for figure in action.done:
                     yield Known(f"activation.{name}.done", figure, figures, "a figure")
+                for figure in action.follow_up or ():
+                    yield Known(f"activation.{name}.follow_up", figure, figures, "a figure")
                 yield Known(
                     f"activation.{name}.unit",
                     action.unit,
