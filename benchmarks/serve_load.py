@@ -18,6 +18,7 @@ A benchmark, never a test. Run::
     PYTHONPATH=src python benchmarks/serve_load.py --matches 50 --kills 20
     PYTHONPATH=src python benchmarks/serve_load.py --matches 50 --drops 500
     PYTHONPATH=src python benchmarks/serve_load.py --matches 20 --pages 1
+    PYTHONPATH=src python benchmarks/serve_load.py --matches 200 --processes 2
 
 With ``--kills N`` the referee is killed (``kill -9``) N times at random
 moments and started again on the same folder while the matches go on; the
@@ -36,6 +37,10 @@ acknowledged commands) and the matches that could not resume (a client
 that did not finish and pass its cross-check, or a log that does not finish
 and verify): both must be 0.
 
+With ``--processes P`` the clients run in P processes of their own, the
+matches split evenly between them (and ``--drops`` too), so the clients'
+work does not share one process's event loop.
+
 With ``--pages N`` each match is also followed by N browser pages on its
 spectators' link (connections that join as the page does, so that the
 referee sends each what it draws after every command), which read
@@ -47,6 +52,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import random
 import re
@@ -61,7 +67,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -168,6 +174,7 @@ async def play_all(
     drops: int,
     seed: int,
     pages: int = 0,
+    first: int = 0,
 ) -> tuple[list[Any], Noted]:
     watching = [
         asyncio.create_task(watch_page(created["spectator"]))
@@ -176,7 +183,7 @@ async def play_all(
     ]
     clients = [
         TimedClient(link, folder / f"m{m}-s{s}.jsonl", bot_player(game, bot, m * 10 + s))
-        for m, created in enumerate(links)
+        for m, created in enumerate(links, start=first)
         for s, link in enumerate(created["seats"], start=1)
     ]
     noted: Noted = []
@@ -187,6 +194,59 @@ async def play_all(
     dropping.cancel()
     await asyncio.wait_for(asyncio.gather(*watching, return_exceptions=True), 60)
     return results, noted
+
+
+class Part(NamedTuple):
+    """What the clients of some matches found: each command's latency, whether each client
+    (in the matches' order) finished and passed its cross-check, the first failures, the
+    connections dropped and the acknowledged entries they lost."""
+
+    latencies: list[float]
+    oks: list[bool]
+    failures: list[str]
+    drops: int
+    lost: int
+
+
+def play_part(job: tuple[list[dict[str, Any]], str, str, Path, int, int, int, int]) -> Part:
+    """Play the seats of some matches (``play_all``) in this process, from match ``first``."""
+    links, game, bot, folder, drops, seed, pages, first = job
+    TimedClient.latencies = []
+    results, noted = asyncio.run(play_all(links, game, bot, folder, drops, seed, pages, first))
+    oks = [isinstance(r, Verdict) and r.ok for r in results]
+    failures = [repr(r) for r, ok in zip(results, oks, strict=True) if not ok][:5]
+    return Part(TimedClient.latencies, oks, failures, len(noted), lost_at_drops(noted))
+
+
+def play_parts(links: list[dict[str, Any]], args: argparse.Namespace, folder: Path) -> Part:
+    """Play every match's seats: in this process, or split over ``args.processes``."""
+    processes = max(1, min(args.processes, len(links)))
+    size = -(-len(links) // processes)
+    jobs = [
+        (
+            links[i : i + size],
+            args.game,
+            args.bot,
+            folder,
+            args.drops // processes,
+            args.seed + i,
+            args.pages,
+            i,
+        )
+        for i in range(0, len(links), size)
+    ]
+    if processes == 1:
+        parts = [play_part(jobs[0])]
+    else:
+        with multiprocessing.get_context("spawn").Pool(len(jobs)) as pool:
+            parts = pool.map(play_part, jobs)
+    return Part(
+        [x for p in parts for x in p.latencies],
+        [x for p in parts for x in p.oks],
+        [x for p in parts for x in p.failures][:5],
+        sum(p.drops for p in parts),
+        sum(p.lost for p in parts),
+    )
 
 
 async def dropper(clients: list[TimedClient], drops: int, rng: random.Random, noted: Noted) -> None:
@@ -292,6 +352,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--pages", type=int, default=0, help="browser pages following each match as spectators"
     )
+    parser.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="client processes, the matches split between them (default 1: this one)",
+    )
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary)
@@ -305,9 +371,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             started = time.perf_counter()
             faults.start()
-            results, noted = asyncio.run(
-                play_all(links, args.game, args.bot, folder, args.drops, args.seed, args.pages)
-            )
+            part = play_parts(links, args, folder)
             done.set()
             faults.join()
             wall = time.perf_counter() - started
@@ -318,18 +382,21 @@ def main(argv: list[str] | None = None) -> int:
         logs = [read_log(path) for path in sorted((folder / "data").glob("*.jsonl"))]
         commands = sum(len(log.entries) for log in logs)
         unfinished = sum(1 for log in logs if not (log.finished and verify(log).ok))
-        failed = [r for r in results if not (isinstance(r, Verdict) and r.ok)]
-        latencies = sorted(TimedClient.latencies)
+        failed = part.failures if not all(part.oks) else []
+        latencies = sorted(part.latencies)
         p50 = statistics.median(latencies) * 1000 if latencies else 0.0
         p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000 if latencies else 0.0
         lost = serving.count_lost()
-        dropped = lost_at_drops(noted)
+        dropped = part.lost
         unresumed, first = 0, 0
         for created in links:  # the results are in the clients' order: match by match
-            seats = results[first : first + len(created["seats"])]
+            seats = part.oks[first : first + len(created["seats"])]
             first += len(seats)
-            unresumed += any(not (isinstance(r, Verdict) and r.ok) for r in seats)
+            unresumed += not all(seats)
+        failing = len(part.oks) - sum(part.oks)
         watched = f", {args.pages} page(s) watching each" if args.pages else ""
+        if args.processes > 1:
+            watched += f", clients in {args.processes} processes"
         print(
             f"{args.matches} matches of {args.game} ({args.bot} bots{watched}), {commands} commands"
         )
@@ -340,16 +407,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  kill -9 of the referee: {serving.kills}; acknowledged entries lost: {lost}")
         if args.drops:
             print(
-                f"  connections dropped: {len(noted)}; acknowledged entries lost: {dropped}; "
+                f"  connections dropped: {part.drops}; acknowledged entries lost: {dropped}; "
                 f"matches that could not resume: {unresumed}"
             )
         print(
             f"  matches not finished and verified: {unfinished}; clients whose cross-check "
-            f"failed: {len(failed)}"
+            f"failed: {failing}"
         )
-        for failure in failed[:5]:
-            print(f"    {failure!r}")
-        return 1 if failed or unfinished or lost or dropped else 0
+        for failure in failed:
+            print(f"    {failure}")
+        return 1 if failing or unfinished or lost or dropped else 0
 
 
 if __name__ == "__main__":
