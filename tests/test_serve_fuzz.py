@@ -47,10 +47,11 @@ class Reads:
         self.sent.append(json.loads(text))
 
 
-def test_a_connection_that_does_not_read_is_dropped_and_holds_no_match_up(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(app, "SEND_TIMEOUT", 0.5)
+def _stuck_and_honest(
+    tmp_path: Path,
+) -> tuple[Referee, Server, Any, tuple[NeverReads, Connection], tuple[Reads, Connection]]:
+    """A referee's server with a tiles-d6 match watched by two joined connections: a
+    spectator's that never reads, and seat 1's that reads everything."""
     referee = Referee(tmp_path / "data")
     server = Server(referee)
     match, _, _ = referee.create({"game": "tiles-d6"})
@@ -58,6 +59,14 @@ def test_a_connection_that_does_not_read_is_dropped_and_holds_no_match_up(
     stuck = Connection(never, None, joined=True)  # type: ignore[arg-type]
     honest = Connection(reads, 1, joined=True)  # type: ignore[arg-type]
     server.connections[match.id] = {stuck, honest}
+    return referee, server, match, (never, stuck), (reads, honest)
+
+
+def test_a_connection_that_does_not_read_is_dropped_and_holds_no_match_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(app, "SEND_TIMEOUT", 0.5)
+    referee, server, match, (never, stuck), (reads, honest) = _stuck_and_honest(tmp_path)
 
     async def tell_three_times() -> float:
         for connection in (stuck, honest):
@@ -86,13 +95,7 @@ def test_a_connection_whose_outbox_overflows_is_dropped_at_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(app, "OUTBOX", 2)
-    referee = Referee(tmp_path / "data")
-    server = Server(referee)
-    match, _, _ = referee.create({"game": "tiles-d6"})
-    never, reads = NeverReads(), Reads()
-    stuck = Connection(never, None, joined=True)  # type: ignore[arg-type]
-    honest = Connection(reads, 1, joined=True)  # type: ignore[arg-type]
-    server.connections[match.id] = {stuck, honest}
+    referee, server, match, (never, stuck), (reads, honest) = _stuck_and_honest(tmp_path)
 
     async def tell() -> None:
         for connection in (stuck, honest):
