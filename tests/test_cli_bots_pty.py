@@ -11,7 +11,15 @@ import pytest
 
 from multiversus_core.engine.log import read_log
 from multiversus_core.rulesets.multiversus.bots.specs import BOT_NAMES
-from tests.test_cli_pty import SRC, TIMEOUT, answer_ones, exit_status, finished, spawn
+from tests.test_cli_pty import (
+    SRC,
+    TIMEOUT,
+    answer_ones,
+    exit_status,
+    finished,
+    interruptible,
+    spawn,
+)
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -37,6 +45,7 @@ def spawn_xterm(*args: str, cwd: Path) -> pexpect.spawn:
         codec_errors="replace",
         timeout=TIMEOUT,
         dimensions=(50, 120),
+        preexec_fn=interruptible,
     )
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import re
+import signal
 import sys
 from pathlib import Path
 
@@ -35,6 +36,13 @@ RESULT = re.compile(r"The match ended in round \d of 6: (a draw|the \w+ \(.+?\) 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="pseudo-terminals are POSIX")
 
 
+def interruptible() -> None:
+    """Let Ctrl-C reach the program (run in the child before it starts): a test run started
+    in the background of a shell without job control ignores SIGINT, and so would the
+    program, inheriting it."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(*args: str, cwd: Path, columns: int = 120, lines: int = 50) -> pexpect.spawn:
     """Start ``multiversus ARGS`` at a terminal without colours, 120 by 50 unless told."""
     env = {
@@ -54,6 +62,7 @@ def spawn(*args: str, cwd: Path, columns: int = 120, lines: int = 50) -> pexpect
         codec_errors="replace",
         timeout=TIMEOUT,
         dimensions=(lines, columns),
+        preexec_fn=interruptible,
     )
     child.delaybeforesend = None  # answers wait for their prompt already
     return child

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from multiversus_cli.app import app
 from multiversus_core.rulesets.multiversus.simulation import decode_header, decode_record, play_task
+from tests.test_cli_pty import interruptible
 
 pexpect = pytest.importorskip("pexpect")
 
@@ -49,6 +50,7 @@ def spawn(*args: str, cwd: Path) -> pexpect.spawn:
         codec_errors="replace",
         timeout=TIMEOUT,
         dimensions=(40, 120),
+        preexec_fn=interruptible,
     )
 
 
