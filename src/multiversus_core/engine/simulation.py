@@ -458,7 +458,8 @@ def play_game_task(task: GameTask) -> MatchResult:
     log of the commands accepted until then.
 
     :raises UnknownGameError: if the task's game is not installed.
-    :raises KeyError: if a bot is not one of the game's (check them before a run).
+    :raises ValueError: if a bot spec names no bot of the game, or a budget it does not take
+        (:func:`~.bots.bot_maker`; check them before a run).
     """
     ruleset = load_ruleset(task.game)
     settings = task.settings(ruleset)
