@@ -61,6 +61,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from serve_load import free_port, resident_kib  # the load benchmark beside this one
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
@@ -75,20 +76,6 @@ SERVE = (sys.executable, "-m", "multiversus_cli.app", "serve")
 ROLES = ("seat", "spectator", "none")
 """Whose link the hostile client holds: seat 1's, the spectators', or none."""
 CLOSED = (ConnectionClosed, InvalidHandshake, OSError, TimeoutError, asyncio.IncompleteReadError)
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def resident_kib(pid: int) -> int:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
 
 
 def answers(port: int) -> bool:

@@ -514,6 +514,16 @@ def test_a_client_cannot_act_for_another_seat(referee: InProcess) -> None:
         assert receive(second)["type"] == "lines"
 
 
+def assert_the_match_goes_on(first: ClientConnection, second: ClientConnection) -> None:
+    """Seat 1 gives the first command of a tiles-d6 match (its roll-off): both seats hear it."""
+    ruleset = load_ruleset("tiles-d6")
+    state = ruleset.initial_state(ruleset.settings_type(), None)
+    (mine,) = ruleset.legal_commands(state, 1)
+    first.send(json.dumps({"type": "command", "command": msgspec.to_builtins(mine)}))
+    assert receive(first)["type"] == "lines"
+    assert receive(second)["type"] == "lines"
+
+
 @pytest.mark.parametrize(
     ("sent", "error"),
     [
@@ -537,12 +547,7 @@ def test_a_bad_message_gets_one_line_of_error_for_its_sender_only_and_the_match_
         assert answer["type"] == "error" and error in answer["message"]
         assert "\n" not in answer["message"]
         assert nothing_for(second)
-        ruleset = load_ruleset("tiles-d6")
-        state = ruleset.initial_state(ruleset.settings_type(), None)
-        (mine,) = ruleset.legal_commands(state, 1)
-        first.send(json.dumps({"type": "command", "command": msgspec.to_builtins(mine)}))
-        assert receive(first)["type"] == "lines"
-        assert receive(second)["type"] == "lines"
+        assert_the_match_goes_on(first, second)
 
 
 def test_a_frame_above_the_bound_closes_only_that_connection(referee: InProcess) -> None:

@@ -15,15 +15,21 @@ import time
 from pathlib import Path
 from typing import Any
 
-import msgspec
 import pytest
 
 from multiversus_core.engine.chance import fresh_contribution
-from multiversus_core.engine.registry import load_ruleset
 from multiversus_server import app
 from multiversus_server.app import Connection, Server
 from multiversus_server.referee import Referee
-from tests.test_serve import create, free_port, joined, receive, serve_process, ws
+from tests.test_serve import (
+    assert_the_match_goes_on,
+    create,
+    free_port,
+    joined,
+    receive,
+    serve_process,
+    ws,
+)
 
 
 class NeverReads:
@@ -147,12 +153,7 @@ def test_a_text_frame_that_is_not_utf8_closes_its_connection_without_a_traceback
                 assert closing[0] == 0x88  # a close frame
                 assert struct.unpack("!H", closing[2:4]) == (1007,)
             # the match goes on for both seats
-            ruleset = load_ruleset("tiles-d6")
-            state = ruleset.initial_state(ruleset.settings_type(), None)
-            (mine,) = ruleset.legal_commands(state, 1)
-            first.send(json.dumps({"type": "command", "command": msgspec.to_builtins(mine)}))
-            assert receive(first)["type"] == "lines"
-            assert receive(second)["type"] == "lines"
+            assert_the_match_goes_on(first, second)
     finally:
         server.send_signal(signal.SIGTERM)
         _, errors = server.communicate(timeout=30)
