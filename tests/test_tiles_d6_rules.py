@@ -591,6 +591,15 @@ def test_t7_a_door_blocks_sight_not_movement_and_a_window_movement_not_sight() -
     assert not rules.in_sight(state, (1, 0), (3, 0)) and rules.in_sight(state, (1, 2), (3, 2))
 
 
+def test_t6_sight_is_the_map_s_own_each_map_answering_for_itself() -> None:
+    units = [unit("1.a", 1, (0, 0)), unit("2.z", 2, (5, 5))]
+    walled, open_ground = playing(units, ("..#...", *OPEN[1:])), playing(units)
+    for _ in range(2):  # asked again, each map still gives its own answer
+        assert not rules.in_sight(walled, (0, 0), (5, 0))
+        assert rules.in_sight(open_ground, (0, 0), (5, 0))
+        assert rules.in_sight(walled, (0, 0), (5, 2))  # a line below the wall
+
+
 def test_t6_units_never_block_the_line_of_sight() -> None:
     shooter, target = _shooter(), unit("2.c", 2, (0, 4))
     between = unit("2.d", 2, (0, 2))

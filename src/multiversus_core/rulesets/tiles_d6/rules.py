@@ -228,7 +228,13 @@ def can_act(state: TilesState, unit: Unit) -> bool:
 
 def in_sight(state: TilesState, a: Coord, b: Coord) -> bool:
     """Line of sight between two tiles; units never block it (T6)."""
-    return line_of_sight(a, b, lambda at: tile(state, at) in BLOCKS_SIGHT)
+    return _in_sight(state.rows, a, b)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _in_sight(rows: tuple[str, ...], a: Coord, b: Coord) -> bool:
+    # Sight depends on the map's tiles alone (T6), so it is found once a pair of tiles.
+    return line_of_sight(a, b, lambda at: rows[at[1]][at[0]] in BLOCKS_SIGHT)
 
 
 def range_penalty(a: Coord, b: Coord) -> int:
@@ -362,11 +368,15 @@ def melee_effect(striker: Unit, struck: Unit) -> Effect:
 def fall_odds(state: TilesState, unit: Unit, to: Coord) -> Fraction:
     """The chance that the unit's step to ``to`` falls: brambles, then withdraw (T11, T19,
     T35)."""
+    return _fall_odds(rolls_brambles(state, unit), withdraw_modifier(state, unit, to))
+
+
+@functools.cache
+def _fall_odds(brambles: bool, modifier: int | None) -> Fraction:
     faces = range(1, 7)
     stays = Fraction(1)
-    if rolls_brambles(state, unit):
+    if brambles:
         stays *= Fraction(sum(1 for face in faces if not brambles_fall(face)), 6)
-    modifier = withdraw_modifier(state, unit, to)
     if modifier is not None:
         stays *= Fraction(sum(1 for face in faces if not withdraw_falls(face + modifier)), 6)
     return 1 - stays
