@@ -259,22 +259,37 @@ def _reach(
 
 
 def _continuations(
-    state: TilesState, unit: Unit, points: int, *, charge: bool
+    state: TilesState,
+    unit: Unit,
+    points: int,
+    *,
+    charge: bool,
+    seen: dict[tuple[Coord, bool], float] | None = None,
 ) -> dict[object, float]:
     """The best outcome of each next command of ``unit``'s Move or Charge, ``points`` left:
-    keyed by the tile of the first step, ``"stand"``, ``("attack", target)`` or ``"stay"``."""
+    keyed by the tile of the first step, ``"stand"``, ``("attack", target)`` or ``"stay"``.
+
+    ``seen`` keeps :func:`position` of the unit by tile and posture, the other units where
+    they are in ``state``: a Move's and a Charge's continuations share it."""
     assert unit.at is not None
-    stay = position(state, unit)
+    seen = {} if seen is None else seen
+
+    def placed_position(at: Coord, *, prone: bool) -> float:
+        if (at, prone) not in seen:
+            seen[at, prone] = position(*_placed(state, unit, at, prone=prone))
+        return seen[at, prone]
+
+    stay = placed_position(unit.at, prone=unit.prone)
     found: dict[object, float] = {"stay": stay}
     if unit.prone:
         if points >= 1:
             stood_state, stood = _placed(state, unit, unit.at, prone=False)
-            after = _continuations(stood_state, stood, points - 1, charge=charge)
+            after = _continuations(stood_state, stood, points - 1, charge=charge, seen=seen)
             found["stand"] = max(after.values())
         return found
     for at, (_, first, safe) in _reach(state, unit, points).items():
         there_state, there = _placed(state, unit, at, prone=False)
-        value = base = position(there_state, there)
+        value = base = placed_position(at, prone=False)
         if charge:
             for enemy in rules.adjacent_enemies(there_state, there):
                 value = max(value, melee_value(there_state, there, enemy, charge=True) + base)
@@ -286,17 +301,17 @@ def _continuations(
                     found[key] = max(found.get(key, hit), hit)
             continue
         if safe < 1.0:
-            fell_state, fell = _placed(state, unit, first, prone=True)
-            value = safe * value + (1 - safe) * position(fell_state, fell)
+            value = safe * value + (1 - safe) * placed_position(first, prone=True)
         found[first] = max(found.get(first, value), value)
     return found
 
 
 def _start_plans(state: TilesState, unit: Unit) -> dict[str, float]:
     """What starting a Move or a Charge of ``unit`` promises over leaving it where it is."""
-    stay = position(state, unit)
-    move = max(_continuations(state, unit, unit.stats.move, charge=False).values())
-    charge = max(_continuations(state, unit, unit.stats.move - 1, charge=True).values())
+    seen: dict[tuple[Coord, bool], float] = {}
+    move = max(_continuations(state, unit, unit.stats.move, charge=False, seen=seen).values())
+    charging = _continuations(state, unit, unit.stats.move - 1, charge=True, seen=seen)
+    stay, charge = charging["stay"], max(charging.values())
     return {"move": move - stay, "charge": charge - stay - CHARGE_COST}
 
 
