@@ -276,7 +276,7 @@ def test_the_search_compares_its_root_commands_on_common_dice() -> None:
     state = playing([archer, spear, goblin])
     legal: list[Command] = [Fire(1, "1.crossbow", "2.goblin"), StartMove(1, "1.spear"), EndTurn(1)]
     seeds = [11, 12, 13, 14, 15, 16, 17, 18]
-    guided = _Guided(Spy(), frozenset(), seeds, {})
+    guided = _Guided(Spy(), seeds, {})
     search(guided, RULESET.view(state, "seat-1"), legal, 1, random.Random(3), iterations=12)
     firsts = {command: chances[0] for command, chances in seen.items()}
     assert len(set(firsts.values())) == 1  # each command's first visit, on the same dice

@@ -19,12 +19,13 @@ A command is only chosen if it promises more than doing nothing; ties are
 broken by the bot's own seeded random source.
 
 The ``mcts`` bot (:class:`SearchBot`) searches the heuristic's shortlist with
-the engine's ISMCTS; :func:`quick_scores` and :func:`evaluate` are the search
-game's playout policy and evaluation (``ruleset.SearchGame``).
+the engine's ISMCTS; :func:`heuristic_command` and :func:`evaluate` are the
+search game's playout policy and evaluation (``ruleset.SearchGame``).
 """
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 import random
@@ -151,20 +152,31 @@ def harm(struck: Unit, damage: int, effect: rules.Effect = "") -> float:
 def melee_value(state: TilesState, attacker: Unit, defender: Unit, *, charge: bool) -> float:
     """What ``attacker``'s side expects of its melee attack on ``defender`` (T22-T25)."""
     modifier = rules.melee_modifier(state, attacker, defender, charge=charge)
-    hit, backfire = rules.melee_odds(modifier)
+    hit, backfire = _melee_chances(modifier)
     gain = harm(
         defender, rules.melee_damage(attacker, defender), rules.melee_effect(attacker, defender)
     )
     loss = harm(
         attacker, rules.melee_damage(defender, attacker), rules.melee_effect(defender, attacker)
     )
-    return float(hit) * gain - float(backfire) * loss
+    return hit * gain - backfire * loss
 
 
 def fire_value(state: TilesState, shooter: Unit, target: Unit) -> float:
     """What ``shooter``'s side expects of its Fire at ``target`` (T26)."""
-    odds = rules.fire_odds(rules.fire_modifier(state, shooter, target))
-    return float(odds) * harm(target, rules.fire_damage(shooter, target))
+    odds = _fire_chance(rules.fire_modifier(state, shooter, target))
+    return odds * harm(target, rules.fire_damage(shooter, target))
+
+
+@functools.cache
+def _melee_chances(modifier: int) -> tuple[float, float]:
+    hit, backfire = rules.melee_odds(modifier)
+    return float(hit), float(backfire)
+
+
+@functools.cache
+def _fire_chance(modifier: int) -> float:
+    return float(rules.fire_odds(modifier))
 
 
 def threat(state: TilesState, unit: Unit) -> float:
@@ -191,9 +203,10 @@ def chance(state: TilesState, unit: Unit) -> float:
     """The best attack ``unit`` might make in its own next turn from where it stands."""
     assert unit.at is not None
     best = 0.0
+    standing = replace(unit, prone=False)
     for enemy in rules.on_board(state, rules.other(unit.seat)):
         assert enemy.at is not None
-        if is_shooter(unit) and not rules.fire_problem(state, replace(unit, prone=False), enemy):
+        if is_shooter(unit) and not rules.fire_problem(state, standing, enemy):
             best = max(best, fire_value(state, unit, enemy))
         reach = unit.stats.move - 1 + 1
         if distance(enemy.at, unit.at) <= reach:
@@ -258,21 +271,24 @@ def _reach(
     return best
 
 
+@functools.lru_cache(maxsize=1024)
+def _positions(
+    rows: tuple[str, ...], others: tuple[Unit, ...], unit: Unit
+) -> dict[tuple[Coord, bool], float]:
+    """The memo of :func:`position` of ``unit`` (its tile and posture aside) by tile and
+    posture, ``others`` where they stand on the map of ``rows``: shared by a unit's Move and
+    Charge and by every step of its action, which leave the others where they are."""
+    return {}
+
+
 def _continuations(
-    state: TilesState,
-    unit: Unit,
-    points: int,
-    *,
-    charge: bool,
-    seen: dict[tuple[Coord, bool], float] | None = None,
+    state: TilesState, unit: Unit, points: int, *, charge: bool
 ) -> dict[object, float]:
     """The best outcome of each next command of ``unit``'s Move or Charge, ``points`` left:
-    keyed by the tile of the first step, ``"stand"``, ``("attack", target)`` or ``"stay"``.
-
-    ``seen`` keeps :func:`position` of the unit by tile and posture, the other units where
-    they are in ``state``: a Move's and a Charge's continuations share it."""
+    keyed by the tile of the first step, ``"stand"``, ``("attack", target)`` or ``"stay"``."""
     assert unit.at is not None
-    seen = {} if seen is None else seen
+    others = tuple(u for u in state.units if u.id != unit.id)
+    seen = _positions(state.rows, others, replace(unit, at=None, prone=False))
 
     def placed_position(at: Coord, *, prone: bool) -> float:
         if (at, prone) not in seen:
@@ -284,7 +300,7 @@ def _continuations(
     if unit.prone:
         if points >= 1:
             stood_state, stood = _placed(state, unit, unit.at, prone=False)
-            after = _continuations(stood_state, stood, points - 1, charge=charge, seen=seen)
+            after = _continuations(stood_state, stood, points - 1, charge=charge)
             found["stand"] = max(after.values())
         return found
     for at, (_, first, safe) in _reach(state, unit, points).items():
@@ -308,9 +324,8 @@ def _continuations(
 
 def _start_plans(state: TilesState, unit: Unit) -> dict[str, float]:
     """What starting a Move or a Charge of ``unit`` promises over leaving it where it is."""
-    seen: dict[tuple[Coord, bool], float] = {}
-    move = max(_continuations(state, unit, unit.stats.move, charge=False, seen=seen).values())
-    charging = _continuations(state, unit, unit.stats.move - 1, charge=True, seen=seen)
+    move = max(_continuations(state, unit, unit.stats.move, charge=False).values())
+    charging = _continuations(state, unit, unit.stats.move - 1, charge=True)
     stay, charge = charging["stay"], max(charging.values())
     return {"move": move - stay, "charge": charge - stay - CHARGE_COST}
 
@@ -466,45 +481,14 @@ def fitted_evaluate(state: TilesState, seat: int) -> float:
     return value if seat == active else -value
 
 
-def quick_scores(state: TilesState, legal: Sequence[Command]) -> list[float]:
-    """A cheap judgement of each of ``legal`` in play, for playouts: attack and fire when the
-    odds are good, charge what is in reach, close in, stand up, and otherwise end."""
-    enemies = list(rules.on_board(state, rules.other(legal[0].player)))
-    scores = []
-    for command in legal:
-        match command:
-            case Attack(unit=unit_id, target=target_id):
-                attacker, target = _unit(state, unit_id), _unit(state, target_id)
-                charge = state.action is not None and state.action.unit == unit_id
-                scores.append(melee_value(state, attacker, target, charge=charge))
-            case Fire(unit=unit_id, target=target_id):
-                scores.append(fire_value(state, _unit(state, unit_id), _unit(state, target_id)))
-            case StartCharge(unit=unit_id):
-                unit = _unit(state, unit_id)
-                assert unit.at is not None
-                reach = unit.stats.move - unit.prone
-                near = [e for e in enemies if e.at and 1 < distance(e.at, unit.at) <= reach]
-                scores.append(0.5 if near and not is_shooter(unit) else -1.0)
-            case StartMove(unit=unit_id):
-                unit = _unit(state, unit_id)
-                away = not rules.adjacent_enemies(state, unit)
-                scores.append(0.6 if unit.prone else 0.2 if away and not is_shooter(unit) else -1)
-            case StandUp():
-                scores.append(1.0)
-            case StepTo(to=to):
-                unit = _unit(state, state.action.unit if state.action else "")
-                assert unit.at is not None
-                if rules.adjacent_enemies(state, unit) or not enemies:
-                    scores.append(-1.0)
-                    continue
-                before = min(distance(unit.at, e.at) for e in enemies if e.at)
-                after = min(distance(to, e.at) for e in enemies if e.at)
-                scores.append(0.3 * (before - after) - 0.1 * (rules.tile(state, to) != "."))
-            case EndTurn():
-                scores.append(0.05)
-            case _:
-                scores.append(0.0)
-    return scores
+def heuristic_command(state: TilesState, legal: Sequence[Command]) -> Command:
+    """The heuristic's command among ``legal`` (the first of equal bests: no random source),
+    for a search's playouts."""
+    if len(legal) == 1:
+        return legal[0]
+    scores = score_commands(state, legal)
+    best = max(scores)
+    return next(c for c, s in zip(legal, scores, strict=True) if s >= best - 1e-9)
 
 
 def shortlist(state: TilesState, legal: Sequence[Command], size: int) -> list[Command]:
@@ -516,26 +500,24 @@ def shortlist(state: TilesState, legal: Sequence[Command], size: int) -> list[Co
 
 
 class _Guided:
-    """A search game whose Moves and Charges of ``units`` step as the heuristic would: the
-    search judges a unit's action by the path the bot will take.
+    """The search game remembering the heuristic's commands: past the root, both seats play
+    as the heuristic would (:meth:`.ruleset.SearchGame.legal`), and a search meets a position
+    many times, the next decision some of them again; ``known`` keeps them, by position.
 
     Its root commands are compared on common dice: the n-th visit of every root command
     plays out from the n-th of one list of chance seeds, so that luck weighs less in the
-    difference between two commands than in either. ``steps`` is the heuristic's steps
-    found so far, kept from one search to the next.
+    difference between two commands than in either.
     """
 
     def __init__(
         self,
         game: Game[TilesState, Any, Command, int],
-        units: frozenset[str],
         seeds: Sequence[int],
-        steps: dict[tuple[object, ...], Command],
+        known: dict[tuple[object, ...], Sequence[Command]],
     ) -> None:
         self._game = game
-        self._units = units
         self._seeds = seeds
-        self._steps = steps
+        self._known = known
         self._visits: dict[Command, int] = {}
         self._at_root = False
         self.to_move = game.to_move
@@ -558,21 +540,29 @@ class _Guided:
         return self._game.apply(state, command)
 
     def legal(self, state: TilesState, player: int) -> Sequence[Command]:
-        action = state.action
-        if action is None or action.unit not in self._units:
-            return self._game.legal(state, player)
-        key = (state.units, action)
-        if key not in self._steps:
-            legal = rules.legal_commands(state, player)
-            moving = _moving_scores(state, legal)
-            best = max((c for c in legal if id(c) in moving), key=lambda c: moving[id(c)])
-            self._steps[key] = best if moving[id(best)] > WORTH_DOING else EndAction(player)
-        return (self._steps[key],)
+        # Everything the legal commands and the heuristic's judgement of them depend on.
+        key = (
+            player,
+            state.rows,
+            state.phase,
+            state.turn,
+            state.active,
+            state.acted,
+            state.action,
+            state.units,
+        )
+        known = self._known.get(key)
+        if known is None:
+            known = self._known[key] = self._game.legal(state, player)
+        return known
 
 
 DEFAULT_ITERATIONS: Final = 200
 """The ``mcts`` bot's iterations a decision with a full shortlist (fewer candidates get
 as many a candidate)."""
+MEMORY: Final = 20_000
+"""The most positions whose heuristic commands a ``mcts`` bot remembers from one decision
+to the next."""
 
 
 class SearchBot:
@@ -605,8 +595,7 @@ class SearchBot:
         self.iterations = iterations
         self.shortlist = shortlist
         self.exploration = exploration
-        self._steps: dict[tuple[object, ...], Command] = {}
-        self._turn = -1
+        self._known: dict[tuple[object, ...], Sequence[Command]] = {}
 
     def choose(self, view: object, legal: Sequence[Command]) -> Command:
         """Return the best of the heuristic's shortlist by its mean value after the search.
@@ -628,16 +617,14 @@ class SearchBot:
             if len(legal) == 1:
                 return legal[0]
         candidates = shortlist(state, legal, self.shortlist)
-        units = frozenset(c.unit for c in candidates if isinstance(c, StartMove | StartCharge))
-        if state.turn != self._turn:  # the steps of another turn's positions are no use
-            self._turn = state.turn
-            self._steps.clear()
+        if len(self._known) > MEMORY:
+            self._known.clear()
         # As many iterations a candidate as a full shortlist gets: fewer for a shorter one.
         iterations = -(-self.iterations * len(candidates) // self.shortlist)
         iterations = max(1, min(self.iterations, iterations))
         seeds = [self._random.getrandbits(64) for _ in range(iterations)]
         found = search(
-            _Guided(self._game, units, seeds, self._steps),
+            _Guided(self._game, seeds, self._known),
             view,
             candidates,
             legal[0].player,
@@ -663,10 +650,10 @@ __all__ = [
     "fire_value",
     "fitted_evaluate",
     "harm",
+    "heuristic_command",
     "is_shooter",
     "melee_value",
     "position",
-    "quick_scores",
     "score_commands",
     "shortlist",
     "threat",

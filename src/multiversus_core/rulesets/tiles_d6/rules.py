@@ -193,15 +193,18 @@ def next_to(state: TilesState, at: Coord, seat: Seat) -> tuple[Unit, ...]:
     """The units of ``seat`` on the board next to ``at``, whatever their posture or status
     (T18, T37)."""
     column, row = at
-    return tuple(
-        u
-        for u in state.units
-        if u.seat == seat
-        and u.at is not None
-        and u.at != at
-        and -1 <= u.at[0] - column <= 1
-        and -1 <= u.at[1] - row <= 1
-    )
+    found = []
+    for u in state.units:  # a loop, not a generator: the bots ask this very often
+        there = u.at
+        if (
+            there is not None
+            and u.seat == seat
+            and there != at
+            and -1 <= there[0] - column <= 1
+            and -1 <= there[1] - row <= 1
+        ):
+            found.append(u)
+    return tuple(found)
 
 
 def is_adjacent_tile(state: TilesState, at: Coord, seat: Seat) -> bool:
@@ -272,7 +275,7 @@ def melee_modifier(state: TilesState, attacker: Unit, defender: Unit, *, charge:
 def fire_modifier(state: TilesState, shooter: Unit, target: Unit) -> int:
     """What is added to the die of a Fire (T26, T20, T34)."""
     assert shooter.at is not None and target.at is not None
-    brambles = any(tile(state, at) == BRAMBLES for at in crossed(shooter.at, target.at))
+    brambles = _brambles_between(state.rows, shooter.at, target.at)
     return (
         shooter.stats.ranged
         - target.stats.evade
@@ -281,6 +284,12 @@ def fire_modifier(state: TilesState, shooter: Unit, target: Unit) -> int:
         - target.prone
         - brambles
     )
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _brambles_between(rows: tuple[str, ...], a: Coord, b: Coord) -> bool:
+    # Whether a shot from a to b crosses brambles (T20, T34): the map's tiles alone decide.
+    return any(rows[at[1]][at[0]] == BRAMBLES for at in crossed(a, b))
 
 
 def melee_result(face: int, modifier: int) -> AttackResult:
@@ -753,15 +762,28 @@ def step_cost(state: TilesState, unit: Unit) -> int:
 def step_problem(state: TilesState, unit: Unit, to: Coord) -> str:
     """Why the unit cannot step to ``to``, or "" (T5, T33)."""
     assert unit.at is not None
-    grid = grid_of(state)
-    if not grid.contains(to):
-        return "it is off the board"
-    if not is_adjacent(unit.at, to):
-        return "a step goes to one of the 8 neighbouring tiles"
+    terrain = _terrain_problem(state.rows, unit.at, to)
+    if terrain and terrain != _BLOCKED:
+        return terrain
     if unit_at(state, to) is not None:
         return "a unit stands there"
-    if not step_open(grid, unit.at, to, lambda at: tile(state, at) in BLOCKS_MOVEMENT):
-        return "the tile, or the corner it passes, blocks movement"
+    return terrain
+
+
+_BLOCKED: Final = "the tile, or the corner it passes, blocks movement"
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _terrain_problem(rows: tuple[str, ...], start: Coord, to: Coord) -> str:
+    # What the map's tiles alone say of a step (T5, T33), found once a pair of tiles; units
+    # are the caller's to check, between the grid's problems and the terrain's.
+    grid = Grid(len(rows[0]), len(rows))
+    if not grid.contains(to):
+        return "it is off the board"
+    if not is_adjacent(start, to):
+        return "a step goes to one of the 8 neighbouring tiles"
+    if not step_open(grid, start, to, lambda at: rows[at[1]][at[0]] in BLOCKS_MOVEMENT):
+        return _BLOCKED
     return ""
 
 

@@ -39,7 +39,7 @@ from multiversus_core.rulesets.tiles_d6.bots import (
     HeuristicBot,
     SearchBot,
     evaluate,
-    quick_scores,
+    heuristic_command,
 )
 from multiversus_core.rulesets.tiles_d6.content import find_map, find_roster
 from multiversus_core.rulesets.tiles_d6.model import (
@@ -154,9 +154,10 @@ def with_recorded_chance(command: Command, events: Sequence[msgspec.Struct]) -> 
 
 
 class SearchGame:
-    """tiles-d6 as information-set MCTS sees it: a playout runs with quick judgements
-    (:func:`.bots.quick_scores`) to the end of the enemy's turn after the one it began in,
-    and is judged by what each side has left and how its units stand
+    """tiles-d6 as information-set MCTS sees it: both seats play as the heuristic would
+    (:func:`.bots.heuristic_command`), so that a search weighs the dice and the heuristic
+    opponent's answer; a playout runs to the end of the enemy's turn after the one it began
+    in, and is judged by what each side has left and how its units stand
     (:func:`.bots.evaluate`)."""
 
     determinize = staticmethod(determinize)
@@ -171,15 +172,11 @@ class SearchGame:
         return next(iter(rules.to_act(state)), None)
 
     def legal(self, state: TilesState, player: Seat) -> Sequence[Command]:
-        """The commands the search considers: in play, the few rated best by
-        :func:`.bots.quick_scores` (the one best while a unit moves); else every legal one."""
+        """In play, the one command the heuristic gives; else every legal one."""
         legal = rules.legal_commands(state, player)
         if state.phase != "play" or len(legal) <= 1:
             return legal
-        scores = quick_scores(state, legal)
-        ranked = sorted(range(len(legal)), key=lambda i: -scores[i])
-        keep = 1 if state.action is not None else SEARCH_WIDTH
-        return tuple(legal[i] for i in ranked[:keep])
+        return (heuristic_command(state, legal),)
 
     def apply(self, state: TilesState, command: Command) -> TilesState:
         """The state after ``command``."""
@@ -195,16 +192,11 @@ class SearchGame:
         return state.phase == "over" or state.turn >= start.turn + 2
 
     def playout(self, state: TilesState, legal: Sequence[Command], rng: random.Random) -> Command:
-        """The best of ``legal`` by :func:`.bots.quick_scores`, a little noise breaking near
-        ties; at random outside play."""
-        if state.phase != "play":
-            return rng.choice(legal)
-        scores = quick_scores(state, legal)
-        return max(zip(legal, scores, strict=True), key=lambda p: p[1] + 0.2 * rng.random())[0]
+        """The heuristic's command (the one :meth:`legal` gives in play); at random outside
+        play."""
+        return legal[0] if len(legal) == 1 else rng.choice(legal)
 
 
-SEARCH_WIDTH: Final = 5
-"""The commands a search considers at a choice of which unit does what, past the root."""
 SEARCH_GAME: Final = SearchGame()
 
 
