@@ -15,6 +15,7 @@ from msgspec.structs import replace
 
 from multiversus_core.engine.errors import IllegalCommandError
 from multiversus_core.engine.ismcts import SearchResult, search
+from multiversus_core.engine.open_game import with_fresh_seed
 from multiversus_core.engine.play import play_match
 from multiversus_core.rulesets.tiles_d6 import bots, rules
 from multiversus_core.rulesets.tiles_d6.bots import (
@@ -281,6 +282,78 @@ def test_the_search_compares_its_root_commands_on_common_dice() -> None:
     firsts = {command: chances[0] for command, chances in seen.items()}
     assert len(set(firsts.values())) == 1  # each command's first visit, on the same dice
     assert all(len(set(chances)) == len(chances) for chances in seen.values())
+
+
+def test_the_search_plays_out_as_the_heuristic_would_for_both_seats() -> None:
+    captain = unit("1.captain", 1, (2, 2), combat=4, strength=4)
+    down = unit("2.goblin", 2, (3, 2), prone=True, health=1, defense=0)
+    far = unit("2.other", 2, (5, 5))
+    state = playing([captain, down, far])
+    legal = rules.legal_commands(state, 1)
+    assert len(legal) > 1
+    assert SEARCH_GAME.legal(state, 1) == (Attack(1, "1.captain", "2.goblin"),)
+    assert SEARCH_GAME.legal(state, 1) == (choose(HeuristicBot(1), state),)
+    theirs = playing([replace(captain, prone=True), replace(down, prone=False), far], active=2)
+    assert SEARCH_GAME.legal(theirs, 2) == (choose(HeuristicBot(1), theirs, seat=2),)
+    ogre = unit("1.ogre", 1, (0, 2), combat=3, strength=5, move=4)
+    _, moving = rules.decide(StartMove(1, "1.ogre"), playing([ogre, far]))
+    step = SEARCH_GAME.legal(moving, 1)
+    assert len(step) == 1 and isinstance(step[0], StepTo)
+    assert SEARCH_GAME.playout(moving, step, random.Random(1)) == step[0]
+
+
+def test_the_heuristic_s_command_in_a_playout_is_the_first_of_equal_bests(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = playing([unit("1.a", 1, (0, 0)), unit("1.b", 1, (0, 5)), unit("2.z", 2, (5, 5))])
+    legal = rules.legal_commands(state, 1)
+    monkeypatch.setattr(bots, "score_commands", lambda state, legal: [1.0] * len(legal))
+    assert bots.heuristic_command(state, legal) == legal[0]
+    monkeypatch.setattr(
+        bots, "score_commands", lambda state, legal: [0.0, *[1.0] * 9][: len(legal)]
+    )
+    assert bots.heuristic_command(state, legal) == legal[1]
+
+
+def test_the_search_remembers_the_heuristic_s_command_in_a_position() -> None:
+    asked: list[TilesState] = []
+
+    class Spy(SearchGame):
+        def legal(self, state: TilesState, player: int) -> Sequence[Command]:
+            asked.append(state)
+            return super().legal(state, player)
+
+    spear = unit("1.spear", 1, (0, 0))
+    state = playing([spear, unit("2.z", 2, (5, 5))])
+    known: dict[tuple[object, ...], Sequence[Command]] = {}
+    guided = _Guided(Spy(), [1], known)
+    first = guided.legal(state, 1)
+    assert guided.legal(state, 1) == first and len(asked) == 1  # remembered
+    assert _Guided(Spy(), [1], known).legal(with_fresh_chance(state), 1) == first
+    assert len(asked) == 1  # by the next search too, whatever the dice to come
+    moved = playing([replace(spear, at=(1, 1)), unit("2.z", 2, (5, 5))])
+    guided.legal(moved, 1)
+    assert len(asked) == 2  # another position is asked anew
+
+
+def with_fresh_chance(state: TilesState) -> TilesState:
+    return with_fresh_seed(state, random.Random(99))
+
+
+def test_a_unit_s_worth_on_a_tile_is_remembered_only_with_the_others_where_they_were() -> None:
+    ogre = unit("1.ogre", 1, (0, 2), combat=3, strength=5, move=4)
+    near = playing([ogre, unit("2.goblin", 2, (3, 2), strength=2, health=5)])
+    far = playing([ogre, unit("2.goblin", 2, (5, 5), strength=2, health=5)])
+    hurt = playing([replace(ogre, health=1), unit("2.goblin", 2, (3, 2), strength=2, health=5)])
+    fresh = {}
+    for state in (near, far, hurt):
+        bots._positions.cache_clear()
+        fresh[state] = bots._start_plans(state, state.units[0])
+    bots._positions.cache_clear()
+    for _ in range(2):  # remembered from the first pass, each as if found afresh
+        for state in (near, far, hurt):
+            assert bots._start_plans(state, state.units[0]) == fresh[state]
+    assert fresh[near] != fresh[far] and fresh[near] != fresh[hurt]
 
 
 def test_features_count_a_sides_injuries_hurt_and_statuses() -> None:

@@ -243,6 +243,18 @@ def test_t5_a_step_may_not_enter_a_blocking_or_occupied_tile_nor_cut_a_solid_cor
     assert StepTo(1, (2, 2)) not in rules.legal_commands(moving, 1)  # a friend stands there
 
 
+def test_t5_a_step_s_terrain_is_the_map_s_own_each_map_answering_for_itself() -> None:
+    walker = unit("1.a", 1, (0, 0))
+    units = [walker, unit("2.z", 2, (5, 5))]
+    walled, open_ground = playing(units, (".#....", *OPEN[1:])), playing(units)
+    for _ in range(2):  # asked again, each map still gives its own answer
+        assert "blocks" in rules.step_problem(walled, walker, (1, 0))
+        assert rules.step_problem(open_ground, walker, (1, 0)) == ""
+    crowded = playing([*units, unit("1.b", 1, (1, 0))])  # the tile is open, the unit bars it
+    assert rules.step_problem(crowded, walker, (1, 0)) == "a unit stands there"
+    assert rules.step_problem(crowded, walker, (2, 0)).startswith("a step goes to one of")
+
+
 def test_t33_units_never_bar_a_diagonal_step_but_on_its_destination() -> None:
     units = [
         unit("1.a", 1, (1, 1)),
@@ -536,6 +548,15 @@ def test_t34_only_tiles_the_line_crosses_count_for_brambles_the_target_s_does() 
     rows = ("......", "......", "..^...", "......", "......", "......")
     state = playing([_shooter(), target], rows)
     assert rules.fire_modifier(state, state.units[0], target) == 3 - 3 - 0 - 1
+
+
+def test_t20_brambles_on_a_line_of_fire_are_the_map_s_own_each_map_answering_for_itself() -> None:
+    target = unit("2.c", 2, (0, 4))
+    thorny = playing([_shooter(), target], ("......", "......", "^.....", *OPEN[3:]))
+    open_ground = playing([_shooter(), target])
+    for _ in range(2):  # asked again, each map still gives its own answer
+        assert rules.fire_modifier(thorny, thorny.units[0], target) == 3 - 3 - 1 - 1
+        assert rules.fire_modifier(open_ground, open_ground.units[0], target) == 3 - 3 - 1
 
 
 # --- set-up ---------------------------------------------------------------------------------
