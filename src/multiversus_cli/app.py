@@ -13,12 +13,16 @@ import importlib
 import inspect
 import sys
 from collections.abc import Callable, Sequence
-from typing import Annotated, Any, Final
+from typing import TYPE_CHECKING, Annotated, Any, Final
 
 import typer
 from typer.core import TyperGroup
 
 from multiversus_cli import usage
+
+if TYPE_CHECKING:
+    # The types TyperGroup's methods take (Typer ships its own copy of click).
+    from typer._click import Context, HelpFormatter
 
 COMMANDS: Final[dict[str, str]] = {
     "play": "Play a match: you against a bot, two people at one screen, or two bots.",
@@ -91,10 +95,10 @@ _BUILDERS: Final[dict[str, Callable[[], Any]]] = {
 class _LazyGroup(TyperGroup):
     """The root group: builds a command (importing its module) only when it is used."""
 
-    def list_commands(self, ctx: typer.Context) -> list[str]:
+    def list_commands(self, ctx: Context) -> list[str]:
         return list(COMMANDS)
 
-    def get_command(self, ctx: typer.Context, cmd_name: str) -> Any:
+    def get_command(self, ctx: Context, cmd_name: str) -> Any:
         if cmd_name not in self.commands and cmd_name in _BUILDERS:
             self.commands[cmd_name] = _BUILDERS[cmd_name]()
         return self.commands.get(cmd_name)
@@ -105,6 +109,7 @@ class _LazyGroup(TyperGroup):
         prog_name: str | None = None,
         complete_var: str | None = None,
         standalone_mode: bool = True,
+        windows_expand_args: bool = True,
         **extra: Any,
     ) -> Any:
         """Run the program; a mistake on the command line is told in one line (exit 2).
@@ -113,9 +118,23 @@ class _LazyGroup(TyperGroup):
         """
         argv = list(sys.argv[1:] if args is None else args)
         if not standalone_mode:
-            return super().main(argv, prog_name, complete_var, False, **extra)
+            return super().main(
+                argv,
+                prog_name,
+                complete_var,
+                False,
+                windows_expand_args=windows_expand_args,
+                **extra,
+            )
         try:
-            result = super().main(argv or ["--help"], prog_name, complete_var, False, **extra)
+            result = super().main(
+                argv or ["--help"],
+                prog_name,
+                complete_var,
+                False,
+                windows_expand_args=windows_expand_args,
+                **extra,
+            )
         except Exception as error:
             if type(error).__name__ == "NoArgsIsHelpError":
                 typer.echo(error.ctx.get_help())  # type: ignore[attr-defined]
@@ -129,11 +148,11 @@ class _LazyGroup(TyperGroup):
             sys.exit(int(error.exit_code))  # type: ignore[attr-defined]
         sys.exit(result if isinstance(result, int) else 0)
 
-    def format_help(self, ctx: typer.Context, formatter: Any) -> None:
+    def format_help(self, ctx: Context, formatter: HelpFormatter) -> None:
         # Plain help (click's), without rich: the root help only lists the commands.
         super(TyperGroup, self).format_help(ctx, formatter)
 
-    def format_commands(self, ctx: typer.Context, formatter: Any) -> None:
+    def format_commands(self, ctx: Context, formatter: HelpFormatter) -> None:
         # The one-line helps from COMMANDS, without importing the commands.
         with formatter.section("Commands"):
             formatter.write_dl(list(COMMANDS.items()))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from html import escape
-from typing import Final
+from typing import Any, Final, cast
 
 import msgspec
 
@@ -69,7 +69,8 @@ def side_page(log: RedactedLog) -> Page:
     """
     if log.viewer == "referee":
         raise ValueError("a view log is one side's or the public's: use referee_page")
-    who: PlayerViewer = log.viewer
+    # Not the referee, so one of this game's viewers (redact_log checks it).
+    who = cast(PlayerViewer, log.viewer)
     filled = replayable(log)
     return _page(filled.header, filled.entries, who, lambda state: view(state, who))
 
@@ -105,8 +106,8 @@ def referee_view(state: MatchState) -> MatchView:
 
 
 def _page(
-    header: LogHeader,
-    entries: Sequence[LogEntry],
+    header: LogHeader[Any],
+    entries: Sequence[LogEntry[Any, Any]],
     who: Viewer,
     shown: Callable[[MatchState], MatchView],
 ) -> Page:

@@ -311,19 +311,21 @@ class DaskRunner:
         """
         try:
             import distributed
+            from distributed.comm.addressing import get_address_host_port
         except ImportError:
             raise ClusterError(INSTALL_DASK) from None
         self._distributed = distributed
         self._play = play
         try:
             # A malformed address fails here, before a half-made client lingers until exit.
-            distributed.comm.get_address_host_port(address)
+            get_address_host_port(address)
         except ValueError as exc:
             raise ClusterError(f"not a Dask scheduler address {address!r}: {exc}") from None
         except NotImplementedError:  # a transport without host and port: let the client try
             pass
         try:
-            self._client = distributed.Client(
+            # Dask's Client and its methods are not annotated.
+            self._client = distributed.Client(  # type: ignore[no-untyped-call]
                 address, timeout=CONNECT_TIMEOUT, set_as_default=False
             )
         except (OSError, TimeoutError, ValueError) as exc:
@@ -332,15 +334,15 @@ class DaskRunner:
         try:
             self._check_workers()
         except BaseException:
-            self._client.close()
+            self._client.close()  # type: ignore[no-untyped-call]
             raise
-        self.workers = max(1, sum(self._client.nthreads().values()))
+        self.workers = max(1, sum(self._client.nthreads().values()))  # type: ignore[no-untyped-call]
 
     def _check_workers(self) -> None:
         import multiversus_core
 
         deadline = time.monotonic() + CONNECT_TIMEOUT
-        while not self._client.nthreads():
+        while not self._client.nthreads():  # type: ignore[no-untyped-call]
             if time.monotonic() > deadline:
                 raise ClusterError("the Dask scheduler has no worker")
             time.sleep(0.1)
@@ -415,7 +417,7 @@ class DaskRunner:
         return 1 + int(dask.config.get("distributed.scheduler.allowed-failures"))
 
     def close(self, wait: bool = True) -> None:
-        self._client.close()
+        self._client.close()  # type: ignore[no-untyped-call]
 
 
 def _engine_version() -> str:

@@ -92,7 +92,8 @@ def _is_option(param: Any) -> bool:
 def _label(param: Any) -> str:
     """An option by its longest name (``--format``), an argument by its metavar (``LOG``)."""
     if _is_option(param):
-        return max(param.opts, key=len)
+        longest: str = max(param.opts, key=len)
+        return longest
     return str(param.metavar or param.name or "").upper()
 
 

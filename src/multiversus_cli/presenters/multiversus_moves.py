@@ -78,8 +78,8 @@ def typed_move(
     if figure is None:
         movers = sorted({labels.get(c.figure, c.figure) for c in steps})
         first = movers[0].lower()
-        route = found.re is _ROUTE
-        example = f"m {first} {found['c']},{found['r']}" if route else f"{first} {found['key']}"
+        routed = found.re is _ROUTE
+        example = f"m {first} {found['c']},{found['r']}" if routed else f"{first} {found['key']}"
         return Typed(
             problem=f"Several figures can step ({', '.join(movers)}): name one, as in '{example}'."
         )

@@ -507,7 +507,8 @@ class Desk:
         if typed.problem is not None:
             self.out.print(f"{typed.problem} Type h for help.", style="yellow", markup=False)
             return None
-        first, *rest = typed.steps
+        steps: tuple[Command, ...] = typed.steps  # so that rest is a list[Command]
+        first, *rest = steps
         self._route = (seat, rest)
         return first
 

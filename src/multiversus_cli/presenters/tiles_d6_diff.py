@@ -14,8 +14,9 @@ from multiversus_cli.differences import (
     record_line,
     words,
 )
+from multiversus_core.engine.grid import square_name as square
 from multiversus_core.rulesets.tiles_d6.model import TilesState, Unit
-from multiversus_core.rulesets.tiles_d6.words import square, unit_name
+from multiversus_core.rulesets.tiles_d6.words import unit_name
 
 _UNIT_FIELDS: Final = ("at", "health", "prone", "stunned", "concussed", "injured")
 """A unit's fields that change in play, in the order a line tells them."""

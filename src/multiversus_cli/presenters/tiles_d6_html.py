@@ -39,6 +39,7 @@ from multiversus_cli.replay_page import (
     seat_html,
     viewer_words,
 )
+from multiversus_core.engine.grid import square_name as square
 from multiversus_core.engine.ruleset import REFEREE, Seat
 from multiversus_core.rulesets.tiles_d6.content import find_map
 from multiversus_core.rulesets.tiles_d6.model import TilesState
@@ -54,7 +55,7 @@ from multiversus_core.rulesets.tiles_d6.render import (
     where_words,
 )
 from multiversus_core.rulesets.tiles_d6.ruleset import RULESET
-from multiversus_core.rulesets.tiles_d6.words import square, unit_name
+from multiversus_core.rulesets.tiles_d6.words import unit_name
 
 # --- what the board is drawn from -------------------------------------------------------------
 

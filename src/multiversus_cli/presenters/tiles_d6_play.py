@@ -36,6 +36,7 @@ from multiversus_cli.play_any import (
 from multiversus_cli.presenters.tiles_d6_text import board, letters
 from multiversus_core.engine.grid import distance
 from multiversus_core.engine.grid import parse_square_name as parse_square
+from multiversus_core.engine.grid import square_name as square
 from multiversus_core.engine.render import square_list
 from multiversus_core.engine.ruleset import Seat
 from multiversus_core.engine.text import printable
@@ -57,7 +58,7 @@ from multiversus_core.rulesets.tiles_d6.model import (
     TilesState,
     Unit,
 )
-from multiversus_core.rulesets.tiles_d6.words import own_name, square
+from multiversus_core.rulesets.tiles_d6.words import own_name
 
 GAME: Final = "tiles-d6"
 MOST_CHOICES: Final = 12

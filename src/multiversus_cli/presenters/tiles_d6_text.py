@@ -20,6 +20,7 @@ from rich.text import Text
 
 from multiversus_cli import transcript
 from multiversus_cli.grid_text import FRAME_STYLE, coloured, with_result
+from multiversus_core.engine.grid import square_name as square
 from multiversus_core.engine.ruleset import REFEREE, Seat
 from multiversus_core.engine.text import printable
 from multiversus_core.rulesets.tiles_d6 import rules
@@ -36,7 +37,6 @@ from multiversus_core.rulesets.tiles_d6.ruleset import RULESET
 from multiversus_core.rulesets.tiles_d6.words import (
     describe_command,
     own_name,
-    square,
     where,
 )
 
