@@ -92,10 +92,7 @@ class HeuristicBot:
         if len(legal) == 1:
             return legal[0]
         state: TilesState = view.state  # type: ignore[attr-defined]
-        scores = score_commands(state, legal)
-        best = max(scores)
-        picks = [c for c, s in zip(legal, scores, strict=True) if s >= best - 1e-9]
-        return self._random.choice(picks)
+        return self._random.choice(_best_commands(state, legal))
 
     def __repr__(self) -> str:
         return "HeuristicBot(...)"
@@ -484,11 +481,14 @@ def fitted_evaluate(state: TilesState, seat: int) -> float:
 def heuristic_command(state: TilesState, legal: Sequence[Command]) -> Command:
     """The heuristic's command among ``legal`` (the first of equal bests: no random source),
     for a search's playouts."""
-    if len(legal) == 1:
-        return legal[0]
+    return legal[0] if len(legal) == 1 else _best_commands(state, legal)[0]
+
+
+def _best_commands(state: TilesState, legal: Sequence[Command]) -> list[Command]:
+    """The commands of ``legal`` that promise most (equal bests in ``legal``'s order)."""
     scores = score_commands(state, legal)
     best = max(scores)
-    return next(c for c, s in zip(legal, scores, strict=True) if s >= best - 1e-9)
+    return [c for c, s in zip(legal, scores, strict=True) if s >= best - 1e-9]
 
 
 def shortlist(state: TilesState, legal: Sequence[Command], size: int) -> list[Command]:
