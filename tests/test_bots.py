@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import json
+import math
 import random
 from collections.abc import Sequence
 from fractions import Fraction
@@ -23,8 +24,15 @@ from multiversus_core.rulesets.multiversus.bots.heuristic import (
     HeuristicBot,
     initiative_loss_odds,
     push_luck_risk,
+    rate_reactions,
+    rate_selections,
 )
-from multiversus_core.rulesets.multiversus.bots.search import DEFAULT_ITERATIONS, SearchBot
+from multiversus_core.rulesets.multiversus.bots.search import (
+    DEFAULT_ITERATIONS,
+    GAME,
+    MODEL_TEMPERATURE,
+    SearchBot,
+)
 from multiversus_core.rulesets.multiversus.bots.specs import (
     BOT_NAMES,
     Bot,
@@ -38,7 +46,7 @@ from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.selections import active_selections, reactive_selections
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import Seat, other_side
-from multiversus_core.rulesets.multiversus.units import coin_unit
+from multiversus_core.rulesets.multiversus.units import coin_colour, coin_unit
 from multiversus_core.rulesets.multiversus.variants import VARIANTS
 from multiversus_core.rulesets.multiversus.views import MatchView, view, viewer_of
 from tests.positions import at
@@ -219,10 +227,86 @@ def test_a_determinization_looks_exactly_like_the_view_it_came_from(seed: int) -
     state, seat = position(seed, wanted_hidden=False)
     viewer = viewer_of(state, seat)
     seen = view(state, viewer)
-    sample = determinize(seen, random.Random(seed))
-    assert replace(view(sample, viewer), settings=seen.settings) == seen
-    assert sample.settings.seed != state.settings.seed or seed == 0
-    assert legal_commands(sample, seat) == legal_commands(state, seat)
+    for sample in (
+        determinize(seen, random.Random(seed)),
+        GAME.determinize(seen, random.Random(seed)),
+    ):
+        assert replace(view(sample, viewer), settings=seen.settings) == seen
+        assert sample.settings.seed != state.settings.seed or seed == 0
+        assert legal_commands(sample, seat) == legal_commands(state, seat)
+
+
+SPREAD = 23
+"""A match whose first reactive selection with more than four choices has ratings far apart."""
+
+
+def reacting(seed: int) -> tuple[MatchState, Seat]:
+    """Random play to a reactive selection, the active one made and hidden from its seat."""
+    state = start_match(match_settings(seed))
+    bots = {1: RandomBot(seed), 2: RandomBot(seed + 1)}
+    while not state.is_over:
+        seat = decider_seat(state)
+        assert seat is not None
+        if state.pending == "react" and len(legal_commands(state, seat)) > 4:
+            return state, seat
+        state, _ = apply(state, command_for(bots[seat], state, seat))
+    pytest.fail(f"no reactive selection in match {seed}")
+
+
+def shares(ratings: Sequence[float]) -> list[float]:
+    """The share of draws each rating should get from the search's model."""
+    weights = [math.exp((r - max(ratings)) / MODEL_TEMPERATURE) for r in ratings]
+    return [w / sum(weights) for w in weights]
+
+
+def test_the_search_draws_a_hidden_selection_as_the_heuristic_rates_it_not_alike() -> None:
+    state, seat = reacting(SPREAD)
+    side = other_side(state.side_of(seat) or "heroes")
+    seen = view(state, viewer_of(state, seat))
+    first = determinize(seen, random.Random(0))
+    assert first.activation is not None and first.activation.coin is not None
+    options = [
+        (coin, actions)
+        for coin in (*first.piles(side).stash, first.activation.coin)
+        for actions in active_selections(first, first.unit(coin_unit(coin)))
+    ]
+    ratings = rate_selections(
+        first, side, [(coin_unit(c), a, coin_colour(c)) for c, a in options], active=True
+    )
+    best = max(range(len(options)), key=lambda i: ratings[i])
+    expected = shares(ratings)[best]
+    assert expected > 3 / len(options)
+
+    def drawn(sample: MatchState) -> tuple[str | None, tuple[str, ...]]:
+        assert sample.activation is not None
+        return sample.activation.coin, sample.activation.actions
+
+    rng = random.Random(1)
+    modelled = [drawn(GAME.determinize(seen, rng)) for _ in range(400)]
+    alike = [drawn(determinize(seen, rng)) for _ in range(400)]
+    assert abs(modelled.count(options[best]) / 400 - expected) < 0.06
+    assert abs(alike.count(options[best]) / 400 - 1 / len(options)) < 0.06
+
+
+def test_the_search_models_a_reactive_selection_and_searches_every_other_decision() -> None:
+    state, seat = reacting(SPREAD)
+    legal = legal_commands(state, seat)
+    side = state.side_of(seat)
+    assert side is not None
+    ratings = rate_reactions(state, side, legal)
+    expected = shares([r for r, _ in ratings])
+    best = max(range(len(ratings)), key=lambda i: expected[i])
+    assert expected[best] > 3 / len(ratings)
+    rng = random.Random(2)
+    drawn = [GAME.modelled(state, legal, rng) for _ in range(400)]
+    assert all(d in legal for d in drawn)
+    assert abs(drawn.count(ratings[best][1]) / 400 - expected[best]) < 0.06
+    other = position(4, wanted_hidden=False)[0]
+    for state in (start_match(match_settings(4)), other):
+        if state.pending != "react":
+            seat = decider_seat(state)
+            assert seat is not None
+            assert GAME.modelled(state, legal_commands(state, seat), rng) is None
 
 
 # --- the evaluation and the odds ------------------------------------------------------
@@ -329,6 +413,60 @@ class Nim:
 
     def playout(self, state: tuple[int, int], legal: Sequence[int], rng: random.Random) -> int:
         return rng.choice(list(legal))
+
+    def modelled(
+        self, state: tuple[int, int], legal: Sequence[int], rng: random.Random
+    ) -> int | None:
+        return None
+
+
+class Pennies:
+    """Seat 0 shows 1 or 2, then seat 1 does, unseen by seat 0 in truth; seat 0 wins if they
+    differ. Seat 1's choice is modelled as ``answer`` if given."""
+
+    def __init__(self, answer: int | None) -> None:
+        self.answer = answer
+
+    def to_move(self, state: tuple[int, ...]) -> int | None:
+        return None if len(state) == 2 else len(state)
+
+    def legal(self, state: tuple[int, ...], player: int) -> Sequence[int]:
+        return [1, 2]
+
+    def apply(self, state: tuple[int, ...], command: int) -> tuple[int, ...]:
+        return (*state, command)
+
+    def determinize(self, view: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
+        return view
+
+    def evaluate(self, state: tuple[int, ...], player: int) -> float:
+        won = state[0] != state[1]
+        return 1.0 if won == (player == 0) else -1.0
+
+    def is_horizon(self, start: tuple[int, ...], state: tuple[int, ...]) -> bool:
+        return False
+
+    def playout(self, state: tuple[int, ...], legal: Sequence[int], rng: random.Random) -> int:
+        return rng.choice(list(legal))
+
+    def modelled(
+        self, state: tuple[int, ...], legal: Sequence[int], rng: random.Random
+    ) -> int | None:
+        return self.answer if len(state) == 1 else None
+
+
+def test_a_modelled_decision_is_played_as_the_model_says_never_answered_by_the_tree() -> None:
+    # As a node, seat 1's choice answers seat 0's, which it cannot see: every choice loses.
+    searched = search(Pennies(None), (), [1, 2], 0, random.Random(1), iterations=200)
+    assert max(searched.values.values()) < 0
+    # Modelled, in the tree and the playouts alike, the choice that beats the model wins.
+    modelled = search(Pennies(1), (), [1, 2], 0, random.Random(1), iterations=200)
+    assert modelled.command == 2
+    assert modelled.values == {1: -1.0, 2: 1.0}
+    # A new node's first visit plays out at once: the model answers there too.
+    for seed in range(10):
+        first = search(Pennies(1), (), [1, 2], 0, random.Random(seed), iterations=2)
+        assert first.values == {1: -1.0, 2: 1.0}
 
 
 @pytest.mark.parametrize(("pile", "winning"), [(4, 1), (5, 2), (7, 1), (8, 2)])

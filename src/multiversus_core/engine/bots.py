@@ -235,6 +235,9 @@ class GuidedGame:
     def playout(self, state: Any, legal: Sequence[Any], rng: random.Random) -> Any:
         return self.game.playout(state, legal, rng)
 
+    def modelled(self, state: Any, legal: Sequence[Any], rng: random.Random) -> Any:
+        return self.game.modelled(state, legal, rng)
+
 
 class ShortlistBot(_Searcher):
     """Information-set MCTS (:mod:`.ismcts`) over the few commands a heuristic rates best,

@@ -10,6 +10,12 @@ expands one new node, plays out with the game's playout policy until the
 game's horizon (for example the end of the turn), and backs up the game's
 evaluation of where the playout stopped.
 
+A decision the game *models* (:meth:`Game.modelled`) has no node: the model's
+command is played, in the tree and in the playout alike. This is for a hidden
+choice made at the same time as a choice above it in the tree (a sealed bid,
+a secret reaction): as a node it would be chosen knowing what it cannot know,
+and the search would expect every choice of its own to be answered perfectly.
+
 The game is anything with the few operations of :class:`Game`: it knows
 nothing of Multiversus (:mod:`~.bots.search` adapts Multiversus).
 With an iteration budget and a seed the search is reproducible; a budget in
@@ -63,6 +69,11 @@ class Game(Protocol[S, V, C, P]):
 
     def playout(self, state: S, legal: Sequence[C], rng: random.Random) -> C:
         """Choose a command during a playout (the default policy)."""
+        ...
+
+    def modelled(self, state: S, legal: Sequence[C], rng: random.Random) -> C | None:
+        """Return the command the game's model of the player gives, played without a node of
+        the tree, or None to search the decision (never asked at the root)."""
         ...
 
 
@@ -158,6 +169,11 @@ def _iterate(
         if player is None or (node is not root and game.is_horizon(start, state)):
             break
         moves = legal if node is root else game.legal(state, player)
+        if node is not root:
+            model = game.modelled(state, moves, rng)
+            if model is not None:
+                state = game.apply(state, model)
+                continue
         untried = [m for m in moves if m not in node.children]
         for m in moves:
             if m in node.children:
@@ -179,7 +195,9 @@ def _iterate(
         player = game.to_move(state)
         if player is None or game.is_horizon(start, state):
             break
-        state = game.apply(state, game.playout(state, game.legal(state, player), rng))
+        moves = game.legal(state, player)
+        model = game.modelled(state, moves, rng)
+        state = game.apply(state, game.playout(state, moves, rng) if model is None else model)
     reward = game.evaluate(state, observer)
     for visited in path:
         visited.visits += 1

@@ -91,6 +91,12 @@ class SearchGame:
         """Choose at random."""
         return rng.choice(legal)
 
+    def modelled(
+        self, state: SealedBidsState, legal: Sequence[Command], rng: random.Random
+    ) -> Command | None:
+        """None: every bid is searched, in seat order."""
+        return None
+
 
 class SealedBidsRuleset:
     """The game of Sealed Bids, as the engine sees it: each member of the

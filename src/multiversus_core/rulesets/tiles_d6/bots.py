@@ -524,6 +524,7 @@ class _Guided:
         self.evaluate = game.evaluate
         self.is_horizon = game.is_horizon
         self.playout = game.playout
+        self.modelled = game.modelled
 
     def determinize(self, view: object, rng: random.Random) -> TilesState:
         # Each iteration draws a state, then applies a root command first (ismcts._iterate).

@@ -196,6 +196,12 @@ class SearchGame:
         play."""
         return legal[0] if len(legal) == 1 else rng.choice(legal)
 
+    def modelled(
+        self, state: TilesState, legal: Sequence[Command], rng: random.Random
+    ) -> Command | None:
+        """None: every decision is searched (the game has no simultaneous choices)."""
+        return None
+
 
 SEARCH_GAME: Final = SearchGame()
 

@@ -205,6 +205,12 @@ class SearchGame:
         seat = legal[0].player
         return quick_command(state, seat, legal)
 
+    def modelled(
+        self, state: WorldsState, legal: Sequence[Command], rng: random.Random
+    ) -> Command | None:
+        """None: every decision is searched (the game has no simultaneous choices)."""
+        return None
+
 
 def _activated(state: WorldsState, seat: Seat) -> int:
     return sum(1 for m in state.models if m.seat == seat and m.activated)

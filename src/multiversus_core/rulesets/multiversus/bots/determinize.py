@@ -8,7 +8,9 @@ the bot's own random source:
 
 - the opponent's unrevealed coin selection (active or reactive): a unit coin
   among those face down (its stash plus that selection), of a unit that can
-  make such a selection, with action coins the unit may select (R3);
+  make such a selection, with action coins the unit may select (R3); every
+  such selection alike, unless the caller picks among them (a search's model
+  of the opponent, :data:`Pick`);
 - the opponent's unrevealed set-up secrets: one of the sheet's options (R23);
 - the chance to come: a fresh seed, so dice and flips are new draws. The
   match's own seed is never used: with seeded salts it would open every
@@ -23,6 +25,8 @@ to anyone: it is a sample to search on.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
+from typing import TypeAlias
 
 from msgspec.structs import replace
 
@@ -47,9 +51,25 @@ from multiversus_core.rulesets.multiversus.views import (
     SecretView,
 )
 
+Selection: TypeAlias = tuple[CoinId, tuple[ActionKind, ...]]
+"""A unit coin and the action coins selected with it."""
 
-def determinize(view: MatchView, rng: random.Random) -> MatchState:
+Pick: TypeAlias = Callable[[MatchState, Side, Sequence[Selection], bool, random.Random], Selection]
+"""Picks one of the selections (never empty) a side could have made, given the state drawn so
+far, the side, whether the selection is active (else reactive) and the random source."""
+
+
+def _any(
+    state: MatchState, side: Side, options: Sequence[Selection], active: bool, rng: random.Random
+) -> Selection:
+    return rng.choice(options)
+
+
+def determinize(view: MatchView, rng: random.Random, pick: Pick = _any) -> MatchState:
     """Return a full state consistent with ``view``, its hidden parts drawn from ``rng``.
+
+    An unrevealed coin selection is ``pick``'s among those the side could have
+    made (by default any, alike).
 
     The state's settings are the view's, so that its view is ``view`` again;
     the chance to come is drawn from a fresh seed: in the settings when the
@@ -89,7 +109,7 @@ def determinize(view: MatchView, rng: random.Random) -> MatchState:
         activations=view.activations,
     )
     if view.activation is not None:
-        state = _with_activation(state, view.activation, rng)
+        state = _with_activation(state, view.activation, rng, pick)
     return state
 
 
@@ -143,16 +163,18 @@ def _secret(view: MatchView, secret: SecretView, rng: random.Random) -> Secret:
     )
 
 
-def _with_activation(state: MatchState, act: ActivationView, rng: random.Random) -> MatchState:
+def _with_activation(
+    state: MatchState, act: ActivationView, rng: random.Random, pick: Pick
+) -> MatchState:
     reactive = other_side(act.side)
     unit, coin, actions, remaining = act.unit, act.coin, act.actions, act.remaining
     if act.hidden:
-        coin, actions = _draw_selection(state, act.side, rng, active=True)
+        coin, actions = _draw_selection(state, act.side, rng, pick, active=True)
         unit, remaining = coin_unit(coin), actions
         state = _take_from_stash(state, act.side, coin)
     reaction_coin, reaction_actions = act.reaction_coin, act.reaction_actions
     if act.reaction_hidden:
-        reaction_coin, reaction_actions = _draw_selection(state, reactive, rng, active=False)
+        reaction_coin, reaction_actions = _draw_selection(state, reactive, rng, pick, active=False)
         state = _take_from_stash(state, reactive, reaction_coin)
     assert unit is not None and actions is not None and remaining is not None
     activation = Activation(
@@ -186,17 +208,17 @@ def _with_activation(state: MatchState, act: ActivationView, rng: random.Random)
 
 
 def _draw_selection(
-    state: MatchState, side: Side, rng: random.Random, *, active: bool
-) -> tuple[CoinId, tuple[ActionKind, ...]]:
-    """Draw a coin of ``side``'s stash and action coins its unit could have selected."""
-    options: list[tuple[CoinId, tuple[ActionKind, ...]]] = []
+    state: MatchState, side: Side, rng: random.Random, pick: Pick, *, active: bool
+) -> Selection:
+    """Pick a coin of ``side``'s stash and action coins its unit could have selected."""
+    options: list[Selection] = []
     stash = state.piles(side).stash
     for coin in stash:
         unit = state.unit(coin_unit(coin))
         selections = active_selections(state, unit) if active else reactive_selections(state, unit)
         options.extend((coin, actions) for actions in selections)
     if options:
-        return rng.choice(options)
+        return pick(state, side, options, active, rng)
     # The unit it selected may have been Disabled since: any face-down coin will do.
     fallback: tuple[ActionKind, ...] = ("attack",)
     return (rng.choice(stash) if stash else "", fallback)
@@ -211,4 +233,4 @@ def _take_from_stash(state: MatchState, side: Side, coin: CoinId) -> MatchState:
     return replace(state, heroes=piles) if side == "heroes" else replace(state, adversaries=piles)
 
 
-__all__ = ["determinize", "hidden_secrets", "secret_options"]
+__all__ = ["Pick", "Selection", "determinize", "hidden_secrets", "secret_options"]

@@ -62,7 +62,7 @@ from multiversus_core.rulesets.multiversus.geometry import figure_squares
 from multiversus_core.rulesets.multiversus.initiative import greys_in_discard
 from multiversus_core.rulesets.multiversus.selections import able_figures, figures_of
 from multiversus_core.rulesets.multiversus.state import MatchState
-from multiversus_core.rulesets.multiversus.terms import ActionKind, Side, Square, other_side
+from multiversus_core.rulesets.multiversus.terms import ActionKind, Colour, Side, Square, other_side
 from multiversus_core.rulesets.multiversus.units import Unit, coin_unit
 from multiversus_core.rulesets.multiversus.variants import is_on
 from multiversus_core.rulesets.multiversus.views import MatchView
@@ -121,7 +121,7 @@ class HeuristicBot:
         if view.pending == "select":
             scored = self._select_scores(state, view.viewer, legal)
         else:
-            scored = self._react_scores(state, view.viewer, legal)
+            scored = rate_reactions(state, view.viewer, legal)
         ranked = sorted(range(len(scored)), key=lambda i: -scored[i][0])[:size]
         kept = {id(scored[i][1]) for i in ranked}
         return [c for c in legal if id(c) in kept or isinstance(c, GiveUpInitiative)]
@@ -164,41 +164,16 @@ class HeuristicBot:
     def _select_scores(
         self, state: MatchState, side: Side, legal: Sequence[Command]
     ) -> list[tuple[float, Command]]:
-        scored: list[tuple[float, Command]] = []
-        plans: dict[tuple[str, tuple[ActionKind, ...]], float] = {}
-        for command in legal:
-            if isinstance(command, SelectCoins):
-                key = (command.unit, command.actions)
-                if key not in plans:
-                    plans[key] = plan_value(state, side, state.unit(command.unit), command.actions)
-                value = plans[key]
-                value += _GREEN_BONUS if command.colour == "green" else 0.0
-                scored.append((value, command))
-        return scored
+        selections = [c for c in legal if isinstance(c, SelectCoins)]
+        values = rate_selections(
+            state, side, [(c.unit, c.actions, c.colour) for c in selections], active=True
+        )
+        return list(zip(values, selections, strict=True))
 
     # --- the reactive selection and reactions ---------------------------------
 
     def _react(self, state: MatchState, side: Side, legal: Sequence[Command]) -> Command:
-        return self._best(self._react_scores(state, side, legal))
-
-    def _react_scores(
-        self, state: MatchState, side: Side, legal: Sequence[Command]
-    ) -> list[tuple[float, Command]]:
-        scored: list[tuple[float, Command]] = []
-        plans: dict[tuple[str, tuple[ActionKind, ...]], float] = {}
-        for command in legal:
-            if isinstance(command, SelectReaction):
-                key = (command.unit, command.actions)
-                if key not in plans:
-                    plans[key] = reaction_value(
-                        state, side, state.unit(command.unit), command.actions
-                    )
-                value = plans[key]
-                value += _GREEN_BONUS if command.colour == "green" else 0.0
-                scored.append((value, command))
-            elif isinstance(command, SelectNoReaction):
-                scored.append((0.0, command))
-        return scored
+        return self._best(rate_reactions(state, side, legal))
 
     def _offer(self, state: MatchState, legal: Sequence[Command]) -> Command:
         react = next((c for c in legal if isinstance(c, React)), None)
@@ -296,6 +271,41 @@ def push_luck_risk(state: MatchState, side: Side, *, grey_next: bool) -> float:
     odds = initiative_loss_odds(greys, six_loses=not is_on(state, "no-automatic-six"))
     opponent_greys = greys_in_discard(state, other_side(side))
     return float(odds) * (0.1 + 0.25 * opponent_greys)
+
+
+def rate_selections(
+    state: MatchState,
+    side: Side,
+    selections: Sequence[tuple[str, tuple[ActionKind, ...], Colour]],
+    *,
+    active: bool,
+) -> list[float]:
+    """How the heuristic rates each coin selection, (unit id, action coins, coin colour), of
+    ``side``: active ones by :func:`plan_value`, reactive ones by :func:`reaction_value`,
+    green coins a little higher (the coin economy). No reaction at all rates 0."""
+    rate = plan_value if active else reaction_value
+    plans: dict[tuple[str, tuple[ActionKind, ...]], float] = {}
+    values: list[float] = []
+    for unit, actions, colour in selections:
+        key = (unit, actions)
+        if key not in plans:
+            plans[key] = rate(state, side, state.unit(unit), actions)
+        values.append(plans[key] + (_GREEN_BONUS if colour == "green" else 0.0))
+    return values
+
+
+def rate_reactions(
+    state: MatchState, side: Side, legal: Sequence[Command]
+) -> list[tuple[float, Command]]:
+    """The reactive coin selections of ``legal`` (and no reaction, at 0), each with the
+    heuristic's rating (:func:`rate_selections`)."""
+    reactions = [c for c in legal if isinstance(c, SelectReaction)]
+    values = rate_selections(
+        state, side, [(c.unit, c.actions, c.colour) for c in reactions], active=False
+    )
+    scored: list[tuple[float, Command]] = list(zip(values, reactions, strict=True))
+    scored.extend((0.0, c) for c in legal if isinstance(c, SelectNoReaction))
+    return scored
 
 
 def plan_value(state: MatchState, side: Side, unit: Unit, actions: tuple[ActionKind, ...]) -> float:
@@ -457,4 +467,12 @@ def _gap(state: MatchState, command: Step | EndAction, side: Side) -> float:
     return float(min((distance(figure, e) for e in enemies), default=0))
 
 
-__all__ = ["HeuristicBot", "initiative_loss_odds", "plan_value", "push_luck_risk", "reaction_value"]
+__all__ = [
+    "HeuristicBot",
+    "initiative_loss_odds",
+    "plan_value",
+    "push_luck_risk",
+    "rate_reactions",
+    "rate_selections",
+    "reaction_value",
+]

@@ -3,7 +3,15 @@
 States are :class:`MatchState`, views :class:`MatchView`, commands
 :class:`Command` and players seats. The game provides:
 
-- the determinization (:func:`~multiversus_core.rulesets.multiversus.bots.determinize.determinize`);
+- the determinization (:func:`~multiversus_core.rulesets.multiversus.bots.determinize.determinize`),
+  the opponent's unrevealed coin selection drawn from the model below;
+- the model of a hidden coin selection: the active and the reactive
+  selections are made at the same time, each unseen by the other, so the
+  reactive one is never a node of the tree (it would answer the active one
+  it cannot see) and an unrevealed one is never drawn alike from every
+  possible one. Either is drawn by how the heuristic rates it
+  (:func:`~.bots.heuristic.rate_selections`), mostly its best
+  (:data:`MODEL_TEMPERATURE`);
 - the evaluation (:func:`~multiversus_core.rulesets.multiversus.bots.evaluation.evaluate`, for the
   side a seat plays);
 - the horizon: a playout stops when the turn it began in ends (or the match);
@@ -16,25 +24,41 @@ iteration budget (reproducible with a seed) or a time budget.
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
-from typing import Final
+from typing import Final, TypeVar
 
 from multiversus_core.engine.ismcts import search
-from multiversus_core.rulesets.multiversus.bots.determinize import apply_sampled, determinize
+from multiversus_core.rulesets.multiversus.bots.determinize import (
+    Selection,
+    apply_sampled,
+    determinize,
+)
 from multiversus_core.rulesets.multiversus.bots.evaluation import evaluate
-from multiversus_core.rulesets.multiversus.bots.heuristic import HeuristicBot
+from multiversus_core.rulesets.multiversus.bots.heuristic import (
+    HeuristicBot,
+    rate_reactions,
+    rate_selections,
+)
 from multiversus_core.rulesets.multiversus.bots.random import random_choice
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.decide import decider_seat
 from multiversus_core.rulesets.multiversus.legal import legal_commands
 from multiversus_core.rulesets.multiversus.state import MatchState
-from multiversus_core.rulesets.multiversus.terms import Seat
+from multiversus_core.rulesets.multiversus.terms import Seat, Side
+from multiversus_core.rulesets.multiversus.units import coin_colour, coin_unit
 from multiversus_core.rulesets.multiversus.views import MatchView
 
 DEFAULT_ITERATIONS: Final = 120
 """The ``mcts`` bot's iterations a decision unless its spec names another number."""
+
+_T = TypeVar("_T")
+
+MODEL_TEMPERATURE: Final = 0.1
+"""How far the model of a hidden coin selection strays from the heuristic's best: a
+selection rated ``d`` below the best is drawn ``exp(-d / MODEL_TEMPERATURE)`` times as often."""
 
 _SET_UP: Final = frozenset({"flip", "teams", "starting_team", "side", "secret"})
 
@@ -56,8 +80,9 @@ class MultiversusGame:
         return apply_sampled(state, command)[0]
 
     def determinize(self, view: MatchView, rng: random.Random) -> MatchState:
-        """A full state consistent with ``view`` (:func:`determinize`)."""
-        return determinize(view, rng)
+        """A full state consistent with ``view`` (:func:`determinize`), an unrevealed coin
+        selection drawn from the model."""
+        return determinize(view, rng, modelled_selection)
 
     def evaluate(self, state: MatchState, player: Seat) -> float:
         """How good ``state`` is for the side ``player`` plays, from -1 to 1."""
@@ -71,6 +96,35 @@ class MultiversusGame:
     def playout(self, state: MatchState, legal: Sequence[Command], rng: random.Random) -> Command:
         """A quick random choice that mostly acts and closes in."""
         return random_choice(state.figures, legal, rng, hold_back=0.05, advance=0.8)
+
+    def modelled(
+        self, state: MatchState, legal: Sequence[Command], rng: random.Random
+    ) -> Command | None:
+        """A reactive coin selection, drawn from the model; None for every other decision."""
+        if state.pending != "react":
+            return None
+        side = state.side_of(legal[0].player)
+        if side is None:
+            return None
+        return _likely(rate_reactions(state, side, legal), rng)
+
+
+def modelled_selection(
+    state: MatchState, side: Side, options: Sequence[Selection], active: bool, rng: random.Random
+) -> Selection:
+    """One of the coin selections ``side`` could have made, drawn by how the heuristic rates
+    them (:data:`MODEL_TEMPERATURE`)."""
+    values = rate_selections(
+        state, side, [(coin_unit(c), a, coin_colour(c)) for c, a in options], active=active
+    )
+    return _likely(list(zip(values, options, strict=True)), rng)
+
+
+def _likely(scored: Sequence[tuple[float, _T]], rng: random.Random) -> _T:
+    """One of ``scored``'s items, drawn with weight ``exp(value / MODEL_TEMPERATURE)``."""
+    top = max(value for value, _ in scored)
+    weights = [math.exp((value - top) / MODEL_TEMPERATURE) for value, _ in scored]
+    return rng.choices([item for _, item in scored], weights)[0]
 
 
 GAME: Final = MultiversusGame()
@@ -131,4 +185,11 @@ class SearchBot:
         return f"SearchBot(iterations={self.iterations})"
 
 
-__all__ = ["DEFAULT_ITERATIONS", "GAME", "MultiversusGame", "SearchBot"]
+__all__ = [
+    "DEFAULT_ITERATIONS",
+    "GAME",
+    "MODEL_TEMPERATURE",
+    "MultiversusGame",
+    "SearchBot",
+    "modelled_selection",
+]
