@@ -22,6 +22,7 @@ from multiversus_core.rulesets.multiversus.bots.determinize import determinize
 from multiversus_core.rulesets.multiversus.bots.evaluation import evaluate, objective_squares
 from multiversus_core.rulesets.multiversus.bots.heuristic import (
     HeuristicBot,
+    Ratings,
     initiative_loss_odds,
     push_luck_risk,
     rate_reactions,
@@ -286,6 +287,30 @@ def test_the_search_draws_a_hidden_selection_as_the_heuristic_rates_it_not_alike
     alike = [drawn(determinize(seen, rng)) for _ in range(400)]
     assert abs(modelled.count(options[best]) / 400 - expected) < 0.06
     assert abs(alike.count(options[best]) / 400 - 1 / len(options)) < 0.06
+
+
+def test_the_models_ratings_are_remembered_by_position_and_a_new_position_rated_anew() -> None:
+    state, seat = reacting(SPREAD)
+    side = state.side_of(seat)
+    assert side is not None
+    legal = legal_commands(state, seat)
+    memo: Ratings = {}
+    first = rate_reactions(state, side, legal, memo)
+    assert first == rate_reactions(state, side, legal)
+    assert rate_reactions(state, side, legal, memo) == first
+    assert len(memo) == 1
+    # Another position (the reacting side's characters wounded) is rated anew, not recalled.
+    other = replace(
+        state,
+        figures=tuple(
+            replace(f, condition="wounded") if f.side == side and not f.terrain else f
+            for f in state.figures
+        ),
+    )
+    fresh = rate_reactions(other, side, legal)
+    assert fresh != first
+    assert rate_reactions(other, side, legal, memo) == fresh
+    assert len(memo) == 2
 
 
 def test_the_search_models_a_reactive_selection_and_searches_every_other_decision() -> None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 from collections.abc import Collection, Sequence
 from fractions import Fraction
-from typing import Final
+from typing import Final, TypeAlias
 
 from msgspec.structs import replace
 
@@ -279,12 +279,18 @@ def rate_selections(
     selections: Sequence[tuple[str, tuple[ActionKind, ...], Colour]],
     *,
     active: bool,
+    memo: Ratings | None = None,
 ) -> list[float]:
     """How the heuristic rates each coin selection, (unit id, action coins, coin colour), of
     ``side``: active ones by :func:`plan_value`, reactive ones by :func:`reaction_value`,
-    green coins a little higher (the coin economy). No reaction at all rates 0."""
+    green coins a little higher (the coin economy). No reaction at all rates 0.
+
+    ``memo`` keeps a rating by position (:func:`rating_key`) for the next call.
+    """
     rate = plan_value if active else reaction_value
-    plans: dict[tuple[str, tuple[ActionKind, ...]], float] = {}
+    plans: dict[tuple[str, tuple[ActionKind, ...]], float] = (
+        {} if memo is None else memo.setdefault(rating_key(state, side, active), {})
+    )
     values: list[float] = []
     for unit, actions, colour in selections:
         key = (unit, actions)
@@ -294,14 +300,35 @@ def rate_selections(
     return values
 
 
+Ratings: TypeAlias = dict[tuple[object, ...], dict[tuple[str, tuple[ActionKind, ...]], float]]
+"""Ratings of coin selections remembered by position (:func:`rating_key`), then by unit
+and action coins."""
+
+
+def rating_key(state: MatchState, side: Side, active: bool) -> tuple[object, ...]:
+    """What a rating of ``side``'s selections depends on: the figures, the secrets, the round,
+    the teams, scenario and variants, and whether the selection is active."""
+    return (
+        state.figures,
+        state.secrets,
+        state.round,
+        state.heroes_team,
+        state.adversaries_team,
+        state.scenario,
+        state.settings.variants,
+        side,
+        active,
+    )
+
+
 def rate_reactions(
-    state: MatchState, side: Side, legal: Sequence[Command]
+    state: MatchState, side: Side, legal: Sequence[Command], memo: Ratings | None = None
 ) -> list[tuple[float, Command]]:
     """The reactive coin selections of ``legal`` (and no reaction, at 0), each with the
     heuristic's rating (:func:`rate_selections`)."""
     reactions = [c for c in legal if isinstance(c, SelectReaction)]
     values = rate_selections(
-        state, side, [(c.unit, c.actions, c.colour) for c in reactions], active=False
+        state, side, [(c.unit, c.actions, c.colour) for c in reactions], active=False, memo=memo
     )
     scored: list[tuple[float, Command]] = list(zip(values, reactions, strict=True))
     scored.extend((0.0, c) for c in legal if isinstance(c, SelectNoReaction))
@@ -469,10 +496,12 @@ def _gap(state: MatchState, command: Step | EndAction, side: Side) -> float:
 
 __all__ = [
     "HeuristicBot",
+    "Ratings",
     "initiative_loss_odds",
     "plan_value",
     "push_luck_risk",
     "rate_reactions",
     "rate_selections",
+    "rating_key",
     "reaction_value",
 ]

@@ -39,6 +39,7 @@ from multiversus_core.rulesets.multiversus.bots.determinize import (
 from multiversus_core.rulesets.multiversus.bots.evaluation import evaluate
 from multiversus_core.rulesets.multiversus.bots.heuristic import (
     HeuristicBot,
+    Ratings,
     rate_reactions,
     rate_selections,
 )
@@ -63,9 +64,20 @@ selection rated ``d`` below the best is drawn ``exp(-d / MODEL_TEMPERATURE)`` ti
 _SET_UP: Final = frozenset({"flip", "teams", "starting_team", "side", "secret"})
 
 
+RATINGS_KEPT: Final = 20_000
+"""The most positions whose selections' ratings a search game remembers, then forgets them."""
+
+
 class MultiversusGame:
     """Multiversus as a search sees it: views, legal commands, apply, and the game's own
-    determinization, evaluation, horizon and playout policy."""
+    determinization, evaluation, horizon, playout policy and model of hidden selections.
+
+    It remembers the model's ratings by position (:data:`RATINGS_KEPT`): a search meets a
+    position many times, and the next decision some of them again.
+    """
+
+    def __init__(self) -> None:
+        self._ratings: Ratings = {}
 
     def to_move(self, state: MatchState) -> Seat | None:
         """The seat whose decision ``state`` waits for; None once it is over."""
@@ -82,7 +94,7 @@ class MultiversusGame:
     def determinize(self, view: MatchView, rng: random.Random) -> MatchState:
         """A full state consistent with ``view`` (:func:`determinize`), an unrevealed coin
         selection drawn from the model."""
-        return determinize(view, rng, modelled_selection)
+        return determinize(view, rng, self._modelled_selection)
 
     def evaluate(self, state: MatchState, player: Seat) -> float:
         """How good ``state`` is for the side ``player`` plays, from -1 to 1."""
@@ -106,18 +118,26 @@ class MultiversusGame:
         side = state.side_of(legal[0].player)
         if side is None:
             return None
-        return _likely(rate_reactions(state, side, legal), rng)
+        return _likely(rate_reactions(state, side, legal, self._memo()), rng)
 
+    def _modelled_selection(
+        self,
+        state: MatchState,
+        side: Side,
+        options: Sequence[Selection],
+        active: bool,
+        rng: random.Random,
+    ) -> Selection:
+        """One of the coin selections ``side`` could have made, drawn by how the heuristic
+        rates them (:data:`MODEL_TEMPERATURE`)."""
+        selections = [(coin_unit(c), a, coin_colour(c)) for c, a in options]
+        values = rate_selections(state, side, selections, active=active, memo=self._memo())
+        return _likely(list(zip(values, options, strict=True)), rng)
 
-def modelled_selection(
-    state: MatchState, side: Side, options: Sequence[Selection], active: bool, rng: random.Random
-) -> Selection:
-    """One of the coin selections ``side`` could have made, drawn by how the heuristic rates
-    them (:data:`MODEL_TEMPERATURE`)."""
-    values = rate_selections(
-        state, side, [(coin_unit(c), a, coin_colour(c)) for c, a in options], active=active
-    )
-    return _likely(list(zip(values, options, strict=True)), rng)
+    def _memo(self) -> Ratings:
+        if len(self._ratings) > RATINGS_KEPT:
+            self._ratings.clear()
+        return self._ratings
 
 
 def _likely(scored: Sequence[tuple[float, _T]], rng: random.Random) -> _T:
@@ -128,7 +148,8 @@ def _likely(scored: Sequence[tuple[float, _T]], rng: random.Random) -> _T:
 
 
 GAME: Final = MultiversusGame()
-"""The one instance the search bot uses."""
+"""An instance for any search (the ruleset's ``search_game``); each :class:`SearchBot` has its
+own, with its own memory."""
 
 
 class SearchBot:
@@ -159,6 +180,7 @@ class SearchBot:
         self.seconds = seconds
         self.exploration = exploration
         self.shortlist = shortlist
+        self._game = MultiversusGame()
 
     def choose(self, view: MatchView, legal: Sequence[Command]) -> Command:
         """Return one of ``legal`` (never empty), given the deciding side's ``view``."""
@@ -169,7 +191,7 @@ class SearchBot:
         # The heuristic's best few coin selections: the search spends its budget on them.
         candidates = self._heuristic.shortlist(view, legal, self.shortlist)
         result = search(
-            GAME,
+            self._game,
             view,
             candidates,
             legal[0].player,
@@ -189,7 +211,7 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "GAME",
     "MODEL_TEMPERATURE",
+    "RATINGS_KEPT",
     "MultiversusGame",
     "SearchBot",
-    "modelled_selection",
 ]
