@@ -12,9 +12,10 @@ evaluation of where the playout stopped.
 
 A decision the game *models* (:meth:`Game.modelled`) has no node: the model's
 command is played, in the tree and in the playout alike. This is for a hidden
-choice made at the same time as a choice above it in the tree (a sealed bid,
-a secret reaction): as a node it would be chosen knowing what it cannot know,
-and the search would expect every choice of its own to be answered perfectly.
+choice made at the same time as a choice above it in the tree (Multiversus'
+reactive coin selection): as a node it would be chosen knowing what it cannot
+know, and the search would expect every choice of its own to be answered
+perfectly.
 
 The game is anything with the few operations of :class:`Game`: it knows
 nothing of Multiversus (:mod:`~.bots.search` adapts Multiversus).
