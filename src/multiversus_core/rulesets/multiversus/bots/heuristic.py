@@ -307,14 +307,14 @@ and action coins."""
 
 def rating_key(state: MatchState, side: Side, active: bool) -> tuple[object, ...]:
     """What a rating of ``side``'s selections depends on: the figures, the secrets, the round,
-    the teams, scenario and variants, and whether the selection is active."""
+    the teams, board and variants, and whether the selection is active."""
     return (
         state.figures,
         state.secrets,
         state.round,
         state.heroes_team,
         state.adversaries_team,
-        state.scenario,
+        state.board,
         state.settings.variants,
         side,
         active,
