@@ -273,6 +273,27 @@ def push_luck_risk(state: MatchState, side: Side, *, grey_next: bool) -> float:
     return float(odds) * (0.1 + 0.25 * opponent_greys)
 
 
+Ratings: TypeAlias = dict[tuple[object, ...], dict[tuple[str, tuple[ActionKind, ...]], float]]
+"""Ratings of coin selections remembered by position (:func:`rating_key`), then by unit
+and action coins."""
+
+
+def rating_key(state: MatchState, side: Side, active: bool) -> tuple[object, ...]:
+    """What a rating of ``side``'s selections depends on: the figures, the secrets, the round,
+    the teams, board and variants, and whether the selection is active."""
+    return (
+        state.figures,
+        state.secrets,
+        state.round,
+        state.heroes_team,
+        state.adversaries_team,
+        state.board,
+        state.settings.variants,
+        side,
+        active,
+    )
+
+
 def rate_selections(
     state: MatchState,
     side: Side,
@@ -298,27 +319,6 @@ def rate_selections(
             plans[key] = rate(state, side, state.unit(unit), actions)
         values.append(plans[key] + (_GREEN_BONUS if colour == "green" else 0.0))
     return values
-
-
-Ratings: TypeAlias = dict[tuple[object, ...], dict[tuple[str, tuple[ActionKind, ...]], float]]
-"""Ratings of coin selections remembered by position (:func:`rating_key`), then by unit
-and action coins."""
-
-
-def rating_key(state: MatchState, side: Side, active: bool) -> tuple[object, ...]:
-    """What a rating of ``side``'s selections depends on: the figures, the secrets, the round,
-    the teams, board and variants, and whether the selection is active."""
-    return (
-        state.figures,
-        state.secrets,
-        state.round,
-        state.heroes_team,
-        state.adversaries_team,
-        state.board,
-        state.settings.variants,
-        side,
-        active,
-    )
 
 
 def rate_reactions(
