@@ -19,7 +19,15 @@ from multiversus_core import MatchSettings, apply, decider_seat, legal_commands,
 from multiversus_core.engine.ismcts import search
 from multiversus_core.engine.play import play_match
 from multiversus_core.rulesets.multiversus.bots.determinize import determinize
-from multiversus_core.rulesets.multiversus.bots.evaluation import evaluate, objective_squares
+from multiversus_core.rulesets.multiversus.bots.evaluation import (
+    ADVANCE,
+    evaluate,
+    mean_gap,
+    objective_squares,
+    score,
+    search_evaluate,
+    search_score,
+)
 from multiversus_core.rulesets.multiversus.bots.heuristic import (
     HeuristicBot,
     Ratings,
@@ -43,7 +51,11 @@ from multiversus_core.rulesets.multiversus.bots.specs import (
     make_bot,
 )
 from multiversus_core.rulesets.multiversus.catalog import installed_teams
-from multiversus_core.rulesets.multiversus.commands import Command
+from multiversus_core.rulesets.multiversus.commands import (
+    Command,
+    SelectCoins,
+    Step,
+)
 from multiversus_core.rulesets.multiversus.selections import active_selections, reactive_selections
 from multiversus_core.rulesets.multiversus.state import MatchState
 from multiversus_core.rulesets.multiversus.terms import Seat, other_side
@@ -51,6 +63,7 @@ from multiversus_core.rulesets.multiversus.units import coin_colour, coin_unit
 from multiversus_core.rulesets.multiversus.variants import VARIANTS
 from multiversus_core.rulesets.multiversus.views import MatchView, view, viewer_of
 from tests.positions import at
+from tests.support import conditioned, placed, play, react, set_up
 
 SEEDS = st.integers(min_value=0, max_value=2**32)
 PROPERTY = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -371,6 +384,63 @@ def test_standing_alone_on_the_objective_raises_the_evaluation() -> None:
     column, row = free
     there = at(state, f'figures={{"{hero.id}":{{"square":[{column},{row}]}}}}')
     assert evaluate(there, "heroes") > evaluate(state, "heroes")
+
+
+def rear_knight() -> MatchState:
+    """The Heroes' first turn against the cats (no objective tile): the Knight, on the back
+    row, stands behind every other Hero."""
+    state = set_up(MatchSettings(heroes="banner-knight", adversaries="swartzblak", seed=3))
+    forward = {"squire": (3, 6), "militia-1": (5, 6), "militia-2": (7, 6), "militia-3": (9, 6)}
+    return placed(state, forward)
+
+
+def test_the_searchs_evaluation_counts_every_character_closing_in_not_only_the_nearest() -> None:
+    state = rear_knight()
+    assert state.figure("knight").square == (1, 9)
+    closer = placed(state, {"knight": (1, 8)})
+    # The heuristic's score counts the nearest character only: it sees no difference.
+    assert score(closer, "heroes") == score(state, "heroes")
+    assert mean_gap(closer, "heroes") == pytest.approx(mean_gap(state, "heroes") - 1 / 5)
+    gained = search_score(closer, "heroes") - search_score(state, "heroes")
+    assert gained == pytest.approx(ADVANCE / 12 / 5)
+    assert search_evaluate(closer, "heroes") > search_evaluate(state, "heroes")
+    # A disabled character has no goal to close in on; nor has a side with no one able.
+    down = conditioned(state, {"knight": "disabled"})
+    assert mean_gap(down, "heroes") == pytest.approx((5 * mean_gap(state, "heroes") - 6) / 4)
+    heroes = [f.id for f in state.figures if f.side == "heroes"]
+    assert mean_gap(conditioned(state, dict.fromkeys(heroes, "disabled")), "heroes") == 0.0
+
+
+def test_the_goal_is_the_objective_tile_when_a_win_condition_names_one() -> None:
+    state = playing_with(MatchSettings(heroes="banner-knight", adversaries="smogon", seed=4))
+    vent = sorted(objective_squares(state))
+    others = [f.id for f in state.figures if f.side == "heroes" and f.id != "knight"]
+    alone = conditioned(state, dict.fromkeys(others, "eliminated"))
+    free = next(s for s in vent if all(f.square != s for f in alone.figures))
+    assert mean_gap(placed(alone, {"knight": free}), "heroes") == 0.0
+    # Three king's moves from the nearest space of the tile: three, diagonals counting one.
+    column, row = min(vent)
+    away = (column - 3, row - 2) if column >= 3 else (column + 5, row + 2)
+    assert all(f.square != away for f in alone.figures)
+    expected = min(max(abs(away[0] - c), abs(away[1] - r)) for c, r in vent)
+    assert mean_gap(placed(alone, {"knight": away}), "heroes") == expected
+
+
+def test_the_search_steps_its_rear_characters_towards_their_goal_where_the_heuristic_idles() -> (
+    None
+):
+    state = play(
+        rear_knight(),
+        SelectCoins(player=1, unit="knight", colour="green", actions=("move", "move")),
+    )
+    state = react(state, "cats")  # a Defend coin: nothing to answer a step with
+    assert state.pending == "move"
+    seen, legal = view(state, viewer_of(state, 1)), legal_commands(state, 1)
+    forward = Step(player=1, figure="knight", direction=(0, -1))
+    assert forward in legal
+    assert {SearchBot(seed).choose(seen, legal) for seed in range(8)} == {forward}
+    # Every step the Knight could take leaves the heuristic's score where it was.
+    assert len({HeuristicBot(seed).choose(seen, legal) for seed in range(8)}) > 1
 
 
 def playing_with(settings_: MatchSettings) -> MatchState:

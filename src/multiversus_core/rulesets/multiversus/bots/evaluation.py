@@ -14,6 +14,11 @@ side's point of view:
 - the coin economy: grey coins in a discard make the Initiative die harder
   to keep (R13).
 
+The search judges by :func:`search_evaluate`: all of that, and how far each
+of its able characters stands from its goal (:func:`mean_gap`), not only the
+nearest one, so that a character behind the others is worth bringing up.
+The heuristic keeps :func:`score`, its choices unchanged.
+
 Secrets the evaluating side cannot see are passed as ``unknown``: the win
 conditions are then averaged over the secret's options rather than read
 from the state.
@@ -96,6 +101,63 @@ def score(state: MatchState, side: Side, unknown: Collection[tuple[Side, str]] =
     total += WEIGHTS["threat"] * (_threat(state, mine, theirs) - _threat(state, theirs, mine))
     total += WEIGHTS["coins"] * _coins(state, side)
     return total
+
+
+ADVANCE: Final = 1.0
+"""The weight, in the search's evaluation, of its able characters' mean distance to their
+goals (:func:`mean_gap`) as a share of 12 spaces."""
+
+
+def search_evaluate(
+    state: MatchState, side: Side, unknown: Collection[tuple[Side, str]] = ()
+) -> float:
+    """The search's evaluation, from -1 to 1: :func:`evaluate` with :func:`search_score`."""
+    if state.is_over:
+        if state.winner is None:
+            return 0.0
+        return 1.0 if state.winner == side else -1.0
+    return math.tanh(search_score(state, side, unknown))
+
+
+def search_score(
+    state: MatchState, side: Side, unknown: Collection[tuple[Side, str]] = ()
+) -> float:
+    """:func:`score`, less :data:`ADVANCE` for every 12 spaces ``side``'s able characters
+    stand on average from their goals (:func:`mean_gap`).
+
+    :func:`score` counts the nearest character only: the others gain nothing by closing in,
+    and a search that judges by it leaves them where they stand.
+    """
+    return score(state, side, unknown) - ADVANCE * mean_gap(state, side) / 12
+
+
+def mean_gap(state: MatchState, side: Side) -> float:
+    """The mean distance, in king's moves (at most 12), from ``side``'s able characters to
+    their goals: the objective tiles (:func:`objective_squares`), or, without them, the
+    enemy characters still standing. 0 with no able character or no goal."""
+    able = [
+        f
+        for f in state.figures
+        if f.side == side
+        and not f.terrain
+        and f.square is not None
+        and f.condition not in ("disabled", "eliminated")
+    ]
+    goals = objective_squares(state) or frozenset(
+        s
+        for f in state.figures
+        if f.side != side and not f.terrain and f.square is not None and f.condition != "eliminated"
+        for s in figure_squares(f)
+    )
+    if not able or not goals:
+        return 0.0
+    total = 0
+    for f in able:
+        total += min(
+            12,
+            min(max(abs(c - gc), abs(r - gr)) for c, r in figure_squares(f) for gc, gr in goals),
+        )
+    return total / len(able)
 
 
 def figure_value(state: MatchState, figure: Figure) -> float:
@@ -272,14 +334,18 @@ def _coins(state: MatchState, side: Side) -> float:
 
 
 __all__ = [
+    "ADVANCE",
     "CONDITION_VALUE",
     "ROLE_WEIGHT",
     "WEIGHTS",
     "could_attack",
     "evaluate",
     "figure_value",
+    "mean_gap",
     "objective",
     "objective_squares",
     "ranged_units",
     "score",
+    "search_evaluate",
+    "search_score",
 ]

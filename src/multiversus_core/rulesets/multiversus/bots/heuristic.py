@@ -22,7 +22,7 @@ own seed) and judges from it:
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from fractions import Fraction
 from typing import Final, TypeAlias
 
@@ -67,6 +67,9 @@ from multiversus_core.rulesets.multiversus.units import Unit, coin_unit
 from multiversus_core.rulesets.multiversus.variants import is_on
 from multiversus_core.rulesets.multiversus.views import MatchView
 
+Judge: TypeAlias = Callable[[MatchState, Side, Collection[tuple[Side, str]]], float]
+"""An evaluation of a position for a side, secrets it cannot see passed as (side, name)."""
+
 _WON: Final = 100.0
 _GREEN_BONUS: Final = 0.05
 _SET_UP: Final = frozenset({"flip", "teams", "starting_team", "side", "secret"})
@@ -86,10 +89,13 @@ class HeuristicBot:
     """A bot that decides in a few milliseconds by judging each choice on its own.
 
     Two bots made with the same seed choose the same commands in the same views.
+    ``judge`` is the evaluation each step, attack, stunt and follow-up is judged by
+    (:func:`~.bots.evaluation.score` unless given; the search steps by its own).
     """
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, *, judge: Judge = score) -> None:
         self._random = random.Random(seed)
+        self._judge = judge
 
     def choose(self, view: MatchView, legal: Sequence[Command]) -> Command:
         """Return one of ``legal`` (never empty), given the deciding side's ``view``."""
@@ -233,7 +239,7 @@ class HeuristicBot:
             if after.is_over:
                 value = _WON if after.winner == side else (-_WON if after.winner else 0.0)
             else:
-                value = score(after, side, unknown)
+                value = self._judge(after, side, unknown)
             if chasing and isinstance(command, Step | EndAction):
                 value -= 0.3 * _gap(state, command, side)
             scored.append((value, command))
@@ -496,6 +502,7 @@ def _gap(state: MatchState, command: Step | EndAction, side: Side) -> float:
 
 __all__ = [
     "HeuristicBot",
+    "Judge",
     "Ratings",
     "initiative_loss_odds",
     "plan_value",

@@ -12,8 +12,9 @@ States are :class:`MatchState`, views :class:`MatchView`, commands
   possible one. Either is drawn by how the heuristic rates it
   (:func:`~.bots.heuristic.rate_selections`), mostly its best
   (:data:`MODEL_TEMPERATURE`);
-- the evaluation (:func:`~multiversus_core.rulesets.multiversus.bots.evaluation.evaluate`, for the
-  side a seat plays);
+- the evaluation (:func:`~multiversus_core.rulesets.multiversus.bots.evaluation.search_evaluate`,
+  for the side a seat plays): the heuristic's, and how far every able
+  character stands from its goal, not only the nearest;
 - the horizon: a playout stops when the turn it began in ends (or the match);
 - the playout policy: :class:`~multiversus_core.bots.RandomBot`'s, more
   eager to act.
@@ -36,7 +37,7 @@ from multiversus_core.rulesets.multiversus.bots.determinize import (
     apply_sampled,
     determinize,
 )
-from multiversus_core.rulesets.multiversus.bots.evaluation import evaluate
+from multiversus_core.rulesets.multiversus.bots.evaluation import search_evaluate, search_score
 from multiversus_core.rulesets.multiversus.bots.heuristic import (
     HeuristicBot,
     Ratings,
@@ -99,7 +100,7 @@ class MultiversusGame:
     def evaluate(self, state: MatchState, player: Seat) -> float:
         """How good ``state`` is for the side ``player`` plays, from -1 to 1."""
         side = state.side_of(player)
-        return 0.0 if side is None else evaluate(state, side)
+        return 0.0 if side is None else search_evaluate(state, side)
 
     def is_horizon(self, start: MatchState, state: MatchState) -> bool:
         """True once the turn ``start`` was in has ended."""
@@ -158,9 +159,11 @@ class SearchBot:
     ``iterations`` bounds each decision; ``seconds``, if given, also stops a
     decision once that much time has passed (then it is no longer
     reproducible). Among many coin selections it searches the ``shortlist``
-    the heuristic rates best. Set-up decisions and the steps of a move are the
-    heuristic's (:class:`~.bots.heuristic.HeuristicBot`, with its
-    own seed): searching each step of a move would cost a search a space.
+    the heuristic rates best. Set-up decisions are the heuristic's
+    (:class:`~.bots.heuristic.HeuristicBot`, with its own seed), and so are the
+    steps of a move, judged one ahead by the search's evaluation
+    (:func:`~.bots.evaluation.search_score`): searching each step of a move
+    would cost a search a space.
     """
 
     def __init__(
@@ -175,7 +178,7 @@ class SearchBot:
         if iterations < 1:
             raise ValueError(f"a search needs at least one iteration, not {iterations}")
         self._random = random.Random(seed)
-        self._heuristic = HeuristicBot(self._random.getrandbits(64))
+        self._heuristic = HeuristicBot(self._random.getrandbits(64), judge=search_score)
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
