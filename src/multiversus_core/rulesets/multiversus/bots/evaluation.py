@@ -29,9 +29,9 @@ from __future__ import annotations
 import itertools
 import math
 import random
-from collections.abc import Collection, Iterable
+from collections.abc import Callable, Collection, Iterable
 from functools import cache
-from typing import Final
+from typing import Final, TypeAlias
 
 from msgspec.structs import replace
 
@@ -75,17 +75,32 @@ WEIGHTS: Final[dict[str, float]] = {
 """The weight of each part of the evaluation before it is squashed into (-1, 1)."""
 
 
+Judge: TypeAlias = Callable[[MatchState, Side, Collection[tuple[Side, str]]], float]
+"""A score of a position for a side, secrets it cannot see passed as (side, name):
+:func:`score`, :func:`search_score`."""
+
+
 def evaluate(state: MatchState, side: Side, unknown: Collection[tuple[Side, str]] = ()) -> float:
     """Return how good ``state`` is for ``side``: 1 won, -1 lost, between them otherwise.
 
     ``unknown`` lists secrets, as (side, name), whose choice ``side`` cannot
     see: win conditions are averaged over their options.
     """
+    return _squashed(state, side, unknown, score)
+
+
+def _squashed(
+    state: MatchState,
+    side: Side,
+    unknown: Collection[tuple[Side, str]],
+    judge: Judge,
+) -> float:
+    """The result once the match is over, else ``judge``'s score squashed into (-1, 1)."""
     if state.is_over:
         if state.winner is None:
             return 0.0
         return 1.0 if state.winner == side else -1.0
-    return math.tanh(score(state, side, unknown))
+    return math.tanh(judge(state, side, unknown))
 
 
 def score(state: MatchState, side: Side, unknown: Collection[tuple[Side, str]] = ()) -> float:
@@ -112,11 +127,7 @@ def search_evaluate(
     state: MatchState, side: Side, unknown: Collection[tuple[Side, str]] = ()
 ) -> float:
     """The search's evaluation, from -1 to 1: :func:`evaluate` with :func:`search_score`."""
-    if state.is_over:
-        if state.winner is None:
-            return 0.0
-        return 1.0 if state.winner == side else -1.0
-    return math.tanh(search_score(state, side, unknown))
+    return _squashed(state, side, unknown, search_score)
 
 
 def search_score(
@@ -338,6 +349,7 @@ __all__ = [
     "CONDITION_VALUE",
     "ROLE_WEIGHT",
     "WEIGHTS",
+    "Judge",
     "could_attack",
     "evaluate",
     "figure_value",

@@ -22,7 +22,7 @@ own seed) and judges from it:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Sequence
 from fractions import Fraction
 from typing import Final, TypeAlias
 
@@ -37,6 +37,7 @@ from multiversus_core.rulesets.multiversus.bots.determinize import (
     hidden_secrets,
 )
 from multiversus_core.rulesets.multiversus.bots.evaluation import (
+    Judge,
     could_attack,
     figure_value,
     objective_squares,
@@ -66,9 +67,6 @@ from multiversus_core.rulesets.multiversus.terms import ActionKind, Colour, Side
 from multiversus_core.rulesets.multiversus.units import Unit, coin_unit
 from multiversus_core.rulesets.multiversus.variants import is_on
 from multiversus_core.rulesets.multiversus.views import MatchView
-
-Judge: TypeAlias = Callable[[MatchState, Side, Collection[tuple[Side, str]]], float]
-"""An evaluation of a position for a side, secrets it cannot see passed as (side, name)."""
 
 _WON: Final = 100.0
 _GREEN_BONUS: Final = 0.05
@@ -502,7 +500,6 @@ def _gap(state: MatchState, command: Step | EndAction, side: Side) -> float:
 
 __all__ = [
     "HeuristicBot",
-    "Judge",
     "Ratings",
     "initiative_loss_odds",
     "plan_value",
