@@ -404,7 +404,8 @@ def test_the_searchs_evaluation_counts_every_character_closing_in_not_only_the_n
     gained = search_score(closer, "heroes") - search_score(state, "heroes")
     assert gained == pytest.approx(ADVANCE / 12 / 5)
     assert search_evaluate(closer, "heroes") > search_evaluate(state, "heroes")
-    # A disabled character has no goal to close in on; nor has a side with no one able.
+    # A disabled character has no goal to close in on (the Knight was 6 from the cat at
+    # (5, 3)); nor has a side with no one able.
     down = conditioned(state, {"knight": "disabled"})
     assert mean_gap(down, "heroes") == pytest.approx((5 * mean_gap(state, "heroes") - 6) / 4)
     heroes = [f.id for f in state.figures if f.side == "heroes"]
@@ -418,12 +419,9 @@ def test_the_goal_is_the_objective_tile_when_a_win_condition_names_one() -> None
     alone = conditioned(state, dict.fromkeys(others, "eliminated"))
     free = next(s for s in vent if all(f.square != s for f in alone.figures))
     assert mean_gap(placed(alone, {"knight": free}), "heroes") == 0.0
-    # Three king's moves from the nearest space of the tile: three, diagonals counting one.
-    column, row = min(vent)
-    away = (column - 3, row - 2) if column >= 3 else (column + 5, row + 2)
-    assert all(f.square != away for f in alone.figures)
-    expected = min(max(abs(away[0] - c), abs(away[1] - r)) for c, r in vent)
-    assert mean_gap(placed(alone, {"knight": away}), "heroes") == expected
+    # Three columns and two rows from the tile's nearest space, (6, 4): three king's moves.
+    assert vent[0] == (6, 4)
+    assert mean_gap(placed(alone, {"knight": (3, 2)}), "heroes") == 3
 
 
 def test_the_search_steps_its_rear_characters_towards_their_goal_where_the_heuristic_idles() -> (

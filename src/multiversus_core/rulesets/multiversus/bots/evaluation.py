@@ -39,7 +39,7 @@ from multiversus_core.rulesets.multiversus.abilities import abilities_of
 from multiversus_core.rulesets.multiversus.board import Board, Figure
 from multiversus_core.rulesets.multiversus.catalog import find_team
 from multiversus_core.rulesets.multiversus.combat import can_attack, has_advantage
-from multiversus_core.rulesets.multiversus.geometry import figure_squares, tile_squares
+from multiversus_core.rulesets.multiversus.geometry import chebyshev, figure_squares, tile_squares
 from multiversus_core.rulesets.multiversus.initiative import greys_in_discard
 from multiversus_core.rulesets.multiversus.scoring import WIN_CONDITIONS, final_result
 from multiversus_core.rulesets.multiversus.state import MatchState
@@ -162,13 +162,8 @@ def mean_gap(state: MatchState, side: Side) -> float:
     )
     if not able or not goals:
         return 0.0
-    total = 0
-    for f in able:
-        total += min(
-            12,
-            min(max(abs(c - gc), abs(r - gr)) for c, r in figure_squares(f) for gc, gr in goals),
-        )
-    return total / len(able)
+    gaps = (min(chebyshev(s, g) for s in figure_squares(f) for g in goals) for f in able)
+    return sum(min(12, gap) for gap in gaps) / len(able)
 
 
 def figure_value(state: MatchState, figure: Figure) -> float:
