@@ -6,15 +6,20 @@ are supplied as if rolled at the table, and odds are counted over every face.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import random
+from collections.abc import Iterator, Sequence
 from fractions import Fraction
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError
+from multiversus_core.engine.grid import neighbours
 from multiversus_core.rulesets.tiles_d6 import rules
+from multiversus_core.rulesets.tiles_d6.ruleset import initial_state
 from multiversus_core.rulesets.tiles_d6.model import (
     ActionEnded,
     Attack,
@@ -313,6 +318,47 @@ def test_t18_any_enemy_on_the_board_makes_its_neighbours_adjacent_whatever_its_s
     enemy = unit("2.c", 2, (3, 3), prone=True, stunned=1)
     state = playing([unit("1.a", 1, (2, 2)), enemy])
     assert rules.is_adjacent_tile(state, (2, 2), 1) and not rules.is_adjacent_tile(state, (1, 1), 1)
+
+
+def _random_positions(seed: int) -> Iterator[TilesState]:
+    """Every position in play of a match of random commands on the bundled map and rosters."""
+    chooser = random.Random(seed)
+    state = initial_state(TilesSettings(seed=seed), None)
+    while state.phase != "over":
+        if state.phase == "play":
+            yield state
+        seat = next(iter(rules.to_act(state)))
+        state = rules.decide(chooser.choice(rules.legal_commands(state, seat)), state)[1]
+
+
+@settings(max_examples=8, deadline=None)
+@given(st.integers(0, 2**32))
+def test_t18_the_zone_and_the_occupied_tiles_found_once_answer_as_tile_by_tile(seed: int) -> None:
+    # What the bots find once for many steps of a unit (T5, T18, T19): the same answers.
+    for state in _random_positions(seed):
+        grid = rules.grid_of(state)
+        occupied = rules.occupied_tiles(state)
+        for seat in (1, 2):
+            zone = rules.enemy_zone(state, seat)
+            for at in grid.tiles():
+                assert rules.is_adjacent_tile(state, at, seat, zone=zone) == (
+                    rules.is_adjacent_tile(state, at, seat)
+                )
+        for moving in rules.on_board(state):
+            zone = rules.enemy_zone(state, moving.seat)
+            assert rules.step_cost(state, moving, zone=zone) == rules.step_cost(state, moving)
+            assert moving.at is not None
+            for to in neighbours(grid, moving.at):
+                problem = rules.step_problem(state, moving, to)
+                assert rules.step_problem(state, moving, to, occupied=occupied) == problem
+                if not problem:
+                    odds = rules.fall_odds(state, moving, to)
+                    assert rules.fall_odds(state, moving, to, zone=zone) == odds
+            for enemy in rules.on_board(state, rules.other(moving.seat)):
+                assert enemy.at is not None
+                mine = rules.next_to(state, enemy.at, moving.seat)
+                theirs = rules.next_to(state, moving.at, enemy.seat)
+                assert rules.crowd(state, moving, enemy) == len(mine) - len(theirs)
 
 
 # --- melee ----------------------------------------------------------------------------------

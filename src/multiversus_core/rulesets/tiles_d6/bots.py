@@ -244,6 +244,7 @@ def _reach(
     assert unit.at is not None
     start = unit.at
     grid = rules.grid_of(state)
+    zone, occupied = rules.enemy_zone(state, unit.seat), rules.occupied_tiles(state)
     best: dict[Coord, tuple[int, Coord | None, float]] = {start: (points, None, 1.0)}
     queue: list[tuple[int, float, Coord]] = [(-points, -1.0, start)]
     while queue:
@@ -251,14 +252,14 @@ def _reach(
         left, safe = -left, -safe
         if best[at][0] != left or left < 1:
             continue
-        if at != start and rules.is_adjacent_tile(state, at, unit.seat):
+        if at != start and at in zone:
             continue
         here = replace(unit, at=at)
-        cost = rules.step_cost(state, here)
+        cost = rules.step_cost(state, here, zone=zone)
         for to in neighbours(grid, at):
-            if to == start or rules.step_problem(state, here, to):
+            if to == start or rules.step_problem(state, here, to, occupied=occupied):
                 continue
-            odds = safe * (1 - float(rules.fall_odds(state, here, to)))
+            odds = safe * (1 - float(rules.fall_odds(state, here, to, zone=zone)))
             after = left - cost
             known = best.get(to)
             if known is None or (after, odds) > (known[0], known[2]):

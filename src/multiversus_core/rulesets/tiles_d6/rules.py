@@ -7,7 +7,7 @@ the text nor the rulings settle, are TP1 and on (``docs/rules-reference.md``).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence, Set
 from fractions import Fraction
 from typing import Final, Literal, TypeAlias
 
@@ -207,9 +207,30 @@ def next_to(state: TilesState, at: Coord, seat: Seat) -> tuple[Unit, ...]:
     return tuple(found)
 
 
-def is_adjacent_tile(state: TilesState, at: Coord, seat: Seat) -> bool:
-    """Whether an enemy of ``seat`` is next to ``at`` (T18)."""
+def is_adjacent_tile(
+    state: TilesState, at: Coord, seat: Seat, *, zone: Set[Coord] | None = None
+) -> bool:
+    """Whether an enemy of ``seat`` is next to ``at`` (T18); ``zone``, if given, is
+    :func:`enemy_zone` of ``seat`` in ``state``, found once for many tiles."""
+    if zone is not None:
+        return at in zone
     return bool(next_to(state, at, other(seat)))
+
+
+def enemy_zone(state: TilesState, seat: Seat) -> frozenset[Coord]:
+    """Every tile an enemy of ``seat`` on the board is next to: :func:`is_adjacent_tile` of
+    every tile at once (T18)."""
+    zone: set[Coord] = set()
+    for enemy in on_board(state, other(seat)):
+        assert enemy.at is not None
+        column, row = enemy.at
+        zone.update((column + c, row + r) for c in (-1, 0, 1) for r in (-1, 0, 1) if c or r)
+    return frozenset(zone)
+
+
+def occupied_tiles(state: TilesState) -> frozenset[Coord]:
+    """The tiles units stand on (one unit a tile: T4)."""
+    return frozenset(u.at for u in state.units if u.at is not None)
 
 
 def adjacent_enemies(state: TilesState, unit: Unit) -> tuple[Unit, ...]:
@@ -249,9 +270,18 @@ def crowd(state: TilesState, attacker: Unit, defender: Unit) -> int:
     """Attacker's-side units next to the defender (the attacker counts) minus defender's-side
     units next to the attacker (the defender counts), every unit on the board (T22, T37)."""
     assert attacker.at is not None and defender.at is not None
-    mine = next_to(state, defender.at, attacker.seat)
-    theirs = next_to(state, attacker.at, defender.seat)
-    return len(mine) - len(theirs)
+    (a_column, a_row), (d_column, d_row) = attacker.at, defender.at
+    count = 0
+    for u in state.units:  # next_to, twice in one loop: the bots ask this very often
+        there = u.at
+        if there is None:
+            continue
+        if u.seat == attacker.seat:
+            if there != defender.at and -1 <= there[0] - d_column <= 1:
+                count += -1 <= there[1] - d_row <= 1
+        elif u.seat == defender.seat and there != attacker.at and -1 <= there[0] - a_column <= 1:
+            count -= -1 <= there[1] - a_row <= 1
+    return count
 
 
 def size_bonus(target: Unit) -> int:
@@ -318,13 +348,16 @@ def brambles_fall(face: int) -> bool:
     return face == 1
 
 
-def withdraw_modifier(state: TilesState, unit: Unit, to: Coord) -> int | None:
+def withdraw_modifier(
+    state: TilesState, unit: Unit, to: Coord, *, zone: Set[Coord] | None = None
+) -> int | None:
     """What is added to the withdraw die of the unit's step to ``to``: -1 into a tile next to
-    an enemy, +1 Flying; None when the step withdraws from no enemy and rolls none (T19)."""
+    an enemy, +1 Flying; None when the step withdraws from no enemy and rolls none (T19).
+    ``zone``: as for :func:`is_adjacent_tile`."""
     assert unit.at is not None
-    if not is_adjacent_tile(state, unit.at, unit.seat):
+    if not is_adjacent_tile(state, unit.at, unit.seat, zone=zone):
         return None
-    return ("flying" in unit.stats.traits) - is_adjacent_tile(state, to, unit.seat)
+    return ("flying" in unit.stats.traits) - is_adjacent_tile(state, to, unit.seat, zone=zone)
 
 
 def withdraw_falls(total: int) -> bool:
@@ -374,10 +407,13 @@ def melee_effect(striker: Unit, struck: Unit) -> Effect:
     return "down" if margin >= 1 else ""
 
 
-def fall_odds(state: TilesState, unit: Unit, to: Coord) -> Fraction:
+def fall_odds(
+    state: TilesState, unit: Unit, to: Coord, *, zone: Set[Coord] | None = None
+) -> Fraction:
     """The chance that the unit's step to ``to`` falls: brambles, then withdraw (T11, T19,
-    T35)."""
-    return _fall_odds(rolls_brambles(state, unit), withdraw_modifier(state, unit, to))
+    T35). ``zone``: as for :func:`is_adjacent_tile`."""
+    withdraw = withdraw_modifier(state, unit, to, zone=zone)
+    return _fall_odds(rolls_brambles(state, unit), withdraw)
 
 
 @functools.cache
@@ -750,22 +786,25 @@ def _is_coord(value: object) -> bool:
     return isinstance(value, tuple) and len(value) == 2 and all(type(v) is int for v in value)
 
 
-def step_cost(state: TilesState, unit: Unit) -> int:
+def step_cost(state: TilesState, unit: Unit, *, zone: Set[Coord] | None = None) -> int:
     """What a step from the unit's tile costs: 1, +1 leaving water (not Flying), +1 leaving a
-    tile next to an enemy (T10, T12, T19)."""
+    tile next to an enemy (T10, T12, T19). ``zone``: as for :func:`is_adjacent_tile`."""
     assert unit.at is not None
     flying = "flying" in unit.stats.traits
     water = tile(state, unit.at) == WATER and not flying
-    return 1 + water + is_adjacent_tile(state, unit.at, unit.seat)
+    return 1 + water + is_adjacent_tile(state, unit.at, unit.seat, zone=zone)
 
 
-def step_problem(state: TilesState, unit: Unit, to: Coord) -> str:
-    """Why the unit cannot step to ``to``, or "" (T5, T33)."""
+def step_problem(
+    state: TilesState, unit: Unit, to: Coord, *, occupied: Set[Coord] | None = None
+) -> str:
+    """Why the unit cannot step to ``to``, or "" (T5, T33); ``occupied``, if given, is
+    :func:`occupied_tiles` of ``state``, found once for many steps."""
     assert unit.at is not None
     terrain = _terrain_problem(state.rows, unit.at, to)
     if terrain and terrain != _BLOCKED:
         return terrain
-    if unit_at(state, to) is not None:
+    if to in occupied if occupied is not None else unit_at(state, to) is not None:
         return "a unit stands there"
     return terrain
 
