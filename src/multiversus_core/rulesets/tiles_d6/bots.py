@@ -179,37 +179,39 @@ def _fire_chance(modifier: int) -> float:
 def threat(state: TilesState, unit: Unit) -> float:
     """What the enemy's next turn may cost ``unit`` where it stands: for each enemy able to
     act, the better of a Fire in sight and a Charge in reach."""
-    assert unit.at is not None
-    total = 0.0
-    for enemy in rules.on_board(state, rules.other(unit.seat)):
-        if enemy.stunned or enemy.concussed:
-            continue
-        assert enemy.at is not None
-        worst = 0.0
-        if is_shooter(enemy) and not rules.fire_problem(state, enemy, unit):
-            worst = fire_value(state, enemy, unit)
-        reach = enemy.stats.move - 1 - enemy.prone + 1
-        if distance(enemy.at, unit.at) <= reach:
-            charge = melee_value(state, enemy, unit, charge=distance(enemy.at, unit.at) > 1)
-            worst = max(worst, charge)
-        total += worst
-    return total
+    return prospects(state, unit)[1]
 
 
 def chance(state: TilesState, unit: Unit) -> float:
     """The best attack ``unit`` might make in its own next turn from where it stands."""
-    assert unit.at is not None
-    best = 0.0
-    standing = replace(unit, prone=False)
+    return prospects(state, unit)[0]
+
+
+def prospects(state: TilesState, unit: Unit) -> tuple[float, float]:
+    """:func:`chance` and :func:`threat` of ``unit`` where it stands, in one pass over the
+    enemies."""
+    at = unit.at
+    assert at is not None
+    best = danger = 0.0
+    shooter = is_shooter(unit)
+    standing = replace(unit, prone=False) if shooter and unit.prone else unit
     for enemy in rules.on_board(state, rules.other(unit.seat)):
         assert enemy.at is not None
-        if is_shooter(unit) and not rules.fire_problem(state, standing, enemy):
+        apart = distance(enemy.at, at)
+        charge = apart > 1
+        if shooter and not rules.fire_problem(state, standing, enemy):
             best = max(best, fire_value(state, unit, enemy))
-        reach = unit.stats.move - 1 + 1
-        if distance(enemy.at, unit.at) <= reach:
-            charge = distance(enemy.at, unit.at) > 1
+        if apart <= unit.stats.move:
             best = max(best, melee_value(state, unit, enemy, charge=charge))
-    return best
+        if enemy.stunned or enemy.concussed:
+            continue
+        worst = 0.0
+        if is_shooter(enemy) and not rules.fire_problem(state, enemy, unit):
+            worst = fire_value(state, enemy, unit)
+        if apart <= enemy.stats.move - enemy.prone:
+            worst = max(worst, melee_value(state, enemy, unit, charge=charge))
+        danger += worst
+    return best, danger
 
 
 def position(state: TilesState, unit: Unit) -> float:
@@ -220,7 +222,8 @@ def position(state: TilesState, unit: Unit) -> float:
     enemies = [e.at for e in rules.on_board(state, rules.other(unit.seat)) if e.at is not None]
     if not enemies:
         return value
-    value += CHANCE * chance(state, unit) - THREAT * threat(state, unit)
+    best, danger = prospects(state, unit)
+    value += CHANCE * best - THREAT * danger
     if not is_shooter(unit):
         value -= APPROACH * max(0, min(distance(unit.at, at) for at in enemies) - 1)
     return value
@@ -455,8 +458,9 @@ def features(state: TilesState, seat: int) -> tuple[float, ...]:
         stunned += bool(unit.stunned)
         concussed += bool(unit.concussed)
         if enemies:
-            best += chance(state, unit)
-            danger += threat(state, unit)
+            attack, enemy_threat = prospects(state, unit)
+            best += attack
+            danger += enemy_threat
             if not is_shooter(unit):
                 far += max(0, min(distance(unit.at, at) for at in enemies) - 1)
     late = injured * min(1.0, state.round / ROUNDS)
@@ -656,6 +660,7 @@ __all__ = [
     "is_shooter",
     "melee_value",
     "position",
+    "prospects",
     "score_commands",
     "shortlist",
     "threat",
