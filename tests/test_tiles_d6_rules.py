@@ -19,7 +19,6 @@ from msgspec.structs import replace
 from multiversus_core.engine.errors import IllegalCommandError, InvalidCommandError
 from multiversus_core.engine.grid import neighbours
 from multiversus_core.rulesets.tiles_d6 import rules
-from multiversus_core.rulesets.tiles_d6.ruleset import initial_state
 from multiversus_core.rulesets.tiles_d6.model import (
     ActionEnded,
     Attack,
@@ -58,6 +57,7 @@ from multiversus_core.rulesets.tiles_d6.model import (
     Unit,
     WithdrawRolled,
 )
+from multiversus_core.rulesets.tiles_d6.ruleset import initial_state
 
 OPEN = ("......",) * 6
 """A 6x6 board of open ground."""
