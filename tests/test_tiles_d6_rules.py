@@ -354,11 +354,11 @@ def test_t18_the_zone_and_the_occupied_tiles_found_once_answer_as_tile_by_tile(s
                 if not problem:
                     odds = rules.fall_odds(state, moving, to)
                     assert rules.fall_odds(state, moving, to, zone=zone) == odds
-            for enemy in rules.on_board(state, rules.other(moving.seat)):
-                assert enemy.at is not None
-                mine = rules.next_to(state, enemy.at, moving.seat)
-                theirs = rules.next_to(state, moving.at, enemy.seat)
-                assert rules.crowd(state, moving, enemy) == len(mine) - len(theirs)
+            for other in rules.on_board(state):
+                assert other.at is not None
+                mine = rules.next_to(state, other.at, moving.seat)
+                theirs = rules.next_to(state, moving.at, other.seat)
+                assert rules.crowd(state, moving, other) == len(mine) - len(theirs)
 
 
 # --- melee ----------------------------------------------------------------------------------

@@ -276,11 +276,11 @@ def crowd(state: TilesState, attacker: Unit, defender: Unit) -> int:
         there = u.at
         if there is None:
             continue
-        if u.seat == attacker.seat:
-            if there != defender.at and -1 <= there[0] - d_column <= 1:
-                count += -1 <= there[1] - d_row <= 1
-        elif u.seat == defender.seat and there != attacker.at and -1 <= there[0] - a_column <= 1:
-            count -= -1 <= there[1] - a_row <= 1
+        column, row = there
+        if u.seat == attacker.seat and there != defender.at:
+            count += -1 <= column - d_column <= 1 and -1 <= row - d_row <= 1
+        if u.seat == defender.seat and there != attacker.at:
+            count -= -1 <= column - a_column <= 1 and -1 <= row - a_row <= 1
     return count
 
 
