@@ -233,9 +233,9 @@ class WorldsRuleset(OpenGame):
     view_command_type: Final[Any] = Command
     viewers: Final = VIEWERS
     log_upcasts: Final[Mapping[int, Upcast]] = {}
+    """Rules version 1 is the first: nothing to upcast."""
     notation: Final = NOTATION
     """How its positions are written (:mod:`~multiversus_core.engine.position`)."""
-    """Rules version 1 is the first: nothing to upcast."""
     bots: Final[Mapping[str, BotMaker]] = {
         "random": UniformBot,
         "heuristic": HeuristicBot,
