@@ -336,6 +336,38 @@ def test_the_search_remembers_the_heuristic_s_command_in_a_position() -> None:
     assert len(asked) == 2  # another position is asked anew
 
 
+@pytest.mark.parametrize(
+    ("iterations", "size"), [(1, 6), (60, 6), (200, 6), (201, 6), (400, 8), (800, 12), (5000, 12)]
+)
+def test_a_larger_budget_weighs_more_of_the_heuristic_s_best(iterations: int, size: int) -> None:
+    assert bots.shortlist_size(iterations) == size
+    assert SearchBot(SEARCH_GAME, 1, iterations=iterations).shortlist == size
+    assert SearchBot(SEARCH_GAME, 1, iterations=iterations, shortlist=3).shortlist == 3
+
+
+def test_the_search_bot_searches_its_budget_s_shortlist(monkeypatch: pytest.MonkeyPatch) -> None:
+    searched: list[Sequence[Command]] = []
+
+    def spy(game: Any, view: object, legal: Sequence[Command], *args: Any, **kw: Any) -> Any:
+        searched.append(legal)
+        return search(game, view, legal, *args, **kw)
+
+    monkeypatch.setattr(bots, "search", spy)
+    tiles = [(0, 0), (0, 2), (0, 4), (1, 0), (1, 2), (1, 4), (2, 0)]
+    units = [unit(f"1.{n}", 1, at) for n, at in enumerate(tiles)] + [unit("2.z", 2, (5, 5))]
+    state = playing(units)
+    every = rules.legal_commands(state, 1)
+    assert len(every) > 12
+    choose(SearchBot(SEARCH_GAME, 1, iterations=4), state)
+    choose(SearchBot(SEARCH_GAME, 1, iterations=800), state)
+    assert searched == [bots.shortlist(state, every, 6), bots.shortlist(state, every, 12)]
+
+
+def test_the_search_bot_refuses_an_empty_shortlist() -> None:
+    with pytest.raises(ValueError, match=r"^a search weighs 1 command or more, not 0$"):
+        SearchBot(SEARCH_GAME, 1, shortlist=0)
+
+
 def with_fresh_chance(state: TilesState) -> TilesState:
     return with_fresh_seed(state, random.Random(99))
 

@@ -566,6 +566,23 @@ class _Guided:
 DEFAULT_ITERATIONS: Final = 200
 """The ``mcts`` bot's iterations a decision with a full shortlist (fewer candidates get
 as many a candidate)."""
+SHORTLIST: Final = 6
+"""How many of the heuristic's best commands a search of the default budget weighs."""
+MOST_SHORTLIST: Final = 12
+"""The most a larger budget weighs (:func:`shortlist_size`)."""
+
+
+def shortlist_size(iterations: int) -> int:
+    """How many of the heuristic's best commands a search of ``iterations`` weighs:
+    :data:`SHORTLIST` up to the default budget, then more with the square root of the budget
+    (twelve at four times the default, at the most), so that a larger budget also weighs
+    commands the default leaves out."""
+    if iterations <= DEFAULT_ITERATIONS:
+        return SHORTLIST
+    wider = round(SHORTLIST * math.sqrt(iterations / DEFAULT_ITERATIONS))
+    return min(MOST_SHORTLIST, wider)
+
+
 MEMORY: Final = 20_000
 """The most positions whose heuristic commands a ``mcts`` bot remembers from one decision
 to the next."""
@@ -577,7 +594,8 @@ class SearchBot:
 
     It searches every choice of which unit does what next (at the turn's start,
     and once the heuristic would not go on with the Move or Charge under way)
-    among the ``shortlist`` commands the heuristic rates best, and takes the one
+    among the ``shortlist`` commands the heuristic rates best (six at the default
+    budget, more for a larger one: :func:`shortlist_size`), and takes the one
     of best mean value: the root commands play out on common dice
     (:class:`_Guided`), so their means differ by more than luck. The steps of a
     Move or Charge are the heuristic's, in the search as in play, and so is
@@ -590,16 +608,20 @@ class SearchBot:
         seed: int = 0,
         *,
         iterations: int = DEFAULT_ITERATIONS,
-        shortlist: int = 6,
+        shortlist: int | None = None,
         exploration: float = 0.3,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"a search needs at least one iteration, not {iterations}")
+        if shortlist is not None and shortlist < 1:
+            raise ValueError(f"a search weighs 1 command or more, not {shortlist}")
         self._game = game
         self._random = random.Random(seed)
         self._heuristic = HeuristicBot(self._random.getrandbits(64))
         self.iterations = iterations
-        self.shortlist = shortlist
+        self.shortlist = shortlist_size(iterations) if shortlist is None else shortlist
+        """How many of the heuristic's best commands it weighs (:func:`shortlist_size` of
+        its budget unless given)."""
         self.exploration = exploration
         self._known: dict[tuple[object, ...], Sequence[Command]] = {}
 
@@ -649,6 +671,8 @@ class SearchBot:
 __all__ = [
     "DEFAULT_ITERATIONS",
     "FEATURES",
+    "MOST_SHORTLIST",
+    "SHORTLIST",
     "HeuristicBot",
     "SearchBot",
     "evaluate",
@@ -663,6 +687,7 @@ __all__ = [
     "prospects",
     "score_commands",
     "shortlist",
+    "shortlist_size",
     "threat",
     "worth",
 ]
