@@ -5,7 +5,13 @@ import functools
 import pytest
 
 from multiversus_core import MatchSettings
-from multiversus_core.engine.bots import SearchBot, UnknownBotError, bot_maker, takes_budget
+from multiversus_core.engine.bots import (
+    SearchBot,
+    UnknownBotError,
+    bot_maker,
+    grown_shortlist,
+    takes_budget,
+)
 from multiversus_core.engine.play import play_match
 from multiversus_core.engine.registry import load_ruleset
 from multiversus_core.rulesets.multiversus.bots.specs import BOT_NAMES, RandomBot, make_bot
@@ -67,3 +73,18 @@ def test_a_maker_without_iterations_takes_no_budget() -> None:
     assert not takes_budget(lambda seed: SearchBot(object(), seed))  # type: ignore[arg-type]
     assert not takes_budget(print)  # a builtin, with no signature on older Pythons
     assert takes_budget(functools.partial(SearchBot, object(), iterations=3))
+
+
+@pytest.mark.parametrize(
+    ("iterations", "size"),
+    [(1, 5), (60, 5), (61, 5), (90, 6), (120, 7), (240, 10), (241, 10), (10_000, 10)],
+)
+def test_a_larger_budget_grows_the_shortlist_with_its_square_root(
+    iterations: int, size: int
+) -> None:
+    assert grown_shortlist(5, iterations, 60, 10) == size
+
+
+def test_a_grown_shortlist_never_passes_its_most() -> None:
+    assert grown_shortlist(6, 10_000, 200, 6) == 6
+    assert grown_shortlist(6, 800, 200, 9) == 9

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, Final, Protocol, TypeAlias, cast
@@ -111,6 +112,16 @@ DEFAULT_ITERATIONS: Final = 120
 MOST_CANDIDATES: Final = 64
 """From a tree of choices, a :class:`SearchBot` searches every command if there are at most
 this many, else this many drawn from the tree at random."""
+
+
+def grown_shortlist(base: int, iterations: int, default_iterations: int, most: int) -> int:
+    """How many of a heuristic's best commands a search of ``iterations`` weighs: ``base``
+    up to the bot's ``default_iterations``, then more with the square root of the budget
+    (twice as many at four times the default), ``most`` at the most, so that a larger budget
+    also weighs commands the default leaves out rather than only narrowing the same means."""
+    if iterations <= default_iterations:
+        return base
+    return min(most, round(base * math.sqrt(iterations / default_iterations)))
 
 
 class _Searcher:
@@ -252,7 +263,11 @@ class ShortlistBot(_Searcher):
     default_iterations: ClassVar[int] = DEFAULT_ITERATIONS
     """The iterations of a decision unless the bot is given another number."""
     default_shortlist: ClassVar[int] = 6
-    """The most commands searched unless the bot is given another number."""
+    """The most commands a search of the default budget weighs unless the bot is given
+    another number."""
+    most_shortlist: ClassVar[int | None] = None
+    """The most commands a larger budget weighs (:func:`grown_shortlist`); None: the
+    default shortlist at any budget."""
 
     def __init__(
         self,
@@ -266,8 +281,16 @@ class ShortlistBot(_Searcher):
         budget = self.default_iterations if iterations is None else iterations
         super().__init__(game, seed, budget, exploration)
         self._heuristic = self.heuristic(self._random.getrandbits(64))
-        self.shortlist_size = self.default_shortlist if shortlist is None else shortlist
-        """The most commands searched."""
+        if shortlist is not None and shortlist < 1:
+            raise ValueError(f"a search weighs 1 command or more, not {shortlist}")
+        if shortlist is None:
+            shortlist = self.default_shortlist
+            if self.most_shortlist is not None:
+                shortlist = grown_shortlist(
+                    shortlist, budget, self.default_iterations, self.most_shortlist
+                )
+        self.shortlist_size = shortlist
+        """The most commands searched (:func:`grown_shortlist` of the budget unless given)."""
         self.memory: dict[Any, Any] = {}
         """What a subclass's guided game keeps from one decision to the next."""
 

@@ -34,6 +34,7 @@ from typing import Any, Final
 
 from msgspec.structs import replace
 
+from multiversus_core.engine.bots import grown_shortlist
 from multiversus_core.engine.errors import IllegalCommandError
 from multiversus_core.engine.grid import centre_tiles, distance, neighbours
 from multiversus_core.engine.ismcts import Game, search
@@ -575,12 +576,9 @@ MOST_SHORTLIST: Final = 12
 def shortlist_size(iterations: int) -> int:
     """How many of the heuristic's best commands a search of ``iterations`` weighs:
     :data:`SHORTLIST` up to the default budget, then more with the square root of the budget
-    (twelve at four times the default, at the most), so that a larger budget also weighs
-    commands the default leaves out."""
-    if iterations <= DEFAULT_ITERATIONS:
-        return SHORTLIST
-    wider = round(SHORTLIST * math.sqrt(iterations / DEFAULT_ITERATIONS))
-    return min(MOST_SHORTLIST, wider)
+    (:func:`~multiversus_core.engine.bots.grown_shortlist`: twelve at four times the
+    default), so that a larger budget also weighs commands the default leaves out."""
+    return grown_shortlist(SHORTLIST, iterations, DEFAULT_ITERATIONS, MOST_SHORTLIST)
 
 
 MEMORY: Final = 20_000
