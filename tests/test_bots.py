@@ -651,6 +651,41 @@ def test_the_search_bot_searches_the_heuristics_shortlist_of_coin_selections() -
     assert SearchBot(1, iterations=6, shortlist=4).choose(seen, legal) in short
 
 
+@pytest.mark.parametrize(
+    ("iterations", "size"), [(1, 6), (DEFAULT_ITERATIONS, 6), (240, 8), (480, 12), (5000, 12)]
+)
+def test_a_larger_budget_weighs_more_coin_selections(iterations: int, size: int) -> None:
+    assert SearchBot(1, iterations=iterations).shortlist == size
+    assert SearchBot(1, iterations=iterations, shortlist=3).shortlist == 3
+
+
+def test_the_search_bot_searches_its_budget_s_shortlist(monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiversus_core.rulesets.multiversus.bots.search as searching
+
+    for seed in range(40):
+        state, seat = position(seed, wanted_hidden=False)
+        if state.pending == "select" and len(legal_commands(state, seat)) > 14:
+            break
+    else:
+        pytest.fail("no selection with more than fourteen choices")
+    seen, legal = view(state, viewer_of(state, seat)), legal_commands(state, seat)
+    searched: list[int] = []
+
+    def spy(game: Any, view: object, commands: Sequence[Command], *args: Any, **kw: Any) -> Any:
+        searched.append(sum(isinstance(c, SelectCoins) for c in commands))
+        return search(game, view, commands, *args, **kw)
+
+    monkeypatch.setattr(searching, "search", spy)
+    SearchBot(1, iterations=4).choose(seen, legal)
+    SearchBot(1, iterations=480).choose(seen, legal)
+    assert searched == [6, 12]
+
+
+def test_the_search_bot_refuses_an_empty_shortlist() -> None:
+    with pytest.raises(ValueError, match=r"^a search weighs 1 command or more, not 0$"):
+        SearchBot(1, shortlist=0)
+
+
 def test_judging_unknown_secrets_stays_bounded_on_a_sheet_at_every_limit(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -31,6 +31,7 @@ import time
 from collections.abc import Sequence
 from typing import Final, TypeVar
 
+from multiversus_core.engine.bots import grown_shortlist
 from multiversus_core.engine.ismcts import search
 from multiversus_core.rulesets.multiversus.bots.determinize import (
     Selection,
@@ -55,6 +56,11 @@ from multiversus_core.rulesets.multiversus.views import MatchView
 
 DEFAULT_ITERATIONS: Final = 120
 """The ``mcts`` bot's iterations a decision unless its spec names another number."""
+SHORTLIST: Final = 6
+"""How many of the heuristic's best coin selections a search of the default budget weighs."""
+MOST_SHORTLIST: Final = 12
+"""The most a larger budget weighs (:func:`~multiversus_core.engine.bots.grown_shortlist`:
+eight at twice the default budget, twelve at four times it)."""
 
 _T = TypeVar("_T")
 
@@ -159,7 +165,8 @@ class SearchBot:
     ``iterations`` bounds each decision; ``seconds``, if given, also stops a
     decision once that much time has passed (then it is no longer
     reproducible). Among many coin selections it searches the ``shortlist``
-    the heuristic rates best. Set-up decisions are the heuristic's
+    the heuristic rates best (:data:`SHORTLIST` at the default budget, more for
+    a larger one: :data:`MOST_SHORTLIST`). Set-up decisions are the heuristic's
     (:class:`~.bots.heuristic.HeuristicBot`, with its own seed), and so are the
     steps of a move, judged one ahead by the search's evaluation
     (:func:`~.bots.evaluation.search_score`): searching each step of a move
@@ -173,16 +180,23 @@ class SearchBot:
         iterations: int = DEFAULT_ITERATIONS,
         seconds: float | None = None,
         exploration: float = 0.3,
-        shortlist: int = 6,
+        shortlist: int | None = None,
     ) -> None:
         if iterations < 1:
             raise ValueError(f"a search needs at least one iteration, not {iterations}")
+        if shortlist is not None and shortlist < 1:
+            raise ValueError(f"a search weighs 1 command or more, not {shortlist}")
         self._random = random.Random(seed)
         self._heuristic = HeuristicBot(self._random.getrandbits(64), judge=search_score)
         self.iterations = iterations
         self.seconds = seconds
         self.exploration = exploration
-        self.shortlist = shortlist
+        self.shortlist = (
+            grown_shortlist(SHORTLIST, iterations, DEFAULT_ITERATIONS, MOST_SHORTLIST)
+            if shortlist is None
+            else shortlist
+        )
+        """How many of the heuristic's best coin selections it weighs."""
         self._game = MultiversusGame()
 
     def choose(self, view: MatchView, legal: Sequence[Command]) -> Command:
@@ -214,7 +228,9 @@ __all__ = [
     "DEFAULT_ITERATIONS",
     "GAME",
     "MODEL_TEMPERATURE",
+    "MOST_SHORTLIST",
     "RATINGS_KEPT",
+    "SHORTLIST",
     "MultiversusGame",
     "SearchBot",
 ]
