@@ -34,7 +34,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
 from multiversus_core.openspiel import SpielState
-from multiversus_core.rulesets.multiversus.bots.search import SearchBot
+from multiversus_core.rulesets.multiversus.bots.search import SHORTLIST, SearchBot
 
 
 class GameEvaluator(mcts.Evaluator):  # type: ignore[misc]
@@ -66,7 +66,8 @@ class OurBot:
     """Our ``mcts`` on an OpenSpiel state: it sees the seat's view and legal commands only."""
 
     def __init__(self, seed: int, seconds: float) -> None:
-        self.bot = SearchBot(seed, iterations=10**9, seconds=seconds)
+        # The default bot's shortlist: a time budget is not a larger iteration budget.
+        self.bot = SearchBot(seed, iterations=10**9, seconds=seconds, shortlist=SHORTLIST)
 
     def step(self, state: SpielState) -> int:
         ruleset, seat = state.get_game().ruleset, state.current_player() + 1
