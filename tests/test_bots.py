@@ -636,14 +636,18 @@ def test_command_for_refuses_a_bot_that_answers_out_of_turn() -> None:
         command_for(RandomBot(1), state, 2)
 
 
-def test_the_search_bot_searches_the_heuristics_shortlist_of_coin_selections() -> None:
-    for seed in range(20):
+def selection(more_than: int) -> tuple[MatchView, Sequence[Command]]:
+    """The view and legal commands of the first random position (by seed) choosing among
+    more than ``more_than`` coin selections."""
+    for seed in range(40):
         state, seat = position(seed, wanted_hidden=False)
-        if state.pending == "select" and len(legal_commands(state, seat)) > 8:
-            break
-    else:
-        pytest.fail("no selection with more than eight choices")
-    seen, legal = view(state, viewer_of(state, seat)), legal_commands(state, seat)
+        if state.pending == "select" and len(legal_commands(state, seat)) > more_than:
+            return view(state, viewer_of(state, seat)), legal_commands(state, seat)
+    pytest.fail(f"no selection with more than {more_than} choices")
+
+
+def test_the_search_bot_searches_the_heuristics_shortlist_of_coin_selections() -> None:
+    seen, legal = selection(8)
     short = HeuristicBot(1).shortlist(seen, legal, 4)
     kept = [c for c in short if c.__struct_config__.tag == "select_coins"]
     assert len(kept) == 4
@@ -662,13 +666,7 @@ def test_a_larger_budget_weighs_more_coin_selections(iterations: int, size: int)
 def test_the_search_bot_searches_its_budget_s_shortlist(monkeypatch: pytest.MonkeyPatch) -> None:
     import multiversus_core.rulesets.multiversus.bots.search as searching
 
-    for seed in range(40):
-        state, seat = position(seed, wanted_hidden=False)
-        if state.pending == "select" and len(legal_commands(state, seat)) > 14:
-            break
-    else:
-        pytest.fail("no selection with more than fourteen choices")
-    seen, legal = view(state, viewer_of(state, seat)), legal_commands(state, seat)
+    seen, legal = selection(14)
     searched: list[int] = []
 
     def spy(game: Any, view: object, commands: Sequence[Command], *args: Any, **kw: Any) -> Any:
