@@ -285,3 +285,44 @@ def test_the_search_bot_leaves_set_up_and_re_rolls_to_the_heuristic() -> None:
     seat = rules.to_act(state)[0]
     assert choose(SearchBot(SEARCH_GAME, 2), state, seat) == choose(HeuristicBot(2), state, seat)
     assert bots.deploy_command(state, seat) == choose(HeuristicBot(2), state, seat)
+
+
+class Wider(SearchBot):
+    """The worlds-collide search with its shortlist growing with the budget
+    (``ShortlistBot.most_shortlist``)."""
+
+    most_shortlist = 10
+
+
+@pytest.mark.parametrize(
+    ("iterations", "size", "grown"),
+    [(1, 5, 5), (DEFAULT_ITERATIONS, 5, 5), (120, 5, 7), (240, 5, 10), (5000, 5, 10)],
+)
+def test_a_shortlist_bot_grows_its_shortlist_with_the_budget_only_when_told(
+    iterations: int, size: int, grown: int
+) -> None:
+    assert SearchBot(SEARCH_GAME, 1, iterations=iterations).shortlist_size == size
+    assert Wider(SEARCH_GAME, 1, iterations=iterations).shortlist_size == grown
+    assert Wider(SEARCH_GAME, 1, iterations=iterations, shortlist=3).shortlist_size == 3
+
+
+def test_a_grown_shortlist_is_what_the_search_weighs(monkeypatch: pytest.MonkeyPatch) -> None:
+    searched: list[list[Command]] = []
+    guided = SearchBot.guided
+
+    def spy(self: SearchBot, view: Any, candidates: Any) -> Any:
+        searched.append(list(candidates))
+        return guided(self, view, candidates)
+
+    monkeypatch.setattr(SearchBot, "guided", spy)
+    state = table({**{m: (6 + 2 * i, 6) for i, m in enumerate(LINE)}, "2.sprite-1": (8, 12)})
+    best = [command for command, _ in bots.activation_options(state, 1)]
+    assert len(best) > 10
+    choose(SearchBot(SEARCH_GAME, 1, iterations=240), state)
+    choose(Wider(SEARCH_GAME, 1, iterations=240), state)
+    assert searched == [[*best[:5], Pass(1)], [*best[:10], Pass(1)]]
+
+
+def test_the_search_bot_refuses_an_empty_shortlist() -> None:
+    with pytest.raises(ValueError, match=r"^a search weighs 1 command or more, not 0$"):
+        SearchBot(SEARCH_GAME, 1, shortlist=0)
