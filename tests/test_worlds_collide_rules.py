@@ -458,6 +458,15 @@ def test_w35_a_model_that_falls_to_a_penalty_leaves_the_others_activating() -> N
     given(after, Act(1, moves=(MoveTo("1.rifleman-2", (5, 8)),)))
 
 
+def test_w19_w35_a_penalty_that_fells_the_side_s_last_model_ends_the_match() -> None:
+    placed = {"1.rifleman-1": (5, 5), "2.sprite-1": (5, 12)}
+    state = table(placed, ap=(1, 3), environment=(1, 4))  # Barrage: 1 damage each
+    state = at(state, 'models={"1.rifleman-1":{"hp":1}}')
+    events, after = given(state, Activate(1, ("1.rifleman-1",), "move_attack", "volley", (1,)))
+    assert ModelFell("1.rifleman-1") in events
+    assert of(events, MatchEnded) and after.phase == "over"
+
+
 def test_w36_environment_knack_modifiers_never_touch_a_tactic_check() -> None:
     placed = {"1.rifleman-1": (5, 5), "2.sprite-1": (5, 12)}
     gale = table(placed, environment=(1, 6))  # Gale: ranged knack +1

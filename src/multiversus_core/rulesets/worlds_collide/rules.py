@@ -667,6 +667,8 @@ class _Decision:
                 model = self.state.model(model_id)
                 if model is not None and model.on_board:
                     self._hurt(model, penalty.damage)
+            if self.state.activation is None:
+                return  # the penalty felled the side's last model: the match is over (W19)
             if not any(m.on_board for m in self._activated()):
                 self._end_activation()
 
