@@ -1075,7 +1075,11 @@ class _Guided(GuidedGame):
 DEFAULT_ITERATIONS: Final = 60
 """The ``mcts`` bot's iterations a decision."""
 SHORTLIST: Final = 5
-"""The activations the ``mcts`` bot searches (passing besides)."""
+"""The activations a ``mcts`` bot of the default budget searches (passing besides)."""
+MOST_SHORTLIST: Final = 10
+"""The most activations a larger budget searches
+(:func:`~multiversus_core.engine.bots.grown_shortlist`: seven at twice the default budget,
+ten at four times it)."""
 MEMORY: Final = 20_000
 """The most positions whose heuristic commands a ``mcts`` bot remembers from one decision
 to the next."""
@@ -1096,6 +1100,7 @@ class SearchBot(ShortlistBot):
 
     default_iterations = DEFAULT_ITERATIONS
     default_shortlist = SHORTLIST
+    most_shortlist = MOST_SHORTLIST
 
     def heuristic(self, seed: int) -> HeuristicBot:
         """worlds-collide's heuristic bot."""
@@ -1133,6 +1138,8 @@ class SearchBot(ShortlistBot):
 
 __all__ = [
     "DEFAULT_ITERATIONS",
+    "MOST_SHORTLIST",
+    "SHORTLIST",
     "HeuristicBot",
     "Judge",
     "SearchBot",
