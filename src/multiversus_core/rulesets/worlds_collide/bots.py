@@ -231,6 +231,7 @@ class Judge:
         self._aims: dict[tuple[str, str], list[tuple[float, Coord]]] = {}
         self._menace: dict[str, list[tuple[Coord, int, float, float]]] = {}
         self._rests: dict[tuple[str, ...], _Rest] = {}
+        self._placements: dict[tuple[tuple[str, ...], tuple[Coord, ...]], float] = {}
 
     def worth(self, model: Model, hp: int | None = None) -> float:
         """:func:`model_worth`, remembered."""
@@ -256,7 +257,7 @@ class Judge:
     def knack(self, model: Model, weapon: Weapon, at: Coord, enemies: Iterable[Coord]) -> int:
         """The knack ``model`` on ``at`` needs with ``weapon`` (W15, W25), ``enemies`` being
         the squares of its enemies."""
-        if weapon.kind == "ranged" and any(is_adjacent(at, e) for e in enemies):
+        if weapon.kind == "ranged" and not _around(at).isdisjoint(enemies):
             return rules.RANGED_IN_MELEE
         return weapon.knack + self.knacks[weapon.kind]
 
@@ -280,18 +281,18 @@ class Judge:
         """Each weapon's attacks at the enemy it hurts most: melee ones within ``reach`` and a
         step, ranged ones in sight."""
         total = 0.0
-        game_map, sight = state.game_map, self.sight
         column, row = at
+        seen = seen_from(state.game_map, at)
         for weapon in model.kind.weapons:
             knack = self.knack(model, weapon, at, () if reach else self.enemy_squares)
+            melee = weapon.kind == "melee"
+            far = reach + 1 if melee else self.sight
             for value, there in self._targets(model, weapon):
-                if weapon.kind == "melee":
-                    if max(abs(there[0] - column), abs(there[1] - row)) > reach + 1:
-                        continue
-                elif not sees(game_map, at, there, sight):
+                if far is not None and (abs(there[0] - column) > far or abs(there[1] - row) > far):
                     continue
-                total += value * odds(knack) * rules.attacks_with(state, weapon)
-                break
+                if melee or there in seen:
+                    total += value * odds(knack) * rules.attacks_with(state, weapon)
+                    break
         return total
 
     def _targets(self, model: Model, weapon: Weapon) -> list[tuple[float, Coord]]:
@@ -317,7 +318,8 @@ class Judge:
         seen = seen_from(self.state.game_map, at)
         sight = self.sight
         for there, reach, melee, ranged in known:
-            gap = max(abs(there[0] - column), abs(there[1] - row))
+            across, down = abs(there[0] - column), abs(there[1] - row)
+            gap = across if across > down else down
             if gap <= reach:
                 total += melee
             if ranged and there in seen and (sight is None or gap <= sight):
@@ -348,8 +350,7 @@ class Judge:
         known = self._standing.get(key)
         if known is not None:
             return known
-        column, row = at
-        near = min((max(abs(o[0] - column), abs(o[1] - row)) for o in self.objectives), default=0)
+        near = _objective_gaps(self.state.game_map)[at]
         value = -APPROACH * max(0, near - self.radius)
         if self.enemies:
             reach = rules.move_budget(self.state, model, twice=False)
@@ -395,8 +396,14 @@ class Judge:
 
     def placement(self, models: Sequence[Model], squares: Sequence[Coord]) -> float:
         """How well the seat stands with ``models`` moved to ``squares``: :meth:`standing`,
-        :meth:`holding` and :meth:`together`, the other models' share worked out once."""
-        rest = self._rest(tuple(m.id for m in models))
+        :meth:`holding` and :meth:`together`, the other models' share worked out once, and
+        each placement once (a plan weighs many twice: for each plan and tactic)."""
+        ids = tuple(m.id for m in models)
+        key = (ids, tuple(squares))
+        known = self._placements.get(key)
+        if known is not None:
+            return known
+        rest = self._rest(ids)
         value = sum(self.standing(m, at) for m, at in zip(models, squares, strict=True))
         if self.hold:
             counts = list(rest.counts)
@@ -408,14 +415,16 @@ class Judge:
                 math.tanh(MARGIN * (count - rivals))
                 for count, rivals in zip(counts, self.rivals, strict=True)
             )
-        moved = {at: m.id for m, at in zip(models, squares, strict=True)}
         value += rest.together
-        for at, model_id in moved.items():
-            if _beside(at, self.kin[model_id], moved, rest.where):
+        moved = list(zip(squares, ids, strict=True))
+        for at, model_id in moved:
+            kin = self.kin[model_id]
+            if not rest.kin_squares[model_id].isdisjoint(_around(at)) or _beside(at, kin, moved):
                 value += COHESION
         for at, model_id in rest.lonely:
             if _beside(at, self.kin[model_id], moved):
                 value += COHESION
+        self._placements[key] = value
         return value
 
     def _rest(self, ids: tuple[str, ...]) -> _Rest:
@@ -432,10 +441,14 @@ class Judge:
         lonely = tuple(
             (at, model_id)
             for at, model_id in where.items()
-            if not _beside(at, self.kin[model_id], where)
+            if _around(at).isdisjoint(s for s, i in where.items() if i in self.kin[model_id])
         )
         together = COHESION * (len(where) - len(lonely))
-        known = self._rests[ids] = _Rest(tuple(counts), where, lonely, together)
+        kin_squares = {
+            model_id: frozenset(at for at, i in where.items() if i in self.kin[model_id])
+            for model_id in ids
+        }
+        known = self._rests[ids] = _Rest(tuple(counts), lonely, together, kin_squares)
         return known
 
 
@@ -444,22 +457,27 @@ class _Rest(NamedTuple):
 
     counts: tuple[int, ...]
     """How many stand near each objective."""
-    where: dict[Coord, str]
-    """Their squares."""
     lonely: tuple[tuple[Coord, str], ...]
     """Those with no friend beside them they can activate with."""
     together: float
     """What the others gain (:meth:`Judge.together`)."""
+    kin_squares: dict[str, frozenset[Coord]]
+    """The squares of those each model of the formation can activate with."""
 
 
-def _beside(at: Coord, kin: AbstractSet[str], *squares: Mapping[Coord, str]) -> bool:
+@functools.cache
+def _around(at: Coord) -> frozenset[Coord]:
+    """The squares next to ``at`` (on the board or not)."""
+    column, row = at
+    return frozenset((column + dc, row + dr) for dc, dr in NEIGHBOUR_OFFSETS)
+
+
+def _beside(at: Coord, kin: AbstractSet[str], squares: Sequence[tuple[Coord, str]]) -> bool:
     """Whether a model of ``kin`` stands next to ``at`` on one of ``squares``."""
     column, row = at
-    for dc, dr in NEIGHBOUR_OFFSETS:
-        near = (column + dc, row + dr)
-        for where in squares:
-            if where.get(near) in kin:
-                return True
+    for (c, r), model_id in squares:
+        if model_id in kin and max(abs(c - column), abs(r - row)) == 1:
+            return True
     return False
 
 
@@ -470,6 +488,15 @@ def _near_objectives(game_map: GameMap) -> dict[Coord, tuple[int, ...]]:
     return {
         at: tuple(i for i, o in enumerate(objectives) if distance(at, o) <= radius)
         for at in game_map.grid.tiles()
+    }
+
+
+@functools.lru_cache(maxsize=8)
+def _objective_gaps(game_map: GameMap) -> dict[Coord, int]:
+    """How far each square stands from the nearest objective (0 with none)."""
+    objectives = game_map.objectives
+    return {
+        at: min((distance(at, o) for o in objectives), default=0) for at in game_map.grid.tiles()
     }
 
 
@@ -493,6 +520,20 @@ def worth(state: WorldsState, seat: Seat) -> float:
     value += AP_WORTH * min(state.sides[seat - 1].ap, 2 * len(judge.friends))
     value += sum(judge.standing(m, m.at) for m in judge.friends if m.at is not None)
     return value + judge.holding({}) + judge.together({})
+
+
+def board_key(state: WorldsState, seat: Seat) -> object:
+    """What a :class:`Judge` of ``seat`` reads of ``state``: two states of one key have the
+    same judge (the seat's own models may have activated since, and an activation without
+    a tactic's effect begun)."""
+    return (
+        seat,
+        state.round,
+        state.phase,
+        state.environment,
+        rules.boon_of(state),
+        tuple((m.at, m.hp, m.fallen, m.activated and m.seat != seat) for m in state.models),
+    )
 
 
 def evaluate(state: WorldsState, seat: Seat) -> float:
@@ -737,12 +778,13 @@ def activating(
 
 
 def activation_options(
-    state: WorldsState, seat: Seat, *, quick: bool = False
+    state: WorldsState, seat: Seat, *, quick: bool = False, judge: Judge | None = None
 ) -> list[tuple[Activate, float]]:
     """Every activation the heuristic weighs, with what it promises beyond its AP, best first:
     each formation with each plan, and the best few with a tactic. ``quick`` ones weigh
-    only the :data:`QUICK_FORMATIONS` largest formations, no tactic, with quick plans."""
-    judge = Judge(state, seat)
+    only the :data:`QUICK_FORMATIONS` largest formations, no tactic, with quick plans;
+    ``judge`` is the seat's of this board (:func:`board_key`), if there is one already."""
+    judge = judge if judge is not None else Judge(state, seat)
     scored: list[tuple[Activate, float]] = []
     found = formations(state, seat)
     for models in found[:QUICK_FORMATIONS] if quick else found:
@@ -939,18 +981,21 @@ def _lanes(state: WorldsState, seat: Seat) -> dict[str, int]:
 # --- the bots -------------------------------------------------------------------------------
 
 
-def heuristic_command(state: WorldsState, seat: Seat, legal: Legal) -> Command:
-    """The heuristic's command for ``seat`` (see the module)."""
+def heuristic_command(
+    state: WorldsState, seat: Seat, legal: Legal, judge: Judge | None = None
+) -> Command:
+    """The heuristic's command for ``seat`` (see the module); ``judge`` is the seat's of this
+    board (:func:`board_key`), if there is one already."""
     if state.phase == "deploy":
         return deploy_command(state, seat)
     activation = state.activation
     if state.phase == "activations" and activation is None:
-        options = activation_options(state, seat)
+        options = activation_options(state, seat, judge=judge)
         if options and options[0][1] > WORTH_AN_AP:
             return options[0][0]
         return Pass(seat)
     if activation is not None and activation.roll is None and not activation.acted:
-        return plan_act(state)[0]
+        return plan_act(state, judge)[0]
     commands: Sequence[Command] = listed(legal, 64) or ()
     if activation is not None and activation.roll is not None:
         return choose_reroll(state, seat, commands)
@@ -1031,6 +1076,7 @@ class _Guided(GuidedGame):
     ) -> None:
         super().__init__(game)
         self._known = known
+        self._judges: dict[object, Judge] = {}
         self._seeds = seeds
         self._width = width
         self._drawn = 0
@@ -1065,11 +1111,26 @@ class _Guided(GuidedGame):
         if known is None:
             legal = legal_commands(state, player)
             if is_tree(legal) or len(cast(Sequence[Command], legal)) > 1:
-                known = (legal_or_any(heuristic_command(state, player, legal), legal),)
+                activation = state.activation
+                planning = state.phase == "activations" and (
+                    activation is None or (activation.roll is None and not activation.acted)
+                )
+                judge = self._judge(state, player) if planning else None
+                command = heuristic_command(state, player, legal, judge)
+                known = (legal_or_any(command, legal),)
             else:
                 known = tuple(cast(Sequence[Command], legal))
             self._known[key] = known
         return known
+
+    def _judge(self, state: WorldsState, seat: Seat) -> Judge:
+        """The seat's judge of the board: one for each board the search meets (an activation
+        is judged as the one before it)."""
+        key = board_key(state, seat)
+        judge = self._judges.get(key)
+        if judge is None:
+            judge = self._judges[key] = Judge(state, seat)
+        return judge
 
 
 DEFAULT_ITERATIONS: Final = 60
