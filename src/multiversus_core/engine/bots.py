@@ -268,6 +268,10 @@ class ShortlistBot(_Searcher):
     most_shortlist: ClassVar[int | None] = None
     """The most commands a larger budget weighs (:func:`grown_shortlist`); None: the
     default shortlist at any budget."""
+    work_per_iteration: ClassVar[float | None] = None
+    """The most work, counted by :meth:`work_done`, a decision's search does for each
+    iteration of its budget: a search that costs more stops early, after the iteration that
+    passes it (the count is the game's, so the search stays reproducible); None: no limit."""
 
     def __init__(
         self,
@@ -306,6 +310,11 @@ class ShortlistBot(_Searcher):
         """The game to search for ``candidates``: the bot's own unless a subclass guides it."""
         return self._game
 
+    def work_done(self, game: Game[Any, Any, Any, Any]) -> Callable[[], float] | None:
+        """What counts the work of a search of ``game`` (from :meth:`guided`) for
+        :attr:`work_per_iteration`; None: nothing does."""
+        return None
+
     def choose(self, view: Any, legal: Legal) -> Any:
         """Return the most visited of the shortlist after the search, or the heuristic's
         command where there is no shortlist.
@@ -319,4 +328,9 @@ class ShortlistBot(_Searcher):
             return self._heuristic.choose(view, legal)
         if len(candidates) == 1:
             return candidates[0]
-        return self._search(self.guided(view, candidates), view, candidates)
+        game = self.guided(view, candidates)
+        done = self.work_done(game) if self.work_per_iteration is not None else None
+        if done is None or self.work_per_iteration is None:
+            return self._search(game, view, candidates)
+        limit = self.work_per_iteration * self.iterations
+        return self._search(game, view, candidates, limit, done)

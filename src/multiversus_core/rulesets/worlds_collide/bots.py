@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import math
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, Final, NamedTuple, cast
 
@@ -231,7 +231,8 @@ class Judge:
         self._aims: dict[tuple[str, str], list[tuple[float, Coord]]] = {}
         self._menace: dict[str, list[tuple[Coord, int, float, float]]] = {}
         self._rests: dict[tuple[str, ...], _Rest] = {}
-        self._placements: dict[tuple[tuple[str, ...], tuple[Coord, ...]], float] = {}
+        self.placements: dict[tuple[tuple[str, ...], tuple[Coord, ...]], float] = {}
+        """Each placement weighed (:meth:`placement`)."""
 
     def worth(self, model: Model, hp: int | None = None) -> float:
         """:func:`model_worth`, remembered."""
@@ -400,7 +401,7 @@ class Judge:
         each placement once (a plan weighs many twice: for each plan and tactic)."""
         ids = tuple(m.id for m in models)
         key = (ids, tuple(squares))
-        known = self._placements.get(key)
+        known = self.placements.get(key)
         if known is not None:
             return known
         rest = self._rest(ids)
@@ -424,7 +425,7 @@ class Judge:
         for at, model_id in rest.lonely:
             if _beside(at, self.kin[model_id], moved):
                 value += COHESION
-        self._placements[key] = value
+        self.placements[key] = value
         return value
 
     def _rest(self, ids: tuple[str, ...]) -> _Rest:
@@ -1123,6 +1124,10 @@ class _Guided(GuidedGame):
             self._known[key] = known
         return known
 
+    def judged(self) -> float:
+        """The placements the search's judges have weighed: its work, nearly all of it."""
+        return float(sum(len(judge.placements) for judge in self._judges.values()))
+
     def _judge(self, state: WorldsState, seat: Seat) -> Judge:
         """The seat's judge of the board: one for each board the search meets (an activation
         is judged as the one before it)."""
@@ -1141,6 +1146,11 @@ MOST_SHORTLIST: Final = 10
 """The most activations a larger budget searches
 (:func:`~multiversus_core.engine.bots.grown_shortlist`: seven at twice the default budget,
 ten at four times it)."""
+WORK: Final = 250
+"""The placements a ``mcts`` bot's search may weigh for each iteration of its budget
+(:attr:`~multiversus_core.engine.bots.ShortlistBot.work_per_iteration`): 15,000 at the
+default budget, about 1.5 s; the few decisions of large formations that would weigh more
+search fewer iterations."""
 MEMORY: Final = 20_000
 """The most positions whose heuristic commands a ``mcts`` bot remembers from one decision
 to the next."""
@@ -1162,6 +1172,7 @@ class SearchBot(ShortlistBot):
     default_iterations = DEFAULT_ITERATIONS
     default_shortlist = SHORTLIST
     most_shortlist = MOST_SHORTLIST
+    work_per_iteration = WORK
 
     def heuristic(self, seed: int) -> HeuristicBot:
         """worlds-collide's heuristic bot."""
@@ -1195,6 +1206,10 @@ class SearchBot(ShortlistBot):
             self.memory.clear()
         seeds = [self._random.getrandbits(64) for _ in range(self.iterations)]
         return _Guided(self._game, self.memory, seeds, len(candidates))
+
+    def work_done(self, game: Game[Any, Any, Any, Any]) -> Callable[[], float] | None:
+        """The placements the search has weighed (:meth:`_Guided.judged`)."""
+        return cast(_Guided, game).judged
 
 
 __all__ = [
