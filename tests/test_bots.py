@@ -8,7 +8,7 @@ import math
 import random
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 
 from multiversus_core import MatchSettings, apply, decider_seat, legal_commands, start_match
+from multiversus_core.engine.bots import ShortlistBot, UniformBot
 from multiversus_core.engine.ismcts import search
 from multiversus_core.engine.play import play_match
 from multiversus_core.rulesets.multiversus.bots.determinize import determinize
@@ -569,6 +570,72 @@ def test_the_search_finds_the_winning_move_of_a_game_it_knows_only_by_its_interf
     result = search(Nim(), (pile, 0), [1, 2], 0, random.Random(1), iterations=400)
     assert result.command == winning
     assert result.iterations == 400
+
+
+class Take(NamedTuple):
+    player: int
+    count: int
+
+
+class CountedNim(Nim):
+    """Nim with commands that name their player, counting its iterations (each determinizes
+    once) and its moves: its work."""
+
+    def __init__(self) -> None:
+        self.iterations = 0
+        self.moves = 0
+
+    def legal(self, state: tuple[int, int], player: int) -> Sequence[Take]:
+        return [Take(player, n) for n in super().legal(state, player)]
+
+    def determinize(self, view: tuple[int, int], rng: random.Random) -> tuple[int, int]:
+        self.iterations += 1
+        return view
+
+    def apply(self, state: tuple[int, int], command: Take) -> tuple[int, int]:
+        self.moves += 1
+        return super().apply(state, command.count)
+
+    def playout(self, state: tuple[int, int], legal: Sequence[Take], rng: random.Random) -> Take:
+        return rng.choice(list(legal))
+
+
+class NimSearch(ShortlistBot):
+    """A search of Nim's two takes whose work is the moves it plays, at most ``limit`` an
+    iteration of its budget."""
+
+    def __init__(self, limit: float | None, iterations: int) -> None:
+        self.work_per_iteration = limit
+        super().__init__(Nim(), 1, iterations=iterations)
+        self.searched: list[CountedNim] = []
+
+    def heuristic(self, seed: int) -> UniformBot:
+        return UniformBot(seed)
+
+    def shortlist(self, view: Any, legal: Any) -> Sequence[Any] | None:
+        return [Take(0, 1), Take(0, 2)]
+
+    def guided(self, view: Any, candidates: Sequence[Any]) -> CountedNim:
+        self.searched.append(CountedNim())
+        return self.searched[-1]
+
+    def work_done(self, game: Any) -> Any:
+        return lambda: float(game.moves)
+
+
+def test_a_search_stops_after_the_iteration_that_passes_its_work_limit() -> None:
+    unbounded = NimSearch(None, 50)
+    unbounded.choose((12, 0), [Take(0, 1), Take(0, 2)])
+    (whole,) = unbounded.searched
+    assert whole.iterations == 50 and whole.moves > 50 * 2
+    bounded = NimSearch(2, 50)  # 100 moves: each iteration plays several
+    bounded.choose((12, 0), [Take(0, 1), Take(0, 2)])
+    (cut,) = bounded.searched
+    assert 1 <= cut.iterations < 50
+    assert 100 <= cut.moves < 100 + 12  # the last iteration plays at most the pile
+    again = NimSearch(2, 50)
+    again.choose((12, 0), [Take(0, 1), Take(0, 2)])
+    assert (again.searched[0].iterations, again.searched[0].moves) == (cut.iterations, cut.moves)
 
 
 def test_the_search_is_reproducible_with_an_iteration_budget_and_a_seed() -> None:

@@ -319,3 +319,75 @@ def test_the_search_bot_searches_its_budget_s_activations_and_passing(
 def test_the_search_bot_refuses_an_empty_shortlist() -> None:
     with pytest.raises(ValueError, match=r"^a search weighs 1 command or more, not 0$"):
         SearchBot(SEARCH_GAME, 1, shortlist=0)
+
+
+# --- the search's work ------------------------------------------------------------------------
+
+
+def heuristic_states(seed: int, count: int) -> list[WorldsState]:
+    """The first ``count`` states of a heuristic match where a seat chooses an activation."""
+    state = RULESET.initial_state(WorldsSettings(seed=seed), None)
+    players = {1: HeuristicBot(seed), 2: HeuristicBot(seed + 1)}
+    found: list[WorldsState] = []
+    while len(found) < count and (seats := rules.to_act(state)):
+        if state.phase == "activations" and state.activation is None:
+            found.append(state)
+        seat = seats[0]
+        legal = RULESET.legal_commands(state, seat)
+        command = players[seat].choose(RULESET.view(state, f"seat-{seat}"), legal)
+        _, state = rules.decide(command, state)
+    return found
+
+
+def test_a_judge_of_the_board_before_an_activation_plans_its_act_as_a_new_one_would() -> None:
+    checked = 0
+    for state in heuristic_states(5, 6):
+        seat = rules.to_act(state)[0]
+        judge = Judge(state, seat)
+        for command, _ in bots.activation_options(state, seat, judge=judge)[:4]:
+            acting_state = acting(state, replace(command, tactic=None))
+            assert bots.board_key(acting_state, seat) == bots.board_key(state, seat)
+            assert plan_act(acting_state, judge) == plan_act(acting_state)
+            checked += 1
+    assert checked >= 12
+
+
+def test_a_tactic_s_effect_or_a_move_makes_another_board() -> None:
+    state = heuristic_states(5, 1)[0]
+    seat = rules.to_act(state)[0]
+    boon = replace(state.sides[seat - 1].faction.tactics[0].effect, move=1)
+    command = bots.activation_options(state, seat)[0][0]
+    boosted = bots.activating(state, seat, command.models, command.plan, boon=boon)
+    assert bots.board_key(boosted, seat) != bots.board_key(state, seat)
+    model = next(m for m in state.models if m.seat == seat and m.at is not None)
+    assert model.at is not None
+    moved = at(state, f'models={{"{model.id}":{{"at":[{model.at[0]},{model.at[1] + 1}]}}}}')
+    assert bots.board_key(moved, seat) != bots.board_key(state, seat)
+
+
+def test_a_search_of_large_formations_stops_at_its_work_and_others_run_their_budget(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    searched: list[Any] = []
+    guided = SearchBot.guided
+
+    def spy(self: SearchBot, view: Any, candidates: Any) -> Any:
+        searched.append(guided(self, view, candidates))
+        return searched[-1]
+
+    monkeypatch.setattr(SearchBot, "guided", spy)
+    state = heuristic_states(5, 1)[0]  # round 1: every model ready, in large formations
+    seat = rules.to_act(state)[0]
+    choose(SearchBot(SEARCH_GAME, 1, iterations=20), state, seat)
+    assert bots.WORK == SearchBot.work_per_iteration == 250
+    (bounded,) = searched
+    assert bounded.judged() >= 20 * bots.WORK
+    assert bounded.iterations_run() < 20
+    monkeypatch.setattr(SearchBot, "work_per_iteration", None)
+    choose(SearchBot(SEARCH_GAME, 1, iterations=20), state, seat)
+    assert searched[1].iterations_run() == 20
+    assert searched[1].judged() > bounded.judged()
+    small = table({"1.rifleman-1": (2, 4), "2.sprite-1": (14, 12)})
+    monkeypatch.setattr(SearchBot, "work_per_iteration", bots.WORK)
+    choose(SearchBot(SEARCH_GAME, 1, iterations=20), small)
+    assert searched[2].iterations_run() == 20

@@ -1124,6 +1124,10 @@ class _Guided(GuidedGame):
             self._known[key] = known
         return known
 
+    def iterations_run(self) -> int:
+        """The iterations the search has run (each draws its dice once)."""
+        return self._drawn
+
     def judged(self) -> float:
         """The placements the search's judges have weighed: its work, nearly all of it."""
         return float(sum(len(judge.placements) for judge in self._judges.values()))
