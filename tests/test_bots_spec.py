@@ -9,6 +9,7 @@ from multiversus_core.engine.bots import (
     SearchBot,
     UnknownBotError,
     bot_maker,
+    check_budget,
     grown_shortlist,
     takes_budget,
 )
@@ -88,3 +89,20 @@ def test_a_larger_budget_grows_the_shortlist_with_its_square_root(
 def test_a_grown_shortlist_never_passes_its_most() -> None:
     assert grown_shortlist(6, 10_000, 200, 6) == 6
     assert grown_shortlist(6, 800, 200, 9) == 9
+
+
+@pytest.mark.parametrize(
+    ("iterations", "shortlist", "message"),
+    [
+        (0, None, "a search needs at least one iteration, not 0"),
+        (-2, 3, "a search needs at least one iteration, not -2"),
+        (10, 0, "a search weighs 1 command or more, not 0"),
+    ],
+)
+def test_a_search_of_no_iteration_or_no_command_is_refused_in_one_line(
+    iterations: int, shortlist: int | None, message: str
+) -> None:
+    with pytest.raises(ValueError, match=f"^{message}$"):
+        check_budget(iterations, shortlist)
+    check_budget(1, 1)
+    check_budget(1)

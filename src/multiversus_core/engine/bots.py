@@ -124,14 +124,24 @@ def grown_shortlist(base: int, iterations: int, default_iterations: int, most: i
     return min(most, round(base * math.sqrt(iterations / default_iterations)))
 
 
+def check_budget(iterations: int, shortlist: int | None = None) -> None:
+    """Refuse, in one line, a search of no iteration or of a shortlist of no command.
+
+    :raises ValueError: if ``iterations`` or ``shortlist`` (if given) is below 1.
+    """
+    if iterations < 1:
+        raise ValueError(f"a search needs at least one iteration, not {iterations}")
+    if shortlist is not None and shortlist < 1:
+        raise ValueError(f"a search weighs 1 command or more, not {shortlist}")
+
+
 class _Searcher:
     """What a search bot holds: the game it searches, its own random source and its budget."""
 
     def __init__(
         self, game: Game[Any, Any, Any, Any], seed: int, iterations: int, exploration: float
     ) -> None:
-        if iterations < 1:
-            raise ValueError(f"a search needs at least one iteration, not {iterations}")
+        check_budget(iterations)
         self._game = game
         self._random = random.Random(seed)
         self.iterations = iterations
@@ -285,8 +295,7 @@ class ShortlistBot(_Searcher):
         budget = self.default_iterations if iterations is None else iterations
         super().__init__(game, seed, budget, exploration)
         self._heuristic = self.heuristic(self._random.getrandbits(64))
-        if shortlist is not None and shortlist < 1:
-            raise ValueError(f"a search weighs 1 command or more, not {shortlist}")
+        check_budget(budget, shortlist)
         if shortlist is None:
             shortlist = self.default_shortlist
             if self.most_shortlist is not None:

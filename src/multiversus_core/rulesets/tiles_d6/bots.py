@@ -34,7 +34,7 @@ from typing import Any, Final
 
 from msgspec.structs import replace
 
-from multiversus_core.engine.bots import grown_shortlist
+from multiversus_core.engine.bots import check_budget, grown_shortlist
 from multiversus_core.engine.errors import IllegalCommandError
 from multiversus_core.engine.grid import centre_tiles, distance, neighbours
 from multiversus_core.engine.ismcts import Game, search
@@ -609,10 +609,7 @@ class SearchBot:
         shortlist: int | None = None,
         exploration: float = 0.3,
     ) -> None:
-        if iterations < 1:
-            raise ValueError(f"a search needs at least one iteration, not {iterations}")
-        if shortlist is not None and shortlist < 1:
-            raise ValueError(f"a search weighs 1 command or more, not {shortlist}")
+        check_budget(iterations, shortlist)
         self._game = game
         self._random = random.Random(seed)
         self._heuristic = HeuristicBot(self._random.getrandbits(64))

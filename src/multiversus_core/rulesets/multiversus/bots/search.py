@@ -31,7 +31,7 @@ import time
 from collections.abc import Sequence
 from typing import Final, TypeVar
 
-from multiversus_core.engine.bots import grown_shortlist
+from multiversus_core.engine.bots import check_budget, grown_shortlist
 from multiversus_core.engine.ismcts import search
 from multiversus_core.rulesets.multiversus.bots.determinize import (
     Selection,
@@ -182,10 +182,7 @@ class SearchBot:
         exploration: float = 0.3,
         shortlist: int | None = None,
     ) -> None:
-        if iterations < 1:
-            raise ValueError(f"a search needs at least one iteration, not {iterations}")
-        if shortlist is not None and shortlist < 1:
-            raise ValueError(f"a search weighs 1 command or more, not {shortlist}")
+        check_budget(iterations, shortlist)
         self._random = random.Random(seed)
         self._heuristic = HeuristicBot(self._random.getrandbits(64), judge=search_score)
         self.iterations = iterations
