@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import inspect
 import json
 import re
 import subprocess
@@ -33,9 +34,11 @@ from multiversus_core.engine.log import (
     encode_log,
     log_schema,
     new_header,
+    plain_names,
     read_log,
     replay,
 )
+from multiversus_core.engine.registry import game_ids
 from multiversus_core.engine.verify import check_commitments
 from multiversus_core.rulesets.multiversus.commands import Command
 from multiversus_core.rulesets.multiversus.events import EVENT_TYPES, ActionStarted
@@ -484,6 +487,26 @@ def test_schema_is_json_naming_both_records() -> None:
     assert '"header"' in text
     assert '"entry"' in text
     assert set(schema["discriminator"]["mapping"]) == {"header", "entry", "end"}
+
+
+def _descriptions(schema: object) -> list[str]:
+    if isinstance(schema, dict):
+        own = [schema["description"]] if isinstance(schema.get("description"), str) else []
+        return own + [d for value in schema.values() for d in _descriptions(value)]
+    if isinstance(schema, list):
+        return [d for item in schema for d in _descriptions(item)]
+    return []
+
+
+@pytest.mark.parametrize("game", game_ids())
+def test_schema_descriptions_are_docstrings_cleaned_whatever_msgspec_leaves(game: str) -> None:
+    assert plain_names({"description": "First line.\n\n    Then, indented."}) == {
+        "description": "First line.\n\nThen, indented."
+    }
+    descriptions = _descriptions(log_schema(game))
+    assert len(descriptions) > 10
+    assert all(d == inspect.cleandoc(d) for d in descriptions)
+    assert not any("\n " in d for d in descriptions)
 
 
 def test_schema_command_line_prints_the_schema_file() -> None:

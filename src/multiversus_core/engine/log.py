@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import inspect
 import os
 import re
 import stat
@@ -1575,9 +1576,16 @@ _GENERIC_NAME: Final = re.compile(
 
 def plain_names(schema: Any) -> Any:
     """A schema with its records named as the records are (``LogHeader``, not the name
-    msgspec gives ``LogHeader[MatchSettings]``). Shared by view logs."""
+    msgspec gives ``LogHeader[MatchSettings]``), and each description a docstring cleaned as
+    :func:`inspect.cleandoc` does, whatever msgspec's version leaves of its indentation.
+    Shared by view logs."""
     if isinstance(schema, dict):
-        return {plain_names(key): plain_names(value) for key, value in schema.items()}
+        return {
+            plain_names(key): inspect.cleandoc(plain_names(value))
+            if key == "description" and isinstance(value, str)
+            else plain_names(value)
+            for key, value in schema.items()
+        }
     if isinstance(schema, list):
         return [plain_names(item) for item in schema]
     if isinstance(schema, str):
