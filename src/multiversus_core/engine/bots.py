@@ -338,8 +338,7 @@ class ShortlistBot(_Searcher):
         if len(candidates) == 1:
             return candidates[0]
         game = self.guided(view, candidates)
-        done = self.work_done(game) if self.work_per_iteration is not None else None
-        if done is None or self.work_per_iteration is None:
+        limit, done = self.work_per_iteration, self.work_done(game)
+        if limit is None or done is None:
             return self._search(game, view, candidates)
-        limit = self.work_per_iteration * self.iterations
-        return self._search(game, view, candidates, limit, done)
+        return self._search(game, view, candidates, limit * self.iterations, done)

@@ -475,11 +475,7 @@ def _around(at: Coord) -> frozenset[Coord]:
 
 def _beside(at: Coord, kin: AbstractSet[str], squares: Sequence[tuple[Coord, str]]) -> bool:
     """Whether a model of ``kin`` stands next to ``at`` on one of ``squares``."""
-    column, row = at
-    for (c, r), model_id in squares:
-        if model_id in kin and max(abs(c - column), abs(r - row)) == 1:
-            return True
-    return False
+    return any(model_id in kin and is_adjacent(at, there) for there, model_id in squares)
 
 
 @functools.lru_cache(maxsize=8)
@@ -1153,8 +1149,8 @@ ten at four times it)."""
 WORK: Final = 250
 """The placements a ``mcts`` bot's search may weigh for each iteration of its budget
 (:attr:`~multiversus_core.engine.bots.ShortlistBot.work_per_iteration`): 15,000 at the
-default budget, about 1.5 s; the few decisions of large formations that would weigh more
-search fewer iterations."""
+default budget, about 1.5 s on two cores; the few decisions of large formations that
+would weigh more search fewer iterations."""
 MEMORY: Final = 20_000
 """The most positions whose heuristic commands a ``mcts`` bot remembers from one decision
 to the next."""
