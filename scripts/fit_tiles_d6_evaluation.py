@@ -21,6 +21,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+from fitting import agree, fit, loss
 from msgspec.structs import replace
 
 from multiversus_core.rulesets.tiles_d6 import rules
@@ -56,33 +57,6 @@ def positions(n: int) -> list[Row]:
     outcome = rules.outcome(state)
     assert outcome is not None
     return [(x, (outcome.returns[seat - 1] + 1) / 2, e) for x, seat, e in seen]
-
-
-def fit(x: np.ndarray, y: np.ndarray, l2: float = 1e-3) -> np.ndarray:
-    """Logistic regression with an intercept (Newton's method): the weights, intercept last."""
-    a = np.hstack([x, np.ones((len(x), 1))])
-    w = np.zeros(a.shape[1])
-    for _ in range(50):
-        p = 1 / (1 + np.exp(-a @ w))
-        grad = a.T @ (p - y) + l2 * w
-        hess = (a * (p * (1 - p))[:, None]).T @ a + l2 * np.eye(len(w))
-        step = np.linalg.solve(hess, grad)
-        w -= step
-        if np.abs(step).max() < 1e-9:
-            break
-    return w
-
-
-def loss(p: np.ndarray, y: np.ndarray) -> float:
-    """Mean cross-entropy of the predictions ``p`` for the results ``y``."""
-    p = np.clip(p, 1e-6, 1 - 1e-6)
-    return float(-np.mean(y * np.log(p) + (1 - y) * np.log(1 - p)))
-
-
-def agree(p: np.ndarray, y: np.ndarray) -> float:
-    """The share of decided positions whose winner the prediction names."""
-    decided = y != 0.5
-    return float(np.mean((p[decided] > 0.5) == (y[decided] > 0.5)))
 
 
 def main() -> int:

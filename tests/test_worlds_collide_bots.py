@@ -23,6 +23,7 @@ from multiversus_core.rulesets.worlds_collide.bots import (
     Judge,
     SearchBot,
     evaluate,
+    fitted_evaluate,
     model_worth,
     plan_act,
     plan_attacks,
@@ -40,7 +41,7 @@ from multiversus_core.rulesets.worlds_collide.model import (
     WorldsSettings,
     WorldsState,
 )
-from multiversus_core.rulesets.worlds_collide.ruleset import RULESET, SEARCH_GAME
+from multiversus_core.rulesets.worlds_collide.ruleset import RULESET, SEARCH_GAME, SearchGame
 from tests.positions import at
 from tests.worlds_collide_tables import given
 from tests.worlds_collide_tables import table as bare_table
@@ -234,6 +235,38 @@ def test_evaluate_is_the_result_once_over_and_favours_the_side_with_more_left() 
     assert evaluate(worse, 1) < evaluate(even, 1)
     over = at(even, "phase=over winner=2")
     assert (evaluate(over, 1), evaluate(over, 2)) == (-1.0, 1.0)
+
+
+def test_the_fitted_evaluation_is_the_result_once_over_zero_sum_and_weighs_vp_more_late() -> None:
+    placed = {"1.rifleman-1": (2, 4), "1.rifleman-2": (3, 4), "2.sprite-1": (14, 12)}
+    even = table(placed)
+    worse = hurt(even, "1.rifleman-2", 1)
+    for state in (even, worse):
+        assert fitted_evaluate(state, 1) == pytest.approx(-fitted_evaluate(state, 2))
+    assert fitted_evaluate(worse, 1) < fitted_evaluate(even, 1)
+    ahead = 'sides={"0":{"vp":2}}'
+    early, late = at(table(placed, round=2), ahead), at(table(placed, round=5), ahead)
+    assert 0 < fitted_evaluate(early, 1) < fitted_evaluate(late, 1)
+    over = at(even, "phase=over winner=2")
+    assert (fitted_evaluate(over, 1), fitted_evaluate(over, 2)) == (-1.0, 1.0)
+
+
+def test_a_search_game_judges_with_the_evaluation_it_is_given() -> None:
+    state = table({"1.rifleman-1": (2, 4), "1.rifleman-2": (3, 4), "2.sprite-1": (14, 12)})
+    fitted = SearchGame(evaluation=fitted_evaluate)
+    assert fitted.evaluate(state, 1) == fitted_evaluate(state, 1)
+    assert SEARCH_GAME.evaluate(state, 1) == evaluate(state, 1) != fitted.evaluate(state, 1)
+
+
+def test_features_count_what_a_side_has_and_its_hold_on_the_objectives() -> None:
+    placed = {**{m: (6 + i, 4) for i, m in enumerate(LINE)}, "2.sprite-1": (8, 9)}
+    state = at(table(placed), 'sides={"1":{"vp":3}}')
+    vp, models, _, _, held, _, count = bots.features(state, 2)
+    assert (vp, count) == (3, 1)
+    assert models == pytest.approx(model_worth(state, state.model("2.sprite-1")))
+    assert -len(state.game_map.objectives) <= held <= len(state.game_map.objectives)
+    assert bots.FEATURES[4] == "holding"
+    assert bots.features(state, 1)[4] == pytest.approx(-held)
 
 
 def test_the_search_game_plays_one_command_and_stops_after_the_other_s_activation() -> None:

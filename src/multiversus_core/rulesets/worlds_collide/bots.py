@@ -46,7 +46,7 @@ from multiversus_core.engine.errors import IllegalCommandError
 from multiversus_core.engine.grid import NEIGHBOUR_OFFSETS, distance, is_adjacent, line_of_sight
 from multiversus_core.engine.ismcts import Game
 from multiversus_core.engine.ruleset import Seat
-from multiversus_core.rulesets.worlds_collide import geometry, rules
+from multiversus_core.rulesets.worlds_collide import fitted, geometry, rules
 from multiversus_core.rulesets.worlds_collide.choices import ActChoices, legal_commands
 from multiversus_core.rulesets.worlds_collide.content import (
     RUIN,
@@ -360,10 +360,11 @@ class Judge:
         self._standing[key] = value
         return value
 
-    def holding(self, squares: Mapping[str, Coord]) -> float:
-        """What the seat's hold on the objectives is worth with its models on ``squares`` (by
-        id; the others where they stand)."""
-        if not self.objectives or not self.hold:
+    def held(self, squares: Mapping[str, Coord]) -> float:
+        """The seat's hold on the objectives with its models on ``squares`` (by id; the others
+        where they stand), whatever holding is worth now: for each objective, from -1 (the
+        enemy's) to 1 (the seat's), by how many more models stand near it (``tanh``)."""
+        if not self.objectives:
             return 0.0
         counts = [0] * len(self.objectives)
         near = self.near
@@ -372,11 +373,10 @@ class Judge:
             if at is not None:
                 for index in near[at]:
                     counts[index] += 1
-        value = sum(
+        return sum(
             math.tanh(MARGIN * (count - rivals))
             for count, rivals in zip(counts, self.rivals, strict=True)
         )
-        return self.hold * value
 
     def together(self, squares: Mapping[str, Coord]) -> float:
         """What the seat's models gain for standing next to friends they can activate with."""
@@ -397,8 +397,9 @@ class Judge:
 
     def placement(self, models: Sequence[Model], squares: Sequence[Coord]) -> float:
         """How well the seat stands with ``models`` moved to ``squares``: :meth:`standing`,
-        :meth:`holding` and :meth:`together`, the other models' share worked out once, and
-        each placement once (a plan weighs many twice: for each plan and tactic)."""
+        :meth:`held` by what holding is worth now, and :meth:`together`, the other models'
+        share worked out once, and each placement once (a plan weighs many twice: for each
+        plan and tactic)."""
         ids = tuple(m.id for m in models)
         key = (ids, tuple(squares))
         known = self.placements.get(key)
@@ -508,15 +509,34 @@ def objective_weight(state: WorldsState) -> float:
     return mission.objective_vp * (HOLD + LATER * (len(ahead) - 1))
 
 
+FEATURES: Final = ("vp", "models", "ap", "standing", "holding", "together", "count")
+"""The names of :func:`features`, in order."""
+
+
+def features(state: WorldsState, seat: Seat) -> tuple[float, ...]:
+    """What ``seat``'s side has on the table and how it stands (:data:`FEATURES`): its VP,
+    its models' worth (:func:`model_worth`), the AP it keeps (at most two a model), its
+    models' standing (:meth:`Judge.standing`), its hold on the objectives
+    (:meth:`Judge.held`, whatever it is worth now), what its models gain for
+    standing together, and how many are on the board."""
+    judge = Judge(state, seat)
+    side = state.sides[seat - 1]
+    return (
+        float(side.vp),
+        sum(judge.worth(m) for m in judge.friends),
+        float(min(side.ap, 2 * len(judge.friends))),
+        sum(judge.standing(m, m.at) for m in judge.friends if m.at is not None),
+        judge.held({}),
+        judge.together({}),
+        float(len(judge.friends)),
+    )
+
+
 def worth(state: WorldsState, seat: Seat) -> float:
     """What ``seat``'s side has on the table (see the module): VP, models, AP and how they
-    stand."""
-    judge = Judge(state, seat)
-    value = float(state.sides[seat - 1].vp)
-    value += sum(judge.worth(m) for m in judge.friends)
-    value += AP_WORTH * min(state.sides[seat - 1].ap, 2 * len(judge.friends))
-    value += sum(judge.standing(m, m.at) for m in judge.friends if m.at is not None)
-    return value + judge.holding({}) + judge.together({})
+    stand, by the heuristic's weights."""
+    vp, models, ap, standing, held, together, _ = features(state, seat)
+    return vp + models + AP_WORTH * ap + standing + objective_weight(state) * held + together
 
 
 def board_key(state: WorldsState, seat: Seat) -> object:
@@ -544,6 +564,20 @@ def evaluate(state: WorldsState, seat: Seat) -> float:
 
 SCALE: Final = 15.0
 """:func:`evaluate` squashes the difference of the sides' worth divided by this."""
+
+
+def fitted_evaluate(state: WorldsState, seat: Seat) -> float:
+    """How good ``state`` is for ``seat``, from -1 (lost) to 1 (won): the result once over,
+    else the expected result, ``tanh(z / 2)``, where ``z`` weighs the difference of the
+    sides' :func:`features` by the weights :mod:`.fitted` gives the end of the round under
+    way (or just ended)."""
+    result = rules.outcome(state)
+    if result is not None:
+        return result.returns[seat - 1]
+    weights = fitted.WEIGHTS[min(max(state.round, 1), len(fitted.WEIGHTS)) - 1]
+    mine, theirs = features(state, seat), features(state, rules.other(seat))
+    z = sum(w * (a - b) for w, a, b in zip(weights, mine, theirs, strict=True))
+    return math.tanh(z / 2)
 
 
 # --- an activation's moves and attacks -------------------------------------------------------
@@ -1214,6 +1248,7 @@ class SearchBot(ShortlistBot):
 
 __all__ = [
     "DEFAULT_ITERATIONS",
+    "FEATURES",
     "MOST_SHORTLIST",
     "SHORTLIST",
     "WORK",
@@ -1224,6 +1259,8 @@ __all__ = [
     "board_key",
     "deploy_command",
     "evaluate",
+    "features",
+    "fitted_evaluate",
     "formations",
     "model_worth",
     "odds",

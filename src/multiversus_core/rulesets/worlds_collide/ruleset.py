@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Final, cast
 
 import msgspec
@@ -159,6 +159,11 @@ class SearchGame:
 
     determinize = staticmethod(determinize)
 
+    def __init__(self, evaluation: Callable[[WorldsState, Seat], float] = evaluate) -> None:
+        self.evaluation = evaluation
+        """How a playout's end is judged: :func:`.bots.evaluate`, the hand-made one, unless
+        another is given (such as :func:`.bots.fitted_evaluate`)."""
+
     def legal(self, state: WorldsState, seat: Seat) -> Sequence[Command]:
         """The one command the quick heuristic gives the seat."""
         legal = choices.legal_commands(state, seat)
@@ -175,8 +180,8 @@ class SearchGame:
         return rules.decide(command, state)[1]
 
     def evaluate(self, state: WorldsState, player: Seat) -> float:
-        """The result once over; else :func:`.bots.evaluate`."""
-        return evaluate(state, player)
+        """The result once over; else :attr:`evaluation`'s judgement."""
+        return self.evaluation(state, player)
 
     def is_horizon(self, start: WorldsState, state: WorldsState) -> bool:
         """True once the match is over, the round has ended, set-up is done, or an activation
